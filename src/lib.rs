@@ -1,0 +1,20 @@
+//! evogate decides, on evidence, whether an evolved LLM skill is better than the one it
+//! would replace.
+//!
+//! The data flow, one module per step:
+//!
+//! ```text
+//! ground truth (CSV) ──split──▶ train.csv / val.csv / holdout.csv + manifest.json
+//! tasks + outputs (CSV/JSONL) + ground truth ──score──▶ scores.csv (one row per task)
+//! baseline scores + candidate scores ──admit──▶ verdict (exit code) + report
+//! past claims (CSV) ──audit──▶ which claims of improvement the evidence supports
+//! n / alpha / shift ──power──▶ what a holdout of this size can and cannot detect
+//! ```
+//!
+//! Core modules never print, exit or open files: they take typed records and return
+//! typed results. [`table`] reads CSV into rows that remember their line numbers, and
+//! every error names the file, the row and the fix.
+
+pub mod error;
+pub mod table;
+pub mod task;

@@ -1,0 +1,2 @@
+//! The `evogate` binary.
+fn main() {}
