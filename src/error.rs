@@ -28,7 +28,9 @@ pub enum InputError {
         file: String,
     },
     /// The CSV itself could not be parsed.
-    #[error("`{file}` row {line}: not valid CSV ({message}); quote fields that hold commas, quotes or newlines")]
+    #[error(
+        "`{file}` row {line}: not valid CSV ({message}); quote fields that hold commas, quotes or newlines"
+    )]
     Csv {
         /// The file as given.
         file: String,
@@ -48,7 +50,9 @@ pub enum InputError {
         column: usize,
     },
     /// A row has a different number of fields from the header.
-    #[error("`{file}` row {line}: {found} fields where the header has {expected}; quote fields that hold commas")]
+    #[error(
+        "`{file}` row {line}: {found} fields where the header has {expected}; quote fields that hold commas"
+    )]
     Ragged {
         /// The file as given.
         file: String,
@@ -68,7 +72,9 @@ pub enum InputError {
         column: String,
     },
     /// A required column is absent.
-    #[error("`{file}`: no column `{column}` (the header has: {found}); add it or pick the right file")]
+    #[error(
+        "`{file}`: no column `{column}` (the header has: {found}); add it or pick the right file"
+    )]
     MissingColumn {
         /// The file as given.
         file: String,

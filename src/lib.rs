@@ -15,6 +15,11 @@
 //! typed results. [`table`] reads CSV into rows that remember their line numbers, and
 //! every error names the file, the row and the fix.
 
+pub mod atomic;
+pub mod csvout;
+pub mod digest;
 pub mod error;
+pub mod outputs;
+pub mod split;
 pub mod table;
 pub mod task;

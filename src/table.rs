@@ -39,14 +39,12 @@ impl Table {
             .has_headers(false)
             .flexible(true)
             .from_reader(bytes);
-        let mut records = reader.byte_records();
         let mut headers = Vec::new();
         let mut rows = Vec::new();
-        let mut record = csv::ByteRecord::new();
         let mut first = true;
-        while let Some(next) = records.next() {
-            record = next.map_err(|error| csv_error(source, &error))?;
-            let line = record.position().map_or(0, |p| p.line());
+        for next in reader.byte_records() {
+            let record = next.map_err(|error| csv_error(source, &error))?;
+            let line = start_line(bytes, record.position());
             let fields = record
                 .iter()
                 .enumerate()
@@ -84,7 +82,6 @@ impl Table {
             }
             rows.push(Row { line, fields });
         }
-        drop(record);
         Ok(Table {
             source: source.to_string(),
             headers,
@@ -127,6 +124,15 @@ impl Table {
     }
 }
 
+/// The line a record starts on. The parser reports the position just after the
+/// previous terminator, which for CRLF files is the `\n` still on the previous line.
+fn start_line(bytes: &[u8], position: Option<&csv::Position>) -> u64 {
+    position.map_or(0, |p| {
+        let byte = usize::try_from(p.byte()).unwrap_or(usize::MAX);
+        p.line() + u64::from(bytes.get(byte) == Some(&b'\n'))
+    })
+}
+
 fn csv_error(source: &str, error: &csv::Error) -> InputError {
     let line = error.position().map_or(0, |p| p.line());
     InputError::Csv {
@@ -152,7 +158,7 @@ mod tests {
     #[test]
     fn names_the_line_of_a_ragged_row() {
         let error = Table::parse("t.csv", b"a,b\n1,2\n3\n").unwrap_err();
-        assert_eq!(error.to_string().contains("`t.csv` row 3"), true, "{error}");
+        assert!(error.to_string().contains("`t.csv` row 3"), "{error}");
     }
 
     #[test]

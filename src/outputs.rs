@@ -1,0 +1,134 @@
+//! The outputs a skill produced: `task_id,output` as CSV, or JSON Lines objects with
+//! those keys. The format is JSON Lines when the file's first non-blank character is
+//! `{`, CSV otherwise, so a `.txt` export works as well as a `.jsonl` one.
+
+use crate::error::InputError;
+use crate::table::Table;
+
+/// One output, with the line it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// 1-based line of the file.
+    pub line: u64,
+    /// The task it answers.
+    pub task_id: String,
+    /// The skill's answer, untrusted text.
+    pub output: String,
+}
+
+/// Parses an outputs file in either format.
+pub fn parse_outputs(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match body.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => parse_jsonl(source, body),
+        _ => parse_csv(source, bytes),
+    }
+}
+
+fn parse_csv(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
+    let table = Table::parse(source, bytes)?;
+    let id = table.require("task_id")?;
+    let output = table.require("output")?;
+    table.require_rows()?;
+    Ok(table
+        .rows
+        .into_iter()
+        .map(|row| Output {
+            line: row.line,
+            task_id: row.fields[id].trim().to_string(),
+            output: row.fields[output].clone(),
+        })
+        .collect())
+}
+
+fn parse_jsonl(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
+    let text = std::str::from_utf8(bytes).map_err(|error| {
+        let line = 1 + bytes[..error.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        InputError::Utf8 {
+            file: source.to_string(),
+            line: line as u64,
+            column: 1,
+        }
+    })?;
+    let mut outputs = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index as u64 + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let value: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
+            InputError::invalid(
+                source,
+                line,
+                format!("not a JSON object ({e}); write one object per line"),
+            )
+        })?;
+        let field = |key: &str| -> Result<String, InputError> {
+            match value.get(key) {
+                Some(serde_json::Value::String(s)) => Ok(s.clone()),
+                Some(serde_json::Value::Null) | None => Err(InputError::invalid(
+                    source,
+                    line,
+                    format!(
+                        "no `{key}` key; each line needs {{\"task_id\": ..., \"output\": ...}}"
+                    ),
+                )),
+                Some(other) => Err(InputError::invalid(
+                    source,
+                    line,
+                    format!("`{key}` is {other}, not a string; quote it"),
+                )),
+            }
+        };
+        outputs.push(Output {
+            line,
+            task_id: field("task_id")?.trim().to_string(),
+            output: field("output")?,
+        });
+    }
+    if outputs.is_empty() {
+        return Err(InputError::NoRows {
+            file: source.to_string(),
+        });
+    }
+    Ok(outputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_csv_and_json_lines_alike() {
+        let csv =
+            parse_outputs("o.csv", b"task_id,output\np:id,\"1706.03762, I think\"\n").unwrap();
+        let jsonl = parse_outputs(
+            "o.jsonl",
+            b"{\"task_id\":\"p:id\",\"output\":\"1706.03762, I think\"}\n",
+        )
+        .unwrap();
+        assert_eq!(csv[0].output, jsonl[0].output);
+        assert_eq!(csv[0].line, 2);
+        assert_eq!(jsonl[0].line, 1);
+    }
+
+    #[test]
+    fn names_the_line_of_a_bad_json_line() {
+        let error =
+            parse_outputs("o.jsonl", b"{\"task_id\":\"a\",\"output\":\"x\"}\n{oops\n").unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("`o.jsonl` row 2: not a JSON object"),
+            "{error}"
+        );
+        let error = parse_outputs("o.jsonl", b"{\"task_id\":\"a\",\"output\":3}\n").unwrap_err();
+        assert!(
+            error.to_string().contains("`output` is 3, not a string"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,241 @@
+//! Leak-free train/validation/holdout splits. Groups (papers) are shuffled and dealt
+//! to the splits whole, so no group can appear in two splits; with a fixed number of
+//! cases, each split's size is exact and its tasks are sampled within its own groups.
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+use super::check::find_leaks;
+use super::sample::Stream;
+use crate::task::Task;
+
+/// The three splits, in the order they are written.
+pub const SPLIT_NAMES: [&str; 3] = ["train", "val", "holdout"];
+
+/// How many tasks to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cases {
+    /// Every task; the ratios apply to groups.
+    All,
+    /// Exactly this many tasks, divided by the ratios.
+    Exactly(usize),
+}
+
+/// What `build_splits` is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitRequest {
+    /// The seed of the ChaCha stream.
+    pub seed: u64,
+    /// Relative sizes of train, validation and holdout; not all zero.
+    pub ratios: [u32; 3],
+    /// How many tasks to use.
+    pub cases: Cases,
+}
+
+/// The splits built, each a list of tasks in the verifier's task order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Splits {
+    /// Train, validation and holdout, as [`SPLIT_NAMES`].
+    pub parts: [Vec<Task>; 3],
+}
+
+/// A request that cannot be met, or a leak the construction failed to prevent.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SplitError {
+    /// Every ratio is zero.
+    #[error(
+        "ratios {0:?} sum to 0: give three non-negative integers with a positive sum, e.g. 50,25,25"
+    )]
+    ZeroRatios([u32; 3]),
+    /// The truth yields no tasks.
+    #[error("the ground truth yields no tasks")]
+    NoTasks,
+    /// More cases than tasks.
+    #[error(
+        "{requested} cases requested but the ground truth has only {available} tasks: use --cases {available} or fewer, or --cases all"
+    )]
+    TooManyCases {
+        /// Cases asked for.
+        requested: usize,
+        /// Tasks available.
+        available: usize,
+    },
+    /// A split with a positive ratio would get no group.
+    #[error(
+        "the {split} split gets no group: {groups} groups cannot be dealt by ratios {ratios:?}; use more groups or ratios closer to each other"
+    )]
+    EmptySplit {
+        /// Which split.
+        split: &'static str,
+        /// How many groups there are.
+        groups: usize,
+        /// The ratios asked for.
+        ratios: [u32; 3],
+    },
+    /// A split's groups hold fewer tasks than its exact size needs.
+    #[error(
+        "the {split} split needs {needed} tasks but its {groups} groups hold only {held}; use --cases {max_cases} or fewer, or other ratios"
+    )]
+    TooFewTasks {
+        /// Which split.
+        split: &'static str,
+        /// Its exact size.
+        needed: usize,
+        /// Groups dealt to it.
+        groups: usize,
+        /// Tasks they hold.
+        held: usize,
+        /// The largest number of cases this seed and these ratios can serve.
+        max_cases: usize,
+    },
+    /// The leakage check failed: nothing may be written.
+    #[error("refusing to write splits that leak: {0}")]
+    Leak(String),
+}
+
+/// Divides `total` by `ratios` with largest-remainder (Hamilton) rounding; ties in the
+/// remainder go to the earlier split. The parts sum to `total` exactly.
+pub fn largest_remainder(total: usize, ratios: [u32; 3]) -> [usize; 3] {
+    let sum: u64 = ratios.iter().map(|&r| u64::from(r)).sum();
+    if sum == 0 {
+        return [0; 3];
+    }
+    let total = total as u64;
+    let mut parts = [0usize; 3];
+    let mut remainders = [(0u64, 0usize); 3];
+    for (index, &ratio) in ratios.iter().enumerate() {
+        let exact = total * u64::from(ratio);
+        parts[index] = (exact / sum) as usize;
+        remainders[index] = (exact % sum, index);
+    }
+    let assigned: usize = parts.iter().sum();
+    remainders.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for &(_, index) in remainders.iter().take(total as usize - assigned) {
+        parts[index] += 1;
+    }
+    parts
+}
+
+/// Builds the splits: shuffle the groups (first-appearance order, then Fisher–Yates on
+/// the seed's stream), deal them by `ratios` with largest-remainder rounding, and with
+/// [`Cases::Exactly`] shuffle each split's tasks with the same stream and keep the first
+/// `size` of them. Each split is returned in the tasks' original order. The leakage
+/// check runs on the result; a leak is an error, never a file.
+pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, SplitError> {
+    if request.ratios.iter().all(|&r| r == 0) {
+        return Err(SplitError::ZeroRatios(request.ratios));
+    }
+    if tasks.is_empty() {
+        return Err(SplitError::NoTasks);
+    }
+    if let Cases::Exactly(requested) = request.cases
+        && requested > tasks.len()
+    {
+        return Err(SplitError::TooManyCases {
+            requested,
+            available: tasks.len(),
+        });
+    }
+    let (mut groups, members) = group_members(tasks);
+    let mut stream = Stream::new(request.seed);
+    stream.shuffle(&mut groups);
+    let group_counts = largest_remainder(groups.len(), request.ratios);
+    for (index, &count) in group_counts.iter().enumerate() {
+        if count == 0 && request.ratios[index] > 0 {
+            return Err(SplitError::EmptySplit {
+                split: SPLIT_NAMES[index],
+                groups: groups.len(),
+                ratios: request.ratios,
+            });
+        }
+    }
+    let mut pools: [Vec<usize>; 3] = Default::default();
+    let mut start = 0;
+    for (index, &count) in group_counts.iter().enumerate() {
+        for group in &groups[start..start + count] {
+            pools[index].extend(&members[group]);
+        }
+        start += count;
+    }
+    if let Cases::Exactly(total) = request.cases {
+        let sizes = largest_remainder(total, request.ratios);
+        for index in 0..3 {
+            if pools[index].len() < sizes[index] {
+                return Err(SplitError::TooFewTasks {
+                    split: SPLIT_NAMES[index],
+                    needed: sizes[index],
+                    groups: group_counts[index],
+                    held: pools[index].len(),
+                    max_cases: max_cases(&pools, request.ratios),
+                });
+            }
+        }
+        for (pool, &size) in pools.iter_mut().zip(&sizes) {
+            stream.shuffle(pool);
+            pool.truncate(size);
+        }
+    }
+    let parts = pools.map(|mut pool| {
+        pool.sort_unstable();
+        pool.into_iter()
+            .map(|i| tasks[i].clone())
+            .collect::<Vec<_>>()
+    });
+    let splits = Splits { parts };
+    let leaks = find_leaks(&splits.named());
+    if let Some(leak) = leaks.first() {
+        return Err(SplitError::Leak(leak.to_string()));
+    }
+    Ok(splits)
+}
+
+impl Splits {
+    /// The splits paired with their names.
+    pub fn named(&self) -> Vec<(&str, &[Task])> {
+        SPLIT_NAMES
+            .iter()
+            .zip(&self.parts)
+            .map(|(name, part)| (*name, part.as_slice()))
+            .collect()
+    }
+
+    /// The distinct groups of each split, in task order.
+    pub fn groups(&self) -> [Vec<String>; 3] {
+        self.parts.clone().map(|part| {
+            let mut seen = Vec::<String>::new();
+            for task in part {
+                if !seen.contains(&task.group) {
+                    seen.push(task.group);
+                }
+            }
+            seen
+        })
+    }
+}
+
+/// Groups in first-appearance order, and each group's task indices.
+fn group_members(tasks: &[Task]) -> (Vec<String>, BTreeMap<String, Vec<usize>>) {
+    let mut order = Vec::new();
+    let mut members: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (index, task) in tasks.iter().enumerate() {
+        let entry = members.entry(task.group.clone()).or_default();
+        if entry.is_empty() {
+            order.push(task.group.clone());
+        }
+        entry.push(index);
+    }
+    (order, members)
+}
+
+/// The largest total whose largest-remainder sizes fit every pool.
+fn max_cases(pools: &[Vec<usize>; 3], ratios: [u32; 3]) -> usize {
+    let capacity: usize = pools.iter().map(Vec::len).sum();
+    (0..=capacity)
+        .rev()
+        .find(|&total| {
+            let sizes = largest_remainder(total, ratios);
+            (0..3).all(|i| sizes[i] <= pools[i].len())
+        })
+        .unwrap_or(0)
+}

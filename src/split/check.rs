@@ -1,0 +1,107 @@
+//! The leakage audit: no group in two splits, no task twice. `build_splits` runs it on
+//! every build, and `split --check` runs it on split files made by any tool.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::task::Task;
+
+/// One way a set of splits leaks.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Leak {
+    /// A group whose tasks appear in more than one split.
+    Group {
+        /// The group.
+        group: String,
+        /// The splits it appears in, in the order given.
+        splits: Vec<String>,
+    },
+    /// A task listed more than once (in one split or across splits).
+    DuplicateTask {
+        /// The task.
+        task_id: String,
+        /// Where it appears, with repetition.
+        splits: Vec<String>,
+    },
+}
+
+impl fmt::Display for Leak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Leak::Group { group, splits } => {
+                write!(f, "group {group} appears in {}", splits.join(" and "))
+            }
+            Leak::DuplicateTask { task_id, splits } => {
+                write!(
+                    f,
+                    "task {task_id} appears {} times ({})",
+                    splits.len(),
+                    splits.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// Every leak among `splits` (name, tasks), groups first, each list sorted.
+pub fn find_leaks(splits: &[(&str, &[Task])]) -> Vec<Leak> {
+    let mut group_splits: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut task_splits: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (name, tasks) in splits {
+        for task in *tasks {
+            let seen = group_splits.entry(&task.group).or_default();
+            if !seen.iter().any(|s| s == name) {
+                seen.push((*name).to_string());
+            }
+            task_splits
+                .entry(&task.task_id)
+                .or_default()
+                .push((*name).to_string());
+        }
+    }
+    let groups = group_splits
+        .into_iter()
+        .filter(|(_, splits)| splits.len() > 1)
+        .map(|(group, splits)| Leak::Group {
+            group: group.to_string(),
+            splits,
+        });
+    let duplicates = task_splits
+        .into_iter()
+        .filter(|(_, splits)| splits.len() > 1)
+        .map(|(task_id, splits)| Leak::DuplicateTask {
+            task_id: task_id.to_string(),
+            splits,
+        });
+    groups.chain(duplicates).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(group: &str, kind: &str) -> Task {
+        Task::new(group, kind, String::new())
+    }
+
+    #[test]
+    fn finds_a_group_in_two_splits_and_a_task_listed_twice() {
+        let train = [task("p1", "id"), task("p2", "id")];
+        let holdout = [task("p1", "year"), task("p3", "id"), task("p3", "id")];
+        let leaks = find_leaks(&[("train", &train), ("holdout", &holdout)]);
+        assert_eq!(
+            leaks.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            [
+                "group p1 appears in train and holdout",
+                "task p3:id appears 2 times (holdout, holdout)"
+            ]
+        );
+    }
+
+    #[test]
+    fn clean_splits_have_no_leaks() {
+        let train = [task("p1", "id"), task("p1", "year")];
+        let holdout = [task("p2", "id")];
+        assert!(find_leaks(&[("train", &train), ("holdout", &holdout)]).is_empty());
+    }
+}

@@ -1,0 +1,11 @@
+//! Splits: tasks dealt to train, validation and holdout with whole groups, so that no
+//! paper straddles two splits, and the audit that proves it of any split files.
+
+pub mod build;
+pub mod check;
+pub mod sample;
+
+pub use build::{
+    Cases, SPLIT_NAMES, SplitError, SplitRequest, Splits, build_splits, largest_remainder,
+};
+pub use check::{Leak, find_leaks};
