@@ -16,5 +16,6 @@
 //! every error names the file, the row and the fix.
 
 pub mod error;
+pub mod split;
 pub mod table;
 pub mod task;
