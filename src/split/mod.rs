@@ -3,6 +3,8 @@
 
 pub mod build;
 pub mod check;
+pub mod hermes;
+pub mod mt19937;
 pub mod sample;
 
 pub use build::{
