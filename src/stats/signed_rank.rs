@@ -13,7 +13,7 @@ use super::{TIE_TOLERANCE, normal};
 /// computed exactly. At 3,000 the dynamic programme needs at most 36 MB and about a
 /// second in the worst case (W+ at the centre with half-integer midranks); far from the
 /// centre, where decisions are made, it is much faster.
-pub const EXACT_LIMIT: usize = 3_000;
+pub const EXACT_LIMIT: usize = 2_500;
 
 /// What to do with zero differences (|d| ≤ [`TIE_TOLERANCE`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,8 +7,13 @@
 
 mod binomial;
 mod binomial_tables;
+mod bootstrap;
+mod interval;
 mod mcnemar;
+mod normal;
 mod power;
+mod signed_rank;
+mod signed_rank_oracle;
 
 /// Agreement required with exact rational arithmetic and with brute-force enumeration.
 pub const EXACT_TOLERANCE: f64 = 1e-12;
