@@ -19,6 +19,7 @@ pub mod atomic;
 pub mod csvout;
 pub mod digest;
 pub mod error;
+pub mod ledger;
 pub mod outputs;
 pub mod split;
 pub mod table;
