@@ -16,11 +16,17 @@
 //! every error names the file, the row and the fix.
 
 pub mod atomic;
+pub mod cli;
+pub mod cmd;
 pub mod csvout;
 pub mod digest;
 pub mod error;
+pub mod grading;
 pub mod ledger;
 pub mod outputs;
 pub mod split;
+pub mod stats;
 pub mod table;
 pub mod task;
+pub mod truth;
+pub mod verify;

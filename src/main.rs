@@ -1,2 +1,47 @@
-//! The `evogate` binary.
-fn main() {}
+//! The `evogate` binary: parse the command line, run the command, print its outcome,
+//! and turn it into the exit status (0 success or admitted, 1 a negative result, 2 the
+//! tool could not do its job). A closed stdout (`evogate ... | head`) exits quietly.
+#![allow(clippy::print_stderr, clippy::exit)]
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use evogate::cli::Cli;
+use evogate::cmd::{self, Status};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = if error.use_stderr() { 2 } else { 0 };
+            let _ = error.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cmd::run(cli) {
+        Ok(outcome) => {
+            let mut stdout = std::io::stdout().lock();
+            let written = stdout
+                .write_all(outcome.stdout.as_bytes())
+                .and_then(|()| stdout.flush());
+            if let Err(error) = written
+                && error.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                eprintln!("error: cannot write to stdout: {error}");
+                return ExitCode::from(2);
+            }
+            for note in &outcome.notes {
+                eprintln!("note: {note}");
+            }
+            match outcome.status {
+                Status::Success => ExitCode::SUCCESS,
+                Status::Negative => ExitCode::from(1),
+            }
+        }
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -4,6 +4,7 @@
 pub mod build;
 pub mod check;
 pub mod hermes;
+pub mod manifest;
 pub mod mt19937;
 pub mod sample;
 

@@ -1,0 +1,121 @@
+//! The command line, declared with clap's derive API. Each subcommand's arguments are a
+//! struct that its `cmd` module validates into domain types.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Decides, on evidence, whether an evolved LLM skill is better than the one it would
+/// replace.
+///
+/// Build leak-free splits from ground truth (`split`), grade outputs against the facts
+/// (`score`), and check the ground truth itself (`truth check`).
+/// Exit status: 0 success (or admitted), 1 a negative result (problems found,
+/// refused, leakage), 2 the tool could not do its job.
+#[derive(Debug, Parser)]
+#[command(name = "evogate", version, about, long_about, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build train/validation/holdout splits with whole groups, or audit split files.
+    ///
+    /// Groups (papers) are shuffled with a ChaCha20 stream keyed by the seed and dealt
+    /// whole to the splits, so no group appears in two. Writes train.csv, val.csv,
+    /// holdout.csv and manifest.json atomically. With --check, audits split files
+    /// made by any tool: exit 0 clean, 1 leakage found, 2 bad input.
+    ///
+    /// Example: evogate split --truth data/arxiv/papers.csv --out runs/split --cases 24
+    Split(SplitArgs),
+    /// Grade every task's output against the ground truth and write the scores CSV.
+    ///
+    /// A task with no output is graded as an empty answer and counted in a note on
+    /// stderr; an output for a task the tasks file does not hold, or two outputs for
+    /// one task, is an error (exit 2).
+    ///
+    /// Example: evogate score --truth data/arxiv/papers.csv --tasks runs/split/holdout.csv
+    /// --outputs runs/candidate.jsonl --out runs/candidate-scores.csv
+    Score(ScoreArgs),
+    /// Check a ground-truth file.
+    #[command(subcommand)]
+    Truth(TruthCommand),
+}
+
+/// `evogate split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// The ground-truth CSV (for arxiv: arxiv_id,title,first_author,year).
+    #[arg(long, value_name = "FILE", required_unless_present = "check")]
+    pub truth: Option<PathBuf>,
+    /// The folder to write train.csv, val.csv, holdout.csv and manifest.json into.
+    #[arg(long, value_name = "DIR", required_unless_present = "check")]
+    pub out: Option<PathBuf>,
+    /// The verifier that turns the ground truth into tasks.
+    #[arg(long, default_value = "arxiv", value_parser = crate::verify::names())]
+    pub verifier: String,
+    /// `all` (every task; the ratios apply to groups) or a number of tasks to sample,
+    /// divided exactly by the ratios with largest-remainder rounding.
+    #[arg(long, default_value = "all", value_name = "N|all")]
+    pub cases: String,
+    /// The seed of the sampling stream.
+    #[arg(long, default_value_t = 13)]
+    pub seed: u64,
+    /// Relative sizes of train, validation and holdout.
+    #[arg(long, default_value = "50,25,25", value_name = "T,V,H")]
+    pub ratios: String,
+    /// The level at which the holdout's minimum detectable shift is computed.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Rebuild exactly the split an earlier tool built instead of evogate's own:
+    /// `hermes` (the reference Python pipeline: papers partitioned, CPython's
+    /// Mersenne Twister) or `hermes-v1` (its first version, which leaks papers across
+    /// splits; the files are written so that `split --check` can show the leak).
+    /// Needs --cases N; ratios are the reference's fixed 50/25/25.
+    #[arg(long, value_name = "NAME", value_parser = ["hermes", "hermes-v1"])]
+    pub compat: Option<String>,
+    /// Audit these split files (or a folder holding train.csv, val.csv, holdout.csv)
+    /// for groups in two splits and duplicate tasks, instead of building splits.
+    #[arg(long, value_name = "DIR|FILE", num_args = 1.., conflicts_with_all = ["truth", "out"])]
+    pub check: Option<Vec<PathBuf>>,
+}
+
+/// `evogate score`.
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    /// The ground-truth CSV the tasks were built from.
+    #[arg(long, value_name = "FILE")]
+    pub truth: PathBuf,
+    /// The tasks file (one that `split` wrote): task_id,group,kind,prompt.
+    #[arg(long, value_name = "FILE")]
+    pub tasks: PathBuf,
+    /// The outputs: CSV with task_id,output, or JSON Lines {"task_id":..,"output":..}.
+    #[arg(long, value_name = "FILE")]
+    pub outputs: PathBuf,
+    /// Where to write the scores CSV (written atomically); stdout when absent.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// The verifier that grades the outputs.
+    #[arg(long, default_value = "arxiv", value_parser = crate::verify::names())]
+    pub verifier: String,
+}
+
+/// `evogate truth`.
+#[derive(Debug, Subcommand)]
+pub enum TruthCommand {
+    /// Report duplicate IDs or titles, malformed IDs, a year that contradicts the ID
+    /// and empty fields, each with its row. Exit 0 clean, 1 problems, 2 unreadable.
+    Check(TruthCheckArgs),
+}
+
+/// `evogate truth check`.
+#[derive(Debug, Args)]
+pub struct TruthCheckArgs {
+    /// The arxiv ground-truth CSV.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}

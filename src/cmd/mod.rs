@@ -1,0 +1,62 @@
+//! One module per subcommand. Each `run` validates its arguments into domain types,
+//! reads the inputs, calls the pure core, writes files atomically, and returns an
+//! [`Outcome`]: what to print and which exit status the result means.
+
+pub mod score;
+pub mod split;
+pub mod truth;
+
+use std::path::Path;
+
+use crate::cli::{Cli, Command, TruthCommand};
+
+/// What a command's result means for its exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Exit 0: success, clean, admitted, supported.
+    Success,
+    /// Exit 1: a negative result that is not an error (problems found, leakage,
+    /// refused, not supported).
+    Negative,
+}
+
+/// A command's result: stdout text, notes for stderr, and the status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The exit status meant.
+    pub status: Status,
+    /// What goes to stdout.
+    pub stdout: String,
+    /// One line each, printed to stderr as `note: ...`.
+    pub notes: Vec<String>,
+}
+
+impl Outcome {
+    /// An outcome with `status` and `stdout` and no notes.
+    pub fn new(status: Status, stdout: String) -> Outcome {
+        Outcome {
+            status,
+            stdout,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Split(args) => split::run(args),
+        Command::Score(args) => score::run(args),
+        Command::Truth(TruthCommand::Check(args)) => truth::run(args),
+    }
+}
+
+/// Reads a whole file, naming it in the error.
+pub(crate) fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| anyhow::anyhow!("`{}`: cannot read it: {e}", path.display()))
+}
+
+/// Reads and parses a CSV file.
+pub(crate) fn read_table(path: &Path) -> anyhow::Result<crate::table::Table> {
+    Ok(crate::table::Table::read(path)?)
+}

@@ -1,0 +1,30 @@
+//! `evogate truth check FILE`: every problem of an arxiv ground-truth file, with its row.
+
+use super::{Outcome, Status, read_table};
+use crate::cli::TruthCheckArgs;
+use crate::truth;
+
+/// Runs `truth check`.
+pub fn run(args: TruthCheckArgs) -> anyhow::Result<Outcome> {
+    let table = read_table(&args.file)?;
+    let problems = truth::check(&table)?;
+    let source = &table.source;
+    if problems.is_empty() {
+        let text = format!("`{source}`: {} papers, no problems\n", table.rows.len());
+        return Ok(Outcome::new(Status::Success, text));
+    }
+    let mut text = String::new();
+    for problem in &problems {
+        text.push_str(&format!(
+            "`{source}` row {}: {}\n",
+            problem.line, problem.message
+        ));
+    }
+    text.push_str(&format!(
+        "{} problem{} in {} rows\n",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" },
+        table.rows.len()
+    ));
+    Ok(Outcome::new(Status::Negative, text))
+}

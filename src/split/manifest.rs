@@ -1,0 +1,68 @@
+//! `manifest.json`: what `split` built and from what, so that `admit --manifest` can
+//! prove later that a holdout is the one recorded (by task list and SHA-256), and a
+//! reviewer can see what the holdout could detect at all.
+
+use serde::{Deserialize, Serialize};
+
+/// The schema name written in every manifest.
+pub const MANIFEST_SCHEMA: &str = "evogate/manifest/v1";
+
+/// The whole manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`MANIFEST_SCHEMA`].
+    pub schema: String,
+    /// The verifier that built the tasks.
+    pub verifier: String,
+    /// The ground-truth file as given, and its SHA-256.
+    pub truth: FileDigest,
+    /// The seed of the sampling stream.
+    pub seed: u64,
+    /// Relative sizes of train, validation and holdout.
+    pub ratios: [u32; 3],
+    /// `"all"` or the number of cases sampled.
+    pub cases: String,
+    /// How the splits were sampled (`evogate` or a `--compat` name).
+    pub algorithm: String,
+    /// Train, validation and holdout, in that order.
+    pub splits: Vec<SplitEntry>,
+    /// What the holdout can detect at all.
+    pub holdout_power: HoldoutPower,
+}
+
+/// A file and its SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileDigest {
+    /// The path as given (never made absolute).
+    pub path: String,
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub sha256: String,
+}
+
+/// One split as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SplitEntry {
+    /// `train`, `val` or `holdout`.
+    pub name: String,
+    /// The file name inside the output folder, and its SHA-256.
+    pub file: FileDigest,
+    /// Number of tasks.
+    pub tasks: usize,
+    /// Its groups, in task order.
+    pub groups: Vec<String>,
+    /// Its task ids, in file order.
+    pub task_ids: Vec<String>,
+}
+
+/// The holdout's minimum detectable shift at `alpha`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HoldoutPower {
+    /// The level it is computed at.
+    pub alpha: f64,
+    /// Holdout tasks.
+    pub n: usize,
+    /// The smallest number of discordant pairs, all one way, that reaches `alpha`.
+    pub min_discordant: u32,
+    /// `min_discordant / n`, absent when the holdout has fewer tasks than that.
+    pub min_detectable_shift: Option<f64>,
+}

@@ -1,0 +1,206 @@
+//! The arxiv ground truth: one landmark paper a row, `arxiv_id,title,first_author,year`.
+//! [`check`] lists every problem with its row (what `evogate truth check` prints), and
+//! [`load_papers`] refuses a file with any, so no split or grade is built on bad facts.
+
+use std::collections::BTreeMap;
+
+use crate::error::InputError;
+use crate::table::Table;
+use crate::verify::arxiv::ids::is_valid_id;
+use crate::verify::normalize::normalize;
+
+/// The columns of an arxiv truth file.
+pub const PAPER_COLUMNS: [&str; 4] = ["arxiv_id", "title", "first_author", "year"];
+
+/// One paper's facts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paper {
+    /// New-style `YYMM.NNNNN` or old-style `archive/YYMMNNN`, without version.
+    pub arxiv_id: String,
+    /// The exact title.
+    pub title: String,
+    /// The first author as the paper gives it.
+    pub first_author: String,
+    /// The year of the first arXiv submission.
+    pub year: u16,
+}
+
+/// One problem found in a truth file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The 1-based line of the row.
+    pub line: u64,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The year an arXiv ID implies: 2000 + YY for new-style IDs, 19YY or 20YY (from the
+/// YY of `YYMMNNN`, 91–99 meaning the 1990s) for old-style ones.
+pub fn implied_year(arxiv_id: &str) -> Option<u16> {
+    let digits = match arxiv_id.split_once('/') {
+        Some((_, number)) => number,
+        None => arxiv_id,
+    };
+    let yy: u16 = digits.get(..2)?.parse().ok()?;
+    match (arxiv_id.contains('/'), yy) {
+        (false, _) => Some(2000 + yy),
+        (true, 91..=99) => Some(1900 + yy),
+        (true, _) => Some(2000 + yy),
+    }
+}
+
+/// Every problem of `table`, in row order; `Err` only when a column is missing.
+pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
+    let columns = PAPER_COLUMNS.map(|name| table.require(name));
+    let [id, title, author, year] = columns;
+    let (id, title, author, year) = (id?, title?, author?, year?);
+    let mut problems = Vec::new();
+    let mut ids: BTreeMap<String, u64> = BTreeMap::new();
+    let mut titles: BTreeMap<String, u64> = BTreeMap::new();
+    for row in &table.rows {
+        let mut problem = |message: String| {
+            problems.push(Problem {
+                line: row.line,
+                message,
+            })
+        };
+        let field = |index: usize| row.fields[index].trim();
+        for (index, name) in [
+            (id, "arxiv_id"),
+            (title, "title"),
+            (author, "first_author"),
+            (year, "year"),
+        ] {
+            if field(index).is_empty() {
+                problem(format!("`{name}` is empty; fill it in or remove the row"));
+            }
+        }
+        let arxiv_id = field(id);
+        if !arxiv_id.is_empty() {
+            if !is_valid_id(arxiv_id) {
+                problem(format!(
+                    "`{arxiv_id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
+                ));
+            } else if let Some(first) = ids.insert(arxiv_id.to_string(), row.line) {
+                problem(format!(
+                    "ID {arxiv_id} appears again (first on row {first}); keep one row per paper"
+                ));
+            }
+        }
+        let normalized = normalize(field(title));
+        if !normalized.is_empty()
+            && let Some(first) = titles.insert(normalized, row.line)
+        {
+            problem(format!(
+                "title \"{}\" repeats the title on row {first}",
+                field(title)
+            ));
+        }
+        let year_text = field(year);
+        if !year_text.is_empty() {
+            match year_text.parse::<u16>() {
+                Err(_) => problem(format!("year `{year_text}` is not a whole number")),
+                Ok(value) => {
+                    if is_valid_id(arxiv_id)
+                        && let Some(implied) = implied_year(arxiv_id)
+                        && implied != value
+                    {
+                        problem(format!(
+                            "year {value} contradicts ID {arxiv_id}, which was first submitted in {implied}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// The papers of a clean truth file; the first problem, if any, is an error.
+pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
+    table.require_rows()?;
+    if let Some(problem) = check(table)?.first() {
+        return Err(InputError::invalid(
+            &table.source,
+            problem.line,
+            format!(
+                "{}; run `evogate truth check {}` to list every problem",
+                problem.message, table.source
+            ),
+        ));
+    }
+    let index = |name: &str| table.column(name).expect("check required every column");
+    let (id, title, author, year) = (
+        index("arxiv_id"),
+        index("title"),
+        index("first_author"),
+        index("year"),
+    );
+    Ok(table
+        .rows
+        .iter()
+        .map(|row| Paper {
+            arxiv_id: row.fields[id].trim().to_string(),
+            title: row.fields[title].trim().to_string(),
+            first_author: row.fields[author].trim().to_string(),
+            year: row.fields[year]
+                .trim()
+                .parse()
+                .expect("check parsed every year"),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHIPPED: &[u8] = include_bytes!("../data/arxiv/papers.csv");
+
+    #[test]
+    fn the_shipped_truth_has_136_clean_papers() {
+        let table = Table::parse("data/arxiv/papers.csv", SHIPPED).unwrap();
+        assert_eq!(check(&table).unwrap(), []);
+        assert_eq!(load_papers(&table).unwrap().len(), 136);
+    }
+
+    #[test]
+    fn finds_every_kind_of_problem_on_its_row() {
+        let text = "arxiv_id,title,first_author,year\n\
+            1706.03762,Attention Is All You Need,Ashish Vaswani,2017\n\
+            1706.03762,Other,Someone,2017\n\
+            1810.04805,ATTENTION is all you need!,Jacob Devlin,2018\n\
+            9913.12345,Bad Month,A B,2099\n\
+            2005.14165,Language Models are Few-Shot Learners,Tom B. Brown,2021\n\
+            2106.09685,,Edward J. Hu,twenty\n\
+            hep-th/9901001,Old Style,Ann Old,1999\n";
+        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
+        let problems = check(&table).unwrap();
+        let lines: Vec<u64> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [3, 4, 5, 6, 7, 7], "{problems:?}");
+        assert!(
+            problems[0]
+                .message
+                .contains("appears again (first on row 2)")
+        );
+        assert!(problems[1].message.contains("repeats the title on row 2"));
+        assert!(problems[2].message.contains("not an arXiv ID"));
+        assert!(
+            problems[3]
+                .message
+                .contains("year 2021 contradicts ID 2005.14165, which was first submitted in 2020")
+        );
+        assert!(problems[4].message.contains("`title` is empty"));
+        assert!(problems[5].message.contains("not a whole number"));
+        let error = load_papers(&table).unwrap_err().to_string();
+        assert!(error.starts_with("`t.csv` row 3: "), "{error}");
+        assert!(error.contains("run `evogate truth check t.csv`"), "{error}");
+    }
+
+    #[test]
+    fn old_style_ids_imply_their_century() {
+        assert_eq!(implied_year("hep-th/9901001"), Some(1999));
+        assert_eq!(implied_year("cs/0112017"), Some(2001));
+        assert_eq!(implied_year("1706.03762"), Some(2017));
+    }
+}

@@ -1,0 +1,221 @@
+//! The reference verifier: facts about landmark papers (`arxiv_id`, `title`,
+//! `first_author`, `year`), four tasks a paper, graded by regular expressions and
+//! normalisation alone (no network, no model). The rules are in the shared
+//! `verifier-rules.md`; each is a test here or in the submodules.
+//!
+//! Feedback, one line, always naming the expected value (`<what>` is `ID`, `title`,
+//! `first author` or `year`):
+//!
+//! - `correct <what> <expected>`
+//! - `hedged: <expected> among <every candidate found>; give one answer`
+//! - `expected <what> <expected>, response said <what it said>`
+//! - `partial title (<k>/<m> words); expected "<title>"`
+//! - `no <what> found; expected <expected>`
+
+pub mod authors;
+pub mod ids;
+pub mod titles;
+
+use std::collections::BTreeSet;
+
+use authors::AuthorName;
+use titles::TitleIndex;
+
+use super::{Grade, Outcome, Verifier, shape};
+use crate::error::InputError;
+use crate::table::Table;
+use crate::task::Task;
+use crate::truth::{Paper, load_papers};
+use crate::verify::normalize::normalize;
+
+/// The four task kinds, in task order.
+pub const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
+
+/// The arxiv verifier over a set of papers.
+#[derive(Debug, Clone)]
+pub struct ArxivVerifier {
+    papers: Vec<Paper>,
+    tasks: Vec<Task>,
+    titles: TitleIndex,
+    authors: Vec<AuthorName>,
+    title_words: BTreeSet<String>,
+}
+
+/// The prompt of `kind` about `paper`, exactly as `verifier-rules.md` words it.
+pub fn prompt(paper: &Paper, kind: &str) -> String {
+    match kind {
+        "id" => format!("Find the arXiv ID of the paper titled \"{}\".", paper.title),
+        "title" => format!("What is the exact title of arXiv paper {}?", paper.arxiv_id),
+        "first_author" => format!(
+            "Who is the first author of the paper \"{}\" (arXiv {})?",
+            paper.title, paper.arxiv_id
+        ),
+        _ => format!(
+            "In which year was arXiv paper {} first submitted?",
+            paper.arxiv_id
+        ),
+    }
+}
+
+impl ArxivVerifier {
+    /// The verifier for `papers` (in truth-file order).
+    pub fn new(papers: Vec<Paper>) -> ArxivVerifier {
+        let tasks = papers
+            .iter()
+            .flat_map(|paper| {
+                KINDS
+                    .iter()
+                    .map(|kind| Task::new(&paper.arxiv_id, kind, prompt(paper, kind)))
+            })
+            .collect();
+        let titles = TitleIndex::new(papers.iter().map(|p| p.title.as_str()));
+        let authors = papers
+            .iter()
+            .map(|p| AuthorName::parse(&p.first_author))
+            .collect();
+        let title_words = papers
+            .iter()
+            .flat_map(|p| {
+                normalize(&p.title)
+                    .split(' ')
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        ArxivVerifier {
+            papers,
+            tasks,
+            titles,
+            authors,
+            title_words,
+        }
+    }
+
+    /// Loads the papers of a truth table and builds the verifier.
+    pub fn boxed(table: &Table) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(ArxivVerifier::new(load_papers(table)?)))
+    }
+
+    fn paper_index(&self, task: &Task) -> Option<usize> {
+        self.papers.iter().position(|p| p.arxiv_id == task.group)
+    }
+
+    fn grade_id(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
+        let found = ids::find_ids(answer);
+        outcome(&paper.arxiv_id, &found, "ID", &paper.arxiv_id)
+    }
+
+    fn grade_year(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
+        let found: Vec<String> = ids::find_years(answer).iter().map(u16::to_string).collect();
+        let expected = paper.year.to_string();
+        outcome(&expected, &found, "year", &expected)
+    }
+
+    fn grade_title(&self, index: usize, answer: &str) -> (Outcome, String) {
+        let paper = &self.papers[index];
+        let normalized = normalize(answer);
+        let found: Vec<String> = self
+            .titles
+            .present(&normalized)
+            .into_iter()
+            .map(|i| self.papers[i].title.clone())
+            .collect();
+        let quoted = format!("\"{}\"", paper.title);
+        if found.is_empty()
+            && let Some((present, total)) = self.titles.word_share(index, &normalized)
+            && 2 * present >= total
+        {
+            let share = present as f64 / total as f64;
+            let feedback = format!("partial title ({present}/{total} words); expected {quoted}");
+            return (Outcome::Partial(share), feedback);
+        }
+        let found: Vec<String> = found.iter().map(|t| format!("\"{t}\"")).collect();
+        outcome(&quoted, &found, "title", &quoted)
+    }
+
+    fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
+        let expected = &self.authors[index];
+        let tokens = authors::tokens(answer);
+        let mut people: Vec<(String, String)> = Vec::new();
+        let mut found: Vec<String> = Vec::new();
+        for i in authors::present(&self.authors, &tokens) {
+            let key = self.authors[i].person_key();
+            if !people.contains(&key) {
+                people.push(key.clone());
+                found.push(if key == expected.person_key() {
+                    expected.display.clone()
+                } else {
+                    self.authors[i].display.clone()
+                });
+            }
+        }
+        if found.is_empty() {
+            let excluded = |word: &str| self.title_words.contains(&normalize(word));
+            if let Some(name) = authors::other_name(&tokens, &excluded) {
+                found.push(name);
+            }
+        }
+        outcome(&expected.display, &found, "first author", &expected.display)
+    }
+}
+
+/// The outcome of one kind from its distinct candidates, with its feedback.
+fn outcome(expected: &str, found: &[String], what: &str, shown: &str) -> (Outcome, String) {
+    let has_expected = found.iter().any(|f| f == expected);
+    match (found.len(), has_expected) {
+        (0, _) => (
+            Outcome::Absent,
+            format!("no {what} found; expected {shown}"),
+        ),
+        (1, true) => (Outcome::Right, format!("correct {what} {shown}")),
+        (_, true) => (
+            Outcome::Hedged,
+            format!(
+                "hedged: {shown} among {}; give one answer",
+                found.join(", ")
+            ),
+        ),
+        (_, false) => (
+            Outcome::Wrong,
+            format!(
+                "expected {what} {shown}, response said {}",
+                found.join(", ")
+            ),
+        ),
+    }
+}
+
+impl Verifier for ArxivVerifier {
+    fn name(&self) -> &'static str {
+        "arxiv"
+    }
+
+    fn tasks(&self) -> &[Task] {
+        &self.tasks
+    }
+
+    fn grade(&self, task: &Task, output: &str) -> Grade {
+        let Some(index) = self.paper_index(task) else {
+            return shape(
+                Outcome::Absent,
+                output,
+                format!("task {} is not about a known paper", task.task_id),
+            );
+        };
+        let paper = &self.papers[index];
+        let (result, feedback) = match task.kind.as_str() {
+            "id" => self.grade_id(paper, output),
+            "title" => self.grade_title(index, output),
+            "first_author" => self.grade_author(index, output),
+            "year" => self.grade_year(paper, output),
+            other => (
+                Outcome::Absent,
+                format!("the arxiv verifier has no task kind `{other}`"),
+            ),
+        };
+        shape(result, output, feedback)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,93 @@
+//! Text normalisation shared by the graders: Unicode compatibility decomposition with
+//! combining marks removed, lowercase, every non-alphanumeric character a space, runs
+//! of spaces collapsed. Presence is tested on whole words of the normalised text.
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+/// `text` folded for comparison: `"Déjà-vu, Now!"` becomes `"deja vu now"`.
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for c in text.nfkd() {
+        if is_combining_mark(c) {
+            continue;
+        }
+        if c.is_alphanumeric() {
+            if pending_space && !out.is_empty() {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.extend(c.to_lowercase());
+        } else {
+            pending_space = true;
+        }
+    }
+    out
+}
+
+/// `text` with compatibility decomposition and marks removed, case and punctuation
+/// kept: `"Schölkopf"` becomes `"Scholkopf"`. Names are matched on this form.
+pub fn fold_marks(text: &str) -> String {
+    text.nfkd().filter(|c| !is_combining_mark(*c)).collect()
+}
+
+/// Whether `needle` (normalised, non-empty) occurs in `haystack` (normalised) as whole
+/// words: `"all you need"` is in `"is all you need"` but not in `"all you needed"`.
+pub fn contains_words(haystack: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return false;
+    }
+    let bytes = haystack.as_bytes();
+    let mut start = 0;
+    while let Some(offset) = haystack[start..].find(needle) {
+        let at = start + offset;
+        let end = at + needle.len();
+        let left = at == 0 || bytes[at - 1] == b' ';
+        let right = end == bytes.len() || bytes[end] == b' ';
+        if left && right {
+            return true;
+        }
+        start = at + 1;
+        while !haystack.is_char_boundary(start) {
+            start += 1;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_case_marks_punctuation_and_spaces() {
+        assert_eq!(normalize("  Déjà-vu,  Now! "), "deja vu now");
+        assert_eq!(normalize("ﬁne Ａ"), "fine a");
+        assert_eq!(normalize("BERT: Pre-training"), "bert pre training");
+        assert_eq!(normalize("!!!"), "");
+    }
+
+    #[test]
+    fn whole_words_only() {
+        assert!(contains_words(
+            "it is attention is all you need",
+            "attention is all you need"
+        ));
+        assert!(!contains_words(
+            "attention is all you needed",
+            "attention is all you need"
+        ));
+        assert!(!contains_words(
+            "xattention is all you need",
+            "attention is all you need"
+        ));
+        assert!(contains_words("a b a bc", "a bc"));
+        assert!(!contains_words("abc", ""));
+    }
+
+    #[test]
+    fn keeps_case_when_folding_marks_for_names() {
+        assert_eq!(fold_marks("Bernhard Schölkopf"), "Bernhard Scholkopf");
+    }
+}

@@ -1,0 +1,58 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The shipped arxiv ground truth.
+pub fn papers() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/arxiv/papers.csv")
+}
+
+/// A command for the binary, run in `dir`.
+pub fn evogate(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("evogate").expect("the binary is built");
+    command.current_dir(dir);
+    command
+}
+
+/// What one run printed and its exit code.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the binary with `args` in `dir`.
+pub fn run(dir: &Path, args: &[&str]) -> Run {
+    let output = evogate(dir).args(args).output().expect("the binary runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Writes `text` to `dir/name` and returns the name.
+pub fn write(dir: &Path, name: &str, text: &str) -> String {
+    std::fs::write(dir.join(name), text).expect("the fixture is written");
+    name.to_string()
+}
+
+/// Asserts the run failed with exit 2, no panic, and stderr containing every needle.
+pub fn assert_input_error(run: &Run, needles: &[&str]) {
+    assert_eq!(
+        run.code, 2,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    for needle in needles {
+        assert!(
+            run.stderr.contains(needle),
+            "missing {needle:?} in {}",
+            run.stderr
+        );
+    }
+}
