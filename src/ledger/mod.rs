@@ -10,6 +10,7 @@
 mod attempt;
 pub mod file;
 mod parse;
+pub mod simulation;
 pub mod spending;
 mod summary;
 
@@ -18,6 +19,7 @@ use serde::{Deserialize, Serialize};
 pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
 pub use parse::parse_ledger;
 pub use spending::attempt_alpha;
+pub(crate) use summary::significant;
 pub use summary::{HoldoutSummary, summarise};
 
 /// The `schema` of every record this version writes and reads.
