@@ -22,6 +22,7 @@ pub mod csvout;
 pub mod digest;
 pub mod error;
 pub mod grading;
+pub mod ledger;
 pub mod outputs;
 pub mod split;
 pub mod stats;

@@ -2,13 +2,14 @@
 //! reads the inputs, calls the pure core, writes files atomically, and returns an
 //! [`Outcome`]: what to print and which exit status the result means.
 
+pub mod ledger;
 pub mod score;
 pub mod split;
 pub mod truth;
 
 use std::path::Path;
 
-use crate::cli::{Cli, Command, TruthCommand};
+use crate::cli::{Cli, Command, LedgerCommand, TruthCommand};
 
 /// What a command's result means for its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +49,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Split(args) => split::run(args),
         Command::Score(args) => score::run(args),
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
+        Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
     }
 }
 
