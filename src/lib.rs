@@ -24,6 +24,7 @@ pub mod error;
 pub mod grading;
 pub mod ledger;
 pub mod outputs;
+pub mod plot;
 pub mod split;
 pub mod stats;
 pub mod table;
