@@ -7,6 +7,9 @@ use unicode_normalization::char::is_combining_mark;
 
 /// `text` folded for comparison: `"Déjà-vu, Now!"` becomes `"deja vu now"`.
 pub fn normalize(text: &str) -> String {
+    if text.is_ascii() {
+        return normalize_ascii(text);
+    }
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
     for c in text.nfkd() {
@@ -26,9 +29,28 @@ pub fn normalize(text: &str) -> String {
     out
 }
 
+/// [`normalize`] for ASCII text, where decomposition changes nothing: the fast path
+/// for the common case.
+fn normalize_ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+    }
+    out
+}
+
 /// `text` with compatibility decomposition and marks removed, case and punctuation
 /// kept: `"Schölkopf"` becomes `"Scholkopf"`. Names are matched on this form.
 pub fn fold_marks(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_string();
+    }
     text.nfkd().filter(|c| !is_combining_mark(*c)).collect()
 }
 
@@ -84,6 +106,36 @@ mod tests {
         ));
         assert!(contains_words("a b a bc", "a bc"));
         assert!(!contains_words("abc", ""));
+    }
+
+    #[test]
+    fn the_ascii_fast_path_agrees_with_the_general_one() {
+        for text in [
+            "  Hello, World!  ",
+            "a--b__c",
+            "LoRA: Low-Rank",
+            "",
+            "x1.2y",
+            "TAB\there",
+        ] {
+            let general: String = {
+                let mut out = String::new();
+                let mut pending = false;
+                for c in text.nfkd() {
+                    if c.is_alphanumeric() {
+                        if pending && !out.is_empty() {
+                            out.push(' ');
+                        }
+                        pending = false;
+                        out.extend(c.to_lowercase());
+                    } else {
+                        pending = true;
+                    }
+                }
+                out
+            };
+            assert_eq!(normalize(text), general, "{text:?}");
+        }
     }
 
     #[test]
