@@ -15,6 +15,7 @@
 //! typed results. [`table`] reads CSV into rows that remember their line numbers, and
 //! every error names the file, the row and the fix.
 
+pub mod admission;
 pub mod atomic;
 pub mod cli;
 pub mod cmd;
@@ -23,6 +24,8 @@ pub mod digest;
 pub mod error;
 pub mod grading;
 pub mod outputs;
+pub mod report;
+pub mod scores;
 pub mod split;
 pub mod stats;
 pub mod table;

@@ -2,6 +2,7 @@
 //! reads the inputs, calls the pure core, writes files atomically, and returns an
 //! [`Outcome`]: what to print and which exit status the result means.
 
+pub mod admit;
 pub mod score;
 pub mod split;
 pub mod truth;
@@ -47,6 +48,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Split(args) => split::run(args),
         Command::Score(args) => score::run(args),
+        Command::Admit(args) => admit::run(args),
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
     }
 }

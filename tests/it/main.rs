@@ -1,6 +1,7 @@
 //! The integration tests: the real `evogate` binary run on fixtures written inline or
 //! shipped in `data/`, checking exit status, stdout and stderr together.
 
+mod admit;
 mod score;
 mod split;
 mod truth;

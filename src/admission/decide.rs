@@ -1,0 +1,473 @@
+//! The decision: one-sided tests for improvement overall and for regression in every
+//! stratum, each at alpha with no multiplicity correction (admission needs all of them
+//! to hold, an intersection–union test, so the level is already controlled), the
+//! optional margin, and the holdout check, each turned into evidence.
+
+use std::collections::BTreeMap;
+
+use super::config::{Config, Test};
+use super::pairing::{Basis, Pair, Pairs};
+use super::wording::{compare, p_value, percent, power_sentence, signed};
+use super::{
+    Admission, ArmSummary, Check, Criterion, Delta, Discordant, Evidence, Stratum, TestInfo,
+    TestMethod, TestName, Verdict,
+};
+use crate::csvout::number;
+use crate::stats::bootstrap::mean_difference_interval;
+use crate::stats::interval::paired_difference;
+use crate::stats::mcnemar::{discordant_counts, mcnemar_exact};
+use crate::stats::power::{min_detectable_shift, min_discordant};
+use crate::stats::signed_rank::{Method, ZeroMethod, signed_rank};
+
+/// The seed of the bootstrap stream behind signed-rank intervals (the same 13 as
+/// `split`'s default), fixed so a report never changes between runs.
+pub const BOOTSTRAP_SEED: u64 = 13;
+
+/// Resamples per bootstrap interval: the interval's bounds move by well under 0.01
+/// between seeds at this count on a few hundred pairs.
+pub const BOOTSTRAP_RESAMPLES: u32 = 10_000;
+
+/// One set of pairs tested: the whole holdout or one stratum.
+struct Analysis {
+    n: usize,
+    baseline_mean: f64,
+    candidate_mean: f64,
+    correct: Option<(u64, u64)>,
+    delta: Delta,
+    discordant: Option<Discordant>,
+    p_improvement: f64,
+    p_regression: f64,
+    p_two_sided: f64,
+    method: TestMethod,
+    mean_difference: f64,
+    /// The test's own figures, e.g. `McNemar exact, b 0, c 8`.
+    detail: String,
+}
+
+fn mean(values: impl Iterator<Item = f64>, n: usize) -> f64 {
+    values.sum::<f64>() / n as f64
+}
+
+fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
+    let n = pairs.len();
+    let baseline_mean = mean(pairs.iter().map(|p| p.baseline.score), n);
+    let candidate_mean = mean(pairs.iter().map(|p| p.candidate.score), n);
+    let differences: Vec<f64> = pairs.iter().map(|p| p.difference()).collect();
+    let mean_difference = mean(differences.iter().copied(), n);
+    match test {
+        Test::McNemar => {
+            let outcomes: Vec<(bool, bool)> = pairs
+                .iter()
+                .filter_map(|p| Some((p.baseline.correct?, p.candidate.correct?)))
+                .collect();
+            let (b, c) = discordant_counts(outcomes.iter().copied());
+            let count = |arm: fn(&(bool, bool)) -> bool| outcomes.iter().filter(|o| arm(o)).count();
+            let result = mcnemar_exact(b, c);
+            let interval = paired_difference(b, c, n as u64, confidence);
+            Analysis {
+                n,
+                baseline_mean,
+                candidate_mean,
+                correct: Some((count(|o| o.0) as u64, count(|o| o.1) as u64)),
+                delta: Delta {
+                    estimate: (c as f64 - b as f64) / n as f64,
+                    low: interval.map(|i| i.low),
+                    high: interval.map(|i| i.high),
+                    confidence,
+                    interval: "Tango score interval for the paired difference of proportions"
+                        .to_string(),
+                },
+                discordant: Some(Discordant {
+                    baseline_only: b,
+                    candidate_only: c,
+                }),
+                p_improvement: result.p_improvement,
+                p_regression: result.p_regression,
+                p_two_sided: result.p_two_sided,
+                method: TestMethod::Exact,
+                mean_difference,
+                detail: format!("McNemar exact, b {b}, c {c}"),
+            }
+        }
+        Test::SignedRank(zero) => {
+            let result = signed_rank(&differences, zero);
+            let interval = mean_difference_interval(
+                &differences,
+                confidence,
+                BOOTSTRAP_RESAMPLES,
+                BOOTSTRAP_SEED,
+            );
+            let method = match result.method {
+                Method::Exact => TestMethod::Exact,
+                Method::NormalApproximation => TestMethod::NormalApproximation,
+            };
+            let method_word = match method {
+                TestMethod::Exact => "exact",
+                TestMethod::NormalApproximation => "normal approximation",
+            };
+            Analysis {
+                n,
+                baseline_mean,
+                candidate_mean,
+                correct: None,
+                delta: Delta {
+                    estimate: mean_difference,
+                    low: interval.map(|i| i.low),
+                    high: interval.map(|i| i.high),
+                    confidence,
+                    interval: format!(
+                        "percentile bootstrap of the mean difference, {BOOTSTRAP_RESAMPLES} resamples, ChaCha20 seed {BOOTSTRAP_SEED}"
+                    ),
+                },
+                discordant: None,
+                p_improvement: result.p_improvement,
+                p_regression: result.p_regression,
+                p_two_sided: result.p_two_sided,
+                method,
+                mean_difference,
+                detail: format!(
+                    "Wilcoxon signed-rank {method_word}, {} non-zero of {n}, W+ {}",
+                    result.n_nonzero,
+                    number(result.w_plus)
+                ),
+            }
+        }
+    }
+}
+
+/// Decides admission for complete `pairs` under `config`.
+///
+/// Admitted only when every criterion passes: the pairing is complete, the one-sided
+/// test for improvement gives `p_improvement < alpha` (signed-rank: and the mean score
+/// difference is positive, so ranks and mean agree), no stratum has `p_regression <
+/// alpha`, every stratum's lower bound is above −margin (with a margin), and the tasks
+/// are the recorded holdout (with a manifest). Time: the tests' cost, plus
+/// [`BOOTSTRAP_RESAMPLES`] · n for signed-rank intervals.
+pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
+    let alpha = config.alpha.get();
+    let confidence = config.alpha.confidence();
+    let all: Vec<&Pair> = pairs.pairs.iter().collect();
+    let overall = analyse(&all, config.test, confidence);
+    let column = pairs.strata_column.clone();
+    let mut groups: BTreeMap<&str, Vec<&Pair>> = BTreeMap::new();
+    if column.is_some() {
+        for pair in &pairs.pairs {
+            groups
+                .entry(pair.stratum.as_deref().unwrap_or(""))
+                .or_default()
+                .push(pair);
+        }
+    }
+    let name = column.clone().unwrap_or_default();
+    let strata: Vec<(Stratum, String)> = groups
+        .iter()
+        .map(|(value, members)| {
+            let a = analyse(members, config.test, confidence);
+            let stratum = Stratum {
+                name: name.clone(),
+                value: value.to_string(),
+                n: a.n,
+                baseline_mean: a.baseline_mean,
+                candidate_mean: a.candidate_mean,
+                delta: a.delta,
+                discordant: a.discordant,
+                p_improvement: a.p_improvement,
+                p_regression: a.p_regression,
+                significant_regression: a.p_regression < alpha,
+                min_detectable_shift: min_detectable_shift(a.n as u64, alpha),
+            };
+            (stratum, a.detail)
+        })
+        .collect();
+    let mut evidence = vec![
+        pairing_evidence(pairs),
+        improvement_evidence(&overall, config.test, alpha),
+        regression_evidence(&overall, &strata, alpha),
+    ];
+    if let Some(margin) = config.margin {
+        evidence.push(margin_evidence(&overall, &strata, margin.get()));
+    }
+    if let Some(holdout) = &config.holdout {
+        let used: Vec<&str> = pairs.pairs.iter().map(|p| p.task_id.as_str()).collect();
+        evidence.push(holdout.check(&used));
+    }
+    let admitted = evidence.iter().all(|e| e.result == Check::Pass);
+    let reasons = evidence
+        .iter()
+        .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
+        .filter(|e| admitted || e.result == Check::Fail)
+        .map(|e| e.sentence.clone())
+        .collect();
+    let k = min_discordant(alpha).expect("Alpha holds a level in (0, 0.5)");
+    let shift = min_detectable_shift(overall.n as u64, alpha);
+    let smallest = strata
+        .iter()
+        .map(|(s, _)| s)
+        .min_by(|x, y| x.n.cmp(&y.n).then_with(|| x.value.cmp(&y.value)))
+        .map(|s| (label(s), s.n, s.min_detectable_shift));
+    let zero_method = match config.test {
+        Test::McNemar => None,
+        Test::SignedRank(ZeroMethod::Wilcox) => Some("wilcox".to_string()),
+        Test::SignedRank(ZeroMethod::Pratt) => Some("pratt".to_string()),
+    };
+    Admission {
+        verdict: if admitted {
+            Verdict::Admitted
+        } else {
+            Verdict::Refused
+        },
+        reasons,
+        test: TestInfo {
+            name: match config.test {
+                Test::McNemar => TestName::McNemar,
+                Test::SignedRank(_) => TestName::SignedRank,
+            },
+            method: overall.method,
+            zero_method,
+        },
+        alpha,
+        n: overall.n,
+        baseline: ArmSummary {
+            mean: overall.baseline_mean,
+            correct: overall.correct.map(|c| c.0),
+        },
+        candidate: ArmSummary {
+            mean: overall.candidate_mean,
+            correct: overall.correct.map(|c| c.1),
+        },
+        power: power_sentence(overall.n, alpha, k, shift, smallest),
+        delta: overall.delta,
+        discordant: overall.discordant,
+        p_improvement: overall.p_improvement,
+        p_regression: overall.p_regression,
+        p_two_sided: overall.p_two_sided,
+        min_detectable_shift: shift,
+        margin: config.margin.map(|m| m.get()),
+        strata_column: column,
+        strata: strata.into_iter().map(|(s, _)| s).collect(),
+        evidence,
+    }
+}
+
+/// `kind=year`.
+fn label(stratum: &Stratum) -> String {
+    format!("{}={}", stratum.name, stratum.value)
+}
+
+fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -> Evidence {
+    Evidence {
+        criterion,
+        result: if pass { Check::Pass } else { Check::Fail },
+        proof,
+        sentence,
+    }
+}
+
+fn pairing_evidence(pairs: &Pairs) -> Evidence {
+    let n = pairs.pairs.len();
+    let proof = match &pairs.basis {
+        Basis::SameTasks => format!(
+            "{n} tasks in both {} and {}, each once, paired by task_id",
+            pairs.baseline, pairs.candidate
+        ),
+        Basis::TaskList {
+            source,
+            ignored_baseline,
+            ignored_candidate,
+        } => format!(
+            "the {n} tasks of {source}, each once in both files, paired by task_id ({ignored_baseline} other baseline rows and {ignored_candidate} other candidate rows left out)"
+        ),
+    };
+    let sentence = format!("All {n} tasks are paired.");
+    evidence(Criterion::PairingComplete, true, proof, sentence)
+}
+
+fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -> Evidence {
+    let significant = overall.p_improvement < alpha;
+    let p = compare("p_improvement", overall.p_improvement, alpha);
+    let level = number(alpha);
+    let (pass, proof, sentence) = match (test, overall.discordant) {
+        (Test::McNemar, Some(d)) => {
+            let (b, c) = (d.baseline_only, d.candidate_only);
+            let tally = format!(
+                "the candidate was right on {c} task{} the baseline missed and wrong on {b} the baseline got right",
+                if c == 1 { "" } else { "s" }
+            );
+            let sentence = if significant {
+                format!(
+                    "The candidate is significantly better: {tally} (McNemar exact, p_improvement {} < alpha {level}).",
+                    p_value(overall.p_improvement)
+                )
+            } else if b + c == 0 {
+                format!(
+                    "The improvement is not significant: baseline and candidate agree on all {} tasks, so there is no evidence either way (p_improvement 1).",
+                    overall.n
+                )
+            } else {
+                format!(
+                    "The improvement is not significant: {tally}, and p_improvement {} is not below alpha {level} (McNemar exact).",
+                    p_value(overall.p_improvement)
+                )
+            };
+            (significant, format!("{p} ({})", overall.detail), sentence)
+        }
+        _ => {
+            let agrees = overall.mean_difference > 0.0;
+            let difference = signed(overall.mean_difference);
+            let proof = format!(
+                "{p} and mean difference {difference} {} 0 ({})",
+                if agrees { ">" } else { "<=" },
+                overall.detail
+            );
+            let sentence = match (significant, agrees) {
+                (true, true) => format!(
+                    "The candidate is significantly better: its mean score is higher by {difference} and the signed ranks agree (p_improvement {} < alpha {level}).",
+                    p_value(overall.p_improvement)
+                ),
+                (true, false) => format!(
+                    "The ranks and the mean disagree: the signed ranks favour the candidate (p_improvement {} < alpha {level}) but the mean score difference is {difference}, so the improvement is not established.",
+                    p_value(overall.p_improvement)
+                ),
+                (false, _) => format!(
+                    "The improvement is not significant: p_improvement {} is not below alpha {level} (Wilcoxon signed-rank, mean score difference {difference}).",
+                    p_value(overall.p_improvement)
+                ),
+            };
+            (significant && agrees, proof, sentence)
+        }
+    };
+    evidence(Criterion::ImprovementSignificant, pass, proof, sentence)
+}
+
+fn regression_evidence(overall: &Analysis, strata: &[(Stratum, String)], alpha: f64) -> Evidence {
+    let level = number(alpha);
+    if strata.is_empty() {
+        let pass = overall.p_regression >= alpha;
+        let proof = format!(
+            "{} overall, not stratified ({})",
+            compare("p_regression", overall.p_regression, alpha),
+            overall.detail
+        );
+        let sentence = if pass {
+            format!(
+                "No significant regression overall (p_regression {}); the pairs are not stratified.",
+                p_value(overall.p_regression)
+            )
+        } else {
+            format!(
+                "The candidate regressed significantly overall: p_regression {} < alpha {level}.",
+                p_value(overall.p_regression)
+            )
+        };
+        return evidence(Criterion::NoStratumRegressed, pass, proof, sentence);
+    }
+    let failing: Vec<&(Stratum, String)> = strata
+        .iter()
+        .filter(|(s, _)| s.significant_regression)
+        .collect();
+    if failing.is_empty() {
+        let (weakest, detail) = strata
+            .iter()
+            .min_by(|x, y| x.0.p_regression.total_cmp(&y.0.p_regression))
+            .expect("strata is not empty here");
+        let proof = format!(
+            "smallest {} on {} ({detail}), across {} {} of {}",
+            compare("p_regression", weakest.p_regression, alpha),
+            label(weakest),
+            strata.len(),
+            if strata.len() == 1 {
+                "stratum"
+            } else {
+                "strata"
+            },
+            weakest.name
+        );
+        let sentence = format!(
+            "No {} regressed significantly: the smallest p_regression is {} ({}).",
+            weakest.name,
+            p_value(weakest.p_regression),
+            label(weakest)
+        );
+        return evidence(Criterion::NoStratumRegressed, true, proof, sentence);
+    }
+    let proof = failing
+        .iter()
+        .map(|(s, detail)| {
+            format!(
+                "{} on {} ({detail})",
+                compare("p_regression", s.p_regression, alpha),
+                label(s)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let sentence = failing
+        .iter()
+        .map(|(s, _)| {
+            format!(
+                "The candidate regressed significantly on {}: p_regression {} < alpha {level} (mean score {} against the baseline's {}).",
+                label(s),
+                p_value(s.p_regression),
+                signed(s.candidate_mean),
+                signed(s.baseline_mean)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    evidence(Criterion::NoStratumRegressed, false, proof, sentence)
+}
+
+fn margin_evidence(overall: &Analysis, strata: &[(Stratum, String)], margin: f64) -> Evidence {
+    let bounds: Vec<(String, &Delta)> = if strata.is_empty() {
+        vec![("overall".to_string(), &overall.delta)]
+    } else {
+        strata.iter().map(|(s, _)| (label(s), &s.delta)).collect()
+    };
+    let level = format!("{}%", number(overall.delta.confidence * 100.0));
+    let floor = signed(-margin);
+    let failing: Vec<&(String, &Delta)> = bounds
+        .iter()
+        .filter(|(_, d)| d.low.is_none_or(|low| low <= -margin))
+        .collect();
+    if failing.is_empty() {
+        let (where_, lowest) = bounds
+            .iter()
+            .filter_map(|(w, d)| Some((w, d.low?)))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .expect("every bound exists when none fails");
+        let proof = format!(
+            "lowest {level} lower bound {} on {where_} > -margin {floor}",
+            signed(lowest)
+        );
+        let sentence = format!(
+            "No regression larger than the margin {} is plausible: every {level} lower bound is above {floor} (lowest {} on {where_}).",
+            number(margin),
+            signed(lowest)
+        );
+        return evidence(Criterion::MarginHolds, true, proof, sentence);
+    }
+    let proof = failing
+        .iter()
+        .map(|(w, d)| match d.low {
+            Some(low) => format!(
+                "{level} lower bound {} <= -margin {floor} on {w}",
+                signed(low)
+            ),
+            None => format!("no interval on {w}"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let sentence = failing
+        .iter()
+        .map(|(w, d)| match d.low {
+            Some(low) => format!(
+                "Cannot rule out a regression of up to {} on {w}: its {level} lower bound {} is not above the margin {floor}.",
+                percent(-low),
+                signed(low)
+            ),
+            None => format!("Cannot check the margin on {w}: it has no interval."),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    evidence(Criterion::MarginHolds, false, proof, sentence)
+}
