@@ -9,7 +9,8 @@ use clap::{Args, Parser, Subcommand};
 /// replace.
 ///
 /// Build leak-free splits from ground truth (`split`), grade outputs against the facts
-/// (`score`), decide whether a candidate beats its baseline (`admit`), and check the ground truth itself (`truth check`).
+/// (`score`), decide whether a candidate beats its baseline (`admit`), run the whole
+/// pipeline on the shipped data (`demo`), and check the ground truth itself (`truth check`).
 /// Exit status: 0 success (or admitted), 1 a negative result (problems found,
 /// refused, leakage), 2 the tool could not do its job.
 #[derive(Debug, Parser)]
@@ -55,6 +56,14 @@ pub enum Command {
     /// runs/candidate-scores.csv --tasks runs/split/holdout.csv --manifest
     /// runs/split/manifest.json --report-dir reports/pr-42
     Admit(AdmitArgs),
+    /// Run split, score and admit on the shipped data and write reports/demo/.
+    ///
+    /// Uses data/arxiv/papers.csv and the outputs in data/demo/ (from the current
+    /// folder when it holds data/demo/, else from the repository evogate was built
+    /// in). Admits a candidate that reads years from the arXiv ID and refuses one that
+    /// is better overall but worse on first authors. Exit 0 when both verdicts come
+    /// out as built, 1 when they do not.
+    Demo(DemoArgs),
     /// Check a ground-truth file.
     #[command(subcommand)]
     Truth(TruthCommand),
@@ -159,6 +168,14 @@ pub struct AdmitArgs {
     /// Write admission.json, admission.md, pairs.csv and SVG plots here (atomically).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
+}
+
+/// `evogate demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Where to write the demo's files.
+    #[arg(long, value_name = "DIR", default_value = "reports/demo")]
+    pub out: PathBuf,
 }
 
 /// `evogate truth`.

@@ -290,12 +290,12 @@ fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -> Evidence 
         (Test::McNemar, Some(d)) => {
             let (b, c) = (d.baseline_only, d.candidate_only);
             let tally = format!(
-                "the candidate was right on {c} task{} the baseline missed and wrong on {b} the baseline got right",
+                "was right on {c} task{} the baseline missed and wrong on {b} the baseline got right",
                 if c == 1 { "" } else { "s" }
             );
             let sentence = if significant {
                 format!(
-                    "The candidate is significantly better: {tally} (McNemar exact, p_improvement {} < alpha {level}).",
+                    "The candidate is significantly better: it {tally} (McNemar exact, p_improvement {} < alpha {level}).",
                     p_value(overall.p_improvement)
                 )
             } else if b + c == 0 {
@@ -305,7 +305,7 @@ fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -> Evidence 
                 )
             } else {
                 format!(
-                    "The improvement is not significant: {tally}, and p_improvement {} is not below alpha {level} (McNemar exact).",
+                    "The improvement is not significant: the candidate {tally}, and p_improvement {} is not below alpha {level} (McNemar exact).",
                     p_value(overall.p_improvement)
                 )
             };

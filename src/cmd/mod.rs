@@ -3,6 +3,7 @@
 //! [`Outcome`]: what to print and which exit status the result means.
 
 pub mod admit;
+pub mod demo;
 pub mod score;
 pub mod split;
 pub mod truth;
@@ -49,6 +50,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Split(args) => split::run(args),
         Command::Score(args) => score::run(args),
         Command::Admit(args) => admit::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
     }
 }
