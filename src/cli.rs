@@ -67,6 +67,9 @@ pub enum Command {
     /// Check a ground-truth file.
     #[command(subcommand)]
     Truth(TruthCommand),
+    /// Read the holdout-reuse ledger that `admit --ledger` appends to.
+    #[command(subcommand)]
+    Ledger(LedgerCommand),
 }
 
 /// `evogate split`.
@@ -192,4 +195,26 @@ pub struct TruthCheckArgs {
     /// The arxiv ground-truth CSV.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+}
+
+/// `evogate ledger`.
+#[derive(Debug, Subcommand)]
+pub enum LedgerCommand {
+    /// Summarise a ledger per holdout: attempts, admitted, alpha spent and left, and
+    /// the next attempt's alpha; flag a holdout whose next attempt cannot reach
+    /// significance with its number of pairs. Exit 0, or 2 on a malformed ledger.
+    ///
+    /// Example: evogate ledger show runs/ledger.jsonl --format json
+    Show(LedgerShowArgs),
+}
+
+/// `evogate ledger show`.
+#[derive(Debug, Args)]
+pub struct LedgerShowArgs {
+    /// The ledger (JSON Lines, one record per attempt).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// `text` for people, `json` (schema evogate/ledger-summary/v1) for scripts.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
 }

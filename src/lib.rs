@@ -23,6 +23,7 @@ pub mod csvout;
 pub mod digest;
 pub mod error;
 pub mod grading;
+pub mod ledger;
 pub mod outputs;
 pub mod report;
 pub mod scores;

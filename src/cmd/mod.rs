@@ -4,13 +4,14 @@
 
 pub mod admit;
 pub mod demo;
+pub mod ledger;
 pub mod score;
 pub mod split;
 pub mod truth;
 
 use std::path::Path;
 
-use crate::cli::{Cli, Command, TruthCommand};
+use crate::cli::{Cli, Command, LedgerCommand, TruthCommand};
 
 /// What a command's result means for its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +53,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Admit(args) => admit::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
+        Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod interval;
 pub mod mcnemar;
 pub mod normal;
 pub mod power;
+pub mod rank_sum;
 pub mod signed_rank;
 
 #[cfg(test)]

@@ -4,15 +4,17 @@
 //! Magnitudes get midranks, doubled so that they stay whole numbers; under the null
 //! every sign is a fair coin, so W+ is a sum of independent `rank · Bernoulli(½)`
 //! terms and its distribution is found by dynamic programming over integer rank sums
-//! ([`null_cdf`]). Beyond [`EXACT_LIMIT`] non-zero differences, a normal approximation
+//! ([`super::rank_sum::null_cdf`]). Beyond [`EXACT_LIMIT`] non-zero differences, a normal approximation
 //! with the tie-corrected variance and a continuity correction is used instead.
 
+use super::rank_sum::null_cdf;
 use super::{TIE_TOLERANCE, normal};
 
 /// The largest number of non-zero differences for which the null distribution is
-/// computed exactly. At 3,000 the dynamic programme needs at most 36 MB and about a
-/// second in the worst case (W+ at the centre with half-integer midranks); far from the
-/// centre, where decisions are made, it is much faster.
+/// computed exactly. The cost grows as n³ in the worst case (W+ at the centre of its
+/// null with half-integer midranks): about 0.5 s of one core at n = 2,000 and 1 s at
+/// 2,500, with at most 25 MB of table; far from the centre, where admissions are
+/// decided, it is much faster. Beyond it the normal approximation is used.
 pub const EXACT_LIMIT: usize = 2_500;
 
 /// What to do with zero differences (|d| ≤ [`TIE_TOLERANCE`]).
@@ -172,139 +174,6 @@ fn exact_tails(ranks: &[(u64, bool)], doubled_plus: u64) -> (f64, f64) {
         let improvement = tail.cdf;
         let regression = 1.0 - tail.cdf + tail.point;
         (improvement.clamp(0.0, 1.0), regression.clamp(0.0, 1.0))
-    }
-}
-
-/// P(S ≤ w) and P(S = w) for S = Σ rᵢ·Bᵢ, with ranks rᵢ and independent fair coins Bᵢ.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NullTail {
-    /// P(S ≤ w).
-    pub cdf: f64,
-    /// P(S = w).
-    pub point: f64,
-}
-
-/// Rescale the table every this many elements (entries grow at most 2× per element).
-const RESCALE_EVERY: i32 = 32;
-
-/// Table entries below this probability are set to zero at a rescale, which keeps the
-/// arithmetic out of slow subnormals; the total dropped is below 1e-290.
-const FLUSH_BELOW: f64 = 1e-300;
-
-/// The exact lower tail of a sum of whole-number ranks, each present with probability ½.
-///
-/// A knapsack-style table over sums 0..=w, processed with ranks in ascending order and
-/// restricted to a window: sums above w are dropped (they can never come back), and a
-/// sum s that stays at most w − 1 even if every remaining rank is added is moved into a
-/// running total, since its whole future lies in the tail. Entries are counts scaled by
-/// a power of two, so adding a rank is one in-place pass `f[s] += f[s − r]` with no
-/// multiplication, done in blocks of r that the compiler vectorises. Rounding adds at
-/// most one ulp per element: relative error below n · 1.1e-16 (2.2e-13 at n = 2,000),
-/// plus at most 1e-290 absolute from flushed entries.
-/// Time: O(Σ_i window_i) ≤ O(n · w); Memory: w + 1 floats.
-pub fn null_cdf(ranks: &[u64], w: u64) -> NullTail {
-    let mut sorted = ranks.to_vec();
-    sorted.sort_unstable();
-    let total: u64 = sorted.iter().sum();
-    if w >= total {
-        let point = if w == total {
-            0.5_f64.powi(sorted.len() as i32)
-        } else {
-            0.0
-        };
-        return NullTail { cdf: 1.0, point };
-    }
-    let width = usize::try_from(w).expect("w < total of in-memory ranks, so it fits usize") + 1;
-    let mut table = vec![0.0_f64; width];
-    table[0] = 1.0;
-    let (mut low, mut high) = (0_usize, 0_usize);
-    let mut exponent = 0_i32;
-    let mut settled = 0.0_f64;
-    let mut remaining = total;
-    for &rank in &sorted {
-        remaining -= rank;
-        exponent -= 1;
-        if let Ok(step) = usize::try_from(rank) {
-            if step < width {
-                let top = (high + step).min(width - 1);
-                add_shifted(&mut table, step, low + step, top);
-                high = top;
-            }
-        }
-        // Sums that end at most w − 1 whatever follows.
-        if let Some(limit) = w.checked_sub(remaining + 1) {
-            let limit = usize::try_from(limit)
-                .expect("limit ≤ w fits usize")
-                .min(high);
-            if limit >= low {
-                let scale = 2.0_f64.powi(exponent);
-                settled += compensated_sum(&table[low..=limit]) * scale;
-                table[low..=limit].fill(0.0);
-                low = limit + 1;
-            }
-        }
-        if exponent <= -RESCALE_EVERY {
-            let scale = 2.0_f64.powi(exponent);
-            for entry in &mut table[low.min(high)..=high] {
-                *entry *= scale;
-                if *entry < FLUSH_BELOW {
-                    *entry = 0.0;
-                }
-            }
-            exponent = 0;
-        }
-        while low < high && table[low] == 0.0 {
-            low += 1;
-        }
-        if low > high || (low == high && table[low] == 0.0) {
-            return NullTail {
-                cdf: settled,
-                point: 0.0,
-            };
-        }
-    }
-    let scale = 2.0_f64.powi(exponent);
-    let live = compensated_sum(&table[low..=high]) * scale;
-    let point = if high == width - 1 {
-        table[high] * scale
-    } else {
-        0.0
-    };
-    NullTail {
-        cdf: settled + live,
-        point,
-    }
-}
-
-/// Neumaier's compensated sum: the error stays a few ulps however long the slice,
-/// where a plain sum of a million entries could drift by 1e-10.
-fn compensated_sum(values: &[f64]) -> f64 {
-    let mut sum = 0.0_f64;
-    let mut carry = 0.0_f64;
-    for &v in values {
-        let next = sum + v;
-        carry += if sum.abs() >= v.abs() {
-            (sum - next) + v
-        } else {
-            (v - next) + sum
-        };
-        sum = next;
-    }
-    sum + carry
-}
-
-/// `table[s] += table[s − step]` for s = top, top − 1, …, from, in blocks of `step`
-/// whose source and destination do not overlap.
-fn add_shifted(table: &mut [f64], step: usize, from: usize, top: usize) {
-    let mut end = top + 1;
-    while end > from {
-        let start = end.saturating_sub(step).max(from);
-        let (source, destination) = table.split_at_mut(start);
-        let source = &source[start - step..end - step];
-        for (d, s) in destination[..end - start].iter_mut().zip(source) {
-            *d += *s;
-        }
-        end = start;
     }
 }
 

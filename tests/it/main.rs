@@ -3,6 +3,7 @@
 
 mod admit;
 mod demo;
+mod ledger;
 mod score;
 mod split;
 mod truth;

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 
 #[test]
 fn tails_match_exact_rational_arithmetic_up_to_two_thousand() {
+    assert!(EXACT.len() > 100, "the exact table must not be empty");
     for &(k, n, p, upper, lower, point) in EXACT {
         let what = format!("k {k} n {n} p {p}");
         assert_relative(
@@ -47,6 +48,7 @@ fn tails_near_1e_minus_300_do_not_underflow() {
 
 #[test]
 fn tails_match_exact_rationals_at_one_hundred_thousand() {
+    assert_eq!(EXACT_LARGE.len(), 3);
     for &(k, n, upper) in EXACT_LARGE {
         assert_relative(
             upper_tail(k, n, 0.5),
@@ -59,6 +61,7 @@ fn tails_match_exact_rationals_at_one_hundred_thousand() {
 
 #[test]
 fn tails_match_scipy_to_a_billion() {
+    assert_eq!(SCIPY.len(), 14);
     for &(k, n, p, upper, lower) in SCIPY {
         let what = format!("k {k} n {n} p {p}");
         let (got_upper, got_lower) = (upper_tail(k, n, p), lower_tail(k, n, p));
@@ -176,4 +179,15 @@ fn deep_tail_found_by_property_search_matches_exact_rationals() {
     let exact = 8.332_955_037_395_538e-255;
     assert_relative(lower_tail(147, 1539, 0.5), exact, EXACT_TOLERANCE, "lower");
     assert_relative(upper_tail(1392, 1539, 0.5), exact, EXACT_TOLERANCE, "upper");
+}
+
+#[test]
+fn dyadic_tails_at_half_are_exact_so_p_equal_to_alpha_is_not_below_it() {
+    // Regression: P(X ≥ 4 | n = 4) rounded to just under 1/16, so a test at alpha = 1/16
+    // rejected where it must not (found by the power enumeration).
+    assert_eq!(upper_tail(4, 4, 0.5), 0.0625);
+    assert_eq!(lower_tail(0, 4, 0.5), 0.0625);
+    assert_eq!(upper_tail(5, 6, 0.5), 7.0 / 64.0);
+    // n = 53 is odd: P(X ≥ 27) = ½ exactly by symmetry.
+    assert_eq!(upper_tail(27, 53, 0.5), 0.5);
 }

@@ -14,6 +14,7 @@ mod normal;
 mod power;
 mod signed_rank;
 mod signed_rank_oracle;
+mod signed_rank_tables;
 
 /// Agreement required with exact rational arithmetic and with brute-force enumeration.
 pub const EXACT_TOLERANCE: f64 = 1e-12;

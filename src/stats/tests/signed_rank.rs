@@ -2,10 +2,10 @@
 //! wrong), exact big-integer tables up to n = 1,000, scipy's normal approximation beyond
 //! the exact limit, and properties.
 
+use super::signed_rank_tables::{BIG_INTEGER, SCIPY_NORMAL};
 use super::{EXACT_TOLERANCE, SCIPY_TOLERANCE, assert_relative};
-use crate::stats::signed_rank::{
-    EXACT_LIMIT, Method, SignedRank, ZeroMethod, null_cdf, signed_rank,
-};
+use crate::stats::rank_sum::null_cdf;
+use crate::stats::signed_rank::{EXACT_LIMIT, Method, SignedRank, ZeroMethod, signed_rank};
 use proptest::prelude::*;
 
 fn check(result: &SignedRank, greater: f64, less: f64, two_sided: f64, tolerance: f64, what: &str) {
@@ -196,156 +196,9 @@ fn generated(n: u64, a: u64, m: u64, shift: i64, scale: f64) -> Vec<f64> {
         .collect()
 }
 
-/// Exact conditional null by a big-integer generating function in Python 3: the
-/// product Π(1 + X^rᵢ) over doubled midranks (divided by their gcd) with X = 2^(n+2),
-/// coefficients summed by reduction mod X − 1; p-values as `fractions.Fraction`.
-/// Rows: (n, a, m, shift, scale, zero method, non-zero, zeros, W+, greater, less,
-/// two-sided).
-#[allow(clippy::type_complexity)]
-const BIG_INTEGER: &[(
-    u64,
-    u64,
-    u64,
-    i64,
-    f64,
-    ZeroMethod,
-    usize,
-    usize,
-    f64,
-    f64,
-    f64,
-    f64,
-)] = &[
-    (
-        40,
-        37,
-        23,
-        9,
-        0.25,
-        ZeroMethod::Wilcox,
-        38,
-        2,
-        484.5,
-        0.049554532539332286,
-        0.9511979377493844,
-        0.09910906507866457,
-    ),
-    (
-        40,
-        37,
-        23,
-        9,
-        0.25,
-        ZeroMethod::Pratt,
-        38,
-        2,
-        528.5,
-        0.05386976871159277,
-        0.9468757790418749,
-        0.10773953742318554,
-    ),
-    (
-        200,
-        53,
-        41,
-        18,
-        0.5,
-        ZeroMethod::Wilcox,
-        195,
-        5,
-        11358.5,
-        0.011015498198792153,
-        0.9890030488067006,
-        0.022030996397584306,
-    ),
-    (
-        200,
-        53,
-        41,
-        18,
-        0.5,
-        ZeroMethod::Pratt,
-        195,
-        5,
-        11893.5,
-        0.01183466586383473,
-        0.9881843302699789,
-        0.02366933172766946,
-    ),
-    (
-        600,
-        101,
-        97,
-        45,
-        0.125,
-        ZeroMethod::Wilcox,
-        594,
-        6,
-        98291.0,
-        0.00876101037405011,
-        0.9912418360898744,
-        0.01752202074810022,
-    ),
-    (
-        1000,
-        7919,
-        199,
-        95,
-        0.01,
-        ZeroMethod::Wilcox,
-        995,
-        5,
-        266996.0,
-        0.016896451841582005,
-        0.983105864470182,
-        0.03379290368316401,
-    ),
-    (
-        1000,
-        7919,
-        199,
-        95,
-        0.01,
-        ZeroMethod::Pratt,
-        995,
-        5,
-        269581.0,
-        0.017116835988833703,
-        0.9828854885500228,
-        0.034233671977667406,
-    ),
-    (
-        300,
-        13,
-        29,
-        11,
-        1.0,
-        ZeroMethod::Wilcox,
-        289,
-        11,
-        28908.5,
-        6.519770156059524e-09,
-        0.9999999934945003,
-        1.3039540312119048e-08,
-    ),
-    (
-        16,
-        5,
-        7,
-        3,
-        0.5,
-        ZeroMethod::Wilcox,
-        14,
-        2,
-        50.0,
-        0.58697509765625,
-        0.457275390625,
-        0.91455078125,
-    ),
-];
-
 #[test]
 fn exact_tables_up_to_a_thousand_match_big_integer_arithmetic() {
+    assert_eq!(BIG_INTEGER.len(), 9);
     for &(n, a, m, shift, scale, zero, n_nonzero, n_zero, w_plus, greater, less, two) in BIG_INTEGER
     {
         let result = signed_rank(&generated(n, a, m, shift, scale), zero);
@@ -416,60 +269,9 @@ fn untied_samples_match_scipy_exact() {
     );
 }
 
-/// scipy 1.17.1: `wilcoxon(d, zero_method=Z, correction=True, method="approx",
-/// alternative=A).pvalue` for A = greater, less, two-sided, on the generated samples
-/// above, all beyond the exact limit. Rows: (n, a, m, shift, scale, Z, greater, less,
-/// two-sided).
-#[allow(clippy::type_complexity)]
-const SCIPY_NORMAL: &[(u64, u64, u64, i64, f64, ZeroMethod, f64, f64, f64)] = &[
-    (
-        2600,
-        7919,
-        199,
-        95,
-        0.01,
-        ZeroMethod::Wilcox,
-        0.000249625908034726,
-        0.999750398620748,
-        0.000499251816069452,
-    ),
-    (
-        2600,
-        7919,
-        199,
-        95,
-        0.01,
-        ZeroMethod::Pratt,
-        0.0002574196324379112,
-        0.999742605420505,
-        0.0005148392648758223,
-    ),
-    (
-        4000,
-        101,
-        97,
-        45,
-        0.125,
-        ZeroMethod::Wilcox,
-        1.6032394674029913e-11,
-        0.9999999999839692,
-        3.2064789348059826e-11,
-    ),
-    (
-        3001,
-        13,
-        29,
-        14,
-        1.0,
-        ZeroMethod::Wilcox,
-        0.5151400086304787,
-        0.48486885129021723,
-        0.9697377025804345,
-    ),
-];
-
 #[test]
 fn beyond_the_exact_limit_the_normal_approximation_matches_scipy() {
+    assert_eq!(SCIPY_NORMAL.len(), 4);
     for &(n, a, m, shift, scale, zero, greater, less, two) in SCIPY_NORMAL {
         let result = signed_rank(&generated(n, a, m, shift, scale), zero);
         assert!(result.n_nonzero > EXACT_LIMIT);

@@ -1,0 +1,218 @@
+//! The ledger on disk: locked, append-only writes. Each attempt takes an exclusive lock
+//! on the ledger, reads it, works out the attempt number and alpha, lets the caller
+//! decide, and appends one line with a single write before the lock is released, so
+//! concurrent jobs on one ledger neither lose records nor interleave them.
+//!
+//! The lock is `std::fs::File::lock` (`flock` on Unix, `LockFileEx` on Windows): it is
+//! advisory, holds between processes that all take it, and may not hold on network
+//! file systems that do not support it.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::attempt::check_continues;
+use super::{Attempt, Decision, Record, next_attempt, parse_ledger};
+
+/// Records one attempt on `holdout_sha256` in the ledger at `path` (created when absent).
+///
+/// Under one exclusive lock: reads and checks the ledger, computes the next [`Attempt`]
+/// for this holdout at `declared_alpha`, calls `decide` with it (which decides at
+/// `attempt.alpha` and returns what it found, plus anything the caller wants back),
+/// and appends the resulting record. When `decide` fails nothing is written. The record
+/// is returned with the caller's value.
+pub fn record_attempt<T>(
+    path: &Path,
+    holdout_sha256: &str,
+    declared_alpha: f64,
+    decide: impl FnOnce(&Attempt) -> anyhow::Result<(Decision, T)>,
+) -> anyhow::Result<(Record, T)> {
+    let mut ledger = Locked::open(path)?;
+    let records = ledger.read()?;
+    let attempt = next_attempt(&records, holdout_sha256, declared_alpha)
+        .with_context(|| format!("`{}`", path.display()))?;
+    let (decision, value) = decide(&attempt)?;
+    let record = attempt.record(decision);
+    ledger.append(&records, &record)?;
+    Ok((record, value))
+}
+
+/// Appends `record` to the ledger at `path` (created when absent), under the lock, after
+/// checking that it is exactly the next attempt of its holdout's stream as the ledger
+/// stands. Prefer [`record_attempt`], which computes the attempt under the same lock.
+pub fn append(path: &Path, record: &Record) -> anyhow::Result<()> {
+    let mut ledger = Locked::open(path)?;
+    let records = ledger.read()?;
+    ledger.append(&records, record)
+}
+
+/// A ledger file held under an exclusive lock until dropped.
+struct Locked<'a> {
+    path: &'a Path,
+    file: File,
+}
+
+impl<'a> Locked<'a> {
+    /// Opens (creating) `path` for reading and appending, and waits for the lock.
+    fn open(path: &'a Path) -> anyhow::Result<Locked<'a>> {
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .with_context(|| format!("`{}`: cannot open the ledger", path.display()))?;
+        file.lock()
+            .with_context(|| format!("`{}`: cannot lock the ledger", path.display()))?;
+        Ok(Locked { path, file })
+    }
+
+    /// Reads and parses the whole ledger.
+    fn read(&mut self) -> anyhow::Result<Vec<Record>> {
+        let mut text = String::new();
+        self.file
+            .read_to_string(&mut text)
+            .with_context(|| format!("`{}`: cannot read the ledger", self.path.display()))?;
+        Ok(parse_ledger(&self.path.display().to_string(), &text)?)
+    }
+
+    /// Checks `record` against the `records` read under this lock and appends it as one
+    /// line of compact JSON, in one write, synced to disk.
+    fn append(&mut self, records: &[Record], record: &Record) -> anyhow::Result<()> {
+        let refuse = |message: String| {
+            anyhow::anyhow!(
+                "`{}`: cannot record the attempt: {message}",
+                self.path.display()
+            )
+        };
+        record.check().map_err(refuse)?;
+        let mut earlier = records
+            .iter()
+            .filter(|r| r.holdout_sha256 == record.holdout_sha256);
+        let first_alpha = earlier.next().map(|r| r.declared_alpha);
+        let count = u64::from(first_alpha.is_some()) + earlier.count() as u64;
+        check_continues(record, count, first_alpha).map_err(refuse)?;
+        let mut line = serde_json::to_string(record).context("cannot serialise the record")?;
+        line.push('\n');
+        let context = || format!("`{}`: cannot append to the ledger", self.path.display());
+        self.file.write_all(line.as_bytes()).with_context(context)?;
+        self.file.sync_data().with_context(context)?;
+        Ok(())
+    }
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        // Closing the file releases the lock too; unlocking first says so explicitly,
+        // and an error here leaves nothing to undo.
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Verdict, summarise};
+    use super::*;
+
+    fn decision(p_improvement: f64, verdict: Verdict) -> Decision {
+        Decision {
+            candidate_sha256: crate::digest::sha256_hex(b"candidate"),
+            baseline_sha256: crate::digest::sha256_hex(b"baseline"),
+            test: "mcnemar".into(),
+            n: 30,
+            p_improvement,
+            verdict,
+        }
+    }
+
+    #[test]
+    fn numbers_attempts_and_writes_one_line_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        for expected in 1..=3u64 {
+            let (record, seen) = record_attempt(&path, &holdout, 0.05, |attempt| {
+                let verdict = if 0.001 < attempt.alpha {
+                    Verdict::Admitted
+                } else {
+                    Verdict::Refused
+                };
+                Ok((decision(0.001, verdict), attempt.attempt))
+            })
+            .unwrap();
+            assert_eq!((record.attempt, seen), (expected, expected));
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3);
+        assert!(text.ends_with("}\n") && !text.contains("\n\n"));
+        let summary = &summarise(&parse_ledger("ledger.jsonl", &text).unwrap())[0];
+        assert_eq!((summary.attempts, summary.admitted), (3, 3));
+    }
+
+    #[test]
+    fn a_failed_decision_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let result: anyhow::Result<(Record, ())> = record_attempt(&path, &holdout, 0.05, |_| {
+            anyhow::bail!("scores unreadable")
+        });
+        assert!(
+            result
+                .unwrap_err()
+                .to_string()
+                .contains("scores unreadable")
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+    }
+
+    #[test]
+    fn refuses_a_decision_that_is_not_a_valid_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let error = record_attempt(&path, &holdout, 0.05, |_| {
+            Ok((decision(f64::NAN, Verdict::Refused), ()))
+        })
+        .unwrap_err();
+        assert!(error.to_string().contains("`p_improvement` NaN"), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+    }
+
+    #[test]
+    fn append_refuses_a_record_out_of_turn_and_a_changed_alpha() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        let first = super::super::attempt::tests::record("h", 1, 0.05);
+        append(&path, &first).unwrap();
+        let error = append(&path, &first).unwrap_err().to_string();
+        assert!(error.contains("should be attempt 2"), "{error}");
+        let holdout = first.holdout_sha256.clone();
+        let error = record_attempt(&path, &holdout, 0.1, |_| {
+            Ok((decision(0.5, Verdict::Refused), ()))
+        })
+        .unwrap_err();
+        assert!(
+            format!("{error:#}").contains("changing the declared alpha"),
+            "{error:#}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1);
+    }
+
+    #[test]
+    fn refuses_to_append_after_a_torn_last_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        std::fs::write(&path, "{\"schema\":\"evogate/ledger/v1\"").unwrap();
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let error = record_attempt(&path, &holdout, 0.05, |_| {
+            Ok((decision(0.5, Verdict::Refused), ()))
+        })
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("row 1") && error.to_string().contains("cut short"),
+            "{error}"
+        );
+    }
+}

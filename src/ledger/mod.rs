@@ -1,0 +1,186 @@
+//! The holdout-reuse ledger: every admission attempt on a holdout, one JSON record per
+//! line, and the alpha-spending rule that keeps the chance of admitting any null
+//! candidate over all attempts on that holdout at or below the declared alpha.
+//!
+//! A record names the holdout by [`holdout_identity`], the two score files by their
+//! SHA-256, and carries the attempt number, the alpha it was decided at and the p-value.
+//! Records carry no timestamp, so replaying the same attempts writes the same bytes.
+//! Parsing, the rule and the summary are pure; [`mod@file`] does the locked appends.
+
+mod attempt;
+pub mod file;
+mod parse;
+pub mod simulation;
+pub mod spending;
+mod summary;
+
+use serde::{Deserialize, Serialize};
+
+pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
+pub use parse::parse_ledger;
+pub use spending::attempt_alpha;
+pub(crate) use summary::significant;
+pub use summary::{HoldoutSummary, summarise};
+
+/// The `schema` of every record this version writes and reads.
+pub const SCHEMA: &str = "evogate/ledger/v1";
+
+/// Relative tolerance when comparing an alpha read from the ledger with the rule's value:
+/// JSON round-trips of floats may be off by an ulp.
+pub(crate) const ALPHA_TOLERANCE: f64 = 1e-12;
+
+/// One admission attempt, as one line of the ledger.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Always [`SCHEMA`].
+    pub schema: String,
+    /// The holdout's identity: [`holdout_identity`] of its task ids.
+    pub holdout_sha256: String,
+    /// SHA-256 of the candidate's scores file, as read.
+    pub candidate_sha256: String,
+    /// SHA-256 of the baseline's scores file, as read.
+    pub baseline_sha256: String,
+    /// Which attempt on this holdout this is, from 1.
+    pub attempt: u64,
+    /// The alpha declared for the whole stream of attempts on this holdout.
+    pub declared_alpha: f64,
+    /// What the earlier attempts on this holdout spent.
+    pub alpha_spent_before: f64,
+    /// The level this attempt was decided at: [`attempt_alpha`]`(declared_alpha, attempt)`.
+    pub alpha_this_attempt: f64,
+    /// The test that decided (`mcnemar`, `signed-rank`, ...).
+    pub test: String,
+    /// The number of pairs (or clusters) the test used.
+    pub n: u64,
+    /// The one-sided p-value for improvement.
+    pub p_improvement: f64,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// The verdict an attempt reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The candidate was admitted.
+    Admitted,
+    /// The candidate was refused.
+    Refused,
+}
+
+/// The identity of a holdout: the SHA-256 (lowercase hex) of its task ids sorted in
+/// byte order and joined by `\n`, with no trailing newline.
+///
+/// The order of the tasks in a file does not change the identity; any added, removed or
+/// renamed task does. Task ids never hold a newline (they are `<group>:<kind>`), so the
+/// joined text is unambiguous. Python gives the same value with
+/// `hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()`.
+pub fn holdout_identity(task_ids: &[String]) -> String {
+    let mut sorted: Vec<&str> = task_ids.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    crate::digest::sha256_hex(sorted.join("\n").as_bytes())
+}
+
+impl Record {
+    /// Checks each field on its own: the schema, the digests, the attempt number, every
+    /// alpha and the p-value, and that an admitted verdict's p is below its alpha.
+    /// Returns what is wrong, in a sentence.
+    pub fn check(&self) -> Result<(), String> {
+        if self.schema != SCHEMA {
+            return Err(format!(
+                "schema `{}` is not `{SCHEMA}`; this is not an evogate ledger of this version",
+                self.schema
+            ));
+        }
+        for (name, digest) in [
+            ("holdout_sha256", &self.holdout_sha256),
+            ("candidate_sha256", &self.candidate_sha256),
+            ("baseline_sha256", &self.baseline_sha256),
+        ] {
+            if !is_sha256_hex(digest) {
+                return Err(format!(
+                    "`{name}` `{digest}` is not a SHA-256 (64 lowercase hex digits)"
+                ));
+            }
+        }
+        if self.attempt == 0 {
+            return Err("`attempt` is 0; attempts count from 1".into());
+        }
+        if !(self.declared_alpha.is_finite()
+            && self.declared_alpha > 0.0
+            && self.declared_alpha < 1.0)
+        {
+            return Err(format!(
+                "`declared_alpha` {} is not between 0 and 1",
+                self.declared_alpha
+            ));
+        }
+        for (name, value) in [
+            ("alpha_spent_before", self.alpha_spent_before),
+            ("alpha_this_attempt", self.alpha_this_attempt),
+            ("p_improvement", self.p_improvement),
+        ] {
+            if !(value.is_finite() && (0.0..=1.0).contains(&value)) {
+                return Err(format!("`{name}` {value} is not in [0, 1]"));
+            }
+        }
+        if self.test.trim().is_empty() {
+            return Err("`test` is empty; name the test that decided".into());
+        }
+        if self.n == 0 {
+            return Err("`n` is 0; an attempt is decided on at least one pair".into());
+        }
+        if self.verdict == Verdict::Admitted && self.p_improvement >= self.alpha_this_attempt {
+            return Err(format!(
+                "verdict `admitted` but `p_improvement` {} is not below this attempt's alpha {}",
+                self.p_improvement, self.alpha_this_attempt
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `text` is 64 lowercase hex digits.
+fn is_sha256_hex(text: &str) -> bool {
+    text.len() == 64
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn holdout_identity_sorts_the_tasks_and_matches_python_hashlib() {
+        // python3 -c 'import hashlib; ids = sorted(["1706.03762:title", "1706.03762:id",
+        //   "1512.03385:year", "1810.04805:first_author"]);
+        //   print(hashlib.sha256("\n".join(ids).encode()).hexdigest())'   (Python 3)
+        let expected = "a6a2e6217453a026fcc7ac2961408bf2f1af290789d958218802f11344daec6a";
+        let ids = [
+            "1706.03762:title",
+            "1706.03762:id",
+            "1512.03385:year",
+            "1810.04805:first_author",
+        ];
+        let mut owned: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        assert_eq!(holdout_identity(&owned), expected);
+        owned.reverse();
+        assert_eq!(holdout_identity(&owned), expected);
+        owned.pop();
+        assert_ne!(holdout_identity(&owned), expected);
+    }
+
+    #[test]
+    fn an_admitted_record_needs_p_below_its_attempts_alpha() {
+        let mut record = attempt::tests::record("a", 1, 0.05);
+        record.verdict = Verdict::Admitted;
+        record.p_improvement = 0.04;
+        let error = record.check().unwrap_err();
+        assert!(error.contains("not below this attempt's alpha"), "{error}");
+        record.p_improvement = 0.03;
+        assert_eq!(record.check(), Ok(()));
+    }
+}

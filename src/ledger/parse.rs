@@ -1,0 +1,194 @@
+//! Reading a ledger: one compact JSON [`Record`] per line, each line ending in `\n`.
+//! Every record is checked on its own and as the next attempt of its holdout's stream,
+//! so a ledger that parses is one whose alpha accounting can be trusted.
+
+use std::collections::BTreeMap;
+
+use super::Record;
+use super::attempt::check_continues;
+use crate::error::InputError;
+
+/// Parses the ledger `text` read from `source` (the path as the user gave it).
+///
+/// An empty text is an empty ledger. Errors name the 1-based line: a line that is not a
+/// record, a blank line, a last line without its `\n` (an append cut short), or a record
+/// that does not continue its holdout's stream (attempt numbers 1, 2, 3, ... in file
+/// order, one declared alpha, and each alpha as [`super::spending`] makes it).
+/// Time: O(lines).
+pub fn parse_ledger(source: &str, text: &str) -> Result<Vec<Record>, InputError> {
+    let mut records = Vec::new();
+    // Per holdout: attempts read so far and the first one's declared alpha.
+    let mut streams: BTreeMap<String, (u64, f64)> = BTreeMap::new();
+    let mut lines = text.split('\n').enumerate().peekable();
+    while let Some((index, line)) = lines.next() {
+        let number = index as u64 + 1;
+        let last = lines.peek().is_none();
+        if last {
+            if line.is_empty() {
+                break;
+            }
+            return Err(InputError::invalid(
+                source,
+                number,
+                "the last line does not end with a newline, so an append was cut short; \
+                 remove that partial line",
+            ));
+        }
+        if line.trim().is_empty() {
+            return Err(InputError::invalid(
+                source,
+                number,
+                "blank line; a ledger holds one JSON record on every line",
+            ));
+        }
+        let record: Record = serde_json::from_str(line).map_err(|e| {
+            let reason = e.to_string().replace(" at line 1 column ", " at column ");
+            InputError::invalid(source, number, format!("not a ledger record: {reason}"))
+        })?;
+        record
+            .check()
+            .map_err(|message| InputError::invalid(source, number, message))?;
+        let stream = streams.get(&record.holdout_sha256).copied();
+        check_continues(&record, stream.map_or(0, |s| s.0), stream.map(|s| s.1))
+            .map_err(|message| InputError::invalid(source, number, message))?;
+        let entry = streams
+            .entry(record.holdout_sha256.clone())
+            .or_insert((0, record.declared_alpha));
+        entry.0 += 1;
+        records.push(record);
+    }
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::attempt::tests::record;
+    use super::*;
+
+    fn line(record: &Record) -> String {
+        format!("{}\n", serde_json::to_string(record).unwrap())
+    }
+
+    fn error_of(text: &str) -> String {
+        parse_ledger("ledger.jsonl", text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn an_empty_file_is_an_empty_ledger() {
+        assert_eq!(parse_ledger("ledger.jsonl", ""), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn reads_back_what_it_wrote_with_two_holdouts_interleaved() {
+        let records = vec![
+            record("a", 1, 0.05),
+            record("b", 1, 0.01),
+            record("a", 2, 0.05),
+        ];
+        let text: String = records.iter().map(line).collect();
+        assert_eq!(parse_ledger("ledger.jsonl", &text), Ok(records));
+    }
+
+    #[test]
+    fn names_the_line_that_is_not_json() {
+        let text = format!("{}{{\"schema\":\n", line(&record("a", 1, 0.05)));
+        let error = error_of(&text);
+        assert!(
+            error.starts_with("`ledger.jsonl` row 2: not a ledger record"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn names_a_missing_field_and_an_unknown_one() {
+        let mut value = serde_json::to_value(record("a", 1, 0.05)).unwrap();
+        value.as_object_mut().unwrap().remove("n");
+        let error = error_of(&format!("{value}\n"));
+        assert!(
+            error.contains("row 1") && error.contains("missing field `n`"),
+            "{error}"
+        );
+        let mut value = serde_json::to_value(record("a", 1, 0.05)).unwrap();
+        value["timestamp"] = serde_json::json!("2024-01-01");
+        let error = error_of(&format!("{value}\n"));
+        assert!(error.contains("unknown field `timestamp`"), "{error}");
+    }
+
+    #[test]
+    fn refuses_a_last_line_cut_short_and_a_blank_line() {
+        let whole = line(&record("a", 1, 0.05));
+        let error = error_of(&whole[..whole.len() - 10]);
+        assert!(
+            error.contains("row 1") && error.contains("cut short"),
+            "{error}"
+        );
+        let error = error_of(&format!("{whole}\n"));
+        assert!(error.contains("row 2: blank line"), "{error}");
+    }
+
+    #[test]
+    fn refuses_a_skipped_or_repeated_attempt_number() {
+        let text = format!(
+            "{}{}",
+            line(&record("a", 1, 0.05)),
+            line(&record("a", 3, 0.05))
+        );
+        let error = error_of(&text);
+        assert!(
+            error.contains("row 2") && error.contains("should be attempt 2"),
+            "{error}"
+        );
+        let text = format!(
+            "{}{}",
+            line(&record("a", 1, 0.05)),
+            line(&record("a", 1, 0.05))
+        );
+        assert!(error_of(&text).contains("should be attempt 2"));
+    }
+
+    #[test]
+    fn refuses_a_changed_declared_alpha_and_an_alpha_off_the_rule() {
+        let text = format!(
+            "{}{}",
+            line(&record("a", 1, 0.05)),
+            line(&record("a", 2, 0.1))
+        );
+        let error = error_of(&text);
+        assert!(
+            error.contains("row 2") && error.contains("differs from the 0.05"),
+            "{error}"
+        );
+        let mut greedy = record("a", 1, 0.05);
+        greedy.alpha_this_attempt = 0.05;
+        let error = error_of(&line(&greedy));
+        assert!(
+            error.contains("`alpha_this_attempt` 0.05 is not the rule's"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn refuses_fields_out_of_range() {
+        type Spoil = fn(&mut Record);
+        let cases: [(Spoil, &str); 5] = [
+            (|r| r.schema = "evogate/ledger/v0".into(), "schema"),
+            (
+                |r| r.candidate_sha256 = "abc".into(),
+                "`candidate_sha256` `abc`",
+            ),
+            (|r| r.p_improvement = 1.5, "`p_improvement` 1.5"),
+            (|r| r.n = 0, "`n` is 0"),
+            (|r| r.attempt = 0, "`attempt` is 0"),
+        ];
+        for (spoil, needle) in cases {
+            let mut spoilt = record("a", 1, 0.05);
+            spoil(&mut spoilt);
+            let error = error_of(&line(&spoilt));
+            assert!(error.contains("row 1") && error.contains(needle), "{error}");
+        }
+        // JSON has no NaN: a null where a number belongs is a parse error, not a NaN.
+        let text =
+            line(&record("a", 1, 0.05)).replace("\"p_improvement\":0.5", "\"p_improvement\":null");
+        assert!(error_of(&text).contains("not a ledger record"));
+    }
+}
