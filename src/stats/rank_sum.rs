@@ -123,7 +123,7 @@ pub fn null_cdf(ranks: &[u64], w: u64) -> NullTail {
         let gap = w - (low + offset) as u64;
         let reach = (gap / step).min(tied_count);
         below.push(entry * cdf[reach as usize]);
-        if gap % step == 0 && gap / step <= tied_count {
+        if gap.is_multiple_of(step) && gap / step <= tied_count {
             point += entry * binomial::pmf(gap / step, tied_count, 0.5);
         }
     }
