@@ -275,11 +275,19 @@ fn pairing_evidence(pairs: &Pairs) -> Evidence {
             ignored_baseline,
             ignored_candidate,
         } => format!(
-            "the {n} tasks of {source}, each once in both files, paired by task_id ({ignored_baseline} other baseline rows and {ignored_candidate} other candidate rows left out)"
+            "the {n} tasks of {source}, each once in both files, paired by task_id ({} and {} left out)",
+            rows(*ignored_baseline, "baseline"),
+            rows(*ignored_candidate, "candidate")
         ),
     };
     let sentence = format!("All {n} tasks are paired.");
     evidence(Criterion::PairingComplete, true, proof, sentence)
+}
+
+/// `1 other baseline row`, `3 other candidate rows`.
+fn rows(count: usize, arm: &str) -> String {
+    let noun = if count == 1 { "row" } else { "rows" };
+    format!("{count} other {arm} {noun}")
 }
 
 fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -> Evidence {

@@ -363,3 +363,86 @@ fn a_task_whose_two_rows_name_different_strata_is_an_error_naming_both_rows() {
         "task `b`: `b.csv` row 3 has kind `year` but `c.csv` row 2 has `title`; both files must describe the same task"
     );
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Scores files from `(kind index, baseline score, candidate score)` in row order;
+    /// with `correct`, a score of 4/4 is correct.
+    fn table(rows: &[(usize, u8, u8)], order: &[usize], candidate: bool, correct: bool) -> String {
+        let mut text = if correct {
+            "task_id,kind,correct,score\n".to_string()
+        } else {
+            "task_id,kind,score\n".to_string()
+        };
+        for &i in order {
+            let (kind, b, c) = rows[i];
+            let value = if candidate { c } else { b };
+            let flag = if correct {
+                format!("{},", u8::from(value == 4))
+            } else {
+                String::new()
+            };
+            let score = f64::from(value) / 4.0;
+            text.push_str(&format!("t{i}:k{kind},k{kind},{flag}{score}\n"));
+        }
+        text
+    }
+
+    fn check(rows: &[(usize, u8, u8)], seed: u64, correct: bool) -> Result<(), TestCaseError> {
+        let forward: Vec<usize> = (0..rows.len()).collect();
+        let mut shuffled = forward.clone();
+        // A permutation derived from the seed: rotate, then reverse.
+        shuffled.rotate_left((seed % rows.len() as u64) as usize);
+        shuffled.reverse();
+        let candidate = table(rows, &forward, true, correct);
+        let a = run(
+            &table(rows, &forward, false, correct),
+            &candidate,
+            Some(0.1),
+        );
+        let b = run(
+            &table(rows, &shuffled, false, correct),
+            &candidate,
+            Some(0.1),
+        );
+        prop_assert_eq!(&a, &b);
+        for p in [a.p_improvement, a.p_regression, a.p_two_sided] {
+            prop_assert!((0.0..=1.0).contains(&p));
+        }
+        prop_assert!(
+            a.strata
+                .iter()
+                .all(|s| (0.0..=1.0).contains(&s.p_regression))
+        );
+        let admitted = a.verdict == Verdict::Admitted;
+        prop_assert_eq!(admitted, a.evidence.iter().all(|e| e.result == Check::Pass));
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn mcnemar_decisions_ignore_row_order_and_keep_p_values_in_the_unit_interval(
+            rows in prop::collection::vec((0usize..3, 0u8..=4, 0u8..=4), 1..40),
+            seed in any::<u64>(),
+        ) {
+            check(&rows, seed, true)?;
+        }
+    }
+
+    proptest! {
+        // Each signed-rank case draws 10,000 bootstrap resamples per stratum.
+        #![proptest_config(ProptestConfig::with_cases(6))]
+
+        #[test]
+        fn signed_rank_decisions_ignore_row_order_and_keep_p_values_in_the_unit_interval(
+            rows in prop::collection::vec((0usize..3, 0u8..=4, 0u8..=4), 1..16),
+            seed in any::<u64>(),
+        ) {
+            check(&rows, seed, false)?;
+        }
+    }
+}

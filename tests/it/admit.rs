@@ -458,3 +458,60 @@ fn the_holdout_from_split_is_checked_by_task_list_and_digest() {
             .contains("differs from the recorded")
     );
 }
+
+#[test]
+fn strata_none_tests_the_whole_set_and_markdown_goes_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vec![("id", 0, 1); 6];
+    rows.extend([("year", 1, 0); 5]);
+    scores(dir.path(), &rows, true);
+    // By kind, five losses of five on year refuse (2^-5 < 0.05).
+    let by_kind = admit(dir.path(), &with(&["--format", "json"]));
+    assert_eq!(by_kind.code, 1);
+    assert_eq!(json(&by_kind)["strata_column"], "kind");
+    // As one set, b 5 and c 6: P(X >= 6 | n 11) = 1024 / 2048 = 0.5, not an improvement.
+    let whole = admit(dir.path(), &with(&["--strata", "none", "--format", "json"]));
+    assert_eq!(whole.code, 1);
+    let report = json(&whole);
+    assert_eq!(report["strata_column"], serde_json::Value::Null);
+    assert_eq!(report["strata"].as_array().unwrap().len(), 0);
+    assert_eq!(report["p_improvement"], 0.5);
+    assert_eq!(report["evidence"][2]["result"], "pass");
+    let markdown = admit(dir.path(), &with(&["--format", "markdown"]));
+    assert_eq!(markdown.code, 1);
+    assert!(markdown.stdout.starts_with("## evogate admit: refused\n"));
+    assert!(
+        markdown.stdout.contains("| year | 5 | 1 | 0 |"),
+        "{}",
+        markdown.stdout
+    );
+}
+
+#[test]
+fn a_task_list_leaves_other_rows_out_and_counts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    scores(dir.path(), &[("id", 0, 1); 7], true);
+    write(
+        dir.path(),
+        "tasks.csv",
+        "task_id\np00:id\np01:id\np02:id\np03:id\np04:id\n",
+    );
+    let out = admit(
+        dir.path(),
+        &with(&["--tasks", "tasks.csv", "--format", "json"]),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["n"], 5);
+    assert!(
+        report["evidence"][0]["proof"]
+            .as_str()
+            .unwrap()
+            .ends_with("(2 other baseline rows and 2 other candidate rows left out)")
+    );
+    write(dir.path(), "tasks.csv", "task_id\np00:id\nq9:id\n");
+    assert_input_error(
+        &admit(dir.path(), &with(&["--tasks", "tasks.csv"])),
+        &["`b.csv` lacks 1 task that `tasks.csv` has (first: `q9:id` (row 3))"],
+    );
+}
