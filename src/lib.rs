@@ -25,6 +25,7 @@ pub mod error;
 pub mod grading;
 pub mod ledger;
 pub mod outputs;
+pub mod plot;
 pub mod report;
 pub mod scores;
 pub mod split;

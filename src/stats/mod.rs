@@ -9,6 +9,7 @@
 
 pub mod binomial;
 pub mod bootstrap;
+pub mod cluster;
 pub mod interval;
 pub mod mcnemar;
 pub mod normal;

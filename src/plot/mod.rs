@@ -1,0 +1,65 @@
+//! The SVG plots of an admission report, drawn with plotters' SVG backend. The writers
+//! take plain input structs and compute nothing but coordinates. plotters is built
+//! without its `ttf` feature, so text is laid out with its font-free metrics and written
+//! as SVG `<text>` elements: the plots render on a machine with no fonts installed, and
+//! the viewer's font draws the labels.
+
+mod draw;
+
+pub use draw::{outcomes_svg, power_svg, strata_svg};
+
+/// The paired outcomes of an admission run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutcomesPlot {
+    /// McNemar's four cells.
+    Cells {
+        /// Both right.
+        both_right: u64,
+        /// Only the baseline right (b).
+        baseline_only: u64,
+        /// Only the candidate right (c).
+        candidate_only: u64,
+        /// Both wrong.
+        both_wrong: u64,
+    },
+    /// Paired scores, (baseline, candidate) per task, each in [0, 1].
+    Pairs {
+        /// The pairs; non-finite values are left out.
+        pairs: Vec<(f64, f64)>,
+    },
+}
+
+/// One row of the strata plot: a difference with its interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StratumRow {
+    /// `overall` or `kind=year`; escaped when drawn.
+    pub label: String,
+    /// Candidate − baseline.
+    pub estimate: f64,
+    /// Lower bound of the interval.
+    pub low: f64,
+    /// Upper bound of the interval.
+    pub high: f64,
+    /// Drawn in red when the stratum regressed significantly.
+    pub significant_regression: bool,
+}
+
+/// Each stratum's difference, overall first, with an optional margin line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StrataPlot {
+    /// Rows, top to bottom; rows with a non-finite value are left out.
+    pub rows: Vec<StratumRow>,
+    /// The non-inferiority margin, drawn at −margin.
+    pub margin: Option<f64>,
+}
+
+/// The minimum detectable shift against n, with this run's n marked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PowerPlot {
+    /// The level.
+    pub alpha: f64,
+    /// This run's number of pairs.
+    pub n: u64,
+    /// The smallest k with 0.5^k < alpha.
+    pub min_discordant: u32,
+}
