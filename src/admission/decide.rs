@@ -235,6 +235,7 @@ pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
             mean: overall.candidate_mean,
             correct: overall.correct.map(|c| c.1),
         },
+        min_discordant: k,
         power: power_sentence(overall.n, alpha, k, shift, smallest),
         delta: overall.delta,
         discordant: overall.discordant,

@@ -213,6 +213,9 @@ pub struct Admission {
     /// The smallest paired shift any result on n pairs could show at alpha (every
     /// disagreement one way); absent when n is too small for any significant result.
     pub min_detectable_shift: Option<f64>,
+    /// The fewest discordant pairs, all one way, that reach alpha: the smallest k with
+    /// 0.5^k < alpha.
+    pub min_discordant: u32,
     /// What `min_detectable_shift` means for the non-regression claim, as a sentence.
     pub power: String,
     /// The non-inferiority margin, when one was given.

@@ -14,7 +14,7 @@ use crate::admission::{
 use crate::atomic::{Output, ensure_dir, write_all};
 use crate::cli::AdmitArgs;
 use crate::digest::sha256_hex;
-use crate::report::{InputFile, Report, json, markdown, pairs, text};
+use crate::report::{InputFile, Report, json, markdown, pairs, svg, text};
 use crate::scores::read_scores;
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
@@ -113,14 +113,19 @@ pub fn evaluate(
     })
 }
 
-/// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv`.
+/// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv` and the
+/// plots `outcomes.svg`, `strata.svg` and `power.svg`.
 pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<Output> {
     let report = &evaluation.report;
-    vec![
+    let mut files = vec![
         Output::new(dir.join("admission.json"), json::render(report)),
         Output::new(dir.join("admission.md"), markdown::render(report)),
         Output::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
-    ]
+    ];
+    for (name, svg) in svg::render(report, &evaluation.pairs) {
+        files.push(Output::new(dir.join(name), svg));
+    }
+    files
 }
 
 fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {

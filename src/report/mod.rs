@@ -7,6 +7,7 @@ pub mod escape;
 pub mod json;
 pub mod markdown;
 pub mod pairs;
+pub mod svg;
 pub mod text;
 
 use serde::Serialize;
@@ -85,6 +86,9 @@ pub struct Report {
     /// disagreement one way: k/n with k the smallest count where 0.5^k < alpha); null
     /// when n < k.
     pub min_detectable_shift: Option<f64>,
+    /// The k of `min_detectable_shift`: the fewest discordant pairs, all one way, that
+    /// reach alpha (0.5^k < alpha).
+    pub min_discordant: u32,
     /// What `min_detectable_shift` means for the non-regression claim.
     pub power: String,
     /// The non-inferiority margin, null without `--margin`.
@@ -143,6 +147,7 @@ impl Report {
             p_regression: admission.p_regression,
             p_two_sided: admission.p_two_sided,
             min_detectable_shift: admission.min_detectable_shift,
+            min_discordant: admission.min_discordant,
             power: admission.power,
             margin: admission.margin,
             strata_column: admission.strata_column,

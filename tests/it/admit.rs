@@ -337,6 +337,58 @@ fn model_text_renders_inert_in_markdown_and_csv() {
     let row = csv.lines().find(|l| l.starts_with("t6:x")).unwrap();
     assert!(row.contains(",'=cmd|' /C calc'!A0,"), "{row}");
     assert!(csv.contains("\"'=HYPERLINK(\"\"x\"\")"), "{csv}");
+    let svg = fs::read_to_string(dir.path().join("r/strata.svg")).unwrap();
+    assert!(svg.contains("kind==cmd|&apos; /C calc&apos;!A0"), "{svg}");
+}
+
+#[test]
+fn the_report_folder_holds_the_reports_and_three_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vec![("id", 1, 1); 3];
+    rows.extend([("id", 0, 1); 5]);
+    rows.extend([("year", 0, 0); 2]);
+    scores(dir.path(), &rows, true);
+    let out = admit(dir.path(), &with(&["--report-dir", "r"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("note: wrote 6 files to r"),
+        "{}",
+        out.stderr
+    );
+    let mut names: Vec<String> = fs::read_dir(dir.path().join("r"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "admission.json",
+            "admission.md",
+            "outcomes.svg",
+            "pairs.csv",
+            "power.svg",
+            "strata.svg"
+        ]
+    );
+    // McNemar's four cells: both right 3, b 0, c 5, both wrong 2, drawn as bar labels.
+    let outcomes = fs::read_to_string(dir.path().join("r/outcomes.svg")).unwrap();
+    let labels: Vec<&str> = outcomes
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            t.split_once('>')
+                .map(|(_, rest)| rest.split('<').next().unwrap_or("").trim())
+        })
+        .collect();
+    let tail: Vec<&str> = labels.iter().rev().take(4).rev().copied().collect();
+    assert_eq!(tail, ["3", "0", "5", "2"], "{labels:?}");
+    let strata = fs::read_to_string(dir.path().join("r/strata.svg")).unwrap();
+    for label in ["overall", "kind=id", "kind=year"] {
+        assert!(strata.contains(label), "{label} missing from strata.svg");
+    }
+    let pairs = fs::read_to_string(dir.path().join("r/pairs.csv")).unwrap();
+    assert_eq!(pairs.lines().count(), 11);
 }
 
 #[test]
