@@ -7,6 +7,7 @@
 //! back as values; only unusable input is an error.
 
 pub mod config;
+mod criteria;
 pub mod decide;
 pub mod holdout;
 pub mod pairing;
