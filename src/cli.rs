@@ -9,7 +9,8 @@ use clap::{Args, Parser, Subcommand};
 /// replace.
 ///
 /// Build leak-free splits from ground truth (`split`), grade outputs against the facts
-/// (`score`), and check the ground truth itself (`truth check`).
+/// (`score`), decide whether a candidate beats its baseline (`admit`), run the whole
+/// pipeline on the shipped data (`demo`), and check the ground truth itself (`truth check`).
 /// Exit status: 0 success (or admitted), 1 a negative result (problems found,
 /// refused, leakage), 2 the tool could not do its job.
 #[derive(Debug, Parser)]
@@ -41,6 +42,28 @@ pub enum Command {
     /// Example: evogate score --truth data/arxiv/papers.csv --tasks runs/split/holdout.csv
     /// --outputs runs/candidate.jsonl --out runs/candidate-scores.csv
     Score(ScoreArgs),
+    /// Decide whether a candidate is better than its baseline on the same tasks.
+    ///
+    /// Pairs the two scores files by task_id and runs a one-sided paired test for
+    /// improvement at alpha (McNemar's exact test on `correct` when both files carry it,
+    /// the Wilcoxon signed-rank test on `score` otherwise), and a one-sided test for
+    /// regression in every stratum. Admitted only when the improvement is significant,
+    /// no stratum regressed significantly, the margin holds (with --margin) and the
+    /// tasks are the recorded holdout (with --manifest).
+    /// Exit 0 admitted, 1 refused, 2 the tool could not do its job.
+    ///
+    /// Example: evogate admit --baseline runs/baseline-scores.csv --candidate
+    /// runs/candidate-scores.csv --tasks runs/split/holdout.csv --manifest
+    /// runs/split/manifest.json --report-dir reports/pr-42
+    Admit(AdmitArgs),
+    /// Run split, score and admit on the shipped data and write reports/demo/.
+    ///
+    /// Uses data/arxiv/papers.csv and the outputs in data/demo/ (from the current
+    /// folder when it holds data/demo/, else from the repository evogate was built
+    /// in). Admits a candidate that reads years from the arXiv ID and refuses one that
+    /// is better overall but worse on first authors. Exit 0 when both verdicts come
+    /// out as built, 1 when they do not.
+    Demo(DemoArgs),
     /// Check a ground-truth file.
     #[command(subcommand)]
     Truth(TruthCommand),
@@ -105,6 +128,57 @@ pub struct ScoreArgs {
     /// The verifier that grades the outputs.
     #[arg(long, default_value = "arxiv", value_parser = crate::verify::names())]
     pub verifier: String,
+}
+
+/// `evogate admit`.
+#[derive(Debug, Args)]
+pub struct AdmitArgs {
+    /// The baseline's scores: task_id and score, optionally correct, group, kind.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: PathBuf,
+    /// The candidate's scores, on the same tasks.
+    #[arg(long, value_name = "FILE")]
+    pub candidate: PathBuf,
+    /// Use exactly the tasks of this tasks file (e.g. the holdout); each must be in
+    /// both scores files, other rows are left out.
+    #[arg(long, value_name = "FILE")]
+    pub tasks: Option<PathBuf>,
+    /// The manifest.json `split` wrote: the tasks used must be its holdout, and a
+    /// --tasks file must have the recorded SHA-256.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// The level of every one-sided test, in (0, 0.5).
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// `auto` (McNemar when both files carry `correct`, else signed-rank), `mcnemar`
+    /// or `signed-rank`.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "mcnemar", "signed-rank"])]
+    pub test: String,
+    /// The column whose values are tested for regression one by one; default `kind`
+    /// when a file has it; `none` to test the whole set only.
+    #[arg(long, value_name = "COLUMN")]
+    pub strata: Option<String>,
+    /// Non-inferiority margin: every stratum's lower confidence bound on the paired
+    /// difference must be above -M.
+    #[arg(long, value_name = "M")]
+    pub margin: Option<f64>,
+    /// Signed-rank zeros: `wilcox` drops them, `pratt` ranks them, then drops them.
+    #[arg(long, default_value = "wilcox", value_parser = ["wilcox", "pratt"])]
+    pub zero_method: String,
+    /// What to print: `text`, `json` (the admission.json report) or `markdown`.
+    #[arg(long, default_value = "text", value_parser = ["text", "json", "markdown"])]
+    pub format: String,
+    /// Write admission.json, admission.md, pairs.csv and SVG plots here (atomically).
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+}
+
+/// `evogate demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Where to write the demo's files.
+    #[arg(long, value_name = "DIR", default_value = "reports/demo")]
+    pub out: PathBuf,
 }
 
 /// `evogate truth`.

@@ -15,6 +15,7 @@
 //! typed results. [`table`] reads CSV into rows that remember their line numbers, and
 //! every error names the file, the row and the fix.
 
+pub mod admission;
 pub mod atomic;
 pub mod cli;
 pub mod cmd;
@@ -25,6 +26,8 @@ pub mod grading;
 pub mod ledger;
 pub mod outputs;
 pub mod plot;
+pub mod report;
+pub mod scores;
 pub mod split;
 pub mod stats;
 pub mod table;

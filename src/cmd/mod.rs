@@ -2,6 +2,8 @@
 //! reads the inputs, calls the pure core, writes files atomically, and returns an
 //! [`Outcome`]: what to print and which exit status the result means.
 
+pub mod admit;
+pub mod demo;
 pub mod ledger;
 pub mod score;
 pub mod split;
@@ -48,6 +50,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Split(args) => split::run(args),
         Command::Score(args) => score::run(args),
+        Command::Admit(args) => admit::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
         Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
     }

@@ -1,6 +1,8 @@
 //! The integration tests: the real `evogate` binary run on fixtures written inline or
 //! shipped in `data/`, checking exit status, stdout and stderr together.
 
+mod admit;
+mod demo;
 mod ledger;
 mod score;
 mod split;

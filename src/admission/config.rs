@@ -1,0 +1,131 @@
+//! The admission settings, checked once: a level in (0, 0.5), a margin in [0, 1), and
+//! a test that the pairs can actually support (McNemar needs `correct` in both files).
+
+use thiserror::Error;
+
+use super::holdout::HoldoutRecord;
+use super::pairing::Pairs;
+use crate::stats::signed_rank::ZeroMethod;
+
+/// A setting that cannot be used (exit status 2).
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ConfigError {
+    /// The level is not in (0, 0.5).
+    #[error(
+        "--alpha {0} is outside (0, 0.5): a one-sided level such as 0.05 is needed (its 1 - 2*alpha interval must exist)"
+    )]
+    Alpha(f64),
+    /// The margin is not in [0, 1).
+    #[error("--margin {0} is outside [0, 1): give the largest regression you accept, e.g. 0.05")]
+    Margin(f64),
+    /// McNemar was asked for but a file has no `correct` column.
+    #[error(
+        "--test mcnemar needs a `correct` column in both files, and `{0}` has none; use --test signed-rank or rescore with `evogate score`"
+    )]
+    NoCorrectColumn(String),
+}
+
+/// A one-sided significance level, strictly between 0 and 0.5.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Alpha(f64);
+
+impl Alpha {
+    /// Checks the level.
+    pub fn new(alpha: f64) -> Result<Alpha, ConfigError> {
+        if alpha > 0.0 && alpha < 0.5 {
+            Ok(Alpha(alpha))
+        } else {
+            Err(ConfigError::Alpha(alpha))
+        }
+    }
+
+    /// The level.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+
+    /// The two-sided confidence level whose lower bound is the one-sided (1 − alpha)
+    /// bound: 1 − 2·alpha.
+    pub fn confidence(self) -> f64 {
+        1.0 - 2.0 * self.0
+    }
+}
+
+/// A non-inferiority margin: the largest regression accepted, in [0, 1).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Margin(f64);
+
+impl Margin {
+    /// Checks the margin.
+    pub fn new(margin: f64) -> Result<Margin, ConfigError> {
+        if (0.0..1.0).contains(&margin) {
+            Ok(Margin(margin + 0.0))
+        } else {
+            Err(ConfigError::Margin(margin))
+        }
+    }
+
+    /// The margin.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+/// `--test` as given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestChoice {
+    /// McNemar when both files carry `correct`, signed-rank otherwise.
+    Auto,
+    /// McNemar's exact test.
+    McNemar,
+    /// The Wilcoxon signed-rank test.
+    SignedRank,
+}
+
+/// The test that will decide, resolved against the pairs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Test {
+    /// McNemar's exact test on `correct`; only built when every pair has both outcomes.
+    McNemar,
+    /// The signed-rank test on `score`.
+    SignedRank(ZeroMethod),
+}
+
+impl TestChoice {
+    /// The test these pairs support. `baseline` and `candidate` name the files for the
+    /// error when McNemar is asked for without `correct`.
+    pub fn resolve(
+        self,
+        pairs: &Pairs,
+        zero: ZeroMethod,
+        baseline: &str,
+        candidate: &str,
+    ) -> Result<Test, ConfigError> {
+        match self {
+            TestChoice::Auto if pairs.both_correct => Ok(Test::McNemar),
+            TestChoice::Auto | TestChoice::SignedRank => Ok(Test::SignedRank(zero)),
+            TestChoice::McNemar if pairs.both_correct => Ok(Test::McNemar),
+            TestChoice::McNemar => {
+                let lacking = if pairs.baseline_has_correct {
+                    candidate
+                } else {
+                    baseline
+                };
+                Err(ConfigError::NoCorrectColumn(lacking.to_string()))
+            }
+        }
+    }
+}
+
+/// Everything `decide` needs besides the pairs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The one-sided level of every test.
+    pub alpha: Alpha,
+    /// The resolved test.
+    pub test: Test,
+    /// The non-inferiority margin, if any.
+    pub margin: Option<Margin>,
+    /// The holdout recorded by `split`, when `--manifest` was given.
+    pub holdout: Option<HoldoutRecord>,
+}

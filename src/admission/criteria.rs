@@ -1,0 +1,249 @@
+//! The evidence for each admission criterion: the proof (the numbers that decided it)
+//! and the sentence a person reads, built from the analyses `decide` ran. A criterion
+//! passes only on its own evidence; nothing here assumes another one held.
+
+use super::config::Test;
+use super::decide::Analysis;
+use super::pairing::{Basis, Pairs};
+use super::wording::{compare, p_value, percent, signed};
+use super::{Check, Criterion, Delta, Evidence, Stratum};
+use crate::csvout::number;
+
+/// `kind=year`.
+pub(super) fn label(stratum: &Stratum) -> String {
+    format!("{}={}", stratum.name, stratum.value)
+}
+
+fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -> Evidence {
+    Evidence {
+        criterion,
+        result: if pass { Check::Pass } else { Check::Fail },
+        proof,
+        sentence,
+    }
+}
+
+pub(super) fn pairing_evidence(pairs: &Pairs) -> Evidence {
+    let n = pairs.pairs.len();
+    let proof = match &pairs.basis {
+        Basis::SameTasks => format!(
+            "{n} tasks in both {} and {}, each once, paired by task_id",
+            pairs.baseline, pairs.candidate
+        ),
+        Basis::TaskList {
+            source,
+            ignored_baseline,
+            ignored_candidate,
+        } => format!(
+            "the {n} tasks of {source}, each once in both files, paired by task_id ({} and {} left out)",
+            rows(*ignored_baseline, "baseline"),
+            rows(*ignored_candidate, "candidate")
+        ),
+    };
+    let sentence = format!("All {n} tasks are paired.");
+    evidence(Criterion::PairingComplete, true, proof, sentence)
+}
+
+/// `1 other baseline row`, `3 other candidate rows`.
+fn rows(count: usize, arm: &str) -> String {
+    let noun = if count == 1 { "row" } else { "rows" };
+    format!("{count} other {arm} {noun}")
+}
+
+pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -> Evidence {
+    let significant = overall.p_improvement < alpha;
+    let p = compare("p_improvement", overall.p_improvement, alpha);
+    let level = number(alpha);
+    let (pass, proof, sentence) = match (test, overall.discordant) {
+        (Test::McNemar, Some(d)) => {
+            let (b, c) = (d.baseline_only, d.candidate_only);
+            let tally = format!(
+                "was right on {c} task{} the baseline missed and wrong on {b} the baseline got right",
+                if c == 1 { "" } else { "s" }
+            );
+            let sentence = if significant {
+                format!(
+                    "The candidate is significantly better: it {tally} (McNemar exact, p_improvement {} < alpha {level}).",
+                    p_value(overall.p_improvement)
+                )
+            } else if b + c == 0 {
+                format!(
+                    "The improvement is not significant: baseline and candidate agree on all {} tasks, so there is no evidence either way (p_improvement 1).",
+                    overall.n
+                )
+            } else {
+                format!(
+                    "The improvement is not significant: the candidate {tally}, and p_improvement {} is not below alpha {level} (McNemar exact).",
+                    p_value(overall.p_improvement)
+                )
+            };
+            (significant, format!("{p} ({})", overall.detail), sentence)
+        }
+        _ => {
+            let agrees = overall.mean_difference > 0.0;
+            let difference = signed(overall.mean_difference);
+            let proof = format!(
+                "{p} and mean difference {difference} {} 0 ({})",
+                if agrees { ">" } else { "<=" },
+                overall.detail
+            );
+            let sentence = match (significant, agrees) {
+                (true, true) => format!(
+                    "The candidate is significantly better: its mean score is higher by {difference} and the signed ranks agree (p_improvement {} < alpha {level}).",
+                    p_value(overall.p_improvement)
+                ),
+                (true, false) => format!(
+                    "The ranks and the mean disagree: the signed ranks favour the candidate (p_improvement {} < alpha {level}) but the mean score difference is {difference}, so the improvement is not established.",
+                    p_value(overall.p_improvement)
+                ),
+                (false, _) => format!(
+                    "The improvement is not significant: p_improvement {} is not below alpha {level} (Wilcoxon signed-rank, mean score difference {difference}).",
+                    p_value(overall.p_improvement)
+                ),
+            };
+            (significant && agrees, proof, sentence)
+        }
+    };
+    evidence(Criterion::ImprovementSignificant, pass, proof, sentence)
+}
+
+pub(super) fn regression_evidence(
+    overall: &Analysis,
+    strata: &[(Stratum, String)],
+    alpha: f64,
+) -> Evidence {
+    let level = number(alpha);
+    if strata.is_empty() {
+        let pass = overall.p_regression >= alpha;
+        let proof = format!(
+            "{} overall, not stratified ({})",
+            compare("p_regression", overall.p_regression, alpha),
+            overall.detail
+        );
+        let sentence = if pass {
+            format!(
+                "No significant regression overall (p_regression {}); the pairs are not stratified.",
+                p_value(overall.p_regression)
+            )
+        } else {
+            format!(
+                "The candidate regressed significantly overall: p_regression {} < alpha {level}.",
+                p_value(overall.p_regression)
+            )
+        };
+        return evidence(Criterion::NoStratumRegressed, pass, proof, sentence);
+    }
+    let failing: Vec<&(Stratum, String)> = strata
+        .iter()
+        .filter(|(s, _)| s.significant_regression)
+        .collect();
+    if failing.is_empty() {
+        let (weakest, detail) = strata
+            .iter()
+            .min_by(|x, y| x.0.p_regression.total_cmp(&y.0.p_regression))
+            .expect("strata is not empty here");
+        let proof = format!(
+            "smallest {} on {} ({detail}), across {} {} of {}",
+            compare("p_regression", weakest.p_regression, alpha),
+            label(weakest),
+            strata.len(),
+            if strata.len() == 1 {
+                "stratum"
+            } else {
+                "strata"
+            },
+            weakest.name
+        );
+        let sentence = format!(
+            "No {} regressed significantly: the smallest p_regression is {} ({}).",
+            weakest.name,
+            p_value(weakest.p_regression),
+            label(weakest)
+        );
+        return evidence(Criterion::NoStratumRegressed, true, proof, sentence);
+    }
+    let proof = failing
+        .iter()
+        .map(|(s, detail)| {
+            format!(
+                "{} on {} ({detail})",
+                compare("p_regression", s.p_regression, alpha),
+                label(s)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let sentence = failing
+        .iter()
+        .map(|(s, _)| {
+            format!(
+                "The candidate regressed significantly on {}: p_regression {} < alpha {level} (mean score {} against the baseline's {}).",
+                label(s),
+                p_value(s.p_regression),
+                signed(s.candidate_mean),
+                signed(s.baseline_mean)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    evidence(Criterion::NoStratumRegressed, false, proof, sentence)
+}
+
+pub(super) fn margin_evidence(
+    overall: &Analysis,
+    strata: &[(Stratum, String)],
+    margin: f64,
+) -> Evidence {
+    let bounds: Vec<(String, &Delta)> = if strata.is_empty() {
+        vec![("overall".to_string(), &overall.delta)]
+    } else {
+        strata.iter().map(|(s, _)| (label(s), &s.delta)).collect()
+    };
+    let level = format!("{}%", number(overall.delta.confidence * 100.0));
+    let floor = signed(-margin);
+    let failing: Vec<&(String, &Delta)> = bounds
+        .iter()
+        .filter(|(_, d)| d.low.is_none_or(|low| low <= -margin))
+        .collect();
+    if failing.is_empty() {
+        let (where_, lowest) = bounds
+            .iter()
+            .filter_map(|(w, d)| Some((w, d.low?)))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .expect("every bound exists when none fails");
+        let proof = format!(
+            "lowest {level} lower bound {} on {where_} > -margin {floor}",
+            signed(lowest)
+        );
+        let sentence = format!(
+            "No regression larger than the margin {} is plausible: every {level} lower bound is above {floor} (lowest {} on {where_}).",
+            number(margin),
+            signed(lowest)
+        );
+        return evidence(Criterion::MarginHolds, true, proof, sentence);
+    }
+    let proof = failing
+        .iter()
+        .map(|(w, d)| match d.low {
+            Some(low) => format!(
+                "{level} lower bound {} <= -margin {floor} on {w}",
+                signed(low)
+            ),
+            None => format!("no interval on {w}"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let sentence = failing
+        .iter()
+        .map(|(w, d)| match d.low {
+            Some(low) => format!(
+                "Cannot rule out a regression of up to {} on {w}: its {level} lower bound {} is not above the margin {floor}.",
+                percent(-low),
+                signed(low)
+            ),
+            None => format!("Cannot check the margin on {w}: it has no interval."),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    evidence(Criterion::MarginHolds, false, proof, sentence)
+}

@@ -1,0 +1,254 @@
+//! The decision: one-sided tests for improvement overall and for regression in every
+//! stratum, each at alpha with no multiplicity correction (admission needs all of them
+//! to hold, an intersection–union test, so the level is already controlled), the
+//! optional margin, and the holdout check, each turned into evidence.
+
+use std::collections::BTreeMap;
+
+use super::config::{Config, Test};
+use super::criteria::{
+    improvement_evidence, label, margin_evidence, pairing_evidence, regression_evidence,
+};
+use super::pairing::{Pair, Pairs};
+use super::wording::power_sentence;
+use super::{
+    Admission, ArmSummary, Check, Criterion, Delta, Discordant, Stratum, TestInfo, TestMethod,
+    TestName, Verdict,
+};
+use crate::csvout::number;
+use crate::stats::bootstrap::mean_difference_interval;
+use crate::stats::interval::paired_difference;
+use crate::stats::mcnemar::{discordant_counts, mcnemar_exact};
+use crate::stats::power::{min_detectable_shift, min_discordant};
+use crate::stats::signed_rank::{Method, ZeroMethod, signed_rank};
+
+/// The seed of the bootstrap stream behind signed-rank intervals (the same 13 as
+/// `split`'s default), fixed so a report never changes between runs.
+pub const BOOTSTRAP_SEED: u64 = 13;
+
+/// Resamples per bootstrap interval: the interval's bounds move by well under 0.01
+/// between seeds at this count on a few hundred pairs.
+pub const BOOTSTRAP_RESAMPLES: u32 = 10_000;
+
+/// One set of pairs tested: the whole holdout or one stratum.
+pub(super) struct Analysis {
+    pub(super) n: usize,
+    pub(super) baseline_mean: f64,
+    pub(super) candidate_mean: f64,
+    pub(super) correct: Option<(u64, u64)>,
+    pub(super) delta: Delta,
+    pub(super) discordant: Option<Discordant>,
+    pub(super) p_improvement: f64,
+    pub(super) p_regression: f64,
+    pub(super) p_two_sided: f64,
+    pub(super) method: TestMethod,
+    pub(super) mean_difference: f64,
+    /// The test's own figures, e.g. `McNemar exact, b 0, c 8`.
+    pub(super) detail: String,
+}
+
+fn mean(values: impl Iterator<Item = f64>, n: usize) -> f64 {
+    values.sum::<f64>() / n as f64
+}
+
+fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
+    let n = pairs.len();
+    let baseline_mean = mean(pairs.iter().map(|p| p.baseline.score), n);
+    let candidate_mean = mean(pairs.iter().map(|p| p.candidate.score), n);
+    let differences: Vec<f64> = pairs.iter().map(|p| p.difference()).collect();
+    let mean_difference = mean(differences.iter().copied(), n);
+    match test {
+        Test::McNemar => {
+            let outcomes: Vec<(bool, bool)> = pairs
+                .iter()
+                .filter_map(|p| Some((p.baseline.correct?, p.candidate.correct?)))
+                .collect();
+            let (b, c) = discordant_counts(outcomes.iter().copied());
+            let count = |arm: fn(&(bool, bool)) -> bool| outcomes.iter().filter(|o| arm(o)).count();
+            let result = mcnemar_exact(b, c);
+            let interval = paired_difference(b, c, n as u64, confidence);
+            Analysis {
+                n,
+                baseline_mean,
+                candidate_mean,
+                correct: Some((count(|o| o.0) as u64, count(|o| o.1) as u64)),
+                delta: Delta {
+                    estimate: (c as f64 - b as f64) / n as f64,
+                    low: interval.map(|i| i.low),
+                    high: interval.map(|i| i.high),
+                    confidence,
+                    interval: "Tango score interval for the paired difference of proportions"
+                        .to_string(),
+                },
+                discordant: Some(Discordant {
+                    baseline_only: b,
+                    candidate_only: c,
+                }),
+                p_improvement: result.p_improvement,
+                p_regression: result.p_regression,
+                p_two_sided: result.p_two_sided,
+                method: TestMethod::Exact,
+                mean_difference,
+                detail: format!("McNemar exact, b {b}, c {c}"),
+            }
+        }
+        Test::SignedRank(zero) => {
+            let result = signed_rank(&differences, zero);
+            let interval = mean_difference_interval(
+                &differences,
+                confidence,
+                BOOTSTRAP_RESAMPLES,
+                BOOTSTRAP_SEED,
+            );
+            let method = match result.method {
+                Method::Exact => TestMethod::Exact,
+                Method::NormalApproximation => TestMethod::NormalApproximation,
+            };
+            let method_word = match method {
+                TestMethod::Exact => "exact",
+                TestMethod::NormalApproximation => "normal approximation",
+            };
+            Analysis {
+                n,
+                baseline_mean,
+                candidate_mean,
+                correct: None,
+                delta: Delta {
+                    estimate: mean_difference,
+                    low: interval.map(|i| i.low),
+                    high: interval.map(|i| i.high),
+                    confidence,
+                    interval: format!(
+                        "percentile bootstrap of the mean difference, {BOOTSTRAP_RESAMPLES} resamples, ChaCha20 seed {BOOTSTRAP_SEED}"
+                    ),
+                },
+                discordant: None,
+                p_improvement: result.p_improvement,
+                p_regression: result.p_regression,
+                p_two_sided: result.p_two_sided,
+                method,
+                mean_difference,
+                detail: format!(
+                    "Wilcoxon signed-rank {method_word}, {} non-zero of {n}, W+ {}",
+                    result.n_nonzero,
+                    number(result.w_plus)
+                ),
+            }
+        }
+    }
+}
+
+/// Decides admission for complete `pairs` under `config`.
+///
+/// Admitted only when every criterion passes: the pairing is complete, the one-sided
+/// test for improvement gives `p_improvement < alpha` (signed-rank: and the mean score
+/// difference is positive, so ranks and mean agree), no stratum has `p_regression <
+/// alpha`, every stratum's lower bound is above −margin (with a margin), and the tasks
+/// are the recorded holdout (with a manifest). Time: the tests' cost, plus
+/// [`BOOTSTRAP_RESAMPLES`] · n for signed-rank intervals.
+pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
+    let alpha = config.alpha.get();
+    let confidence = config.alpha.confidence();
+    let all: Vec<&Pair> = pairs.pairs.iter().collect();
+    let overall = analyse(&all, config.test, confidence);
+    let column = pairs.strata_column.clone();
+    let mut groups: BTreeMap<&str, Vec<&Pair>> = BTreeMap::new();
+    if column.is_some() {
+        for pair in &pairs.pairs {
+            groups
+                .entry(pair.stratum.as_deref().unwrap_or(""))
+                .or_default()
+                .push(pair);
+        }
+    }
+    let name = column.clone().unwrap_or_default();
+    let strata: Vec<(Stratum, String)> = groups
+        .iter()
+        .map(|(value, members)| {
+            let a = analyse(members, config.test, confidence);
+            let stratum = Stratum {
+                name: name.clone(),
+                value: value.to_string(),
+                n: a.n,
+                baseline_mean: a.baseline_mean,
+                candidate_mean: a.candidate_mean,
+                delta: a.delta,
+                discordant: a.discordant,
+                p_improvement: a.p_improvement,
+                p_regression: a.p_regression,
+                significant_regression: a.p_regression < alpha,
+                min_detectable_shift: min_detectable_shift(a.n as u64, alpha),
+            };
+            (stratum, a.detail)
+        })
+        .collect();
+    let mut evidence = vec![
+        pairing_evidence(pairs),
+        improvement_evidence(&overall, config.test, alpha),
+        regression_evidence(&overall, &strata, alpha),
+    ];
+    if let Some(margin) = config.margin {
+        evidence.push(margin_evidence(&overall, &strata, margin.get()));
+    }
+    if let Some(holdout) = &config.holdout {
+        let used: Vec<&str> = pairs.pairs.iter().map(|p| p.task_id.as_str()).collect();
+        evidence.push(holdout.check(&used));
+    }
+    let admitted = evidence.iter().all(|e| e.result == Check::Pass);
+    let reasons = evidence
+        .iter()
+        .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
+        .filter(|e| admitted || e.result == Check::Fail)
+        .map(|e| e.sentence.clone())
+        .collect();
+    let k = min_discordant(alpha).expect("Alpha holds a level in (0, 0.5)");
+    let shift = min_detectable_shift(overall.n as u64, alpha);
+    let smallest = strata
+        .iter()
+        .map(|(s, _)| s)
+        .min_by(|x, y| x.n.cmp(&y.n).then_with(|| x.value.cmp(&y.value)))
+        .map(|s| (label(s), s.n, s.min_detectable_shift));
+    let zero_method = match config.test {
+        Test::McNemar => None,
+        Test::SignedRank(ZeroMethod::Wilcox) => Some("wilcox".to_string()),
+        Test::SignedRank(ZeroMethod::Pratt) => Some("pratt".to_string()),
+    };
+    Admission {
+        verdict: if admitted {
+            Verdict::Admitted
+        } else {
+            Verdict::Refused
+        },
+        reasons,
+        test: TestInfo {
+            name: match config.test {
+                Test::McNemar => TestName::McNemar,
+                Test::SignedRank(_) => TestName::SignedRank,
+            },
+            method: overall.method,
+            zero_method,
+        },
+        alpha,
+        n: overall.n,
+        baseline: ArmSummary {
+            mean: overall.baseline_mean,
+            correct: overall.correct.map(|c| c.0),
+        },
+        candidate: ArmSummary {
+            mean: overall.candidate_mean,
+            correct: overall.correct.map(|c| c.1),
+        },
+        min_discordant: k,
+        power: power_sentence(overall.n, alpha, k, shift, smallest),
+        delta: overall.delta,
+        discordant: overall.discordant,
+        p_improvement: overall.p_improvement,
+        p_regression: overall.p_regression,
+        p_two_sided: overall.p_two_sided,
+        min_detectable_shift: shift,
+        margin: config.margin.map(|m| m.get()),
+        strata_column: column,
+        strata: strata.into_iter().map(|(s, _)| s).collect(),
+        evidence,
+    }
+}

@@ -1,0 +1,153 @@
+//! The holdout-intact criterion: with `--manifest`, the tasks used must be exactly the
+//! holdout task list that `split` recorded, and a `--tasks` file must have the SHA-256
+//! recorded for `holdout.csv`. A tampered or swapped holdout is a refusal, not an error.
+
+use std::collections::BTreeSet;
+
+use super::{Check, Criterion, Evidence};
+use crate::error::InputError;
+use crate::split::manifest::{MANIFEST_SCHEMA, Manifest};
+
+/// How many differing tasks the proof names.
+const SHOWN_TASKS: usize = 3;
+
+/// The holdout as `split` recorded it, and the `--tasks` file to compare.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HoldoutRecord {
+    /// The manifest as given.
+    pub manifest: String,
+    /// The recorded holdout task ids.
+    pub task_ids: Vec<String>,
+    /// The recorded SHA-256 of `holdout.csv`.
+    pub sha256: String,
+    /// The `--tasks` file as given and its SHA-256, when one was given.
+    pub tasks_file: Option<(String, String)>,
+}
+
+impl HoldoutRecord {
+    /// Reads the holdout out of a `manifest.json`'s bytes.
+    pub fn from_manifest(
+        source: &str,
+        bytes: &[u8],
+        tasks_file: Option<(String, String)>,
+    ) -> Result<HoldoutRecord, InputError> {
+        let manifest: Manifest = serde_json::from_slice(bytes).map_err(|e| {
+            InputError::invalid(
+                source,
+                e.line() as u64,
+                format!("not a manifest that `evogate split` wrote ({e}); give the manifest.json beside the holdout"),
+            )
+        })?;
+        if manifest.schema != MANIFEST_SCHEMA {
+            return Err(InputError::invalid(
+                source,
+                0,
+                format!(
+                    "schema `{}` is not `{MANIFEST_SCHEMA}`; give a manifest that `evogate split` wrote",
+                    manifest.schema
+                ),
+            ));
+        }
+        let holdout = manifest
+            .splits
+            .into_iter()
+            .find(|s| s.name == "holdout")
+            .ok_or_else(|| {
+                InputError::invalid(source, 0, "the manifest records no `holdout` split")
+            })?;
+        Ok(HoldoutRecord {
+            manifest: source.to_string(),
+            task_ids: holdout.task_ids,
+            sha256: holdout.file.sha256,
+            tasks_file,
+        })
+    }
+
+    /// The criterion's evidence for the tasks actually used.
+    pub fn check(&self, used: &[&str]) -> Evidence {
+        let used: BTreeSet<&str> = used.iter().copied().collect();
+        let recorded: BTreeSet<&str> = self.task_ids.iter().map(String::as_str).collect();
+        let missing: Vec<&str> = recorded.difference(&used).copied().collect();
+        let extra: Vec<&str> = used.difference(&recorded).copied().collect();
+        let mut problems = Vec::new();
+        if !missing.is_empty() {
+            problems.push(format!(
+                "{} holdout task{} not used (first: {})",
+                missing.len(),
+                plural(missing.len()),
+                first(&missing)
+            ));
+        }
+        if !extra.is_empty() {
+            problems.push(format!(
+                "{} task{} not in the holdout used (first: {})",
+                extra.len(),
+                plural(extra.len()),
+                first(&extra)
+            ));
+        }
+        let mut agreements = vec![format!(
+            "{} tasks used = the {} holdout tasks of {}",
+            used.len(),
+            recorded.len(),
+            self.manifest
+        )];
+        if let Some((path, sha)) = &self.tasks_file {
+            if *sha == self.sha256 {
+                agreements.push(format!("{path} SHA-256 {} matches", short(sha)));
+            } else {
+                problems.push(format!(
+                    "{path} SHA-256 {} differs from the recorded {}",
+                    short(sha),
+                    short(&self.sha256)
+                ));
+            }
+        }
+        if problems.is_empty() {
+            let proof = agreements.join("; ");
+            Evidence {
+                criterion: Criterion::HoldoutIntact,
+                result: Check::Pass,
+                sentence: format!(
+                    "The tasks are exactly the holdout recorded in {} ({} tasks).",
+                    self.manifest,
+                    recorded.len()
+                ),
+                proof,
+            }
+        } else {
+            let proof = problems.join("; ");
+            Evidence {
+                criterion: Criterion::HoldoutIntact,
+                result: Check::Fail,
+                sentence: format!(
+                    "The tasks are not the holdout recorded in {}: {proof}.",
+                    self.manifest
+                ),
+                proof,
+            }
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn first(tasks: &[&str]) -> String {
+    let mut text = tasks
+        .iter()
+        .take(SHOWN_TASKS)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if tasks.len() > SHOWN_TASKS {
+        text.push_str(", ...");
+    }
+    text
+}
+
+/// The first 12 hex digits: enough to tell two digests apart in a sentence.
+fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
+}

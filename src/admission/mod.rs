@@ -1,0 +1,230 @@
+//! The admission gate's pure core: pair a baseline's and a candidate's scores by
+//! `task_id` ([`pairing`]), then [`decide()`] whether the candidate is admitted.
+//!
+//! A claim of improvement is false until evidence proves it: every admission criterion
+//! becomes an [`Evidence`] entry carrying the numbers that decided it, and the verdict
+//! is [`Verdict::Admitted`] only when every entry passes. Admitted and refused both come
+//! back as values; only unusable input is an error.
+
+pub mod config;
+mod criteria;
+pub mod decide;
+pub mod holdout;
+pub mod pairing;
+pub mod wording;
+
+#[cfg(test)]
+mod tests;
+
+pub use config::{Alpha, Config, ConfigError, Margin, Test, TestChoice};
+pub use decide::{BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, decide};
+pub use holdout::HoldoutRecord;
+pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList, pair};
+
+use serde::Serialize;
+
+/// The decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every criterion passed.
+    Admitted,
+    /// At least one criterion failed.
+    Refused,
+}
+
+/// The paired test that decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TestName {
+    /// McNemar's exact test on the `correct` outcomes.
+    #[serde(rename = "mcnemar")]
+    McNemar,
+    /// The Wilcoxon signed-rank test on the score differences.
+    #[serde(rename = "signed-rank")]
+    SignedRank,
+}
+
+/// How the p-values were computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestMethod {
+    /// Exact null distribution.
+    Exact,
+    /// Tie-corrected normal approximation with continuity correction (signed-rank
+    /// beyond its exact limit).
+    NormalApproximation,
+}
+
+/// `test` in the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TestInfo {
+    /// `mcnemar` or `signed-rank`.
+    pub name: TestName,
+    /// `exact` or `normal-approximation`.
+    pub method: TestMethod,
+    /// Signed-rank only: how zero differences were handled, `wilcox` (dropped) or
+    /// `pratt` (ranked, then dropped).
+    pub zero_method: Option<String>,
+}
+
+/// One arm's summary (`baseline` and `candidate` in the report).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArmSummary {
+    /// Mean admission score over the pairs.
+    pub mean: f64,
+    /// Tasks graded correct, when both files carry `correct`.
+    pub correct: Option<u64>,
+}
+
+/// A paired difference (candidate − baseline) with its two-sided interval.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Delta {
+    /// McNemar: the difference of proportions correct, (c − b)/n. Signed-rank: the mean
+    /// score difference.
+    pub estimate: f64,
+    /// Lower bound; it is also the one-sided (1 − alpha) lower bound that the margin
+    /// is checked against. Absent when no interval exists.
+    pub low: Option<f64>,
+    /// Upper bound, absent when no interval exists.
+    pub high: Option<f64>,
+    /// Two-sided confidence level, 1 − 2·alpha.
+    pub confidence: f64,
+    /// How the interval was computed.
+    pub interval: String,
+}
+
+/// McNemar's discordant pairs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Discordant {
+    /// b: the baseline right and the candidate wrong.
+    pub baseline_only: u64,
+    /// c: the candidate right and the baseline wrong.
+    pub candidate_only: u64,
+}
+
+/// One stratum's test for regression.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stratum {
+    /// The strata column, e.g. `kind`.
+    pub name: String,
+    /// This stratum's value of it, e.g. `year`.
+    pub value: String,
+    /// Pairs in the stratum.
+    pub n: usize,
+    /// Mean baseline score in the stratum.
+    pub baseline_mean: f64,
+    /// Mean candidate score in the stratum.
+    pub candidate_mean: f64,
+    /// The stratum's paired difference and interval.
+    pub delta: Delta,
+    /// McNemar's b and c in the stratum (McNemar only).
+    pub discordant: Option<Discordant>,
+    /// One-sided p-value for improvement within the stratum.
+    pub p_improvement: f64,
+    /// One-sided p-value for regression within the stratum.
+    pub p_regression: f64,
+    /// `p_regression < alpha`: this stratum alone refuses the candidate.
+    pub significant_regression: bool,
+    /// The smallest shift the stratum's n could show at alpha; absent when too small.
+    pub min_detectable_shift: Option<f64>,
+}
+
+/// The admission criteria, in the order they are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Criterion {
+    /// Every task is in both files, exactly once.
+    PairingComplete,
+    /// The one-sided test for improvement is significant at alpha (and, for
+    /// signed-rank, the mean agrees in direction).
+    ImprovementSignificant,
+    /// No stratum's one-sided test for regression is significant at alpha.
+    NoStratumRegressed,
+    /// Every stratum's lower bound is above −margin (only with `--margin`).
+    MarginHolds,
+    /// The tasks are the holdout recorded in the manifest (only with `--manifest`).
+    HoldoutIntact,
+}
+
+impl Criterion {
+    /// The name written in reports, e.g. `improvement-significant`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Criterion::PairingComplete => "pairing-complete",
+            Criterion::ImprovementSignificant => "improvement-significant",
+            Criterion::NoStratumRegressed => "no-stratum-regressed",
+            Criterion::MarginHolds => "margin-holds",
+            Criterion::HoldoutIntact => "holdout-intact",
+        }
+    }
+}
+
+/// Whether a criterion held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    /// It held.
+    Pass,
+    /// It did not.
+    Fail,
+}
+
+/// One criterion with the numbers that decided it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Evidence {
+    /// Which criterion.
+    pub criterion: Criterion,
+    /// `pass` or `fail`.
+    pub result: Check,
+    /// The numbers that decided it, e.g. `p_improvement 0.0039 < alpha 0.05 (McNemar
+    /// exact, b 0, c 8)`.
+    pub proof: String,
+    /// The same finding as a sentence a person can read.
+    #[serde(skip)]
+    pub sentence: String,
+}
+
+/// The whole decision, ready for the report writers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Admission {
+    /// `admitted` or `refused`.
+    pub verdict: Verdict,
+    /// Why, as sentences: the failed criteria when refused, every finding when admitted.
+    pub reasons: Vec<String>,
+    /// The test that decided.
+    pub test: TestInfo,
+    /// The significance level of every one-sided test.
+    pub alpha: f64,
+    /// Number of pairs.
+    pub n: usize,
+    /// The baseline's summary.
+    pub baseline: ArmSummary,
+    /// The candidate's summary.
+    pub candidate: ArmSummary,
+    /// The overall paired difference with its interval.
+    pub delta: Delta,
+    /// McNemar's b and c (McNemar only).
+    pub discordant: Option<Discordant>,
+    /// One-sided p-value for improvement (candidate better).
+    pub p_improvement: f64,
+    /// One-sided p-value for regression (candidate worse).
+    pub p_regression: f64,
+    /// Two-sided p-value.
+    pub p_two_sided: f64,
+    /// The smallest paired shift any result on n pairs could show at alpha (every
+    /// disagreement one way); absent when n is too small for any significant result.
+    pub min_detectable_shift: Option<f64>,
+    /// The fewest discordant pairs, all one way, that reach alpha: the smallest k with
+    /// 0.5^k < alpha.
+    pub min_discordant: u32,
+    /// What `min_detectable_shift` means for the non-regression claim, as a sentence.
+    pub power: String,
+    /// The non-inferiority margin, when one was given.
+    pub margin: Option<f64>,
+    /// The strata column, absent when the pairs are not stratified.
+    pub strata_column: Option<String>,
+    /// One entry per value of the strata column, sorted by value.
+    pub strata: Vec<Stratum>,
+    /// One entry per criterion, in [`Criterion`] order.
+    pub evidence: Vec<Evidence>,
+}

@@ -1,0 +1,448 @@
+//! The decision on small cases whose p-values are known exactly by counting: under the
+//! null each of m discordant pairs (or non-zero differences) falls either way with
+//! probability ½, so P(all m one way) = 2^-m and tails are sums of C(m, k) / 2^m.
+
+use super::*;
+use crate::scores::read_scores;
+use crate::stats::signed_rank::ZeroMethod;
+use crate::table::Table;
+
+/// Tolerance for p-values compared with exact fractions.
+const EXACT: f64 = 1e-12;
+
+/// `(kind, baseline correct, candidate correct)` rows as two scores files with
+/// `correct` (score = correct) or without it (scores only).
+fn files(rows: &[(&str, u8, u8)], with_correct: bool) -> (String, String) {
+    let header = if with_correct {
+        "task_id,kind,correct,score\n"
+    } else {
+        "task_id,kind,score\n"
+    };
+    let mut base = header.to_string();
+    let mut cand = header.to_string();
+    for (index, (kind, b, c)) in rows.iter().enumerate() {
+        let id = format!("t{index:03}:{kind}");
+        if with_correct {
+            base.push_str(&format!("{id},{kind},{b},{b}\n"));
+            cand.push_str(&format!("{id},{kind},{c},{c}\n"));
+        } else {
+            base.push_str(&format!("{id},{kind},{b}\n"));
+            cand.push_str(&format!("{id},{kind},{c}\n"));
+        }
+    }
+    (base, cand)
+}
+
+fn pairs_of(base: &str, cand: &str) -> Pairs {
+    let strata = StrataRequest {
+        column: "kind".into(),
+        required: false,
+    };
+    let b = read_scores(
+        &Table::parse("b.csv", base.as_bytes()).unwrap(),
+        Some("kind"),
+    )
+    .unwrap();
+    let c = read_scores(
+        &Table::parse("c.csv", cand.as_bytes()).unwrap(),
+        Some("kind"),
+    )
+    .unwrap();
+    pair(&b, &c, None, Some(&strata)).unwrap()
+}
+
+fn run(base: &str, cand: &str, margin: Option<f64>) -> Admission {
+    let pairs = pairs_of(base, cand);
+    let test = TestChoice::Auto
+        .resolve(&pairs, ZeroMethod::Wilcox, "b.csv", "c.csv")
+        .unwrap();
+    let config = Config {
+        alpha: Alpha::new(0.05).unwrap(),
+        test,
+        margin: margin.map(|m| Margin::new(m).unwrap()),
+        holdout: None,
+    };
+    decide(&pairs, &config)
+}
+
+fn repeat(kind: &'static str, b: u8, c: u8, times: usize) -> Vec<(&'static str, u8, u8)> {
+    vec![(kind, b, c); times]
+}
+
+fn result(admission: &Admission, criterion: Criterion) -> Check {
+    admission
+        .evidence
+        .iter()
+        .find(|e| e.criterion == criterion)
+        .map(|e| e.result)
+        .expect("the criterion is in the evidence")
+}
+
+#[test]
+fn refuses_one_win_and_five_ties() {
+    let mut rows = repeat("id", 0, 1, 1);
+    rows.extend(repeat("id", 0, 0, 5));
+    let (b, c) = files(&rows, true);
+    let a = run(&b, &c, None);
+    assert_eq!(a.verdict, Verdict::Refused);
+    // P(X >= 1 | X ~ Binomial(1, 1/2)) = 1/2.
+    assert!((a.p_improvement - 0.5).abs() < EXACT);
+    assert_eq!(a.test.name, TestName::McNemar);
+    assert_eq!(result(&a, Criterion::ImprovementSignificant), Check::Fail);
+    assert!(a.reasons[0].contains("p_improvement 0.5 is not below alpha 0.05"));
+}
+
+#[test]
+fn admits_five_aligned_wins() {
+    let (b, c) = files(&repeat("id", 0, 1, 5), true);
+    let a = run(&b, &c, None);
+    assert_eq!(a.verdict, Verdict::Admitted);
+    // 2^-5.
+    assert!((a.p_improvement - 0.03125).abs() < EXACT);
+    assert_eq!(
+        a.discordant,
+        Some(Discordant {
+            baseline_only: 0,
+            candidate_only: 5
+        })
+    );
+    assert_eq!(
+        a.evidence[1].proof,
+        "p_improvement 0.03125 < alpha 0.05 (McNemar exact, b 0, c 5)"
+    );
+    assert!(a.evidence.iter().all(|e| e.result == Check::Pass));
+}
+
+#[test]
+fn refuses_six_identical_pairs_and_reports_what_six_could_detect() {
+    let (b, c) = files(&repeat("id", 1, 1, 6), true);
+    let a = run(&b, &c, None);
+    assert_eq!(a.verdict, Verdict::Refused);
+    assert_eq!(a.p_improvement, 1.0);
+    // 0.5^5 < 0.05 <= 0.5^4, so five discordant pairs of six: 5/6.
+    let shift = a.min_detectable_shift.unwrap();
+    assert!((shift - 5.0 / 6.0).abs() < EXACT);
+    assert!(
+        a.power
+            .contains("With 6 pairs, no shift smaller than 83.3%")
+    );
+}
+
+#[test]
+fn refuses_a_candidate_better_overall_that_regresses_on_one_kind() {
+    let mut rows = Vec::new();
+    for kind in ["id", "title", "first_author"] {
+        rows.extend(repeat(kind, 0, 1, 10));
+    }
+    rows.extend(repeat("year", 1, 0, 6));
+    let (b, c) = files(&rows, true);
+    let a = run(&b, &c, None);
+    // Overall b 6, c 30: P(X >= 30 | n 36) = 298937 / 2^33 (exact sum of C(36, k)).
+    assert!((a.p_improvement - 298_937.0 / 8_589_934_592.0).abs() < EXACT);
+    assert_eq!(result(&a, Criterion::ImprovementSignificant), Check::Pass);
+    assert_eq!(a.verdict, Verdict::Refused);
+    let year = a.strata.iter().find(|s| s.value == "year").unwrap();
+    // Six losses of six: 2^-6.
+    assert!((year.p_regression - 0.015625).abs() < EXACT);
+    assert!(year.significant_regression);
+    assert_eq!(
+        a.strata.iter().filter(|s| s.significant_regression).count(),
+        1
+    );
+    assert_eq!(a.reasons.len(), 1);
+    assert!(a.reasons[0].contains("regressed significantly on kind=year"));
+    assert!(a.reasons[0].contains("p_regression 0.01562 < alpha 0.05"));
+}
+
+#[test]
+fn a_stratum_is_tested_at_alpha_with_no_multiplicity_correction() {
+    // Five losses on one of four kinds: p 2^-5 = 0.03125 would survive Bonferroni
+    // (0.05 / 4 = 0.0125) but not an intersection-union test at alpha.
+    let mut rows = Vec::new();
+    for kind in ["a", "b", "c"] {
+        rows.extend(repeat(kind, 0, 1, 12));
+    }
+    rows.extend(repeat("d", 1, 0, 5));
+    let (b, c) = files(&rows, true);
+    let a = run(&b, &c, None);
+    assert_eq!(a.verdict, Verdict::Refused);
+    let d = a.strata.iter().find(|s| s.value == "d").unwrap();
+    assert!((d.p_regression - 0.03125).abs() < EXACT);
+    assert_eq!(a.strata.len(), 4);
+    assert_eq!(
+        a.strata
+            .iter()
+            .map(|s| s.value.as_str())
+            .collect::<Vec<_>>(),
+        ["a", "b", "c", "d"]
+    );
+}
+
+#[test]
+fn the_same_sweep_as_scores_only_is_admitted_through_signed_rank() {
+    let (b, c) = files(&repeat("id", 0, 1, 5), false);
+    let a = run(&b, &c, None);
+    assert_eq!(a.test.name, TestName::SignedRank);
+    assert_eq!(a.test.method, TestMethod::Exact);
+    assert_eq!(a.verdict, Verdict::Admitted);
+    // Five positive differences: W+ is its maximum, P = 2^-5.
+    assert!((a.p_improvement - 0.03125).abs() < EXACT);
+    assert_eq!(a.discordant, None);
+    assert_eq!(a.delta.estimate, 1.0);
+}
+
+#[test]
+fn refuses_when_the_signed_ranks_and_the_mean_disagree_in_direction() {
+    // Nine differences of +0.1 (midrank 5) and one of -0.95 (rank 10): W+ = 45 of 55.
+    // P(W+ >= 45) counts sign patterns 5k + 10s >= 45: k = 9 with s = 0 (1), or
+    // s = 1 with k >= 7 (C(9,7) + C(9,8) + C(9,9) = 46): 47 / 1024. The mean is -0.005.
+    let mut base = "task_id,score\n".to_string();
+    let mut cand = base.clone();
+    for i in 0..9 {
+        base.push_str(&format!("t{i},0.5\n"));
+        cand.push_str(&format!("t{i},0.6\n"));
+    }
+    base.push_str("t9,1\n");
+    cand.push_str("t9,0.05\n");
+    let a = run(&base, &cand, None);
+    assert!((a.p_improvement - 47.0 / 1024.0).abs() < 1e-9);
+    assert!(a.delta.estimate < 0.0);
+    assert_eq!(a.verdict, Verdict::Refused);
+    assert!(a.reasons[0].starts_with("The ranks and the mean disagree"));
+    assert!(a.strata.is_empty() && a.strata_column.is_none());
+}
+
+#[test]
+fn a_margin_refuses_when_a_strata_lower_bound_reaches_it() {
+    let mut rows = Vec::new();
+    rows.extend(repeat("id", 0, 1, 20));
+    rows.extend(repeat("year", 1, 0, 2));
+    rows.extend(repeat("year", 1, 1, 3));
+    let (b, c) = files(&rows, true);
+    let refused = run(&b, &c, Some(0.05));
+    assert_eq!(refused.verdict, Verdict::Refused);
+    assert_eq!(result(&refused, Criterion::NoStratumRegressed), Check::Pass);
+    assert_eq!(result(&refused, Criterion::MarginHolds), Check::Fail);
+    let year = refused.strata.iter().find(|s| s.value == "year").unwrap();
+    let low = year.delta.low.unwrap();
+    assert!(low < -0.05 && year.delta.confidence == 0.9);
+    assert!(
+        refused.reasons[0].starts_with(&format!(
+            "Cannot rule out a regression of up to {} on kind=year",
+            wording::percent(-low)
+        )),
+        "{}",
+        refused.reasons[0]
+    );
+    let admitted = run(&b, &c, Some(0.99));
+    assert_eq!(admitted.verdict, Verdict::Admitted);
+    assert_eq!(result(&admitted, Criterion::MarginHolds), Check::Pass);
+}
+
+#[test]
+fn swapping_baseline_and_candidate_swaps_the_one_sided_p_values() {
+    let mut rows = repeat("id", 0, 1, 7);
+    rows.extend(repeat("id", 1, 0, 2));
+    rows.extend(repeat("year", 1, 1, 4));
+    for with_correct in [true, false] {
+        let (b, c) = files(&rows, with_correct);
+        let forward = run(&b, &c, None);
+        let backward = run(&c, &b, None);
+        assert_eq!(forward.p_improvement, backward.p_regression);
+        assert_eq!(forward.p_regression, backward.p_improvement);
+        assert_eq!(forward.p_two_sided, backward.p_two_sided);
+    }
+}
+
+#[test]
+fn the_holdout_check_fails_on_a_different_task_list_or_digest() {
+    let (b, c) = files(&repeat("id", 0, 1, 6), true);
+    let pairs = pairs_of(&b, &c);
+    let mut recorded: Vec<String> = pairs.pairs.iter().map(|p| p.task_id.clone()).collect();
+    let record = |ids: Vec<String>, sha: &str| HoldoutRecord {
+        manifest: "manifest.json".into(),
+        task_ids: ids,
+        sha256: "ab".repeat(32),
+        tasks_file: Some(("holdout.csv".into(), sha.to_string())),
+    };
+    let used: Vec<&str> = pairs.pairs.iter().map(|p| p.task_id.as_str()).collect();
+    let intact = record(recorded.clone(), &"ab".repeat(32)).check(&used);
+    assert_eq!(intact.result, Check::Pass, "{}", intact.proof);
+    let tampered = record(recorded.clone(), &"cd".repeat(32)).check(&used);
+    assert_eq!(tampered.result, Check::Fail);
+    assert!(
+        tampered
+            .proof
+            .contains("differs from the recorded abababababab")
+    );
+    recorded.pop();
+    recorded.push("t999:id".into());
+    let swapped = record(recorded, &"ab".repeat(32)).check(&used);
+    assert_eq!(swapped.result, Check::Fail);
+    assert!(
+        swapped
+            .proof
+            .contains("1 holdout task not used (first: t999:id)")
+    );
+    assert!(
+        swapped
+            .proof
+            .contains("1 task not in the holdout used (first: t005:id)")
+    );
+}
+
+#[test]
+fn criterion_names_are_the_ones_serialised() {
+    for criterion in [
+        Criterion::PairingComplete,
+        Criterion::ImprovementSignificant,
+        Criterion::NoStratumRegressed,
+        Criterion::MarginHolds,
+        Criterion::HoldoutIntact,
+    ] {
+        assert_eq!(
+            serde_json::to_value(criterion).unwrap(),
+            serde_json::Value::String(criterion.name().to_string())
+        );
+    }
+}
+
+#[test]
+fn pairing_names_how_many_tasks_each_file_lacks_and_the_first_ones() {
+    let base = "task_id,score\na,1\nb,1\nc,1\nd,1\n";
+    let cand = "task_id,score\na,1\nz,0\n";
+    let b = read_scores(&Table::parse("b.csv", base.as_bytes()).unwrap(), None).unwrap();
+    let c = read_scores(&Table::parse("c.csv", cand.as_bytes()).unwrap(), None).unwrap();
+    let error = pair(&b, &c, None, None).unwrap_err().to_string();
+    assert!(
+        error.contains(
+            "`c.csv` lacks 3 tasks that `b.csv` has (first: `b` (row 3), `c` (row 4), `d` (row 5))"
+        ),
+        "{error}"
+    );
+    assert!(error.contains("`b.csv` lacks 1 task that `c.csv` has (first: `z` (row 3))"));
+}
+
+#[test]
+fn mcnemar_without_correct_in_both_files_is_a_usage_error() {
+    let (b, _) = files(&repeat("id", 0, 1, 3), true);
+    let (_, c) = files(&repeat("id", 0, 1, 3), false);
+    let pairs = pairs_of(&b, &c);
+    assert!(!pairs.both_correct);
+    let error = TestChoice::McNemar
+        .resolve(&pairs, ZeroMethod::Wilcox, "b.csv", "c.csv")
+        .unwrap_err();
+    assert_eq!(error, ConfigError::NoCorrectColumn("c.csv".into()));
+    assert_eq!(
+        TestChoice::Auto.resolve(&pairs, ZeroMethod::Wilcox, "b.csv", "c.csv"),
+        Ok(Test::SignedRank(ZeroMethod::Wilcox))
+    );
+}
+
+#[test]
+fn a_task_whose_two_rows_name_different_strata_is_an_error_naming_both_rows() {
+    let base = "task_id,kind,score\na,id,1\nb,year,1\n";
+    let cand = "task_id,kind,score\nb,title,1\na,id,1\n";
+    let b = read_scores(
+        &Table::parse("b.csv", base.as_bytes()).unwrap(),
+        Some("kind"),
+    )
+    .unwrap();
+    let c = read_scores(
+        &Table::parse("c.csv", cand.as_bytes()).unwrap(),
+        Some("kind"),
+    )
+    .unwrap();
+    let strata = StrataRequest {
+        column: "kind".into(),
+        required: false,
+    };
+    let error = pair(&b, &c, None, Some(&strata)).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "task `b`: `b.csv` row 3 has kind `year` but `c.csv` row 2 has `title`; both files must describe the same task"
+    );
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Scores files from `(kind index, baseline score, candidate score)` in row order;
+    /// with `correct`, a score of 4/4 is correct.
+    fn table(rows: &[(usize, u8, u8)], order: &[usize], candidate: bool, correct: bool) -> String {
+        let mut text = if correct {
+            "task_id,kind,correct,score\n".to_string()
+        } else {
+            "task_id,kind,score\n".to_string()
+        };
+        for &i in order {
+            let (kind, b, c) = rows[i];
+            let value = if candidate { c } else { b };
+            let flag = if correct {
+                format!("{},", u8::from(value == 4))
+            } else {
+                String::new()
+            };
+            let score = f64::from(value) / 4.0;
+            text.push_str(&format!("t{i}:k{kind},k{kind},{flag}{score}\n"));
+        }
+        text
+    }
+
+    fn check(rows: &[(usize, u8, u8)], seed: u64, correct: bool) -> Result<(), TestCaseError> {
+        let forward: Vec<usize> = (0..rows.len()).collect();
+        let mut shuffled = forward.clone();
+        // A permutation derived from the seed: rotate, then reverse.
+        shuffled.rotate_left((seed % rows.len() as u64) as usize);
+        shuffled.reverse();
+        let candidate = table(rows, &forward, true, correct);
+        let a = run(
+            &table(rows, &forward, false, correct),
+            &candidate,
+            Some(0.1),
+        );
+        let b = run(
+            &table(rows, &shuffled, false, correct),
+            &candidate,
+            Some(0.1),
+        );
+        prop_assert_eq!(&a, &b);
+        for p in [a.p_improvement, a.p_regression, a.p_two_sided] {
+            prop_assert!((0.0..=1.0).contains(&p));
+        }
+        prop_assert!(
+            a.strata
+                .iter()
+                .all(|s| (0.0..=1.0).contains(&s.p_regression))
+        );
+        let admitted = a.verdict == Verdict::Admitted;
+        prop_assert_eq!(admitted, a.evidence.iter().all(|e| e.result == Check::Pass));
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn mcnemar_decisions_ignore_row_order_and_keep_p_values_in_the_unit_interval(
+            rows in prop::collection::vec((0usize..3, 0u8..=4, 0u8..=4), 1..40),
+            seed in any::<u64>(),
+        ) {
+            check(&rows, seed, true)?;
+        }
+    }
+
+    proptest! {
+        // Each signed-rank case draws 10,000 bootstrap resamples per stratum.
+        #![proptest_config(ProptestConfig::with_cases(6))]
+
+        #[test]
+        fn signed_rank_decisions_ignore_row_order_and_keep_p_values_in_the_unit_interval(
+            rows in prop::collection::vec((0usize..3, 0u8..=4, 0u8..=4), 1..16),
+            seed in any::<u64>(),
+        ) {
+            check(&rows, seed, false)?;
+        }
+    }
+}

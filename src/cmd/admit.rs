@@ -1,0 +1,219 @@
+//! `evogate admit`: read two scores files (and optionally the holdout's tasks file and
+//! manifest), pair them, decide, print the report, write the report folder and append
+//! the Markdown to the GitHub step summary when there is one. `demo` reuses
+//! [`evaluate`] and [`report_files`].
+
+use std::io::Write;
+use std::path::Path;
+
+use super::{Outcome, Status, read_file};
+use crate::admission::{
+    Alpha, Config, HoldoutRecord, Margin, Pairs, StrataRequest, TaskList, TestChoice, Verdict,
+    decide, pair,
+};
+use crate::atomic::{Output, ensure_dir, write_all};
+use crate::cli::AdmitArgs;
+use crate::digest::sha256_hex;
+use crate::report::{InputFile, Report, json, markdown, pairs, svg, text};
+use crate::scores::read_scores;
+use crate::stats::signed_rank::ZeroMethod;
+use crate::table::Table;
+
+/// An input file: its path as it should appear in reports, and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The path as given (or, for the demo, relative to the repository).
+    pub path: String,
+    /// The file's contents.
+    pub bytes: Vec<u8>,
+}
+
+impl Input {
+    /// Reads `path`, keeping it as given.
+    pub fn read(path: &Path) -> anyhow::Result<Input> {
+        Ok(Input {
+            path: path.display().to_string(),
+            bytes: read_file(path)?,
+        })
+    }
+
+    fn digest(&self, role: &str) -> InputFile {
+        InputFile {
+            role: role.to_string(),
+            path: self.path.clone(),
+            sha256: sha256_hex(&self.bytes),
+        }
+    }
+}
+
+/// The settings of one admission, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The level.
+    pub alpha: Alpha,
+    /// `--test`.
+    pub test: TestChoice,
+    /// `--zero-method`.
+    pub zero: ZeroMethod,
+    /// `--strata`, absent for `none`.
+    pub strata: Option<StrataRequest>,
+    /// `--margin`.
+    pub margin: Option<Margin>,
+}
+
+/// A decided admission with the pairs behind it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    /// The report.
+    pub report: Report,
+    /// The pairs, sorted by task.
+    pub pairs: Pairs,
+}
+
+/// Pairs and decides. Errors are inputs that cannot be used (exit status 2).
+pub fn evaluate(
+    baseline: &Input,
+    candidate: &Input,
+    tasks: Option<&Input>,
+    manifest: Option<&Input>,
+    settings: &Settings,
+) -> anyhow::Result<Evaluation> {
+    let column = settings.strata.as_ref().map(|s| s.column.as_str());
+    let base = read_scores(&Table::parse(&baseline.path, &baseline.bytes)?, column)?;
+    let cand = read_scores(&Table::parse(&candidate.path, &candidate.bytes)?, column)?;
+    let list = match tasks {
+        Some(t) => Some(TaskList::from_table(&Table::parse(&t.path, &t.bytes)?)?),
+        None => None,
+    };
+    let pairs = pair(&base, &cand, list.as_ref(), settings.strata.as_ref())?;
+    let test = settings
+        .test
+        .resolve(&pairs, settings.zero, &baseline.path, &candidate.path)?;
+    let holdout = match manifest {
+        Some(m) => Some(HoldoutRecord::from_manifest(
+            &m.path,
+            &m.bytes,
+            tasks.map(|t| (t.path.clone(), sha256_hex(&t.bytes))),
+        )?),
+        None => None,
+    };
+    let config = Config {
+        alpha: settings.alpha,
+        test,
+        margin: settings.margin,
+        holdout,
+    };
+    let admission = decide(&pairs, &config);
+    let mut inputs = vec![baseline.digest("baseline"), candidate.digest("candidate")];
+    inputs.extend(tasks.map(|t| t.digest("tasks")));
+    inputs.extend(manifest.map(|m| m.digest("manifest")));
+    Ok(Evaluation {
+        report: Report::new(admission, &pairs, inputs),
+        pairs,
+    })
+}
+
+/// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv` and the
+/// plots `outcomes.svg`, `strata.svg` and `power.svg`.
+pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<Output> {
+    let report = &evaluation.report;
+    let mut files = vec![
+        Output::new(dir.join("admission.json"), json::render(report)),
+        Output::new(dir.join("admission.md"), markdown::render(report)),
+        Output::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
+    ];
+    for (name, svg) in svg::render(report, &evaluation.pairs) {
+        files.push(Output::new(dir.join(name), svg));
+    }
+    files
+}
+
+fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
+    let strata = match args.strata.as_deref().map(str::trim) {
+        Some("none") => None,
+        Some(column) => Some(StrataRequest {
+            column: column.to_string(),
+            required: true,
+        }),
+        None => Some(StrataRequest {
+            column: "kind".to_string(),
+            required: false,
+        }),
+    };
+    Ok(Settings {
+        alpha: Alpha::new(args.alpha)?,
+        test: match args.test.as_str() {
+            "mcnemar" => TestChoice::McNemar,
+            "signed-rank" => TestChoice::SignedRank,
+            _ => TestChoice::Auto,
+        },
+        zero: match args.zero_method.as_str() {
+            "pratt" => ZeroMethod::Pratt,
+            _ => ZeroMethod::Wilcox,
+        },
+        strata,
+        margin: args.margin.map(Margin::new).transpose()?,
+    })
+}
+
+/// Runs `admit`.
+pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
+    let settings = settings(&args)?;
+    let baseline = Input::read(&args.baseline)?;
+    let candidate = Input::read(&args.candidate)?;
+    let tasks = args.tasks.as_deref().map(Input::read).transpose()?;
+    let manifest = args.manifest.as_deref().map(Input::read).transpose()?;
+    let evaluation = evaluate(
+        &baseline,
+        &candidate,
+        tasks.as_ref(),
+        manifest.as_ref(),
+        &settings,
+    )?;
+    let report = &evaluation.report;
+    let mut notes = Vec::new();
+    if let Some(dir) = &args.report_dir {
+        ensure_dir(dir)?;
+        let files = report_files(dir, &evaluation);
+        write_all(&files)?;
+        notes.push(format!("wrote {} files to {}", files.len(), dir.display()));
+    }
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
+        append(Path::new(&summary), &markdown::render(report))?;
+        notes.push("appended the report to the GitHub step summary".to_string());
+    }
+    let stdout = match args.format.as_str() {
+        "json" => json::render(report),
+        "markdown" => markdown::render(report),
+        _ => text::render(report),
+    };
+    let status = match report.verdict {
+        Verdict::Admitted => Status::Success,
+        Verdict::Refused => Status::Negative,
+    };
+    Ok(Outcome {
+        status,
+        stdout,
+        notes,
+    })
+}
+
+/// Appends `text` to the step summary; GitHub concatenates every step's additions.
+fn append(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "GITHUB_STEP_SUMMARY `{}`: cannot open it: {e}",
+                path.display()
+            )
+        })?;
+    file.write_all(format!("{text}\n").as_bytes()).map_err(|e| {
+        anyhow::anyhow!(
+            "GITHUB_STEP_SUMMARY `{}`: cannot write it: {e}",
+            path.display()
+        )
+    })
+}

@@ -1,0 +1,123 @@
+//! `admission.json` and `--format json`: the [`Report`] as pretty-printed JSON in field
+//! order, with a final newline. Floating-point values are written to 12 significant
+//! digits, so the last-bit differences between platforms' `exp` and `ln` never reach
+//! the bytes.
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
+
+use super::Report;
+
+/// Significant digits kept in every floating-point number.
+pub const SIGNIFICANT_DIGITS: usize = 12;
+
+/// Renders the report.
+pub fn render(report: &Report) -> String {
+    let mut bytes = Vec::new();
+    let mut serializer =
+        serde_json::Serializer::with_formatter(&mut bytes, Rounding(PrettyFormatter::new()));
+    report
+        .serialize(&mut serializer)
+        .expect("the report holds only strings, integers and finite numbers");
+    let mut text = String::from_utf8(bytes).expect("serde_json writes UTF-8");
+    text.push('\n');
+    text
+}
+
+/// `x` to [`SIGNIFICANT_DIGITS`] digits, with negative zero made positive.
+fn round(x: f64) -> f64 {
+    let text = format!("{:.*e}", SIGNIFICANT_DIGITS - 1, x);
+    text.parse::<f64>().map_or(x, |r| r + 0.0)
+}
+
+/// serde_json's pretty layout with every `f64` rounded by [`round`] before printing.
+struct Rounding<'a>(PrettyFormatter<'a>);
+
+impl Formatter for Rounding<'_> {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        CompactFormatter.write_f64(writer, round(value))
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_array(writer)
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array(writer)
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object(writer)
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object(writer)
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object_value(writer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_keeps_twelve_digits_and_drops_negative_zero() {
+        assert_eq!(round(5.0 / 6.0), 0.833333333333);
+        assert_eq!(round(0.03125), 0.03125);
+        assert_eq!(round(1e-30 / 3.0), 3.33333333333e-31);
+        assert_eq!(round(-0.0).to_bits(), 0.0_f64.to_bits());
+    }
+
+    #[test]
+    fn keeps_field_order_and_pretty_layout_while_rounding() {
+        #[derive(Serialize)]
+        struct Sample {
+            zeta: f64,
+            alpha: Vec<f64>,
+            count: u64,
+        }
+        let mut bytes = Vec::new();
+        let mut serializer =
+            serde_json::Serializer::with_formatter(&mut bytes, Rounding(PrettyFormatter::new()));
+        Sample {
+            zeta: 0.1 + 0.2,
+            alpha: vec![2.0 / 3.0],
+            count: 3,
+        }
+        .serialize(&mut serializer)
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            "{\n  \"zeta\": 0.3,\n  \"alpha\": [\n    0.666666666667\n  ],\n  \"count\": 3\n}"
+        );
+    }
+}

@@ -1,0 +1,166 @@
+//! `admission.md`, `--format markdown` and the GitHub step summary: the verdict on the
+//! first line, then the reasons, the test, the per-stratum table, the power sentence,
+//! the evidence, the candidate's losses and the inputs with their SHA-256. Every piece
+//! of text that came from an input goes through [`super::escape::markdown`].
+
+use std::fmt::Write;
+
+use super::escape::{markdown as esc, markdown_clipped};
+use super::{Report, SHOWN_LOSSES};
+use crate::admission::wording::{p_value, percent, signed};
+use crate::admission::{Check, Delta, TestMethod, TestName, Verdict};
+use crate::csvout::number;
+
+/// Characters of feedback shown per loss.
+const FEEDBACK_CHARS: usize = 160;
+
+/// The test in words, e.g. `McNemar's exact test`.
+pub(crate) fn test_words(report: &Report) -> String {
+    let method = match report.test.method {
+        TestMethod::Exact => "exact",
+        TestMethod::NormalApproximation => "normal approximation",
+    };
+    match report.test.name {
+        TestName::McNemar => format!("McNemar's test ({method}) on `correct`"),
+        TestName::SignedRank => format!(
+            "Wilcoxon signed-rank test ({method}, zeros: {}) on `score`",
+            report.test.zero_method.as_deref().unwrap_or("wilcox")
+        ),
+    }
+}
+
+/// `0.1985 [0.12, 0.27]`, or the estimate alone without an interval.
+pub(crate) fn interval(delta: &Delta) -> String {
+    match (delta.low, delta.high) {
+        (Some(low), Some(high)) => format!(
+            "{} [{}, {}]",
+            signed(delta.estimate),
+            signed(low),
+            signed(high)
+        ),
+        _ => signed(delta.estimate),
+    }
+}
+
+/// Renders the report as GitHub Flavored Markdown.
+pub fn render(report: &Report) -> String {
+    let mut md = String::new();
+    let verdict = match report.verdict {
+        Verdict::Admitted => "admitted",
+        Verdict::Refused => "refused",
+    };
+    let _ = writeln!(md, "## evogate admit: {verdict}\n");
+    for reason in &report.reasons {
+        let _ = writeln!(md, "- {}", esc(reason));
+    }
+    let confidence = number(report.delta.confidence * 100.0);
+    let _ = writeln!(
+        md,
+        "\n**Test:** {}, one-sided for improvement at alpha {}, on {} pairs.\n",
+        test_words(report),
+        number(report.alpha),
+        report.n
+    );
+    let _ = writeln!(md, "| | baseline | candidate |\n| --- | --- | --- |");
+    let _ = writeln!(
+        md,
+        "| mean score | {} | {} |",
+        signed(report.baseline.mean),
+        signed(report.candidate.mean)
+    );
+    if let (Some(b), Some(c)) = (report.baseline.correct, report.candidate.correct) {
+        let _ = writeln!(md, "| correct | {b} | {c} |");
+    }
+    if let Some(d) = report.discordant {
+        let _ = writeln!(
+            md,
+            "| right only here | {} | {} |",
+            d.baseline_only, d.candidate_only
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nDifference (candidate − baseline) {} ({confidence}% interval: {}). p_improvement {}, p_regression {}, two-sided {}.\n",
+        interval(&report.delta),
+        esc(&report.delta.interval),
+        p_value(report.p_improvement),
+        p_value(report.p_regression),
+        p_value(report.p_two_sided)
+    );
+    if let Some(column) = &report.strata_column {
+        let column = esc(column);
+        let _ = writeln!(md, "### Strata by {column}\n");
+        let _ = writeln!(
+            md,
+            "| {column} | n | baseline | candidate | difference [{confidence}%] | p_regression | regressed |\n| --- | ---: | ---: | ---: | --- | ---: | --- |"
+        );
+        for s in &report.strata {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                esc(&s.value),
+                s.n,
+                signed(s.baseline_mean),
+                signed(s.candidate_mean),
+                interval(&s.delta),
+                p_value(s.p_regression),
+                if s.significant_regression {
+                    "**yes**"
+                } else {
+                    "no"
+                }
+            );
+        }
+        md.push('\n');
+    }
+    let _ = writeln!(md, "### Power\n\n{}\n", esc(&report.power));
+    if let Some(shift) = report.min_detectable_shift {
+        let _ = writeln!(md, "Minimum detectable shift: {}.\n", percent(shift));
+    }
+    let _ = writeln!(
+        md,
+        "### Evidence\n\n| criterion | result | proof |\n| --- | --- | --- |"
+    );
+    for e in &report.evidence {
+        let criterion = e.criterion.name();
+        let result = match e.result {
+            Check::Pass => "pass",
+            Check::Fail => "**fail**",
+        };
+        let _ = writeln!(md, "| {criterion} | {result} | {} |", esc(&e.proof));
+    }
+    if !report.losses.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n### Where the candidate scored lower (up to {SHOWN_LOSSES})\n\n| task | stratum | baseline | candidate | feedback on the candidate |\n| --- | --- | ---: | ---: | --- |"
+        );
+        for loss in &report.losses {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} |",
+                esc(&loss.task_id),
+                esc(loss.stratum.as_deref().unwrap_or("")),
+                number(loss.baseline_score),
+                number(loss.candidate_score),
+                markdown_clipped(
+                    loss.candidate_feedback.as_deref().unwrap_or(""),
+                    FEEDBACK_CHARS
+                )
+            );
+        }
+    }
+    let _ = writeln!(
+        md,
+        "\n### Inputs\n\n| role | path | SHA-256 |\n| --- | --- | --- |"
+    );
+    for input in &report.inputs {
+        let _ = writeln!(
+            md,
+            "| {} | {} | `{}` |",
+            input.role,
+            esc(&input.path),
+            input.sha256
+        );
+    }
+    md
+}

@@ -1,0 +1,68 @@
+//! The report's SVG plots, drawn by [`crate::plot`]: the paired outcomes
+//! (`outcomes.svg`), each stratum's difference with its interval (`strata.svg`) and
+//! the minimum detectable shift against n with this run's n marked (`power.svg`). This
+//! module only fills the plots' input structs from the report and the pairs.
+
+use super::Report;
+use crate::admission::Pairs;
+use crate::plot::{
+    OutcomesPlot, PowerPlot, StrataPlot, StratumRow, outcomes_svg, power_svg, strata_svg,
+};
+
+/// The plot files of a report folder, by name, in a fixed order.
+pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
+    let outcomes = match (report.discordant, report.baseline.correct) {
+        (Some(d), Some(baseline_correct)) => {
+            // The baseline's correct tasks are the both-right ones plus b.
+            let both_right = baseline_correct.saturating_sub(d.baseline_only);
+            let n = report.n as u64;
+            OutcomesPlot::Cells {
+                both_right,
+                baseline_only: d.baseline_only,
+                candidate_only: d.candidate_only,
+                both_wrong: n.saturating_sub(both_right + d.baseline_only + d.candidate_only),
+            }
+        }
+        _ => OutcomesPlot::Pairs {
+            pairs: pairs
+                .pairs
+                .iter()
+                .map(|p| (p.baseline.score, p.candidate.score))
+                .collect(),
+        },
+    };
+    let row = |label: String, delta: &crate::admission::Delta, regressed: bool| {
+        Some(StratumRow {
+            label,
+            estimate: delta.estimate,
+            low: delta.low?,
+            high: delta.high?,
+            significant_regression: regressed,
+        })
+    };
+    let overall_regressed = report.strata.is_empty() && report.p_regression < report.alpha;
+    let rows = std::iter::once(row("overall".to_string(), &report.delta, overall_regressed))
+        .chain(report.strata.iter().map(|s| {
+            row(
+                format!("{}={}", s.name, s.value),
+                &s.delta,
+                s.significant_regression,
+            )
+        }))
+        .flatten()
+        .collect();
+    let strata = StrataPlot {
+        rows,
+        margin: report.margin,
+    };
+    let power = PowerPlot {
+        alpha: report.alpha,
+        n: report.n as u64,
+        min_discordant: report.min_discordant,
+    };
+    [
+        ("outcomes.svg", outcomes_svg(&outcomes)),
+        ("strata.svg", strata_svg(&strata)),
+        ("power.svg", power_svg(&power)),
+    ]
+}

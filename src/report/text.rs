@@ -1,0 +1,116 @@
+//! `--format text` (the default): the verdict and reasons first, then the figures a
+//! person checks, one per line. Text from inputs is flattened with [`escape::plain`] so
+//! it cannot move the terminal's cursor.
+//!
+//! [`escape::plain`]: super::escape::plain
+
+use std::fmt::Write;
+
+use super::Report;
+use super::escape::plain;
+use super::markdown::{interval, test_words};
+use crate::admission::wording::{p_value, percent, signed};
+use crate::admission::{Check, Verdict};
+use crate::csvout::number;
+
+/// Renders the report as plain text.
+pub fn render(report: &Report) -> String {
+    let mut text = String::new();
+    let failed = report
+        .evidence
+        .iter()
+        .filter(|e| e.result == Check::Fail)
+        .count();
+    let _ = match report.verdict {
+        Verdict::Admitted => writeln!(
+            text,
+            "admitted: all {} criteria pass",
+            report.evidence.len()
+        ),
+        Verdict::Refused => writeln!(
+            text,
+            "refused: {failed} of {} criteria fail",
+            report.evidence.len()
+        ),
+    };
+    for reason in &report.reasons {
+        let _ = writeln!(text, "  - {}", plain(reason));
+    }
+    let confidence = number(report.delta.confidence * 100.0);
+    let _ = writeln!(
+        text,
+        "test:       {}, one-sided at alpha {}, {} pairs",
+        test_words(report).replace('`', ""),
+        number(report.alpha),
+        report.n
+    );
+    let correct = |c: Option<u64>| c.map_or(String::new(), |c| format!(", {c} correct"));
+    let _ = writeln!(
+        text,
+        "baseline:   mean {}{}\ncandidate:  mean {}{}",
+        signed(report.baseline.mean),
+        correct(report.baseline.correct),
+        signed(report.candidate.mean),
+        correct(report.candidate.correct)
+    );
+    if let Some(d) = report.discordant {
+        let _ = writeln!(
+            text,
+            "discordant: b {} (baseline only), c {} (candidate only)",
+            d.baseline_only, d.candidate_only
+        );
+    }
+    let _ = writeln!(
+        text,
+        "difference: {} ({confidence}% interval)\np-values:   improvement {}, regression {}, two-sided {}",
+        interval(&report.delta),
+        p_value(report.p_improvement),
+        p_value(report.p_regression),
+        p_value(report.p_two_sided)
+    );
+    if let Some(column) = &report.strata_column {
+        let _ = writeln!(text, "strata by {}:", plain(column));
+        for s in &report.strata {
+            let _ = writeln!(
+                text,
+                "  {:<14} n {:>4}  difference {:<26} p_regression {}{}",
+                plain(&s.value),
+                s.n,
+                interval(&s.delta),
+                p_value(s.p_regression),
+                if s.significant_regression {
+                    "  REGRESSED"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    match report.min_detectable_shift {
+        Some(shift) => {
+            let _ = writeln!(
+                text,
+                "power:      minimum detectable shift {}",
+                percent(shift)
+            );
+        }
+        None => {
+            let _ = writeln!(text, "power:      no shift detectable");
+        }
+    }
+    let _ = writeln!(text, "  {}", plain(&report.power));
+    let _ = writeln!(text, "evidence:");
+    for e in &report.evidence {
+        let result = match e.result {
+            Check::Pass => "pass",
+            Check::Fail => "FAIL",
+        };
+        let _ = writeln!(
+            text,
+            "  {result}  {:<24} {}",
+            e.criterion.name(),
+            plain(&e.proof)
+        );
+    }
+    text
+}

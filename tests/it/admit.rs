@@ -1,0 +1,569 @@
+//! `evogate admit`: verdicts and exit codes on cases whose p-values are known by
+//! counting (P(all m discordant pairs one way) = 2^-m), report files, determinism,
+//! inert untrusted text, the step summary, and every kind of bad input.
+
+use std::fs;
+use std::path::Path;
+
+use crate::util::{Run, assert_input_error, evogate, papers, run, write};
+
+/// Runs `admit` with the step summary unset, so a CI run's own summary is untouched.
+fn admit(dir: &Path, args: &[&str]) -> Run {
+    let output = evogate(dir)
+        .arg("admit")
+        .args(args)
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .expect("the binary runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Two scores files from `(kind, baseline correct, candidate correct)` rows.
+fn scores(dir: &Path, rows: &[(&str, u8, u8)], with_correct: bool) {
+    let header = if with_correct {
+        "task_id,group,kind,correct,score,feedback\n"
+    } else {
+        "task_id,group,kind,score,feedback\n"
+    };
+    let (mut base, mut cand) = (header.to_string(), header.to_string());
+    for (index, (kind, b, c)) in rows.iter().enumerate() {
+        let id = format!("p{index:02}:{kind}");
+        let group = format!("p{index:02}");
+        for (text, value) in [(&mut base, b), (&mut cand, c)] {
+            let correct = if with_correct {
+                format!("{value},")
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("{id},{group},{kind},{correct}{value},fine\n"));
+        }
+    }
+    write(dir, "b.csv", &base);
+    write(dir, "c.csv", &cand);
+}
+
+fn json(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+const BC: [&str; 4] = ["--baseline", "b.csv", "--candidate", "c.csv"];
+
+fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    BC.iter().chain(extra).copied().collect()
+}
+
+#[test]
+fn refuses_one_win_and_five_ties_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vec![("id", 0, 1)];
+    rows.extend([("id", 0, 0); 5]);
+    scores(dir.path(), &rows, true);
+    let out = admit(dir.path(), &with(&["--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["verdict"], "refused");
+    // P(X >= 1 | X ~ Binomial(1, 1/2)) = 0.5.
+    assert_eq!(report["p_improvement"], 0.5);
+    assert_eq!(report["discordant"]["baseline_only"], 0);
+    assert_eq!(report["discordant"]["candidate_only"], 1);
+    assert_eq!(report["n"], 6);
+}
+
+#[test]
+fn admits_five_aligned_wins_with_exit_0() {
+    let dir = tempfile::tempdir().unwrap();
+    scores(dir.path(), &[("id", 0, 1); 5], true);
+    let out = admit(dir.path(), &with(&["--format", "json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["verdict"], "admitted");
+    // 2^-5.
+    assert_eq!(report["p_improvement"], 0.03125);
+    assert_eq!(report["test"]["name"], "mcnemar");
+    assert_eq!(report["test"]["method"], "exact");
+    assert_eq!(report["schema"], "evogate/admission/v1");
+    assert_eq!(
+        report["evidence"][1]["criterion"],
+        "improvement-significant"
+    );
+    assert_eq!(report["evidence"][1]["result"], "pass");
+    assert_eq!(
+        report["evidence"][1]["proof"],
+        "p_improvement 0.03125 < alpha 0.05 (McNemar exact, b 0, c 5)"
+    );
+}
+
+#[test]
+fn refuses_six_identical_pairs_and_gives_their_minimum_detectable_shift() {
+    let dir = tempfile::tempdir().unwrap();
+    scores(dir.path(), &[("id", 1, 1); 6], true);
+    let out = admit(dir.path(), &with(&[]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("refused: 1 of 3 criteria fail\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("minimum detectable shift 83.3%"));
+    let report = json(&admit(dir.path(), &with(&["--format", "json"])));
+    // Five discordant pairs is the fewest with 0.5^k < 0.05; 5/6 = 0.833333333333 to 12
+    // significant digits.
+    assert_eq!(report["min_detectable_shift"], 0.833333333333);
+    assert_eq!(report["p_improvement"], 1.0);
+}
+
+#[test]
+fn refuses_a_candidate_better_overall_but_worse_on_one_kind_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = Vec::new();
+    for kind in ["id", "title", "first_author"] {
+        rows.extend([(kind, 0, 1); 10]);
+    }
+    rows.extend([("year", 1, 0); 6]);
+    scores(dir.path(), &rows, true);
+    let out = admit(dir.path(), &with(&["--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let report = json(&out);
+    // Overall b 6, c 30: P(X >= 30 | n 36) = 298937 / 2^33 = 3.48008470610e-05.
+    assert_eq!(report["p_improvement"], 3.4800847061e-5);
+    let year = report["strata"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["value"] == "year")
+        .unwrap();
+    assert_eq!(year["significant_regression"], true);
+    assert_eq!(year["p_regression"], 0.015625);
+    assert_eq!(year["name"], "kind");
+    assert_eq!(year["n"], 6);
+    let reasons = report["reasons"].as_array().unwrap();
+    assert_eq!(reasons.len(), 1);
+    assert!(
+        reasons[0]
+            .as_str()
+            .unwrap()
+            .contains("regressed significantly on kind=year"),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn the_same_sweep_as_scores_only_reaches_the_same_verdicts_through_signed_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    scores(dir.path(), &[("id", 0, 1); 5], false);
+    let out = admit(dir.path(), &with(&["--format", "json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["test"]["name"], "signed-rank");
+    assert_eq!(report["test"]["zero_method"], "wilcox");
+    assert_eq!(report["p_improvement"], 0.03125);
+    assert_eq!(report["discordant"], serde_json::Value::Null);
+    let mut rows = vec![("id", 0, 1)];
+    rows.extend([("id", 0, 0); 5]);
+    scores(dir.path(), &rows, false);
+    let out = admit(dir.path(), &with(&["--format", "json"]));
+    assert_eq!(out.code, 1);
+    assert_eq!(json(&out)["p_improvement"], 0.5);
+}
+
+#[test]
+fn task_sets_that_differ_exit_2_naming_how_many_and_the_first_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "b.csv",
+        "task_id,score\na,1\nb,1\nc,1\nd,1\ne,1\nf,1\ng,1\n",
+    );
+    write(dir.path(), "c.csv", "task_id,score\na,1\n");
+    let out = admit(dir.path(), &with(&[]));
+    assert_input_error(
+        &out,
+        &[
+            "`c.csv` lacks 6 tasks that `b.csv` has",
+            "(first: `b` (row 3), `c` (row 4), `d` (row 5), `e` (row 6), `f` (row 7), ...)",
+            "--tasks",
+        ],
+    );
+}
+
+#[test]
+fn bad_scores_and_settings_exit_2_naming_file_row_and_task() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "b.csv", "task_id,score\na,1\nb,1.4\n");
+    write(dir.path(), "c.csv", "task_id,score\na,1\nb,1\n");
+    assert_input_error(
+        &admit(dir.path(), &with(&[])),
+        &["`b.csv` row 3", "`b`", "`1.4` is outside [0, 1]"],
+    );
+    write(dir.path(), "b.csv", "task_id,score\na,1\na,0\n");
+    assert_input_error(
+        &admit(dir.path(), &with(&[])),
+        &["`a` appears twice (rows 2 and 3)"],
+    );
+    write(dir.path(), "b.csv", "task_id,score\na,1\nb,0\n");
+    assert_input_error(
+        &admit(dir.path(), &with(&["--test", "mcnemar"])),
+        &["`correct`"],
+    );
+    assert_input_error(
+        &admit(dir.path(), &with(&["--alpha", "0.7"])),
+        &["--alpha 0.7"],
+    );
+    assert_input_error(
+        &admit(dir.path(), &with(&["--margin", "1.5"])),
+        &["--margin 1.5"],
+    );
+    assert_input_error(
+        &admit(dir.path(), &with(&["--strata", "topic"])),
+        &["--strata topic"],
+    );
+    assert_input_error(
+        &admit(
+            dir.path(),
+            &["--baseline", "nope.csv", "--candidate", "c.csv"],
+        ),
+        &["nope.csv"],
+    );
+}
+
+/// The five-win case with a hostile feedback and stratum, the baseline's rows in
+/// `order` and the candidate's in the reverse of it.
+fn hostile(order: &[usize]) -> (String, String) {
+    let header = "task_id,group,kind,correct,score,feedback\n";
+    let evil = "\"=HYPERLINK(\"\"x\"\") | `rm` <script>alert(1)</script> @someone #12\nnext line\"";
+    let rows: Vec<(String, String)> = (0..7)
+        .map(|i| {
+            let kind = if i < 6 { "id" } else { "=cmd|' /C calc'!A0" };
+            let (b, c) = if i < 5 { (0, 1) } else { (1, 1) };
+            let kind_cell = if kind.contains(['|', '\'', ' ']) {
+                format!("\"{kind}\"")
+            } else {
+                kind.to_string()
+            };
+            let lost = if i == 6 { 0.5 } else { f64::from(c) };
+            (
+                format!("t{i}:x,g{i},{kind_cell},{b},{b},fine\n"),
+                format!("t{i}:x,g{i},{kind_cell},{c},{lost},{evil}\n"),
+            )
+        })
+        .collect();
+    let mut base = header.to_string();
+    let mut cand = header.to_string();
+    for &i in order {
+        base.push_str(&rows[i].0);
+    }
+    for &i in order.iter().rev() {
+        cand.push_str(&rows[i].1);
+    }
+    (base, cand)
+}
+
+#[test]
+fn same_inputs_give_the_same_bytes_in_every_report_file_whatever_the_row_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut folders = Vec::new();
+    for (index, order) in [[0, 1, 2, 3, 4, 5, 6], [6, 4, 2, 0, 5, 3, 1]]
+        .iter()
+        .enumerate()
+    {
+        let (base, cand) = hostile(order);
+        write(dir.path(), "b.csv", &base);
+        write(dir.path(), "c.csv", &cand);
+        let out_dir = format!("r{index}");
+        let out = admit(dir.path(), &with(&["--report-dir", &out_dir]));
+        assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+        folders.push(dir.path().join(out_dir));
+    }
+    let names = ["admission.json", "admission.md", "pairs.csv"];
+    for name in names {
+        let first = fs::read(folders[0].join(name)).unwrap();
+        let second = fs::read(folders[1].join(name)).unwrap();
+        assert!(!first.is_empty());
+        // The inputs' digests differ with the row order, so compare everything else.
+        let strip = |bytes: &[u8]| -> String {
+            String::from_utf8_lossy(bytes)
+                .lines()
+                .filter(|l| !l.contains("sha256") && !l.contains("` |"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(strip(&first), strip(&second), "{name} depends on row order");
+    }
+    let rerun = admit(dir.path(), &with(&["--report-dir", "r1b"]));
+    assert_eq!(rerun.code, 0);
+    for name in names {
+        assert_eq!(
+            fs::read(folders[1].join(name)).unwrap(),
+            fs::read(dir.path().join("r1b").join(name)).unwrap(),
+            "{name} differs between two runs on the same files"
+        );
+    }
+}
+
+#[test]
+fn model_text_renders_inert_in_markdown_and_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cand) = hostile(&[0, 1, 2, 3, 4, 5, 6]);
+    write(dir.path(), "b.csv", &base);
+    write(dir.path(), "c.csv", &cand);
+    let out = admit(dir.path(), &with(&["--report-dir", "r"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let md = fs::read_to_string(dir.path().join("r/admission.md")).unwrap();
+    assert!(md.starts_with("## evogate admit: admitted\n"), "{md}");
+    assert!(!md.contains("<script>"), "{md}");
+    assert!(md.contains("\\<script\\>"));
+    assert!(!md.contains("@someone") && md.contains("@\u{200D}someone"));
+    assert!(!md.contains("#12") && md.contains("\\#\u{200D}12"));
+    assert!(md.contains("\\`rm\\`"));
+    assert!(!md.lines().any(|l| l.starts_with("next line")), "{md}");
+    // Every table row keeps its column count: no `|` from the text splits a cell.
+    for table_row in md.lines().filter(|l| l.starts_with('|')) {
+        let cells = table_row.replace("\\|", "").matches('|').count();
+        assert!(
+            [4, 6, 8].contains(&cells),
+            "{cells} separators in {table_row}"
+        );
+    }
+    let loss = md
+        .lines()
+        .find(|l| l.starts_with("| t6:x"))
+        .expect("the loss is listed");
+    assert!(loss.contains("\\=cmd\\|"), "{loss}");
+    let csv = fs::read_to_string(dir.path().join("r/pairs.csv")).unwrap();
+    let row = csv.lines().find(|l| l.starts_with("t6:x")).unwrap();
+    assert!(row.contains(",'=cmd|' /C calc'!A0,"), "{row}");
+    assert!(csv.contains("\"'=HYPERLINK(\"\"x\"\")"), "{csv}");
+    let svg = fs::read_to_string(dir.path().join("r/strata.svg")).unwrap();
+    assert!(svg.contains("kind==cmd|&apos; /C calc&apos;!A0"), "{svg}");
+}
+
+#[test]
+fn the_report_folder_holds_the_reports_and_three_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vec![("id", 1, 1); 3];
+    rows.extend([("id", 0, 1); 5]);
+    rows.extend([("year", 0, 0); 2]);
+    scores(dir.path(), &rows, true);
+    let out = admit(dir.path(), &with(&["--report-dir", "r"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("note: wrote 6 files to r"),
+        "{}",
+        out.stderr
+    );
+    let mut names: Vec<String> = fs::read_dir(dir.path().join("r"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "admission.json",
+            "admission.md",
+            "outcomes.svg",
+            "pairs.csv",
+            "power.svg",
+            "strata.svg"
+        ]
+    );
+    // McNemar's four cells: both right 3, b 0, c 5, both wrong 2, drawn as bar labels.
+    let outcomes = fs::read_to_string(dir.path().join("r/outcomes.svg")).unwrap();
+    let labels: Vec<&str> = outcomes
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            t.split_once('>')
+                .map(|(_, rest)| rest.split('<').next().unwrap_or("").trim())
+        })
+        .collect();
+    let tail: Vec<&str> = labels.iter().rev().take(4).rev().copied().collect();
+    assert_eq!(tail, ["3", "0", "5", "2"], "{labels:?}");
+    let strata = fs::read_to_string(dir.path().join("r/strata.svg")).unwrap();
+    for label in ["overall", "kind=id", "kind=year"] {
+        assert!(strata.contains(label), "{label} missing from strata.svg");
+    }
+    let pairs = fs::read_to_string(dir.path().join("r/pairs.csv")).unwrap();
+    assert_eq!(pairs.lines().count(), 11);
+}
+
+#[test]
+fn appends_the_markdown_report_to_the_github_step_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    scores(dir.path(), &[("id", 0, 1); 5], true);
+    let summary = dir.path().join("summary.md");
+    fs::write(&summary, "earlier step\n").unwrap();
+    let output = evogate(dir.path())
+        .arg("admit")
+        .args(BC)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = fs::read_to_string(&summary).unwrap();
+    assert!(
+        text.starts_with("earlier step\n## evogate admit: admitted\n"),
+        "{text}"
+    );
+    assert!(text.contains("| improvement-significant | pass |"));
+}
+
+#[test]
+fn a_margin_refuses_saying_how_large_a_regression_cannot_be_ruled_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vec![("id", 0, 1); 20];
+    rows.extend([("year", 1, 0); 2]);
+    rows.extend([("year", 1, 1); 3]);
+    scores(dir.path(), &rows, true);
+    let out = admit(dir.path(), &with(&["--margin", "0.05", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let report = json(&out);
+    let reason = report["reasons"][0].as_str().unwrap();
+    assert!(
+        reason.starts_with("Cannot rule out a regression of up to "),
+        "{reason}"
+    );
+    assert!(reason.contains("% on kind=year"), "{reason}");
+    assert_eq!(report["margin"], 0.05);
+    assert_eq!(report["evidence"][3]["criterion"], "margin-holds");
+    assert_eq!(report["evidence"][3]["result"], "fail");
+}
+
+#[test]
+fn the_holdout_from_split_is_checked_by_task_list_and_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let truth = papers();
+    let split = run(
+        dir.path(),
+        &[
+            "split",
+            "--truth",
+            truth.to_str().unwrap(),
+            "--out",
+            "s",
+            "--cases",
+            "24",
+        ],
+    );
+    assert_eq!(split.code, 0, "{}", split.stderr);
+    let holdout = fs::read_to_string(dir.path().join("s/holdout.csv")).unwrap();
+    let ids: Vec<&str> = holdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 6);
+    let mut base = "task_id,correct,score\n".to_string();
+    let mut cand = base.clone();
+    for id in &ids {
+        base.push_str(&format!("{id},0,0\n"));
+        cand.push_str(&format!("{id},1,1\n"));
+    }
+    base.push_str("9999.99999:id,1,1\n");
+    cand.push_str("9999.99999:id,1,1\n");
+    write(dir.path(), "b.csv", &base);
+    write(dir.path(), "c.csv", &cand);
+    let pinned = with(&[
+        "--tasks",
+        "s/holdout.csv",
+        "--manifest",
+        "s/manifest.json",
+        "--format",
+        "json",
+    ]);
+    let out = admit(dir.path(), &pinned);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let report = json(&out);
+    assert_eq!(report["n"], 6);
+    assert_eq!(report["evidence"][3]["criterion"], "holdout-intact");
+    assert_eq!(report["evidence"][3]["result"], "pass");
+    assert_eq!(report["inputs"][2]["role"], "tasks");
+    assert_eq!(report["inputs"][2]["path"], "s/holdout.csv");
+    // Without --tasks the extra task is used, and the holdout is no longer intact.
+    let out = admit(
+        dir.path(),
+        &with(&["--manifest", "s/manifest.json", "--format", "json"]),
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["evidence"][3]["result"], "fail");
+    assert!(
+        report["evidence"][3]["proof"]
+            .as_str()
+            .unwrap()
+            .contains("1 task not in the holdout used (first: 9999.99999:id)")
+    );
+    // An edited holdout file no longer has the recorded digest.
+    let mut edited = holdout.clone();
+    edited.push('\n');
+    write(dir.path(), "s/holdout.csv", &edited);
+    let out = admit(dir.path(), &pinned);
+    assert_eq!(out.code, 1);
+    assert!(
+        json(&out)["evidence"][3]["proof"]
+            .as_str()
+            .unwrap()
+            .contains("differs from the recorded")
+    );
+}
+
+#[test]
+fn strata_none_tests_the_whole_set_and_markdown_goes_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vec![("id", 0, 1); 6];
+    rows.extend([("year", 1, 0); 5]);
+    scores(dir.path(), &rows, true);
+    // By kind, five losses of five on year refuse (2^-5 < 0.05).
+    let by_kind = admit(dir.path(), &with(&["--format", "json"]));
+    assert_eq!(by_kind.code, 1);
+    assert_eq!(json(&by_kind)["strata_column"], "kind");
+    // As one set, b 5 and c 6: P(X >= 6 | n 11) = 1024 / 2048 = 0.5, not an improvement.
+    let whole = admit(dir.path(), &with(&["--strata", "none", "--format", "json"]));
+    assert_eq!(whole.code, 1);
+    let report = json(&whole);
+    assert_eq!(report["strata_column"], serde_json::Value::Null);
+    assert_eq!(report["strata"].as_array().unwrap().len(), 0);
+    assert_eq!(report["p_improvement"], 0.5);
+    assert_eq!(report["evidence"][2]["result"], "pass");
+    let markdown = admit(dir.path(), &with(&["--format", "markdown"]));
+    assert_eq!(markdown.code, 1);
+    assert!(markdown.stdout.starts_with("## evogate admit: refused\n"));
+    assert!(
+        markdown.stdout.contains("| year | 5 | 1 | 0 |"),
+        "{}",
+        markdown.stdout
+    );
+}
+
+#[test]
+fn a_task_list_leaves_other_rows_out_and_counts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    scores(dir.path(), &[("id", 0, 1); 7], true);
+    write(
+        dir.path(),
+        "tasks.csv",
+        "task_id\np00:id\np01:id\np02:id\np03:id\np04:id\n",
+    );
+    let out = admit(
+        dir.path(),
+        &with(&["--tasks", "tasks.csv", "--format", "json"]),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["n"], 5);
+    assert!(
+        report["evidence"][0]["proof"]
+            .as_str()
+            .unwrap()
+            .ends_with("(2 other baseline rows and 2 other candidate rows left out)")
+    );
+    write(dir.path(), "tasks.csv", "task_id\np00:id\nq9:id\n");
+    assert_input_error(
+        &admit(dir.path(), &with(&["--tasks", "tasks.csv"])),
+        &["`b.csv` lacks 1 task that `tasks.csv` has (first: `q9:id` (row 3))"],
+    );
+}
