@@ -70,6 +70,16 @@ pub enum Command {
     /// Read the holdout-reuse ledger that `admit --ledger` appends to.
     #[command(subcommand)]
     Ledger(LedgerCommand),
+    /// Say what a holdout of n pairs can detect, or how many pairs a shift needs.
+    ///
+    /// The minimum detectable shift is k/n, k the smallest number of discordant pairs
+    /// that, all won, reach p < alpha (5 at alpha 0.05): no result on fewer pairs can
+    /// be significant. With --discordance, also the shift (or n) that the one-sided
+    /// exact McNemar test detects with --power (0.8) when that share of pairs disagree.
+    ///
+    /// Examples: evogate power --n 6,24,100,400 ; evogate power --shift 0.05
+    /// --discordance 0.2
+    Power(PowerArgs),
 }
 
 /// `evogate split`.
@@ -215,6 +225,34 @@ pub struct LedgerShowArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// `text` for people, `json` (schema evogate/ledger-summary/v1) for scripts.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
+}
+
+/// `evogate power`.
+#[derive(Debug, Args)]
+pub struct PowerArgs {
+    /// Numbers of pairs, comma-separated (`6,24,100`).
+    #[arg(
+        long,
+        value_name = "N[,N...]",
+        required_unless_present = "shift",
+        conflicts_with = "shift"
+    )]
+    pub n: Option<String>,
+    /// A paired shift in (0, 1]: print the smallest n whose best case detects it.
+    #[arg(long, value_name = "D")]
+    pub shift: Option<f64>,
+    /// The one-sided level.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The share of pairs expected to disagree, in (0, 1]: adds exact-power figures.
+    #[arg(long, value_name = "R")]
+    pub discordance: Option<f64>,
+    /// The power wanted, with --discordance.
+    #[arg(long, default_value_t = 0.8)]
+    pub power: f64,
+    /// `text` or `json`.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub format: String,
 }

@@ -5,6 +5,7 @@
 pub mod admit;
 pub mod demo;
 pub mod ledger;
+pub mod power;
 pub mod score;
 pub mod split;
 pub mod truth;
@@ -54,6 +55,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Demo(args) => demo::run(args),
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
         Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
+        Command::Power(args) => power::run(args),
     }
 }
 

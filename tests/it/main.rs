@@ -4,6 +4,7 @@
 mod admit;
 mod demo;
 mod ledger;
+mod power;
 mod score;
 mod split;
 mod truth;

@@ -1,0 +1,82 @@
+//! `evogate power`: the best-case detectable shift, the n a shift needs, and bad input.
+
+use crate::util::{assert_input_error, run};
+
+fn power(args: &[&str]) -> crate::util::Run {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec!["power"];
+    all.extend_from_slice(args);
+    run(dir.path(), &all)
+}
+
+#[test]
+fn minimum_detectable_shift_is_k_over_n() {
+    // k = 5 at alpha 0.05 (0.5^5 = 0.03125 < 0.05 ≤ 0.5^4) and at 1/16 (0.5^4 is not below it).
+    for (args, expected) in [
+        (vec!["--n", "6"], "n 6: minimum detectable shift 0.8333"),
+        (vec!["--n", "10"], "n 10: minimum detectable shift 0.5000"),
+        (vec!["--n", "100"], "n 100: minimum detectable shift 0.0500"),
+        (
+            vec!["--n", "8", "--alpha", "0.0625"],
+            "n 8: minimum detectable shift 0.6250",
+        ),
+        (
+            vec!["--shift", "0.05"],
+            "shift 0.05: smallest n whose best case detects it 100",
+        ),
+        (
+            vec!["--n", "4"],
+            "n 4: minimum detectable shift none (needs n ≥ 5)",
+        ),
+    ] {
+        let result = power(&args);
+        assert_eq!(result.code, 0, "{}", result.stderr);
+        assert!(
+            result.stdout.contains(expected),
+            "{args:?}: {}",
+            result.stdout
+        );
+    }
+}
+
+#[test]
+fn a_table_of_n_in_json_has_exact_values() {
+    let result = power(&["--n", "6,24,100,400", "--format", "json"]);
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let json: serde_json::Value = serde_json::from_str(&result.stdout).unwrap();
+    let shifts: Vec<f64> = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["min_detectable_shift"].as_f64().unwrap())
+        .collect();
+    assert_eq!(shifts, [5.0 / 6.0, 5.0 / 24.0, 0.05, 5.0 / 400.0]);
+    assert_eq!(json["min_discordant"], 5);
+}
+
+#[test]
+fn with_discordance_the_power_figures_follow_the_exact_test() {
+    // At n = 400 with 20% discordance the exact one-sided test detects a shift with 80%
+    // power somewhere between the best case (0.0125) and the whole discordance (0.2).
+    let result = power(&["--n", "400", "--discordance", "0.2", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&result.stdout).unwrap();
+    let shift = json["rows"][0]["shift_for_power"].as_f64().unwrap();
+    assert!(shift > 0.0125 && shift < 0.2, "{shift}");
+}
+
+#[test]
+fn bad_levels_and_counts_exit_2_saying_what_works() {
+    assert_input_error(
+        &power(&["--n", "6", "--alpha", "1.5"]),
+        &["--alpha 1.5 is outside (0, 1)"],
+    );
+    assert_input_error(
+        &power(&["--n", "6,-2"]),
+        &["--n `-2`", "positive whole numbers"],
+    );
+    assert_input_error(&power(&["--shift", "0"]), &["--shift 0 is outside (0, 1]"]);
+    assert_input_error(
+        &power(&["--n", "6", "--discordance", "2"]),
+        &["--discordance 2 is outside (0, 1]"],
+    );
+}
