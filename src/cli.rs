@@ -80,6 +80,15 @@ pub enum Command {
     /// Examples: evogate power --n 6,24,100,400 ; evogate power --shift 0.05
     /// --discordance 0.2
     Power(PowerArgs),
+    /// Re-test past claims of improvement on the strongest evidence each has.
+    ///
+    /// The claims CSV has `claim_id`, `description`, and per row one of: per-task score
+    /// files `baseline_scores,candidate_scores` (paths relative to the claims file; the
+    /// full admission test is rerun), discordant counts `b,c` (McNemar's exact test), or
+    /// `n,baseline,candidate` (rates on n tasks: only feasibility can be judged).
+    /// Verdicts: supported, not-supported, unsupportable, unverifiable. Exit 0 when
+    /// every claim is supported, 1 otherwise, 2 on bad input.
+    Audit(AuditArgs),
 }
 
 /// `evogate split`.
@@ -255,4 +264,21 @@ pub struct PowerArgs {
     /// `text` or `json`.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub format: String,
+}
+
+/// `evogate audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// The claims CSV.
+    #[arg(long, value_name = "FILE")]
+    pub claims: PathBuf,
+    /// The one-sided level.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// `text`, `json` or `markdown` on stdout.
+    #[arg(long, default_value = "text", value_parser = ["text", "json", "markdown"])]
+    pub format: String,
+    /// Also write `audit.json` and `audit.md` (atomically) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
 }

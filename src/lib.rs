@@ -17,6 +17,7 @@
 
 pub mod admission;
 pub mod atomic;
+pub mod audit;
 pub mod cli;
 pub mod cmd;
 pub mod csvout;

@@ -48,7 +48,12 @@ struct Demo {
 type Step = fn(&mut Demo) -> anyhow::Result<()>;
 
 /// The pipeline, in order.
-const STEPS: [(&str, Step); 3] = [("split", split), ("score", score), ("admit", admit)];
+const STEPS: [(&str, Step); 4] = [
+    ("split", split),
+    ("score", score),
+    ("admit", admit),
+    ("audit", audit),
+];
 
 /// Runs `demo`.
 pub fn run(args: DemoArgs) -> anyhow::Result<Outcome> {
@@ -230,4 +235,22 @@ fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
         line.push_str(reason);
     }
     line
+}
+
+/// Re-tests the shipped claims (`data/demo/claims.csv`) into `audit.json` and `audit.md`.
+fn audit(demo: &mut Demo) -> anyhow::Result<()> {
+    let outcome = super::audit::run(crate::cli::AuditArgs {
+        claims: PathBuf::from("data/demo/claims.csv"),
+        alpha: 0.05,
+        format: "json".to_string(),
+        report_dir: Some(demo.out.clone()),
+    })?;
+    let report: serde_json::Value = serde_json::from_str(&outcome.stdout)?;
+    demo.lines.push(format!(
+        "audit:  {} of {} past claims supported; report in {}",
+        report["supported"],
+        report["claims"],
+        demo.shown.join("audit.md").display()
+    ));
+    Ok(())
 }

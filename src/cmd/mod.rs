@@ -3,6 +3,7 @@
 //! [`Outcome`]: what to print and which exit status the result means.
 
 pub mod admit;
+pub mod audit;
 pub mod demo;
 pub mod ledger;
 pub mod power;
@@ -56,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
         Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
         Command::Power(args) => power::run(args),
+        Command::Audit(args) => audit::run(args),
     }
 }
 

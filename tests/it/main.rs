@@ -2,6 +2,7 @@
 //! shipped in `data/`, checking exit status, stdout and stderr together.
 
 mod admit;
+mod audit;
 mod demo;
 mod ledger;
 mod power;
