@@ -181,6 +181,16 @@ pub struct AdmitArgs {
     /// difference must be above -M.
     #[arg(long, value_name = "M")]
     pub margin: Option<f64>,
+    /// Decide on clusters too: the exact signed-rank test on per-cluster mean
+    /// differences must also show the improvement. The only column supported is `group`.
+    #[arg(long, value_name = "COLUMN", value_parser = ["group"])]
+    pub cluster: Option<String>,
+    /// Append this attempt to a holdout-reuse ledger (JSON Lines, locked while
+    /// written) and decide at the alpha the ledger leaves for it: alpha · 6 / (π² k²)
+    /// for the k-th attempt on the same holdout, so all attempts together never exceed
+    /// alpha.
+    #[arg(long, value_name = "FILE")]
+    pub ledger: Option<PathBuf>,
     /// Signed-rank zeros: `wilcox` drops them, `pratt` ranks them, then drops them.
     #[arg(long, default_value = "wilcox", value_parser = ["wilcox", "pratt"])]
     pub zero_method: String,

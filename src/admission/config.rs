@@ -128,4 +128,6 @@ pub struct Config {
     pub margin: Option<Margin>,
     /// The holdout recorded by `split`, when `--manifest` was given.
     pub holdout: Option<HoldoutRecord>,
+    /// Whether the decision must also hold on clusters (`--cluster group`).
+    pub cluster: bool,
 }

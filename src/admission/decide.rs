@@ -194,6 +194,14 @@ pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
         let used: Vec<&str> = pairs.pairs.iter().map(|p| p.task_id.as_str()).collect();
         evidence.push(holdout.check(&used));
     }
+    let cluster = super::clustering::summarise(pairs, config.cluster, alpha);
+    if config.cluster {
+        evidence.push(super::clustering::evidence(
+            cluster.as_ref(),
+            overall.mean_difference,
+            alpha,
+        ));
+    }
     let admitted = evidence.iter().all(|e| e.result == Check::Pass);
     let reasons = evidence
         .iter()
@@ -245,10 +253,14 @@ pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
         p_improvement: overall.p_improvement,
         p_regression: overall.p_regression,
         p_two_sided: overall.p_two_sided,
-        min_detectable_shift: shift,
+        min_detectable_shift: match (&cluster, config.cluster) {
+            (Some(c), true) => c.min_detectable_shift,
+            _ => shift,
+        },
         margin: config.margin.map(|m| m.get()),
         strata_column: column,
         strata: strata.into_iter().map(|(s, _)| s).collect(),
         evidence,
+        cluster,
     }
 }

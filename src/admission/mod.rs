@@ -6,6 +6,7 @@
 //! is [`Verdict::Admitted`] only when every entry passes. Admitted and refused both come
 //! back as values; only unusable input is an error.
 
+pub mod clustering;
 pub mod config;
 mod criteria;
 pub mod decide;
@@ -144,6 +145,9 @@ pub enum Criterion {
     MarginHolds,
     /// The tasks are the holdout recorded in the manifest (only with `--manifest`).
     HoldoutIntact,
+    /// The signed-rank test on cluster mean differences is significant (only with
+    /// `--cluster`).
+    ClusteredImprovementSignificant,
 }
 
 impl Criterion {
@@ -155,6 +159,7 @@ impl Criterion {
             Criterion::NoStratumRegressed => "no-stratum-regressed",
             Criterion::MarginHolds => "margin-holds",
             Criterion::HoldoutIntact => "holdout-intact",
+            Criterion::ClusteredImprovementSignificant => "clustered-improvement-significant",
         }
     }
 }
@@ -227,4 +232,6 @@ pub struct Admission {
     pub strata: Vec<Stratum>,
     /// One entry per criterion, in [`Criterion`] order.
     pub evidence: Vec<Evidence>,
+    /// The cluster view, whenever every pair has a group.
+    pub cluster: Option<clustering::ClusterSummary>,
 }

@@ -61,6 +61,7 @@ fn run(base: &str, cand: &str, margin: Option<f64>) -> Admission {
         test,
         margin: margin.map(|m| Margin::new(m).unwrap()),
         holdout: None,
+        cluster: false,
     };
     decide(&pairs, &config)
 }

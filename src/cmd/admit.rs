@@ -14,6 +14,8 @@ use crate::admission::{
 use crate::atomic::{Output, ensure_dir, write_all};
 use crate::cli::AdmitArgs;
 use crate::digest::sha256_hex;
+use crate::ledger;
+use crate::report::LedgerInfo;
 use crate::report::{InputFile, Report, json, markdown, pairs, svg, text};
 use crate::scores::read_scores;
 use crate::stats::signed_rank::ZeroMethod;
@@ -59,6 +61,8 @@ pub struct Settings {
     pub strata: Option<StrataRequest>,
     /// `--margin`.
     pub margin: Option<Margin>,
+    /// `--cluster group`.
+    pub cluster: bool,
 }
 
 /// A decided admission with the pairs behind it.
@@ -102,6 +106,7 @@ pub fn evaluate(
         test,
         margin: settings.margin,
         holdout,
+        cluster: settings.cluster,
     };
     let admission = decide(&pairs, &config);
     let mut inputs = vec![baseline.digest("baseline"), candidate.digest("candidate")];
@@ -153,6 +158,7 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
         },
         strata,
         margin: args.margin.map(Margin::new).transpose()?,
+        cluster: args.cluster.is_some(),
     })
 }
 
@@ -163,15 +169,44 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
     let candidate = Input::read(&args.candidate)?;
     let tasks = args.tasks.as_deref().map(Input::read).transpose()?;
     let manifest = args.manifest.as_deref().map(Input::read).transpose()?;
-    let evaluation = evaluate(
+    let mut evaluation = evaluate(
         &baseline,
         &candidate,
         tasks.as_ref(),
         manifest.as_ref(),
         &settings,
     )?;
-    let report = &evaluation.report;
     let mut notes = Vec::new();
+    if let Some(path) = &args.ledger {
+        evaluation = with_ledger(
+            path,
+            &evaluation,
+            &settings,
+            [&baseline, &candidate],
+            tasks.as_ref(),
+            manifest.as_ref(),
+        )?;
+        let info = evaluation
+            .report
+            .ledger
+            .as_ref()
+            .expect("with_ledger sets it");
+        notes.push(format!(
+            "ledger {}: attempt {} on this holdout, alpha {}",
+            path.display(),
+            info.attempt,
+            info.alpha_this_attempt
+        ));
+    }
+    if let Some(warning) = evaluation
+        .report
+        .cluster
+        .as_ref()
+        .and_then(|c| c.warning.clone())
+    {
+        notes.push(warning);
+    }
+    let report = &evaluation.report;
     if let Some(dir) = &args.report_dir {
         ensure_dir(dir)?;
         let files = report_files(dir, &evaluation);
@@ -196,6 +231,60 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
         stdout,
         notes,
     })
+}
+
+/// Decides again at the alpha the ledger leaves for this attempt on this holdout, and
+/// records the attempt, all under the ledger's lock.
+fn with_ledger(
+    path: &Path,
+    first: &Evaluation,
+    settings: &Settings,
+    [baseline, candidate]: [&Input; 2],
+    tasks: Option<&Input>,
+    manifest: Option<&Input>,
+) -> anyhow::Result<Evaluation> {
+    let task_ids: Vec<String> = first
+        .pairs
+        .pairs
+        .iter()
+        .map(|p| p.task_id.clone())
+        .collect();
+    let holdout = ledger::holdout_identity(&task_ids);
+    let declared = settings.alpha.get();
+    let (record, mut evaluation) =
+        ledger::file::record_attempt(path, &holdout, declared, |attempt| {
+            let at = Settings {
+                alpha: Alpha::new(attempt.alpha)?,
+                ..settings.clone()
+            };
+            let evaluation = evaluate(baseline, candidate, tasks, manifest, &at)?;
+            let report = &evaluation.report;
+            let decision = ledger::Decision {
+                candidate_sha256: sha256_hex(&candidate.bytes),
+                baseline_sha256: sha256_hex(&baseline.bytes),
+                test: match report.test.name {
+                    crate::admission::TestName::McNemar => "mcnemar".to_string(),
+                    crate::admission::TestName::SignedRank => "signed-rank".to_string(),
+                },
+                n: report.n as u64,
+                p_improvement: report.p_improvement,
+                verdict: match report.verdict {
+                    Verdict::Admitted => ledger::Verdict::Admitted,
+                    Verdict::Refused => ledger::Verdict::Refused,
+                },
+            };
+            Ok((decision, evaluation))
+        })?;
+    evaluation.report.ledger = Some(LedgerInfo {
+        path: path.display().to_string(),
+        holdout_sha256: record.holdout_sha256.clone(),
+        attempt: record.attempt,
+        declared_alpha: record.declared_alpha,
+        alpha_this_attempt: record.alpha_this_attempt,
+        alpha_spent_before: record.alpha_spent_before,
+        alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, record.attempt),
+    });
+    Ok(evaluation)
 }
 
 /// Appends `text` to the step summary; GitHub concatenates every step's additions.

@@ -133,6 +133,7 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
             required: false,
         }),
         margin: None,
+        cluster: false,
     };
     let evaluation = evaluate(
         &inside(baseline)?,

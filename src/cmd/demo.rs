@@ -186,6 +186,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
             required: true,
         }),
         margin: None,
+        cluster: false,
     };
     let baseline = local(demo, "baseline-scores.csv")?;
     let tasks = local(demo, "split/holdout.csv")?;

@@ -114,6 +114,36 @@ pub fn render(report: &Report) -> String {
         md.push('\n');
     }
     let _ = writeln!(md, "### Power\n\n{}\n", esc(&report.power));
+    if let Some(c) = &report.cluster {
+        let _ = writeln!(
+            md,
+            "### Clusters\n\n{} clusters by `{}`{}: signed-rank on cluster mean differences p_improvement {}; design effect {}.{}\n",
+            c.clusters,
+            c.column,
+            if c.decides {
+                " (the decision rests on them)"
+            } else {
+                ""
+            },
+            crate::admission::wording::p_value(c.p_improvement),
+            c.design_effect
+                .map_or("not defined".to_string(), |d| format!("{d:.2}")),
+            c.warning
+                .as_ref()
+                .map_or(String::new(), |w| format!(" **Warning:** {}.", esc(w)))
+        );
+    }
+    if let Some(l) = &report.ledger {
+        let _ = writeln!(
+            md,
+            "### Holdout reuse\n\nAttempt {} on this holdout: decided at alpha {} of the declared {} (spent before {}, left after {}).\n",
+            l.attempt,
+            crate::admission::wording::p_value(l.alpha_this_attempt),
+            number(l.declared_alpha),
+            crate::admission::wording::p_value(l.alpha_spent_before),
+            crate::admission::wording::p_value(l.alpha_left)
+        );
+    }
     if let Some(shift) = report.min_detectable_shift {
         let _ = writeln!(md, "Minimum detectable shift: {}.\n", percent(shift));
     }

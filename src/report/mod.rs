@@ -103,6 +103,11 @@ pub struct Report {
     pub evidence: Vec<Evidence>,
     /// Up to ten pairs the candidate lost, largest loss first, then by task.
     pub losses: Vec<Loss>,
+    /// The cluster view (tasks of one group tested as one unit), whenever every pair
+    /// has a group.
+    pub cluster: Option<crate::admission::clustering::ClusterSummary>,
+    /// This attempt's place in the holdout-reuse ledger (only with `--ledger`).
+    pub ledger: Option<LedgerInfo>,
     /// Every input's path as given and SHA-256, in the order baseline, candidate,
     /// tasks, manifest.
     pub inputs: Vec<InputFile>,
@@ -153,8 +158,29 @@ impl Report {
             strata_column: admission.strata_column,
             strata: admission.strata,
             evidence: admission.evidence,
+            cluster: admission.cluster,
+            ledger: None,
             losses,
             inputs,
         }
     }
+}
+
+/// Where an attempt stands in the holdout-reuse ledger.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LedgerInfo {
+    /// The ledger file as given.
+    pub path: String,
+    /// SHA-256 of the sorted task ids of the holdout.
+    pub holdout_sha256: String,
+    /// 1-based attempt on this holdout.
+    pub attempt: u64,
+    /// The alpha declared for the holdout.
+    pub declared_alpha: f64,
+    /// The alpha this attempt was decided at: declared · 6 / (π² k²).
+    pub alpha_this_attempt: f64,
+    /// Alpha spent by the attempts before this one.
+    pub alpha_spent_before: f64,
+    /// Alpha left after this attempt.
+    pub alpha_left: f64,
 }

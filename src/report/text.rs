@@ -99,6 +99,30 @@ pub fn render(report: &Report) -> String {
         }
     }
     let _ = writeln!(text, "  {}", plain(&report.power));
+    if let Some(c) = &report.cluster {
+        let _ = writeln!(
+            text,
+            "clusters:   {} by {}{}, p_improvement {}, design effect {}",
+            c.clusters,
+            c.column,
+            if c.decides { " (deciding)" } else { "" },
+            crate::admission::wording::p_value(c.p_improvement),
+            c.design_effect
+                .map_or("not defined".to_string(), |d| format!("{d:.2}"))
+        );
+        if let Some(w) = &c.warning {
+            let _ = writeln!(text, "  warning: {w}");
+        }
+    }
+    if let Some(l) = &report.ledger {
+        let _ = writeln!(
+            text,
+            "ledger:     attempt {} on this holdout, alpha {} (alpha left {})",
+            l.attempt,
+            crate::admission::wording::p_value(l.alpha_this_attempt),
+            crate::admission::wording::p_value(l.alpha_left)
+        );
+    }
     let _ = writeln!(text, "evidence:");
     for e in &report.evidence {
         let result = match e.result {

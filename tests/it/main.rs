@@ -3,6 +3,7 @@
 
 mod admit;
 mod audit;
+mod cluster;
 mod demo;
 mod ledger;
 mod power;

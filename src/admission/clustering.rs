@@ -1,0 +1,106 @@
+//! The cluster view inside an admission: whenever the pairs carry a `group`, their
+//! per-cluster mean differences are tested and the design effect reported; with
+//! `--cluster group` that cluster test is an admission criterion, so the decision rests
+//! on independent units (papers), not on their correlated tasks.
+
+use serde::Serialize;
+
+use super::pairing::Pairs;
+use super::{Check, Criterion, Evidence, TestMethod};
+use crate::stats::cluster::{DESIGN_EFFECT_WARNING, cluster_view};
+use crate::stats::power::min_detectable_shift;
+use crate::stats::signed_rank::Method;
+
+/// What the clusters show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClusterSummary {
+    /// The column the clusters come from (`group`).
+    pub column: String,
+    /// Number of clusters.
+    pub clusters: usize,
+    /// Whether the admission decision rests on the clusters (`--cluster`).
+    pub decides: bool,
+    /// The exact signed-rank test on cluster mean differences: one-sided improvement.
+    pub p_improvement: f64,
+    /// One-sided regression.
+    pub p_regression: f64,
+    /// `exact` or `normal-approximation`.
+    pub method: TestMethod,
+    /// Cluster-robust over naive variance of the mean difference; absent when the
+    /// differences do not vary.
+    pub design_effect: Option<f64>,
+    /// The smallest shift any result on this many clusters could show.
+    pub min_detectable_shift: Option<f64>,
+    /// Set when the design effect exceeds 1.5 and the decision is task-level.
+    pub warning: Option<String>,
+}
+
+/// The cluster summary, when every pair has a group.
+pub fn summarise(pairs: &Pairs, decides: bool, alpha: f64) -> Option<ClusterSummary> {
+    let grouped: Vec<(&str, f64)> = pairs
+        .pairs
+        .iter()
+        .filter_map(|p| Some((p.group.as_deref()?, p.difference())))
+        .collect();
+    if grouped.is_empty() || grouped.len() != pairs.pairs.len() {
+        return None;
+    }
+    let view = cluster_view(&grouped);
+    let warning = view.design_effect.filter(|&d| d > DESIGN_EFFECT_WARNING && !decides).map(|d| {
+        format!(
+            "tasks of one group move together (design effect {d:.2} > {DESIGN_EFFECT_WARNING}): the task-level p-value overstates the evidence; rerun with --cluster group"
+        )
+    });
+    Some(ClusterSummary {
+        column: "group".to_string(),
+        clusters: view.clusters,
+        decides,
+        p_improvement: view.test.p_improvement,
+        p_regression: view.test.p_regression,
+        method: match view.test.method {
+            Method::Exact => TestMethod::Exact,
+            Method::NormalApproximation => TestMethod::NormalApproximation,
+        },
+        design_effect: view.design_effect,
+        min_detectable_shift: min_detectable_shift(view.clusters as u64, alpha),
+        warning,
+    })
+}
+
+/// The clustered-improvement criterion (only with `--cluster`).
+pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, alpha: f64) -> Evidence {
+    let Some(summary) = summary else {
+        let proof =
+            "no group on every pair: --cluster needs a `group` column in the scores".to_string();
+        return Evidence {
+            criterion: Criterion::ClusteredImprovementSignificant,
+            result: Check::Fail,
+            sentence: proof.clone(),
+            proof,
+        };
+    };
+    let p = summary.p_improvement;
+    let pass = p < alpha && mean_difference > 0.0;
+    let proof = format!(
+        "p_improvement {} {} alpha {alpha} (signed-rank on {} cluster mean differences, {})",
+        super::wording::p_value(p),
+        if p < alpha { "<" } else { "≥" },
+        summary.clusters,
+        if summary.method == TestMethod::Exact {
+            "exact"
+        } else {
+            "normal approximation"
+        }
+    );
+    let sentence = if pass {
+        format!("Clustered by group, the improvement holds: {proof}.")
+    } else {
+        format!("Clustered by group, the improvement is not significant: {proof}.")
+    };
+    Evidence {
+        criterion: Criterion::ClusteredImprovementSignificant,
+        result: if pass { Check::Pass } else { Check::Fail },
+        proof,
+        sentence,
+    }
+}
