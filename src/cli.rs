@@ -10,7 +10,8 @@ use clap::{Args, Parser, Subcommand};
 ///
 /// Build leak-free splits from ground truth (`split`), grade outputs against the facts
 /// (`score`), decide whether a candidate beats its baseline (`admit`), run the whole
-/// pipeline on the shipped data (`demo`), and check the ground truth itself (`truth check`).
+/// pipeline on the shipped data (`demo`), re-test past claims (`audit`), say what a holdout can detect (`power`), read the
+/// holdout-reuse ledger (`ledger show`), and check the ground truth itself (`truth check`).
 /// Exit status: 0 success (or admitted), 1 a negative result (problems found,
 /// refused, leakage), 2 the tool could not do its job.
 #[derive(Debug, Parser)]
@@ -56,7 +57,7 @@ pub enum Command {
     /// runs/candidate-scores.csv --tasks runs/split/holdout.csv --manifest
     /// runs/split/manifest.json --report-dir reports/pr-42
     Admit(AdmitArgs),
-    /// Run split, score and admit on the shipped data and write reports/demo/.
+    /// Run split, score, admit and audit on the shipped data and write reports/demo/.
     ///
     /// Uses data/arxiv/papers.csv and the outputs in data/demo/ (from the current
     /// folder when it holds data/demo/, else from the repository evogate was built
