@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Run, assert_input_error, evogate, papers, run, write};
+use crate::util::{Run, assert_input_error, evogate, write};
 
 /// Runs `admit` with the step summary unset, so a CI run's own summary is untouched.
 fn admit(dir: &Path, args: &[&str]) -> Run {
@@ -436,26 +436,9 @@ fn a_margin_refuses_saying_how_large_a_regression_cannot_be_ruled_out() {
 #[test]
 fn the_holdout_from_split_is_checked_by_task_list_and_digest() {
     let dir = tempfile::tempdir().unwrap();
-    let truth = papers();
-    let split = run(
-        dir.path(),
-        &[
-            "split",
-            "--truth",
-            truth.to_str().unwrap(),
-            "--out",
-            "s",
-            "--cases",
-            "24",
-        ],
-    );
-    assert_eq!(split.code, 0, "{}", split.stderr);
+    crate::util::split_24(dir.path());
     let holdout = fs::read_to_string(dir.path().join("s/holdout.csv")).unwrap();
-    let ids: Vec<&str> = holdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
+    let ids = crate::util::first_column(&dir.path().join("s/holdout.csv"));
     assert_eq!(ids.len(), 6);
     let mut base = "task_id,correct,score\n".to_string();
     let mut cand = base.clone();

@@ -5,20 +5,7 @@ use std::fs;
 use crate::util::{assert_input_error, papers, run, write};
 
 fn holdout(dir: &std::path::Path) -> String {
-    let truth = papers();
-    let result = run(
-        dir,
-        &[
-            "split",
-            "--truth",
-            truth.to_str().unwrap(),
-            "--out",
-            "s",
-            "--cases",
-            "24",
-        ],
-    );
-    assert_eq!(result.code, 0, "{}", result.stderr);
+    crate::util::split_24(dir);
     "s/holdout.csv".to_string()
 }
 

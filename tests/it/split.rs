@@ -110,26 +110,8 @@ fn groups_are_disjoint_sizes_exact_and_bytes_repeat_for_every_seed_and_size() {
 #[test]
 fn golden_split_for_seed_13_and_24_cases_never_changes() {
     let dir = tempfile::tempdir().unwrap();
-    let truth = papers();
-    let result = run(
-        dir.path(),
-        &[
-            "split",
-            "--truth",
-            truth.to_str().unwrap(),
-            "--out",
-            "s",
-            "--cases",
-            "24",
-        ],
-    );
-    assert_eq!(result.code, 0, "{}", result.stderr);
-    let holdout = fs::read_to_string(dir.path().join("s/holdout.csv")).unwrap();
-    let ids: Vec<&str> = holdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
+    let result = crate::util::split_24(dir.path());
+    let ids = crate::util::first_column(&dir.path().join("s/holdout.csv"));
     assert_eq!(
         ids, GOLDEN_HOLDOUT,
         "the sampling stream changed: every past split would change with it"

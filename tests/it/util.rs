@@ -56,3 +56,30 @@ pub fn assert_input_error(run: &Run, needles: &[&str]) {
         );
     }
 }
+
+/// Splits the shipped truth into `dir/s` with 24 cases at the default seed 13, and
+/// checks that it ran.
+pub fn split_24(dir: &Path) -> Run {
+    let truth = papers();
+    let args = [
+        "split",
+        "--truth",
+        truth.to_str().expect("a UTF-8 path"),
+        "--out",
+        "s",
+        "--cases",
+        "24",
+    ];
+    let result = run(dir, &args);
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    result
+}
+
+/// The first column (`task_id`) of every data row of a CSV file the tool wrote.
+pub fn first_column(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("the file was written");
+    text.lines()
+        .skip(1)
+        .map(|line| line.split(',').next().unwrap_or_default().to_string())
+        .collect()
+}
