@@ -19,25 +19,27 @@ fn clustered(dir: &std::path::Path) {
     write(dir, "c.csv", &cand);
 }
 
+/// Runs `admit` on the clustered fixture, strata off, with `extra` arguments.
+fn admit(dir: &std::path::Path, extra: &[&str]) -> crate::util::Run {
+    let mut args = vec![
+        "admit",
+        "--baseline",
+        "b.csv",
+        "--candidate",
+        "c.csv",
+        "--strata",
+        "none",
+    ];
+    args.extend_from_slice(extra);
+    run(dir, &args)
+}
+
 #[test]
 fn task_level_admits_what_the_cluster_test_refuses_and_warns_of_the_design_effect() {
     let dir = tempfile::tempdir().unwrap();
     clustered(dir.path());
     // Task level: b 4, c 16, P(X ≥ 16 | 20) = 6196/2^20 = 0.005909.
-    let tasks = run(
-        dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-            "--strata",
-            "none",
-            "--format",
-            "json",
-        ],
-    );
+    let tasks = admit(dir.path(), &["--format", "json"]);
     assert_eq!(tasks.code, 0, "{}", tasks.stderr);
     let json: serde_json::Value = serde_json::from_str(&tasks.stdout).unwrap();
     assert!(
@@ -52,22 +54,7 @@ fn task_level_admits_what_the_cluster_test_refuses_and_warns_of_the_design_effec
         tasks.stderr
     );
     // Clusters: four means +1 and one -1, all tied: P(at most one negative) = 6/32.
-    let clusters = run(
-        dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-            "--strata",
-            "none",
-            "--cluster",
-            "group",
-            "--format",
-            "json",
-        ],
-    );
+    let clusters = admit(dir.path(), &["--cluster", "group", "--format", "json"]);
     assert_eq!(clusters.code, 1, "{}", clusters.stderr);
     let json: serde_json::Value = serde_json::from_str(&clusters.stdout).unwrap();
     assert_eq!(json["cluster"]["p_improvement"].as_f64(), Some(0.1875));
@@ -89,21 +76,9 @@ fn the_ledger_spends_alpha_across_attempts_on_one_holdout() {
     clustered(dir.path());
     let mut alphas = Vec::new();
     for attempt in 1..=3u64 {
-        let result = run(
+        let result = admit(
             dir.path(),
-            &[
-                "admit",
-                "--baseline",
-                "b.csv",
-                "--candidate",
-                "c.csv",
-                "--strata",
-                "none",
-                "--ledger",
-                "ledger.jsonl",
-                "--format",
-                "json",
-            ],
+            &["--ledger", "ledger.jsonl", "--format", "json"],
         );
         let json: serde_json::Value = serde_json::from_str(&result.stdout).unwrap();
         assert_eq!(json["ledger"]["attempt"].as_u64(), Some(attempt));
