@@ -43,8 +43,12 @@ pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
             dir.display()
         );
     }
-    fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("`{}`: cannot create the folder: {e}", dir.display()))
+    fs::create_dir_all(dir).map_err(|e| {
+        anyhow::anyhow!(
+            "`{}`: cannot create the folder: {e}; give a folder you may write into",
+            dir.display()
+        )
+    })
 }
 
 /// [`write_all`] with the temporary-file writer supplied, so tests can make it fail
@@ -54,13 +58,22 @@ pub fn write_all_with(
     outputs: &[Output],
     write_temp: &mut dyn FnMut(&Path, &[u8]) -> io::Result<()>,
 ) -> anyhow::Result<()> {
+    if let Some(folder) = outputs.iter().find(|o| o.path.is_dir()) {
+        anyhow::bail!(
+            "`{}` is a folder: give the path of a file to write",
+            folder.path.display()
+        );
+    }
     let mut written: Vec<(PathBuf, &Path)> = Vec::new();
     let result = (|| -> anyhow::Result<()> {
         for output in outputs {
             let temp = temp_path(&output.path);
             written.push((temp.clone(), &output.path));
             write_temp(&temp, &output.bytes).map_err(|e| {
-                anyhow::anyhow!("`{}`: cannot write it: {e}", output.path.display())
+                anyhow::anyhow!(
+                    "`{}`: cannot write it: {e}; check that its folder exists, is writable and has room",
+                    output.path.display()
+                )
             })?;
         }
         Ok(())
@@ -71,9 +84,19 @@ pub fn write_all_with(
         }
         return Err(error);
     }
-    for (temp, path) in &written {
+    for (index, (temp, path)) in written.iter().enumerate() {
         fs::rename(temp, path)
-            .map_err(|e| anyhow::anyhow!("`{}`: cannot move it into place: {e}", path.display()))?;
+            .inspect_err(|_| {
+                for (left, _) in &written[index..] {
+                    let _ = fs::remove_file(left);
+                }
+            })
+            .map_err(|e| {
+            anyhow::anyhow!(
+                "`{}`: cannot move it into place: {e}; check that it is not a folder and its folder is writable",
+                path.display()
+            )
+        })?;
     }
     Ok(())
 }

@@ -32,7 +32,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             for note in &outcome.notes {
-                eprintln!("note: {note}");
+                eprintln!("note: {}", evogate::error::for_terminal(note));
             }
             match outcome.status {
                 Status::Success => ExitCode::SUCCESS,
@@ -40,7 +40,10 @@ fn main() -> ExitCode {
             }
         }
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!(
+                "error: {}",
+                evogate::error::for_terminal(&format!("{error:#}"))
+            );
             ExitCode::from(2)
         }
     }

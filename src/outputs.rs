@@ -69,7 +69,12 @@ fn parse_jsonl(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
         let field = |key: &str| -> Result<String, InputError> {
             match value.get(key) {
                 Some(serde_json::Value::String(s)) => Ok(s.clone()),
-                Some(serde_json::Value::Null) | None => Err(InputError::invalid(
+                Some(serde_json::Value::Null) => Err(InputError::invalid(
+                    source,
+                    line,
+                    format!("`{key}` is null; give it a string value"),
+                )),
+                None => Err(InputError::invalid(
                     source,
                     line,
                     format!(

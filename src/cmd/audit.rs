@@ -112,9 +112,18 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
             );
         }
         let path = folder.join(relative);
+        // A link inside the folder may still lead out of it.
+        if let (Ok(real), Ok(real_folder)) = (path.canonicalize(), folder.canonicalize())
+            && !real.starts_with(&real_folder)
+        {
+            bail!(
+                "`{source}` row {}: score file `{name}` is a link that leads outside the claims file's folder; copy the file into the folder instead",
+                claim.line
+            );
+        }
         let bytes = std::fs::read(&path).map_err(|e| {
             anyhow::anyhow!(
-                "`{source}` row {}: cannot read score file `{}`: {e}",
+                "`{source}` row {}: cannot read score file `{}`: {e}; give its path relative to the claims file's folder",
                 claim.line,
                 path.display()
             )

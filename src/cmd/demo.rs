@@ -57,6 +57,12 @@ const STEPS: [(&str, Step); 4] = [
 
 /// Runs `demo`.
 pub fn run(args: DemoArgs) -> anyhow::Result<Outcome> {
+    if args.out.is_file() {
+        anyhow::bail!(
+            "`{}` is a file, not a folder: give a folder to write the demo into",
+            args.out.display()
+        );
+    }
     let out = locate_data(&args.out)?;
     ensure_dir(&out)?;
     let mut demo = Demo {

@@ -135,12 +135,11 @@ fn text(answer: &Answer) -> String {
         if let Some(n) = row.n {
             let best = row.min_detectable_shift.map_or_else(
                 || format!("none (needs n ≥ {})", answer.min_discordant),
-                |s| format!("{s:.4}"),
+                shift_text,
             );
-            let power = with_power(
-                row.shift_for_power
-                    .map_or("not reachable".into(), |s| format!("shift {s:.4}")),
-            );
+            let power = with_power(row.shift_for_power.map_or("not reachable".into(), |s| {
+                format!("shift {}", shift_text(s))
+            }));
             out.push_str(&format!("n {n}: minimum detectable shift {best}{power}\n"));
         } else if let Some(shift) = row.shift {
             let best = row
@@ -151,9 +150,20 @@ fn text(answer: &Answer) -> String {
                     .map_or("not reachable".into(), |n| format!("n {n}")),
             );
             out.push_str(&format!(
-                "shift {shift}: smallest n whose best case detects it {best}{power}\n"
+                "shift {}: smallest n whose best case detects it {best}{power}\n",
+                crate::admission::wording::p_value(shift)
             ));
         }
     }
     out
+}
+
+/// A shift in four decimals (`0.0500`), or four significant digits when that would
+/// print as zero (`2.711e-19` for 5 of 2^64 − 1 pairs).
+fn shift_text(shift: f64) -> String {
+    if shift >= 0.000_05 {
+        format!("{shift:.4}")
+    } else {
+        crate::admission::wording::p_value(shift)
+    }
 }

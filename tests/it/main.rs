@@ -5,6 +5,7 @@ mod admit;
 mod audit;
 mod cluster;
 mod demo;
+mod hostile;
 mod ledger;
 mod power;
 mod score;
