@@ -15,6 +15,8 @@ pub mod pairing;
 pub mod wording;
 
 #[cfg(test)]
+mod properties;
+#[cfg(test)]
 mod tests;
 
 pub use config::{Alpha, Config, ConfigError, Margin, Test, TestChoice};
