@@ -700,3 +700,42 @@ fn an_unwritable_report_folder_exits_2_and_leaves_nothing_behind() {
     );
     assert_eq!(fs::read_dir(&folder).unwrap().count(), before);
 }
+
+#[test]
+fn claim_text_renders_inert_in_the_audit_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let description = "+16% | @octocat see #12 <img src=x onerror=alert(1)> ![x](https://evil.example/a.png) `rm -rf`\nnext";
+    let claims = format!(
+        "claim_id,description,b,c\n\"=cmd|' /C calc'!A0\",\"{}\",2,14\n",
+        description.replace('"', "\"\"")
+    );
+    fs::write(dir.path().join("claims.csv"), claims).unwrap();
+    let result = run(
+        dir.path(),
+        &["audit", "--claims", "claims.csv", "--report-dir", "r"],
+    );
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let md = fs::read_to_string(dir.path().join("r/audit.md")).unwrap();
+    // Each piece may appear only with a backslash before it (shown, not acted on).
+    let unescaped = |raw: &str| {
+        md.match_indices(raw)
+            .any(|(at, _)| !md[..at].ends_with('\\'))
+    };
+    for raw in [
+        "@octocat", "#12", "<img", "![x]", "](https", "`rm", "\nnext",
+    ] {
+        assert!(!unescaped(raw), "{raw:?} reached the Markdown: {md}");
+    }
+    assert!(md.contains("@\u{200D}octocat"), "{md}");
+    let row = md
+        .lines()
+        .find(|l| l.contains("cmd"))
+        .expect("the claim has a row");
+    assert!(row.contains("\\=cmd\\|"), "{row}");
+    let header = md
+        .lines()
+        .find(|l| l.starts_with('|'))
+        .expect("the claims table has a header");
+    let separators = |line: &str| line.replace("\\|", "").matches('|').count();
+    assert_eq!(separators(row), separators(header), "{row}");
+}
