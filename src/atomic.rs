@@ -101,12 +101,14 @@ pub fn write_all_with(
     Ok(())
 }
 
-/// `dir/.name.evogate-tmp`, beside the final file so the rename stays on one device.
+/// `dir/.name.<pid>.evogate-tmp`, beside the final file so the rename stays on one
+/// device, and named by process so that two runs writing the same report at once never
+/// write into, or rename, each other's half-written file.
 fn temp_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.evogate-tmp"))
+    path.with_file_name(format!(".{name}.{}.evogate-tmp", std::process::id()))
 }
 
 #[cfg(test)]
