@@ -739,3 +739,27 @@ fn claim_text_renders_inert_in_the_audit_markdown() {
     let separators = |line: &str| line.replace("\\|", "").matches('|').count();
     assert_eq!(separators(row), separators(header), "{row}");
 }
+
+#[test]
+fn a_claims_score_file_that_links_outside_its_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let claims = dir.path().join("claims");
+    fs::create_dir(&claims).unwrap();
+    fs::write(dir.path().join("secret.csv"), BASELINE).unwrap();
+    fs::write(claims.join("c.csv"), CANDIDATE).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("secret.csv"), claims.join("b.csv")).unwrap();
+    fs::write(
+        claims.join("claims.csv"),
+        "claim_id,description,baseline_scores,candidate_scores\nc1,x,b.csv,c.csv\n",
+    )
+    .unwrap();
+    let result = run(dir.path(), &["audit", "--claims", "claims/claims.csv"]);
+    crate::util::assert_input_error(
+        &result,
+        &[
+            "`claims/claims.csv` row 2",
+            "`b.csv` is a link that leads outside the claims file's folder",
+            "copy the file into the folder",
+        ],
+    );
+}
