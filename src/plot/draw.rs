@@ -9,6 +9,17 @@ use super::{OutcomesPlot, PowerPlot, StrataPlot};
 
 const SIZE: (u32, u32) = (640, 400);
 const FONT: &str = "sans-serif";
+
+/// A font whose size reaches the SVG as `px` exactly: plotters writes the size it is
+/// given divided by 1.24, so 20 would come out as 16.129032258064516.
+/// A `FontDesc`, not a `(family, size)` pair, because axis labels round a pair's size
+/// to whole pixels before dividing.
+fn font(px: f64) -> FontDesc<'static> {
+    (FONT, px * 1.24).into_font()
+}
+
+/// Axis labels and descriptions.
+const LABEL_PX: f64 = 10.0;
 const CANDIDATE: RGBColor = RGBColor(31, 119, 180);
 const BASELINE: RGBColor = RGBColor(214, 39, 40);
 const GREY: RGBColor = RGBColor(140, 140, 140);
@@ -23,7 +34,7 @@ fn render(title: &str, draw: impl FnOnce(&Area) -> Drawn) -> String {
         root.fill(&WHITE)
             .map_err(|e| Box::new(e) as Box<dyn std::error::Error>)
             .and_then(|()| {
-                root.titled(title, (FONT, 20))
+                root.titled(title, font(20.0))
                     .map_err(|e| Box::new(e) as Box<dyn std::error::Error>)
             })
             .and_then(|area| draw(&area))
@@ -76,6 +87,8 @@ pub fn outcomes_svg(plot: &OutcomesPlot) -> String {
                     .build_cartesian_2d(0u32..4u32, 0u64..top + top / 10 + 1)?;
                 chart
                     .configure_mesh()
+                    .label_style(font(LABEL_PX))
+                    .axis_desc_style(font(LABEL_PX))
                     .disable_x_mesh()
                     .x_labels(4)
                     .x_label_formatter(&|x| {
@@ -94,7 +107,7 @@ pub fn outcomes_svg(plot: &OutcomesPlot) -> String {
                     chart.draw_series(std::iter::once(Text::new(
                         count.to_string(),
                         (x, *count),
-                        (FONT, 16),
+                        font(16.0),
                     )))?;
                 }
                 Ok(())
@@ -108,6 +121,8 @@ pub fn outcomes_svg(plot: &OutcomesPlot) -> String {
                 .build_cartesian_2d(0f64..1.02f64, 0f64..1.02f64)?;
             chart
                 .configure_mesh()
+                .label_style(font(LABEL_PX))
+                .axis_desc_style(font(LABEL_PX))
                 .x_desc("baseline score")
                 .y_desc("candidate score")
                 .draw()?;
@@ -147,6 +162,8 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
             .build_cartesian_2d(-1.05f64..1.05f64, 0i32..count)?;
         chart
             .configure_mesh()
+            .label_style(font(LABEL_PX))
+            .axis_desc_style(font(LABEL_PX))
             .disable_y_mesh()
             .y_labels(rows.len().max(1))
             .y_label_formatter(&|y| {
@@ -206,6 +223,8 @@ pub fn power_svg(plot: &PowerPlot) -> String {
                 .build_cartesian_2d((1u64..high).log_scale(), 0f64..1.05f64)?;
             chart
                 .configure_mesh()
+                .label_style(font(LABEL_PX))
+                .axis_desc_style(font(LABEL_PX))
                 .x_desc("pairs (n)")
                 .y_desc("shift")
                 .draw()?;
@@ -230,7 +249,7 @@ pub fn power_svg(plot: &PowerPlot) -> String {
             chart.draw_series(std::iter::once(Text::new(
                 label,
                 (n, (y + 0.06).min(1.0)),
-                (FONT, 15),
+                font(12.0),
             )))?;
             Ok(())
         },
@@ -250,6 +269,11 @@ mod tests {
     /// A minimal well-formedness check: every tag closes in order and the root is svg.
     fn assert_well_formed(svg: &str) {
         assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
+        // Regression: sizes came out as 9.67741935483871 (plotters divides by 1.24).
+        for size in svg.split("font-size=\"").skip(1) {
+            let size = &size[..size.find('"').expect("the attribute closes")];
+            assert!(size.parse::<u32>().is_ok(), "font-size {size}");
+        }
         assert!(svg.contains("width=\"640\"") && svg.contains("height=\"400\""));
         let mut stack: Vec<String> = Vec::new();
         let mut rest = svg;
