@@ -218,4 +218,6 @@ impl Verifier for ArxivVerifier {
 }
 
 #[cfg(test)]
+mod corpus;
+#[cfg(test)]
 mod tests;
