@@ -16,9 +16,7 @@ pub mod authors;
 pub mod ids;
 pub mod titles;
 
-use std::collections::BTreeSet;
-
-use authors::AuthorName;
+use authors::{AuthorName, SurnameIndex};
 use titles::TitleIndex;
 
 use super::{Grade, Outcome, Verifier, shape};
@@ -26,6 +24,7 @@ use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
 use crate::truth::{Paper, load_papers};
+use crate::verify::fasthash::{FastMap, FastSet};
 use crate::verify::normalize::normalize;
 
 /// The four task kinds, in task order.
@@ -36,9 +35,15 @@ pub const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
 pub struct ArxivVerifier {
     papers: Vec<Paper>,
     tasks: Vec<Task>,
+    /// Paper index by arXiv ID (the first paper where an ID repeats).
+    by_id: FastMap<String, usize>,
     titles: TitleIndex,
     authors: Vec<AuthorName>,
-    title_words: BTreeSet<String>,
+    /// Each author's [`AuthorName::person_key`], by paper.
+    people: Vec<(String, String)>,
+    surnames: SurnameIndex,
+    /// Every word of every normalised title.
+    title_words: FastSet<String>,
 }
 
 /// The prompt of `kind` about `paper`, exactly as `verifier-rules.md` words it.
@@ -69,7 +74,7 @@ impl ArxivVerifier {
             })
             .collect();
         let titles = TitleIndex::new(papers.iter().map(|p| p.title.as_str()));
-        let authors = papers
+        let authors: Vec<AuthorName> = papers
             .iter()
             .map(|p| AuthorName::parse(&p.first_author))
             .collect();
@@ -82,10 +87,17 @@ impl ArxivVerifier {
                     .collect::<Vec<_>>()
             })
             .collect();
+        let mut by_id = FastMap::default();
+        for (index, paper) in papers.iter().enumerate() {
+            by_id.entry(paper.arxiv_id.clone()).or_insert(index);
+        }
         ArxivVerifier {
             papers,
             tasks,
+            by_id,
             titles,
+            people: authors.iter().map(AuthorName::person_key).collect(),
+            surnames: SurnameIndex::new(&authors),
             authors,
             title_words,
         }
@@ -97,7 +109,7 @@ impl ArxivVerifier {
     }
 
     fn paper_index(&self, task: &Task) -> Option<usize> {
-        self.papers.iter().position(|p| p.arxiv_id == task.group)
+        self.by_id.get(task.group.as_str()).copied()
     }
 
     fn grade_id(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
@@ -114,15 +126,16 @@ impl ArxivVerifier {
     fn grade_title(&self, index: usize, answer: &str) -> (Outcome, String) {
         let paper = &self.papers[index];
         let normalized = normalize(answer);
+        let words = self.titles.words(&normalized);
         let found: Vec<String> = self
             .titles
-            .present(&normalized)
+            .present_words(&normalized, &words)
             .into_iter()
             .map(|i| self.papers[i].title.clone())
             .collect();
         let quoted = format!("\"{}\"", paper.title);
         if found.is_empty()
-            && let Some((present, total)) = self.titles.word_share(index, &normalized)
+            && let Some((present, total)) = self.titles.word_share_words(index, &words)
             && 2 * present >= total
         {
             let share = present as f64 / total as f64;
@@ -135,14 +148,15 @@ impl ArxivVerifier {
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
         let expected = &self.authors[index];
+        let expected_key = &self.people[index];
         let tokens = authors::tokens(answer);
-        let mut people: Vec<(String, String)> = Vec::new();
+        let mut people: Vec<&(String, String)> = Vec::new();
         let mut found: Vec<String> = Vec::new();
-        for i in authors::present(&self.authors, &tokens) {
-            let key = self.authors[i].person_key();
+        for i in self.surnames.present(&self.authors, &tokens) {
+            let key = &self.people[i];
             if !people.contains(&key) {
-                people.push(key.clone());
-                found.push(if key == expected.person_key() {
+                people.push(key);
+                found.push(if key == expected_key {
                     expected.display.clone()
                 } else {
                     self.authors[i].display.clone()
@@ -150,12 +164,26 @@ impl ArxivVerifier {
             }
         }
         if found.is_empty() {
-            let excluded = |word: &str| self.title_words.contains(&normalize(word));
+            let excluded = |word: &str| self.is_title_word(word);
             if let Some(name) = authors::other_name(&tokens, &excluded) {
                 found.push(name);
             }
         }
         outcome(&expected.display, &found, "first author", &expected.display)
+    }
+
+    /// Whether `word` normalises to a word of some known title; an ASCII word of
+    /// letters and digits normalises to its lowercase, without allocating.
+    fn is_title_word(&self, word: &str) -> bool {
+        let mut lower = [0u8; 32];
+        if word.len() <= lower.len() && word.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            let lower = &mut lower[..word.len()];
+            lower.copy_from_slice(word.as_bytes());
+            lower.make_ascii_lowercase();
+            let lower = std::str::from_utf8(lower).expect("ASCII is UTF-8");
+            return self.title_words.contains(lower);
+        }
+        self.title_words.contains(&normalize(word))
     }
 }
 
