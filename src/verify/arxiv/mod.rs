@@ -78,15 +78,14 @@ impl ArxivVerifier {
             .iter()
             .map(|p| AuthorName::parse(&p.first_author))
             .collect();
-        let title_words = papers
-            .iter()
-            .flat_map(|p| {
-                normalize(&p.title)
-                    .split(' ')
-                    .map(str::to_string)
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let mut title_words = FastSet::default();
+        for paper in &papers {
+            for word in normalize(&paper.title).split(' ') {
+                if !title_words.contains(word) {
+                    title_words.insert(word.to_string());
+                }
+            }
+        }
         let mut by_id = FastMap::default();
         for (index, paper) in papers.iter().enumerate() {
             by_id.entry(paper.arxiv_id.clone()).or_insert(index);
@@ -131,9 +130,9 @@ impl ArxivVerifier {
             .titles
             .present_words(&normalized, &words)
             .into_iter()
-            .map(|i| self.papers[i].title.clone())
+            .map(|i| concat(&["\"", &self.papers[i].title, "\""]))
             .collect();
-        let quoted = format!("\"{}\"", paper.title);
+        let quoted = concat(&["\"", &paper.title, "\""]);
         if found.is_empty()
             && let Some((present, total)) = self.titles.word_share_words(index, &words)
             && 2 * present >= total
@@ -142,7 +141,6 @@ impl ArxivVerifier {
             let feedback = format!("partial title ({present}/{total} words); expected {quoted}");
             return (Outcome::Partial(share), feedback);
         }
-        let found: Vec<String> = found.iter().map(|t| format!("\"{t}\"")).collect();
         outcome(&quoted, &found, "title", &quoted)
     }
 
@@ -187,28 +185,45 @@ impl ArxivVerifier {
     }
 }
 
+/// `parts` joined in one allocation of the exact size (`format!` grows its buffer as
+/// it writes, which costs more than the rest of grading a short answer).
+fn concat(parts: &[&str]) -> String {
+    let mut text = String::with_capacity(parts.iter().map(|part| part.len()).sum());
+    for part in parts {
+        text.push_str(part);
+    }
+    text
+}
+
 /// The outcome of one kind from its distinct candidates, with its feedback.
 fn outcome(expected: &str, found: &[String], what: &str, shown: &str) -> (Outcome, String) {
     let has_expected = found.iter().any(|f| f == expected);
     match (found.len(), has_expected) {
         (0, _) => (
             Outcome::Absent,
-            format!("no {what} found; expected {shown}"),
+            concat(&["no ", what, " found; expected ", shown]),
         ),
-        (1, true) => (Outcome::Right, format!("correct {what} {shown}")),
+        (1, true) => (Outcome::Right, concat(&["correct ", what, " ", shown])),
         (_, true) => (
             Outcome::Hedged,
-            format!(
-                "hedged: {shown} among {}; give one answer",
-                found.join(", ")
-            ),
+            concat(&[
+                "hedged: ",
+                shown,
+                " among ",
+                &found.join(", "),
+                "; give one answer",
+            ]),
         ),
         (_, false) => (
             Outcome::Wrong,
-            format!(
-                "expected {what} {shown}, response said {}",
-                found.join(", ")
-            ),
+            concat(&[
+                "expected ",
+                what,
+                " ",
+                shown,
+                ", response said ",
+                &found.join(", "),
+            ]),
         ),
     }
 }

@@ -108,8 +108,12 @@ impl TitleIndex {
 
     /// The id of a title word, added to the vocabulary if new.
     fn word_id(&mut self, word: &str) -> u32 {
-        let next = self.vocabulary.len() as u32;
-        *self.vocabulary.entry(word.to_string()).or_insert(next)
+        if let Some(&id) = self.vocabulary.get(word) {
+            return id;
+        }
+        let id = self.vocabulary.len() as u32;
+        self.vocabulary.insert(word.to_string(), id);
+        id
     }
 
     /// The words of `answer` (already normalised) as vocabulary ids, `u32::MAX` for a
