@@ -25,6 +25,13 @@ impl CsvWriter {
         CsvWriter::default()
     }
 
+    /// An empty document with room for `bytes` before it grows.
+    pub fn with_capacity(bytes: usize) -> CsvWriter {
+        CsvWriter {
+            out: String::with_capacity(bytes),
+        }
+    }
+
     /// Appends a header or any row of trusted names.
     pub fn header(&mut self, names: &[&str]) {
         let cells: Vec<Cell> = names.iter().map(|n| Cell::Trusted(n)).collect();
