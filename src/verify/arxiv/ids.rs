@@ -27,6 +27,15 @@ static YEAR: LazyLock<Regex> =
 
 /// Whether `id` is a well-formed arXiv identifier (without version).
 pub fn is_valid_id(id: &str) -> bool {
+    // Without a slash, only a new-style ID can be the whole text: digits, a dot,
+    // digits, valid together (the general check below agrees; a test holds it).
+    if id.is_ascii()
+        && !id.contains('/')
+        && let Some((yymm, number)) = id.split_once('.')
+    {
+        let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+        return digits(yymm) && digits(number) && valid_new(yymm, number);
+    }
     let ids = find_ids(id);
     ids.len() == 1 && ids[0] == id && !id.contains(char::is_whitespace)
 }
@@ -319,6 +328,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_whole_id_is_valid_exactly_when_the_pattern_finds_only_it(text in id_text()) {
+            let ids = find_ids_by_pattern(&text);
+            let by_pattern = ids.len() == 1 && ids[0] == text && !text.contains(char::is_whitespace);
+            prop_assert_eq!(is_valid_id(&text), by_pattern);
+        }
+
         #[test]
         fn the_hand_scans_find_what_the_patterns_find(text in id_text()) {
             prop_assert_eq!(find_ids(&text), find_ids_by_pattern(&text));
