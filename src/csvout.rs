@@ -111,16 +111,20 @@ fn unit_number(value: f64) -> Option<String> {
         return None;
     }
     let micros = floor as u64 + u64::from(fraction > 0.5);
-    let (whole, mut part) = (micros / 1_000_000, micros % 1_000_000);
-    if part == 0 {
-        return Some(whole.to_string());
+    let (whole, part) = (micros / 1_000_000, micros % 1_000_000);
+    let mut text = String::with_capacity(8);
+    text.push(char::from(b'0' + whole as u8));
+    if part > 0 {
+        text.push('.');
+        let mut rest = part;
+        let mut scale = 100_000;
+        while rest > 0 {
+            text.push(char::from(b'0' + (rest / scale) as u8));
+            rest %= scale;
+            scale /= 10;
+        }
     }
-    let mut digits = 6;
-    while part % 10 == 0 {
-        part /= 10;
-        digits -= 1;
-    }
-    Some(format!("{whole}.{part:0digits$}"))
+    Some(text)
 }
 
 #[cfg(test)]

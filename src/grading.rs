@@ -184,11 +184,12 @@ pub fn scores_csv(sheet: &ScoreSheet) -> String {
             number(grade.composite),
             number(grade.score),
         ];
-        let mut cells = vec![
+        let mut cells = Vec::with_capacity(SCORE_COLUMNS.len() + row.extra.len());
+        cells.extend([
             Cell::Text(row.task_id),
             Cell::Text(row.group),
             Cell::Text(row.kind),
-        ];
+        ]);
         cells.extend(numbers.iter().map(|n| Cell::Trusted(n)));
         cells.push(Cell::Text(&grade.feedback));
         cells.extend(row.extra.iter().map(|e| Cell::Text(e)));
