@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::verify::fasthash::FastMap;
+use crate::verify::fasthash::{FastMap, FastSet};
 use crate::verify::normalize::fold_marks;
 
 /// Lowercase particles that belong to a surname.
@@ -87,6 +87,11 @@ const NOT_NAMES: [&str; 64] = [
     "Dr",
     "Prof",
 ];
+
+/// [`NOT_NAMES`] as a set, looked up for every capitalised word of an answer that
+/// names no known author.
+static NOT_NAME_SET: LazyLock<FastSet<&'static str>> =
+    LazyLock::new(|| NOT_NAMES.into_iter().collect());
 
 /// Words of text (the general path; [`AsciiWords`] is the same for ASCII text):
 /// hyphenated initials (`T.-Y.`), or letters with inner hyphens or
@@ -321,7 +326,8 @@ impl Iterator for AsciiWords<'_> {
 
 /// Marks each word of `folded` (byte ranges in order) that opens a sentence.
 fn mark_sentences(folded: &str, words: impl Iterator<Item = (usize, usize)>) -> Vec<Span> {
-    let mut out: Vec<Span> = Vec::new();
+    // Room for words of five bytes with their gaps, so most answers never regrow it.
+    let mut out: Vec<Span> = Vec::with_capacity(folded.len() / 6 + 4);
     let mut last_end = 0;
     for (start, end) in words {
         let gap = &folded[last_end..start];
@@ -421,7 +427,7 @@ pub fn other_name(tokens: &Tokens, excluded_words: &dyn Fn(&str) -> bool) -> Opt
         let mut chars = bare.chars();
         let capital = chars.next().is_some_and(char::is_uppercase);
         let acronym = bare.chars().count() > 1 && bare.chars().all(|c| !c.is_lowercase());
-        capital && !acronym && !NOT_NAMES.contains(&bare) && !excluded_words(bare)
+        capital && !acronym && !NOT_NAME_SET.contains(bare) && !excluded_words(bare)
     };
     (1..tokens.len()).find_map(|j| {
         let (given, surname) = (tokens.text(j - 1), tokens.text(j));
