@@ -1,7 +1,9 @@
 //! The reference verifier: facts about landmark papers (`arxiv_id`, `title`,
-//! `first_author`, `year`), four tasks a paper, graded by regular expressions and
+//! `first_author`, `year`), four tasks a paper, graded by pattern matching and
 //! normalisation alone (no network, no model). The rules are in the shared
-//! `verifier-rules.md`; each is a test here or in the submodules.
+//! `verifier-rules.md`; each is a test here or in the submodules. Lookup tables built
+//! once here (papers by ID, a word trie of titles, authors by surname) keep the cost
+//! of grading an answer independent of how many papers the truth holds.
 //!
 //! Feedback, one line, always naming the expected value (`<what>` is `ID`, `title`,
 //! `first author` or `year`):
