@@ -1,9 +1,13 @@
-//! Benchmark of the arxiv verifier's grading, one task kind at a time, on answers that
-//! read like a model's. Run with `cargo bench --bench grade`; the figure to compare with
-//! the 500,000 outputs per second goal is the reciprocal of the time per grade.
+//! Benchmark of the arxiv verifier's grading on answers that read like a model's: one
+//! task kind at a time, then a mixed workload of every answer in `data/demo/` (all four
+//! kinds, right, hedged, wrong and evasive, as the demo's three skills wrote them). Run
+//! with `cargo bench --bench grade`; the figure to compare with the 500,000 outputs per
+//! second goal is the reciprocal of the time per grade.
 
 use criterion::{Criterion, Throughput};
+use evogate::outputs::parse_outputs;
 use evogate::table::Table;
+use evogate::task::Task;
 use evogate::truth::load_papers;
 use evogate::verify::Verifier;
 use evogate::verify::arxiv::ArxivVerifier;
@@ -16,6 +20,30 @@ const ANSWERS: [&str; 5] = [
     "I believe it was first submitted in 2016, see arXiv:1706.03762v5.",
     "Great question! I am not sure.",
 ];
+
+/// The demo's three answer files: 408 outputs over 136 tasks of every kind.
+const DEMO: [&[u8]; 3] = [
+    include_bytes!("../data/demo/baseline.jsonl"),
+    include_bytes!("../data/demo/candidate.jsonl"),
+    include_bytes!("../data/demo/regressing.jsonl"),
+];
+
+/// Every demo output with the task it answers.
+fn demo_workload(verifier: &ArxivVerifier) -> Vec<(Task, String)> {
+    let mut workload = Vec::new();
+    for bytes in DEMO {
+        for output in parse_outputs("demo.jsonl", bytes).expect("the demo outputs parse") {
+            let task = verifier
+                .tasks()
+                .iter()
+                .find(|t| t.task_id == output.task_id)
+                .expect("every demo output answers a known task")
+                .clone();
+            workload.push((task, output.output));
+        }
+    }
+    workload
+}
 
 fn main() {
     let bytes = include_bytes!("../data/arxiv/papers.csv");
@@ -39,6 +67,15 @@ fn main() {
             })
         });
     }
+    let workload = demo_workload(&verifier);
+    group.throughput(Throughput::Elements(workload.len() as u64));
+    group.bench_function("mixed", |bench| {
+        bench.iter(|| {
+            for (task, answer) in &workload {
+                black_box(verifier.grade(task, black_box(answer)));
+            }
+        })
+    });
     group.finish();
     criterion.final_summary();
 }

@@ -59,6 +59,10 @@ fn parse_jsonl(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
         if raw.trim().is_empty() {
             continue;
         }
+        if let Some(output) = parse_line_fast(line, raw) {
+            outputs.push(output);
+            continue;
+        }
         let value: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
             InputError::invalid(
                 source,
@@ -102,6 +106,30 @@ fn parse_jsonl(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
     Ok(outputs)
 }
 
+/// An outputs line with both keys strings, read without building a JSON tree.
+#[derive(serde::Deserialize)]
+struct Line<'a> {
+    #[serde(borrow)]
+    task_id: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    output: std::borrow::Cow<'a, str>,
+}
+
+/// The output of a line that is an object whose `task_id` and `output` are strings,
+/// as the general path would read it; `None` for anything else (an array, a missing
+/// or repeated key, another type, bad JSON), which the general path reads or reports.
+fn parse_line_fast(line: u64, raw: &str) -> Option<Output> {
+    if !raw.trim_start().starts_with('{') {
+        return None;
+    }
+    let fields: Line = serde_json::from_str(raw).ok()?;
+    Some(Output {
+        line,
+        task_id: fields.task_id.trim().to_string(),
+        output: fields.output.into_owned(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +146,30 @@ mod tests {
         assert_eq!(csv[0].output, jsonl[0].output);
         assert_eq!(csv[0].line, 2);
         assert_eq!(jsonl[0].line, 1);
+    }
+
+    #[test]
+    fn the_fast_path_reads_what_the_json_tree_reads_and_nothing_more() {
+        let lines = [
+            r#"{"task_id":" p:id ","output":"a \"quoted\" \u00e9 answer\n"}"#,
+            r#"{"output":"x","extra":[1,{"y":null}],"task_id":"p:title"}"#,
+            r#"  {"task_id":"p:id","output":""}  "#,
+        ];
+        for raw in lines {
+            let fast = parse_line_fast(1, raw).expect("a plain line takes the fast path");
+            let general = parse_outputs("o.jsonl", raw.as_bytes()).unwrap();
+            assert_eq!(fast, general[0], "{raw}");
+        }
+        for raw in [
+            r#"["p:id","x"]"#,
+            r#"{"task_id":"p:id"}"#,
+            r#"{"task_id":"p:id","output":3}"#,
+            r#"{"task_id":"p:id","output":null}"#,
+            r#"{"task_id":"a","task_id":"b","output":"x"}"#,
+            r#"{"task_id":"p:id","output":"x"} trailing"#,
+        ] {
+            assert!(parse_line_fast(1, raw).is_none(), "{raw}");
+        }
     }
 
     #[test]

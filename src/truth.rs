@@ -2,7 +2,7 @@
 //! [`check`] lists every problem with its row (what `evogate truth check` prints), and
 //! [`load_papers`] refuses a file with any, so no split or grade is built on bad facts.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use crate::error::InputError;
 use crate::table::Table;
@@ -55,8 +55,9 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
     let [id, title, author, year] = columns;
     let (id, title, author, year) = (id?, title?, author?, year?);
     let mut problems = Vec::new();
-    let mut ids: BTreeMap<String, u64> = BTreeMap::new();
-    let mut titles: BTreeMap<String, u64> = BTreeMap::new();
+    // Only asked whether a key was seen before, so order does not matter here.
+    let mut ids: HashMap<String, u64> = HashMap::with_capacity(table.rows.len());
+    let mut titles: HashMap<String, u64> = HashMap::with_capacity(table.rows.len());
     for row in &table.rows {
         let mut problem = |message: String| {
             problems.push(Problem {

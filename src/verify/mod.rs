@@ -5,6 +5,7 @@
 
 pub mod arxiv;
 pub mod facts;
+pub mod fasthash;
 pub mod normalize;
 
 use crate::error::InputError;

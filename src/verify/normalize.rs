@@ -32,17 +32,20 @@ pub fn normalize(text: &str) -> String {
 /// [`normalize`] for ASCII text, where decomposition changes nothing: the fast path
 /// for the common case.
 fn normalize_ascii(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        if !out.is_empty() {
-            out.push(' ');
+    let mut out = Vec::with_capacity(text.len());
+    let mut pending_space = false;
+    for &byte in text.as_bytes() {
+        if byte.is_ascii_alphanumeric() {
+            if pending_space && !out.is_empty() {
+                out.push(b' ');
+            }
+            pending_space = false;
+            out.push(byte.to_ascii_lowercase());
+        } else {
+            pending_space = true;
         }
-        out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
     }
-    out
+    String::from_utf8(out).expect("ASCII letters, digits and spaces are UTF-8")
 }
 
 /// `text` with compatibility decomposition and marks removed, case and punctuation

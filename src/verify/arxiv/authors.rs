@@ -5,10 +5,12 @@
 //! The surname is the last word with any particles before it (`van den Oord`);
 //! particles may be left out or lowercased. So `He wrote it.` is not Kaiming He.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::verify::fasthash::{FastMap, FastSet};
 use crate::verify::normalize::fold_marks;
 
 /// Lowercase particles that belong to a surname.
@@ -86,7 +88,13 @@ const NOT_NAMES: [&str; 64] = [
     "Prof",
 ];
 
-/// Words of text: hyphenated initials (`T.-Y.`), or letters with inner hyphens or
+/// [`NOT_NAMES`] as a set, looked up for every capitalised word of an answer that
+/// names no known author.
+static NOT_NAME_SET: LazyLock<FastSet<&'static str>> =
+    LazyLock::new(|| NOT_NAMES.into_iter().collect());
+
+/// Words of text (the general path; [`AsciiWords`] is the same for ASCII text):
+/// hyphenated initials (`T.-Y.`), or letters with inner hyphens or
 /// apostrophes, with an optional trailing dot.
 static WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\p{Lu}\.(?:-?\p{Lu}\.)+|\p{L}+(?:['’-]\p{L}+)*\.?")
@@ -161,112 +169,279 @@ impl AuthorName {
         )
     }
 
-    fn is_given(&self, token: &Token) -> bool {
-        let bare: String = token
-            .text
-            .chars()
-            .filter(|c| *c != '.' && *c != '-')
-            .collect();
-        self.given
-            .iter()
-            .any(|g| g == token.text.trim_end_matches('.'))
-            || (bare.chars().all(char::is_uppercase) && self.initials.contains(&bare))
+    fn is_given(&self, text: &str) -> bool {
+        let trimmed = text.trim_end_matches('.');
+        if self.given.iter().any(|g| g == trimmed) {
+            return true;
+        }
+        let bare = || text.chars().filter(|c| *c != '.' && *c != '-');
+        bare().all(char::is_uppercase) && self.initials.iter().any(|i| i.chars().eq(bare()))
     }
 
     /// Whether this name is present among `tokens`.
-    fn present_in(&self, tokens: &[Token]) -> bool {
-        if self.core.is_empty() {
+    fn present_in(&self, tokens: &Tokens) -> bool {
+        !self.core.is_empty() && (0..tokens.len()).any(|i| self.present_at(tokens, i))
+    }
+
+    /// Whether this name is present with its surname at token `i`.
+    fn present_at(&self, tokens: &Tokens, i: usize) -> bool {
+        if tokens.text(i).trim_end_matches('.') != self.core {
             return false;
         }
-        tokens.iter().enumerate().any(|(i, token)| {
-            if token.text.trim_end_matches('.') != self.core {
-                return false;
-            }
-            let mut before = i;
-            let mut particles = self.particles.iter().rev();
-            while before > 0
-                && particles
-                    .clone()
-                    .next()
-                    .is_some_and(|p| tokens[before - 1].text.eq_ignore_ascii_case(p))
-            {
-                particles.next();
-                before -= 1;
-            }
-            let given_before = before > 0 && self.is_given(&tokens[before - 1]);
-            let et_al = tokens.get(i + 1).is_some_and(|t| t.text == "et")
-                && tokens
-                    .get(i + 2)
-                    .is_some_and(|t| t.text.trim_end_matches('.') == "al");
-            let long_and_inside = self.core.chars().count() >= 4 && !token.sentence_start;
-            given_before || et_al || long_and_inside
-        })
+        let mut before = i;
+        let mut particles = self.particles.iter().rev();
+        while before > 0
+            && particles
+                .clone()
+                .next()
+                .is_some_and(|p| tokens.text(before - 1).eq_ignore_ascii_case(p))
+        {
+            particles.next();
+            before -= 1;
+        }
+        let given_before = before > 0 && self.is_given(tokens.text(before - 1));
+        let et_al = i + 2 < tokens.len()
+            && tokens.text(i + 1) == "et"
+            && tokens.text(i + 2).trim_end_matches('.') == "al";
+        let long_and_inside = self.core.chars().count() >= 4 && !tokens.opens_sentence(i);
+        given_before || et_al || long_and_inside
     }
 }
 
-/// A word of an answer and whether it opens a sentence.
+/// The words of an answer, marks folded, each marked when it opens a sentence (the
+/// first word, or one after `.`, `!`, `?`, `:` or a line break that does not follow an
+/// initial). Words are spans of the folded text, which is the answer itself when it is
+/// ASCII, so tokenizing allocates one vector.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Token {
-    text: String,
+pub struct Tokens<'a> {
+    folded: Cow<'a, str>,
+    spans: Vec<Span>,
+}
+
+/// One word: its byte range in the folded text and whether it opens a sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    start: usize,
+    end: usize,
     sentence_start: bool,
 }
 
-/// The words of `answer`, marks folded, each marked when it opens a sentence (the
-/// first word, or one after `.`, `!`, `?`, `:` or a line break that does not follow an
-/// initial).
-pub fn tokens(answer: &str) -> Vec<Token> {
-    let folded = fold_marks(answer);
-    let mut out: Vec<Token> = Vec::new();
+impl Tokens<'_> {
+    /// How many words.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether there are no words.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The `i`-th word.
+    pub fn text(&self, i: usize) -> &str {
+        let span = self.spans[i];
+        &self.folded[span.start..span.end]
+    }
+
+    /// Whether the `i`-th word opens a sentence.
+    pub fn opens_sentence(&self, i: usize) -> bool {
+        self.spans[i].sentence_start
+    }
+}
+
+/// The words of ASCII text by hand, exactly as [`WORD`] finds them there (where
+/// `\p{L}` is `[A-Za-z]`, `\p{Lu}` is `[A-Z]` and `’` cannot occur), without the
+/// regular expression's search machinery: byte ranges, leftmost-first.
+struct AsciiWords<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl AsciiWords<'_> {
+    fn letter(&self, at: usize) -> bool {
+        self.bytes.get(at).is_some_and(u8::is_ascii_alphabetic)
+    }
+
+    fn capital_dot(&self, at: usize) -> bool {
+        self.bytes.get(at).is_some_and(u8::is_ascii_uppercase)
+            && self.bytes.get(at + 1) == Some(&b'.')
+    }
+
+    /// The end of `\p{Lu}\.(?:-?\p{Lu}\.)+` from `start`, if it matches.
+    fn initials_end(&self, start: usize) -> Option<usize> {
+        if !self.capital_dot(start) {
+            return None;
+        }
+        let mut end = start + 2;
+        let mut repeats = 0;
+        loop {
+            let next = if self.bytes.get(end) == Some(&b'-') {
+                end + 1
+            } else {
+                end
+            };
+            if !self.capital_dot(next) {
+                break;
+            }
+            end = next + 2;
+            repeats += 1;
+        }
+        (repeats > 0).then_some(end)
+    }
+
+    /// The end of `\p{L}+(?:['’-]\p{L}+)*\.?` from `start`, a letter.
+    fn word_end(&self, start: usize) -> usize {
+        let mut end = start;
+        while self.letter(end) {
+            end += 1;
+        }
+        while matches!(self.bytes.get(end), Some(b'\'' | b'-')) && self.letter(end + 1) {
+            end += 1;
+            while self.letter(end) {
+                end += 1;
+            }
+        }
+        if self.bytes.get(end) == Some(&b'.') {
+            end += 1;
+        }
+        end
+    }
+}
+
+impl Iterator for AsciiWords<'_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        let start = self.at
+            + self.bytes[self.at..]
+                .iter()
+                .position(u8::is_ascii_alphabetic)?;
+        let end = self
+            .initials_end(start)
+            .unwrap_or_else(|| self.word_end(start));
+        self.at = end;
+        Some((start, end))
+    }
+}
+
+/// Marks each word of `folded` (byte ranges in order) that opens a sentence.
+fn mark_sentences(folded: &str, words: impl Iterator<Item = (usize, usize)>) -> Vec<Span> {
+    // Room for words of five bytes with their gaps, so most answers never regrow it.
+    let mut out: Vec<Span> = Vec::with_capacity(folded.len() / 6 + 4);
     let mut last_end = 0;
-    for m in WORD.find_iter(&folded) {
-        let gap = &folded[last_end..m.start()];
+    for (start, end) in words {
+        let gap = &folded[last_end..start];
         let sentence_start = match out.last() {
             None => true,
             Some(previous) => {
-                let initial = previous.text.trim_end_matches('.').chars().count() == 1
-                    || previous.text.contains(".-");
+                let previous = &folded[previous.start..previous.end];
+                let initial =
+                    previous.trim_end_matches('.').chars().count() == 1 || previous.contains(".-");
                 gap.contains(['!', '?', ':', '\n'])
-                    || ((gap.contains('.') || previous.text.ends_with('.')) && !initial)
+                    || ((gap.contains('.') || previous.ends_with('.')) && !initial)
             }
         };
-        out.push(Token {
-            text: m.as_str().to_string(),
+        out.push(Span {
+            start,
+            end,
             sentence_start,
         });
-        last_end = m.end();
+        last_end = end;
     }
     out
 }
 
-/// Which of `names` are present in the answer's `tokens`.
-pub fn present(names: &[AuthorName], tokens: &[Token]) -> Vec<usize> {
+/// The words of `answer`, marks folded, each marked when it opens a sentence.
+pub fn tokens(answer: &str) -> Tokens<'_> {
+    let folded: Cow<str> = if answer.is_ascii() {
+        Cow::Borrowed(answer)
+    } else {
+        Cow::Owned(fold_marks(answer))
+    };
+    let spans = if folded.is_ascii() {
+        let words = AsciiWords {
+            bytes: folded.as_bytes(),
+            at: 0,
+        };
+        mark_sentences(&folded, words)
+    } else {
+        let words = WORD.find_iter(&folded).map(|m| (m.start(), m.end()));
+        mark_sentences(&folded, words)
+    };
+    Tokens { folded, spans }
+}
+
+/// Which of `names` are present in the answer's `tokens`, examining every name: the
+/// reference for [`SurnameIndex::present`].
+pub fn present(names: &[AuthorName], tokens: &Tokens) -> Vec<usize> {
     (0..names.len())
         .filter(|&i| names[i].present_in(tokens))
         .collect()
 }
 
+/// Names by the last word of their surname, so that only the names whose surname is a
+/// word of the answer are examined.
+#[derive(Debug, Clone, Default)]
+pub struct SurnameIndex {
+    by_core: FastMap<String, Vec<usize>>,
+}
+
+impl SurnameIndex {
+    /// Indexes `names` by position.
+    pub fn new(names: &[AuthorName]) -> SurnameIndex {
+        let mut by_core: FastMap<String, Vec<usize>> = FastMap::default();
+        for (index, name) in names.iter().enumerate() {
+            if !name.core.is_empty() {
+                by_core.entry(name.core.clone()).or_default().push(index);
+            }
+        }
+        SurnameIndex { by_core }
+    }
+
+    /// Which of `names` (the ones indexed) are present in `tokens`, ascending: the same
+    /// as [`present`].
+    pub fn present(&self, names: &[AuthorName], tokens: &Tokens) -> Vec<usize> {
+        let mut found = Vec::new();
+        for i in 0..tokens.len() {
+            if let Some(candidates) = self.by_core.get(tokens.text(i).trim_end_matches('.')) {
+                found.extend(
+                    candidates
+                        .iter()
+                        .copied()
+                        .filter(|&n| names[n].present_at(tokens, i)),
+                );
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}
+
 /// The first capitalised `Given Surname` pair in `tokens` that is not made of
 /// excluded words (sentence openers, words of any known title, all-capital acronyms):
 /// a name the answer presents that is not a known first author.
-pub fn other_name(tokens: &[Token], excluded_words: &dyn Fn(&str) -> bool) -> Option<String> {
-    let name_like = |token: &Token| {
-        let bare = token.text.trim_end_matches('.');
+pub fn other_name(tokens: &Tokens, excluded_words: &dyn Fn(&str) -> bool) -> Option<String> {
+    let name_like = |text: &str| {
+        let bare = text.trim_end_matches('.');
         let mut chars = bare.chars();
         let capital = chars.next().is_some_and(char::is_uppercase);
         let acronym = bare.chars().count() > 1 && bare.chars().all(|c| !c.is_lowercase());
-        capital && !acronym && !NOT_NAMES.contains(&bare) && !excluded_words(bare)
+        capital && !acronym && !NOT_NAME_SET.contains(bare) && !excluded_words(bare)
     };
-    tokens.windows(2).find_map(|pair| {
-        let (given, surname) = (&pair[0], &pair[1]);
+    (1..tokens.len()).find_map(|j| {
+        let (given, surname) = (tokens.text(j - 1), tokens.text(j));
         let surname_ok =
-            surname.text.trim_end_matches('.').chars().count() >= 2 && !surname.sentence_start;
-        (name_like(given) && name_like(surname) && surname_ok)
-            .then(|| format!("{} {}", given.text, surname.text.trim_end_matches('.')))
+            surname.trim_end_matches('.').chars().count() >= 2 && !tokens.opens_sentence(j);
+        (surname_ok && name_like(surname) && name_like(given))
+            .then(|| format!("{} {}", given, surname.trim_end_matches('.')))
     })
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn found(name: &str, answer: &str) -> bool {
@@ -321,6 +496,69 @@ mod tests {
             AuthorName::parse("Diederik P. Kingma").person_key(),
             AuthorName::parse("Diederik P Kingma").person_key()
         );
+    }
+
+    /// Text from the characters the word pattern cares about.
+    fn ascii_text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("A"),
+                Just("b"),
+                Just("T."),
+                Just("-"),
+                Just("'"),
+                Just("."),
+                Just(" "),
+                Just("\n"),
+                Just("!"),
+                Just(":"),
+                Just("Y."),
+                Just("et al."),
+                Just("Lin"),
+                Just("x-y"),
+                Just("0"),
+                Just(","),
+                Just("I.-J."),
+            ],
+            0..24,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn the_ascii_tokenizer_finds_the_words_the_pattern_finds(text in ascii_text()) {
+            let by_hand: Vec<(usize, usize)> =
+                AsciiWords { bytes: text.as_bytes(), at: 0 }.collect();
+            let by_pattern: Vec<(usize, usize)> =
+                WORD.find_iter(&text).map(|m| (m.start(), m.end())).collect();
+            prop_assert_eq!(by_hand, by_pattern);
+        }
+
+        #[test]
+        fn the_surname_index_finds_what_examining_every_name_finds(
+            picks in proptest::collection::vec((0usize..8, 0usize..6), 0..8),
+        ) {
+            let names: Vec<AuthorName> = [
+                "Kaiming He", "Ian J. Goodfellow", "Tsung-Yi Lin", "Aaron van den Oord",
+                "Ashish Vaswani", "Diederik P. Kingma", "Diederik P Kingma", "Bernhard Schölkopf",
+            ]
+            .iter()
+            .map(|n| AuthorName::parse(n))
+            .collect();
+            let pieces = ["He", "K.", "et al.", "Lin", "T.-Y.", "van den Oord", "Vaswani",
+                "Kingma", "Schölkopf", "Ian", ". ", " ", "wrote it", "Oord"];
+            let answer: String = picks
+                .iter()
+                .map(|&(a, b)| format!("{} {}", pieces[a + b], pieces[(a * 3 + b) % pieces.len()]))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let tokens = tokens(&answer);
+            prop_assert_eq!(
+                SurnameIndex::new(&names).present(&names, &tokens),
+                present(&names, &tokens)
+            );
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! (`9913.12345`, `3.14159`) are not candidates, and every ID-shaped substring is
 //! removed before years are looked for, so `2005.14165` is not the year 2005.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -26,6 +27,15 @@ static YEAR: LazyLock<Regex> =
 
 /// Whether `id` is a well-formed arXiv identifier (without version).
 pub fn is_valid_id(id: &str) -> bool {
+    // Without a slash, only a new-style ID can be the whole text: digits, a dot,
+    // digits, valid together (the general check below agrees; a test holds it).
+    if id.is_ascii()
+        && !id.contains('/')
+        && let Some((yymm, number)) = id.split_once('.')
+    {
+        let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+        return digits(yymm) && digits(number) && valid_new(yymm, number);
+    }
     let ids = find_ids(id);
     ids.len() == 1 && ids[0] == id && !id.contains(char::is_whitespace)
 }
@@ -45,34 +55,101 @@ fn valid_new(yymm: &str, number: &str) -> bool {
     number.len() == expected_digits
 }
 
+/// A substring shaped like a new-style ID: its byte range, and the ranges of the digits
+/// before and after the dot.
+struct Shape {
+    start: usize,
+    end: usize,
+    yymm: (usize, usize),
+    number: (usize, usize),
+}
+
+/// Every match of [`NEW_SHAPE`] in `text`, leftmost first. ASCII text is scanned by
+/// hand: there `\d` is `[0-9]`, a match starts at the first digit of a run followed by
+/// a dot and a digit, and ends after the second run and any `v` with digits.
+fn new_shapes(text: &str) -> Vec<Shape> {
+    if !text.is_ascii() {
+        return NEW_SHAPE
+            .captures_iter(text)
+            .map(|caps| {
+                let whole = caps.get(0).expect("group 0 always matches");
+                let (yymm, number) = (caps.get(1).expect("group 1"), caps.get(2).expect("group 2"));
+                Shape {
+                    start: whole.start(),
+                    end: whole.end(),
+                    yymm: (yymm.start(), yymm.end()),
+                    number: (number.start(), number.end()),
+                }
+            })
+            .collect();
+    }
+    let bytes = text.as_bytes();
+    let digit = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
+    let run_end = |mut at: usize| {
+        while digit(at) {
+            at += 1;
+        }
+        at
+    };
+    let mut shapes = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = bytes[at..].iter().position(u8::is_ascii_digit) {
+        let start = at + offset;
+        let dot = run_end(start);
+        if bytes.get(dot) != Some(&b'.') || !digit(dot + 1) {
+            at = dot;
+            continue;
+        }
+        let after = run_end(dot + 1);
+        let end = if matches!(bytes.get(after), Some(b'v' | b'V')) && digit(after + 1) {
+            run_end(after + 1)
+        } else {
+            after
+        };
+        shapes.push(Shape {
+            start,
+            end,
+            yymm: (start, dot),
+            number: (dot + 1, after),
+        });
+        at = end;
+    }
+    shapes
+}
+
 /// Every distinct arXiv ID in `text`, versions dropped, in order of first appearance.
 pub fn find_ids(text: &str) -> Vec<String> {
     let mut found: Vec<(usize, String)> = Vec::new();
     let bytes = text.as_bytes();
-    for caps in NEW_SHAPE.captures_iter(text) {
-        let whole = caps.get(0).expect("group 0 always matches");
-        let (start, end) = (whole.start(), whole.end());
+    for shape in new_shapes(text) {
+        let (start, end) = (shape.start, shape.end);
         // A longer run of digits or dots around the match is not an ID (e.g. 1.2.3).
         let before_ok = start == 0 || !matches!(bytes[start - 1], b'.' | b'0'..=b'9');
         let after_ok = end == bytes.len()
             || !(bytes[end].is_ascii_alphanumeric()
                 || (bytes[end] == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)));
-        let (yymm, number) = (&caps[1], &caps[2]);
+        let yymm = &text[shape.yymm.0..shape.yymm.1];
+        let number = &text[shape.number.0..shape.number.1];
         if before_ok && after_ok && valid_new(yymm, number) {
             found.push((start, format!("{yymm}.{number}")));
         }
     }
-    for caps in OLD_SHAPE.captures_iter(text) {
-        let digits = &caps[2];
-        let month: u32 = digits[2..4].parse().unwrap_or(0);
-        if (1..=12).contains(&month) {
-            let whole = caps.get(0).expect("group 0 always matches");
-            let archive = caps[1].to_string();
-            let archive = match archive.split_once('.') {
-                Some((main, sub)) => format!("{}.{}", main.to_lowercase(), sub.to_uppercase()),
-                None => archive.to_lowercase(),
-            };
-            found.push((whole.start(), format!("{archive}/{digits}")));
+    // Old-style IDs need a slash; most answers have none.
+    if text.contains('/') {
+        for caps in OLD_SHAPE.captures_iter(text) {
+            let digits = &caps[2];
+            let month: u32 = digits[2..4].parse().unwrap_or(0);
+            if (1..=12).contains(&month) {
+                let whole = caps.get(0).expect("group 0 always matches");
+                let archive = caps[1].to_string();
+                let archive = match archive.split_once('.') {
+                    Some((main, sub)) => {
+                        format!("{}.{}", main.to_lowercase(), sub.to_uppercase())
+                    }
+                    None => archive.to_lowercase(),
+                };
+                found.push((whole.start(), format!("{archive}/{digits}")));
+            }
         }
     }
     found.sort();
@@ -88,17 +165,56 @@ pub fn find_ids(text: &str) -> Vec<String> {
 /// Every distinct year from 1991 to 2099 standing alone in `text` once every
 /// ID-shaped substring is removed, in order of first appearance.
 pub fn find_years(text: &str) -> Vec<u16> {
-    let without_new = NEW_SHAPE.replace_all(text, " ");
-    let without_ids = OLD_SHAPE.replace_all(&without_new, " ");
+    let without_new: Cow<str> = if text.is_ascii() {
+        let shapes = new_shapes(text);
+        if shapes.is_empty() {
+            Cow::Borrowed(text)
+        } else {
+            let mut rest = String::with_capacity(text.len());
+            let mut last = 0;
+            for shape in shapes {
+                rest.push_str(&text[last..shape.start]);
+                rest.push(' ');
+                last = shape.end;
+            }
+            rest.push_str(&text[last..]);
+            Cow::Owned(rest)
+        }
+    } else {
+        NEW_SHAPE.replace_all(text, " ")
+    };
+    let without_ids = if without_new.contains('/') {
+        Cow::Owned(OLD_SHAPE.replace_all(&without_new, " ").into_owned())
+    } else {
+        without_new
+    };
     let bytes = without_ids.as_bytes();
+    let runs: Vec<(usize, usize)> = if without_ids.is_ascii() {
+        // `\d+` on ASCII text: the maximal runs of `[0-9]`.
+        let mut runs = Vec::new();
+        let mut at = 0;
+        while let Some(offset) = bytes[at..].iter().position(u8::is_ascii_digit) {
+            let start = at + offset;
+            at = start;
+            while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+                at += 1;
+            }
+            runs.push((start, at));
+        }
+        runs
+    } else {
+        YEAR.find_iter(&without_ids)
+            .map(|m| (m.start(), m.end()))
+            .collect()
+    };
     let mut years = Vec::new();
-    for m in YEAR.find_iter(&without_ids) {
-        let alone_before = m.start() == 0 || !bytes[m.start() - 1].is_ascii_alphanumeric();
-        let alone_after = m.end() == bytes.len() || !bytes[m.end()].is_ascii_alphanumeric();
-        if m.as_str().len() != 4 || !alone_before || !alone_after {
+    for (start, end) in runs {
+        let alone_before = start == 0 || !bytes[start - 1].is_ascii_alphanumeric();
+        let alone_after = end == bytes.len() || !bytes[end].is_ascii_alphanumeric();
+        if end - start != 4 || !alone_before || !alone_after {
             continue;
         }
-        if let Ok(year) = m.as_str().parse::<u16>()
+        if let Ok(year) = without_ids[start..end].parse::<u16>()
             && (1991..=2099).contains(&year)
             && !years.contains(&year)
         {
@@ -110,7 +226,121 @@ pub fn find_years(text: &str) -> Vec<u16> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// [`find_ids`] as it was before the hand scan: the reference.
+    fn find_ids_by_pattern(text: &str) -> Vec<String> {
+        let mut found: Vec<(usize, String)> = Vec::new();
+        let bytes = text.as_bytes();
+        for caps in NEW_SHAPE.captures_iter(text) {
+            let whole = caps.get(0).unwrap();
+            let (start, end) = (whole.start(), whole.end());
+            let before_ok = start == 0 || !matches!(bytes[start - 1], b'.' | b'0'..=b'9');
+            let after_ok = end == bytes.len()
+                || !(bytes[end].is_ascii_alphanumeric()
+                    || (bytes[end] == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)));
+            let (yymm, number) = (&caps[1], &caps[2]);
+            if before_ok && after_ok && valid_new(yymm, number) {
+                found.push((start, format!("{yymm}.{number}")));
+            }
+        }
+        for caps in OLD_SHAPE.captures_iter(text) {
+            let digits = &caps[2];
+            let month: u32 = digits[2..4].parse().unwrap_or(0);
+            if (1..=12).contains(&month) {
+                let whole = caps.get(0).unwrap();
+                let archive = caps[1].to_string();
+                let archive = match archive.split_once('.') {
+                    Some((main, sub)) => format!("{}.{}", main.to_lowercase(), sub.to_uppercase()),
+                    None => archive.to_lowercase(),
+                };
+                found.push((whole.start(), format!("{archive}/{digits}")));
+            }
+        }
+        found.sort();
+        let mut distinct = Vec::new();
+        for (_, id) in found {
+            if !distinct.contains(&id) {
+                distinct.push(id);
+            }
+        }
+        distinct
+    }
+
+    /// [`find_years`] as it was before the hand scan: the reference.
+    fn find_years_by_pattern(text: &str) -> Vec<u16> {
+        let without_new = NEW_SHAPE.replace_all(text, " ");
+        let without_ids = OLD_SHAPE.replace_all(&without_new, " ");
+        let bytes = without_ids.as_bytes();
+        let mut years = Vec::new();
+        for m in YEAR.find_iter(&without_ids) {
+            let alone_before = m.start() == 0 || !bytes[m.start() - 1].is_ascii_alphanumeric();
+            let alone_after = m.end() == bytes.len() || !bytes[m.end()].is_ascii_alphanumeric();
+            if m.as_str().len() != 4 || !alone_before || !alone_after {
+                continue;
+            }
+            if let Ok(year) = m.as_str().parse::<u16>()
+                && (1991..=2099).contains(&year)
+                && !years.contains(&year)
+            {
+                years.push(year);
+            }
+        }
+        years
+    }
+
+    /// Text made of the pieces IDs and years are built from.
+    fn id_text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("1706"),
+                Just("03762"),
+                Just("2017"),
+                Just("1501"),
+                Just("0001"),
+                Just("9"),
+                Just("."),
+                Just("v"),
+                Just("V2"),
+                Just(" "),
+                Just("/"),
+                Just("hep-th"),
+                Just("9901001"),
+                Just("math.GT"),
+                Just("arXiv:"),
+                Just("x"),
+                Just("٣"),
+                Just("é"),
+                Just("-"),
+                Just("1991"),
+                Just("2100"),
+                Just("1706.03762"),
+                Just("2005.14165"),
+                Just("1412.6980"),
+                Just("v7"),
+                Just("cs/0112017"),
+            ],
+            0..12,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn a_whole_id_is_valid_exactly_when_the_pattern_finds_only_it(text in id_text()) {
+            let ids = find_ids_by_pattern(&text);
+            let by_pattern = ids.len() == 1 && ids[0] == text && !text.contains(char::is_whitespace);
+            prop_assert_eq!(is_valid_id(&text), by_pattern);
+        }
+
+        #[test]
+        fn the_hand_scans_find_what_the_patterns_find(text in id_text()) {
+            prop_assert_eq!(find_ids(&text), find_ids_by_pattern(&text));
+            prop_assert_eq!(find_years(&text), find_years_by_pattern(&text));
+        }
+    }
 
     #[test]
     fn finds_plain_prefixed_versioned_and_addressed_ids() {

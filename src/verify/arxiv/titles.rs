@@ -3,19 +3,33 @@
 //! hyphenated, as two words, or joined (`Low-Rank`, `Low Rank`, `LowRank`). A title
 //! found only inside a longer title that is also found does not count on its own.
 
-use std::collections::{BTreeMap, BTreeSet};
-
+use crate::verify::fasthash::FastMap;
 use crate::verify::normalize::{contains_words, normalize};
 
-/// Every paper's title in its searchable forms, indexed by first word.
+/// The id of an answer's word that is in no title.
+const UNKNOWN: u32 = u32::MAX;
+
+/// The trie's root: the empty word sequence.
+const ROOT: u32 = 0;
+
+/// Every paper's title in its searchable forms, in a trie of words so that finding
+/// every title in an answer costs a few lookups per word of the answer, however many
+/// papers there are.
 #[derive(Debug, Clone)]
 pub struct TitleIndex {
     /// For each paper (by index): the normalised variants of its title.
     variants: Vec<Vec<String>>,
-    /// First word of any variant → papers having a variant starting with it.
-    by_first_word: BTreeMap<String, BTreeSet<usize>>,
-    /// For each paper: its distinct normalised words of three or more letters.
-    content_words: Vec<Vec<String>>,
+    /// For each paper: the vocabulary ids of its distinct normalised words of three or
+    /// more letters.
+    content_ids: Vec<Vec<u32>>,
+    /// Every word of every variant → its id.
+    vocabulary: FastMap<String, u32>,
+    /// (node, word id) → the node after that word; a node is a word sequence that
+    /// begins some variant.
+    children: FastMap<(u32, u32), u32>,
+    /// For each node: the papers having a variant that is exactly its sequence,
+    /// ascending (empty for most nodes).
+    ends: Vec<Vec<usize>>,
 }
 
 /// Variants of a title: each hyphen either a space or nothing (all 2^h choices for up
@@ -52,14 +66,31 @@ impl TitleIndex {
     pub fn new<'a>(titles: impl Iterator<Item = &'a str>) -> TitleIndex {
         let mut index = TitleIndex {
             variants: Vec::new(),
-            by_first_word: BTreeMap::new(),
-            content_words: Vec::new(),
+            content_ids: Vec::new(),
+            vocabulary: FastMap::default(),
+            children: FastMap::default(),
+            ends: vec![Vec::new()],
         };
         for (paper, title) in titles.enumerate() {
             let forms = variants(title);
             for form in &forms {
-                let first = form.split(' ').next().unwrap_or_default().to_string();
-                index.by_first_word.entry(first).or_default().insert(paper);
+                let mut node = ROOT;
+                for word in form.split(' ') {
+                    let id = index.word_id(word);
+                    node = match index.children.get(&(node, id)) {
+                        Some(&next) => next,
+                        None => {
+                            let next = index.ends.len() as u32;
+                            index.ends.push(Vec::new());
+                            index.children.insert((node, id), next);
+                            next
+                        }
+                    };
+                }
+                let ends = &mut index.ends[node as usize];
+                if ends.last() != Some(&paper) {
+                    ends.push(paper);
+                }
             }
             let mut words: Vec<String> = normalize(title)
                 .split(' ')
@@ -68,28 +99,60 @@ impl TitleIndex {
                 .collect();
             words.sort();
             words.dedup();
-            index.content_words.push(words);
+            let ids = words.iter().map(|w| index.word_id(w)).collect();
+            index.content_ids.push(ids);
             index.variants.push(forms);
         }
         index
     }
 
+    /// The id of a title word, added to the vocabulary if new.
+    fn word_id(&mut self, word: &str) -> u32 {
+        if let Some(&id) = self.vocabulary.get(word) {
+            return id;
+        }
+        let id = self.vocabulary.len() as u32;
+        self.vocabulary.insert(word.to_string(), id);
+        id
+    }
+
+    /// The words of `answer` (already normalised) as vocabulary ids, `u32::MAX` for a
+    /// word of no title: computed once, then used to find titles and to count words.
+    pub fn words(&self, answer: &str) -> Vec<u32> {
+        answer
+            .split(' ')
+            .map(|word| self.vocabulary.get(word).copied().unwrap_or(UNKNOWN))
+            .collect()
+    }
+
     /// The papers whose title is present in `answer` (already normalised), ascending.
     pub fn present(&self, answer: &str) -> Vec<usize> {
-        let mut candidates = BTreeSet::new();
-        for word in answer.split(' ') {
-            if let Some(papers) = self.by_first_word.get(word) {
-                candidates.extend(papers.iter().copied());
+        self.present_words(answer, &self.words(answer))
+    }
+
+    /// [`TitleIndex::present`] with the answer's [`TitleIndex::words`] already known.
+    pub fn present_words(&self, answer: &str, words: &[u32]) -> Vec<usize> {
+        // A variant occurs as whole words exactly when its word sequence is a run of the
+        // answer's words: walk the trie from every word of the answer.
+        let mut found: Vec<usize> = Vec::new();
+        for start in 0..words.len() {
+            let mut node = ROOT;
+            for &word in &words[start..] {
+                if word == UNKNOWN {
+                    break;
+                }
+                let Some(&next) = self.children.get(&(node, word)) else {
+                    break;
+                };
+                node = next;
+                found.extend_from_slice(&self.ends[node as usize]);
             }
         }
-        let found: Vec<usize> = candidates
-            .into_iter()
-            .filter(|&paper| {
-                self.variants[paper]
-                    .iter()
-                    .any(|v| contains_words(answer, v))
-            })
-            .collect();
+        found.sort_unstable();
+        found.dedup();
+        if found.len() < 2 {
+            return found;
+        }
         // A title that is part of a longer title found in the same answer counts only
         // where it occurs outside that longer title.
         found
@@ -129,21 +192,24 @@ impl TitleIndex {
     /// The share of `paper`'s words of three or more letters present as words of
     /// `answer` (normalised), with the counts, or `None` when it has no such words.
     pub fn word_share(&self, paper: usize, answer: &str) -> Option<(usize, usize)> {
-        let words = &self.content_words[paper];
-        if words.is_empty() {
+        self.word_share_words(paper, &self.words(answer))
+    }
+
+    /// [`TitleIndex::word_share`] with the answer's [`TitleIndex::words`] already known.
+    pub fn word_share_words(&self, paper: usize, words: &[u32]) -> Option<(usize, usize)> {
+        let ids = &self.content_ids[paper];
+        if ids.is_empty() {
             return None;
         }
-        let answer_words: BTreeSet<&str> = answer.split(' ').collect();
-        let present = words
-            .iter()
-            .filter(|w| answer_words.contains(w.as_str()))
-            .count();
-        Some((present, words.len()))
+        let present = ids.iter().filter(|id| words.contains(id)).count();
+        Some((present, ids.len()))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn index() -> TitleIndex {
@@ -198,6 +264,57 @@ mod tests {
             [2, 3],
             "the shorter title also stands on its own here: a hedge between two titles"
         );
+    }
+
+    proptest! {
+        #[test]
+        fn the_trie_finds_the_titles_a_search_of_every_variant_finds(
+            picks in proptest::collection::vec(0usize..16, 0..14),
+        ) {
+            let titles = [
+                "Attention Is All You Need",
+                "LoRA: Low-Rank Adaptation of Large Language Models",
+                "Generative Adversarial Networks",
+                "Conditional Generative Adversarial Networks",
+                "All You Need",
+            ];
+            let index = TitleIndex::new(titles.into_iter());
+            let pieces = ["attention", "is", "all", "you", "need", "lora", "low", "rank",
+                "lowrank", "adaptation", "of", "large", "language", "models", "generative",
+                "adversarial networks"];
+            let extra = ["conditional", "needed", "x"];
+            let answer: String = picks
+                .iter()
+                .map(|&p| if p % 7 == 6 { extra[p % 3] } else { pieces[p] })
+                .collect::<Vec<_>>()
+                .join(" ");
+            let answer = normalize(&answer);
+            let reference: Vec<usize> = (0..titles.len())
+                .filter(|&paper| index.variants[paper].iter().any(|v| contains_words(&answer, v)))
+                .collect();
+            let words = index.words(&answer);
+            let mut found = Vec::new();
+            for (paper, title) in titles.iter().enumerate() {
+                let alone = TitleIndex::new(std::iter::once(*title));
+                if !alone.present(&answer).is_empty() {
+                    found.push(paper);
+                }
+            }
+            prop_assert_eq!(&found, &reference, "each title alone");
+            let all = index.present_words(&answer, &words);
+            prop_assert!(all.iter().all(|p| reference.contains(p)), "{:?} {:?}", all, reference);
+            for (paper, title) in titles.iter().enumerate() {
+                let share = index.word_share(paper, &answer);
+                let answer_words: std::collections::BTreeSet<&str> = answer.split(' ').collect();
+                let title = normalize(title);
+                let long: std::collections::BTreeSet<&str> = title
+                    .split(' ')
+                    .filter(|w| w.len() >= 3)
+                    .collect::<std::collections::BTreeSet<_>>();
+                let present = long.iter().filter(|w| answer_words.contains(*w)).count();
+                prop_assert_eq!(share, Some((present, long.len())));
+            }
+        }
     }
 
     #[test]
