@@ -12,14 +12,16 @@
 //! - `regressing`: reads years from the ID too, but its skill also tells it to credit
 //!   "the authors", so it hedges between names or drops the first author.
 
+mod common;
+use common::Stream;
+
 use std::fmt::Write as _;
 
 use evogate::split::{Cases, SplitRequest, build_splits};
-use evogate::stats::bootstrap::uniform_below;
 use evogate::table::Table;
 use evogate::truth::{Paper, load_papers};
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 
 /// The seed of the answer stream.
 const SEED: u64 = 2026;
@@ -36,18 +38,7 @@ enum Act {
 /// Probabilities of right, hedge, wrong (evade is the rest).
 type Mix = [f64; 3];
 
-struct Stream(ChaCha20Rng);
-
 impl Stream {
-    /// A uniform draw in [0, 1) from the top 53 bits of one raw word.
-    fn unit(&mut self) -> f64 {
-        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        uniform_below(&mut self.0, n as u64) as usize
-    }
-
     fn act(&mut self, mix: Mix) -> Act {
         let u = self.unit();
         if u < mix[0] {
@@ -59,10 +50,6 @@ impl Stream {
         } else {
             Act::Evade
         }
-    }
-
-    fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
-        options[self.below(options.len())]
     }
 
     /// Another paper than `index`.

@@ -10,18 +10,20 @@
 //! then `evogate score --truth DIR/truth.csv --tasks DIR/tasks.csv --outputs
 //! DIR/outputs.jsonl --out DIR/scores.csv`.
 
+mod common;
+use common::Stream;
+
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use evogate::csvout::{Cell, CsvWriter};
-use evogate::stats::bootstrap::uniform_below;
 use evogate::table::Table;
 use evogate::task::TASK_COLUMNS;
 use evogate::truth::{Paper, load_papers};
 use evogate::verify::normalize::normalize;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 
 /// The seed of the stream that makes papers and answers.
 const SEED: u64 = 6;
@@ -216,23 +218,6 @@ const MIX: [[f64; 3]; 4] = [
 ];
 
 const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
-
-struct Stream(ChaCha20Rng);
-
-impl Stream {
-    /// A uniform draw in [0, 1) from the top 53 bits of one raw word.
-    fn unit(&mut self) -> f64 {
-        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        uniform_below(&mut self.0, n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
-        options[self.below(options.len())]
-    }
-}
 
 /// A made-up title in one of a few shapes real titles take.
 fn title(s: &mut Stream) -> String {

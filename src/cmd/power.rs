@@ -6,7 +6,8 @@ use serde::Serialize;
 use super::{Outcome, Status};
 use crate::cli::PowerArgs;
 use crate::stats::power::{
-    detectable_shift, min_detectable_shift, min_discordant, required_n, required_n_for_power,
+    EXACT_POWER_LIMIT, detectable_shift, min_detectable_shift, min_discordant, required_n,
+    required_n_for_power,
 };
 
 /// One row of the answer.
@@ -56,7 +57,7 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
         bail!("--power {} is outside (0, 1): use e.g. 0.8", args.power);
     }
     let rows = match (&args.n, args.shift) {
-        (Some(list), _) => parse_ns(list)?
+        (Some(list), _) => parse_ns(list, args.discordance.is_some())?
             .into_iter()
             .map(|n| Row {
                 n: Some(n),
@@ -106,9 +107,14 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::new(Status::Success, text))
 }
 
-fn parse_ns(list: &str) -> anyhow::Result<Vec<u64>> {
+/// The `--n` list; with `--discordance` each n must be one whose exact power can be
+/// computed.
+fn parse_ns(list: &str, exact_power: bool) -> anyhow::Result<Vec<u64>> {
     list.split(',')
         .map(|item| match item.trim().parse::<u64>() {
+            Ok(n) if n > EXACT_POWER_LIMIT && exact_power => bail!(
+                "--n {n}: exact power is computed for at most {EXACT_POWER_LIMIT} pairs; give a smaller n, or leave out --discordance for the best case alone"
+            ),
             Ok(n) if n > 0 => Ok(n),
             _ => bail!(
                 "--n `{}`: give positive whole numbers of pairs, comma-separated, e.g. 6,24,100",
@@ -147,7 +153,9 @@ fn text(answer: &Answer) -> String {
                 .map_or("more than 2^53".into(), |n| n.to_string());
             let power = with_power(
                 row.n_for_power
-                    .map_or("not reachable".into(), |n| format!("n {n}")),
+                    .map_or(format!("not within {EXACT_POWER_LIMIT} pairs"), |n| {
+                        format!("n {n}")
+                    }),
             );
             out.push_str(&format!(
                 "shift {}: smallest n whose best case detects it {best}{power}\n",

@@ -456,6 +456,13 @@ fn cases() -> Vec<Case> {
         case("zero pairs", &[], "power --n 0", &["--n `0`", "positive whole numbers"]),
         case("a shift of 0", &[], "power --shift 0", &["--shift 0 is outside (0, 1]"]),
         case("a level that is NaN", &[], "power --n 5 --alpha NaN", &["--alpha NaN is outside"]),
+        // Regression: exact power on 10^12 pairs ran for hours.
+        case(
+            "exact power on a trillion pairs",
+            &[],
+            "power --n 1000000000000 --discordance 0.2",
+            &["--n 1000000000000", "at most 1000000 pairs", "give a smaller n"],
+        ),
         case(
             "a ledger line that is cut off",
             &[("l.jsonl", b"{\"schema\":\"evogate/ledger/v1\",\"attempt\":")],
@@ -555,7 +562,7 @@ fn failure(case: &Case) -> Option<String> {
 #[test]
 fn every_bad_input_exits_2_naming_file_row_and_fix_and_touches_no_file() {
     let cases = cases();
-    assert!(cases.len() >= 60, "{} cases", cases.len());
+    assert!(cases.len() >= 68, "{} cases", cases.len());
     let failures: Vec<String> = cases.iter().filter_map(failure).collect();
     assert!(
         failures.is_empty(),

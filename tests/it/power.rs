@@ -80,3 +80,17 @@ fn bad_levels_and_counts_exit_2_saying_what_works() {
         &["--discordance 2 is outside (0, 1]"],
     );
 }
+
+/// Regression: the search for the n that a 0.0001 shift needs at 80% power ran for
+/// hours; it now stops at the exact-power limit and says so.
+#[test]
+fn a_shift_too_small_for_any_computable_holdout_says_so() {
+    let out = power(&["--shift", "0.0001", "--discordance", "0.2"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("shift 0.0001: smallest n whose best case detects it 50000; with 20% of pairs disagreeing, 80% power: not within 1000000 pairs"),
+        "{}",
+        out.stdout
+    );
+}

@@ -3,8 +3,8 @@
 
 use super::{EXACT_TOLERANCE, assert_relative, choose};
 use crate::stats::power::{
-    detectable_shift, mcnemar_power, min_detectable_shift, min_discordant, required_n,
-    required_n_for_power,
+    EXACT_POWER_LIMIT, detectable_shift, mcnemar_power, min_detectable_shift, min_discordant,
+    required_n, required_n_for_power,
 };
 use proptest::prelude::*;
 
@@ -162,6 +162,10 @@ fn invalid_power_parameters_are_absent() {
     assert_eq!(mcnemar_power(10, f64::NAN, 0.0, 0.05), None);
     assert_eq!(mcnemar_power(10, 0.1, 0.0, 0.0), None);
     assert_eq!(mcnemar_power(10, 0.0, 0.0, 0.05), Some(0.0));
+    // Past the limit the sum would run for hours: no answer rather than a hang.
+    assert!(mcnemar_power(EXACT_POWER_LIMIT, 0.2, 0.01, 0.05).is_some());
+    assert_eq!(mcnemar_power(EXACT_POWER_LIMIT + 1, 0.2, 0.01, 0.05), None);
+    assert_eq!(mcnemar_power(u64::MAX, 0.2, 0.01, 0.05), None);
     assert_eq!(detectable_shift(4, 0.5, 0.05, 0.8), None);
 }
 
