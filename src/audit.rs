@@ -11,6 +11,11 @@ use crate::error::InputError;
 use crate::stats::mcnemar::mcnemar_exact;
 use crate::table::Table;
 
+/// The most discordant pairs (`b` + `c`) a claim may give. McNemar's exact tails sum
+/// about 40·√(b + c) terms, a fraction of a second here; near 2^53 they take minutes,
+/// and past it they never end. No holdout comes near 2^40 tasks.
+pub const MAX_DISCORDANT: u64 = 1 << 40;
+
 /// The evidence a claim carries, strongest first.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Evidence {
@@ -121,10 +126,16 @@ pub fn parse_claims(table: &Table) -> Result<Vec<Claim>, InputError> {
                 baseline: baseline.to_string(),
                 candidate: candidate.to_string(),
             },
-            (_, (Some(b), Some(c)), _) => Evidence::Discordant {
-                b: count("b", b)?,
-                c: count("c", c)?,
-            },
+            (_, (Some(b), Some(c)), _) => {
+                let (b, c) = (count("b", b)?, count("c", c)?);
+                if b.saturating_add(c) > MAX_DISCORDANT {
+                    return Err(bad(format!(
+                        "`b` + `c` is {}: no holdout has more than {MAX_DISCORDANT} discordant pairs; give the counts of disagreeing tasks",
+                        u128::from(b) + u128::from(c)
+                    )));
+                }
+                Evidence::Discordant { b, c }
+            }
             (_, _, (Some(n), Some(baseline), Some(candidate))) => {
                 let n = count("n", n)?;
                 if n == 0 {
@@ -278,6 +289,25 @@ mod tests {
             description: String::new(),
             evidence,
         }
+    }
+
+    #[test]
+    fn discordant_counts_are_capped_where_the_exact_test_stays_fast() {
+        let claims = |b: u64, c: u64| {
+            let text = format!("claim_id,b,c\nx,{b},{c}\n");
+            parse_claims(&Table::parse("claims.csv", text.as_bytes()).unwrap())
+        };
+        let half = MAX_DISCORDANT / 2;
+        assert_eq!(
+            claims(half, half).unwrap()[0].evidence,
+            Evidence::Discordant { b: half, c: half }
+        );
+        let error = claims(half, half + 1).unwrap_err().to_string();
+        assert!(
+            error.starts_with("`claims.csv` row 2: `b` + `c` is 1099511627777"),
+            "{error}"
+        );
+        assert!(claims(u64::MAX, u64::MAX).is_err());
     }
 
     #[test]

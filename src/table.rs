@@ -42,9 +42,10 @@ impl Table {
         let mut headers = Vec::new();
         let mut rows = Vec::new();
         let mut first = true;
+        let mut lines = LineCounter::default();
         for next in reader.byte_records() {
-            let record = next.map_err(|error| csv_error(source, &error))?;
-            let line = start_line(bytes, record.position());
+            let record = next.map_err(|error| csv_error(source, bytes, &error))?;
+            let line = lines.start_line(bytes, record.position());
             let fields = record
                 .iter()
                 .enumerate()
@@ -124,17 +125,55 @@ impl Table {
     }
 }
 
-/// The line a record starts on. The parser reports the position just after the
-/// previous terminator, which for CRLF files is the `\n` still on the previous line.
-fn start_line(bytes: &[u8], position: Option<&csv::Position>) -> u64 {
-    position.map_or(0, |p| {
-        let byte = usize::try_from(p.byte()).unwrap_or(usize::MAX);
-        p.line() + u64::from(bytes.get(byte) == Some(&b'\n'))
-    })
+/// Counts lines as the CSV parser ends records: `\n`, `\r\n` and a lone `\r` each end
+/// one, so a file saved with classic Mac line ends (as Excel for Mac still offers)
+/// names its rows correctly. The parser's own line count sees only `\n`.
+#[derive(Debug, Default)]
+struct LineCounter {
+    /// Bytes before this offset are counted.
+    counted: usize,
+    /// Line ends among them.
+    ends: u64,
 }
 
-fn csv_error(source: &str, error: &csv::Error) -> InputError {
-    let line = error.position().map_or(0, |p| p.line());
+impl LineCounter {
+    /// The 1-based line a record starts on. The parser reports the position just after
+    /// the previous record's terminator; blank lines after it (including the `\n` of a
+    /// CRLF) are skipped, as the parser skips them. Positions only grow, so the whole
+    /// file is scanned once.
+    fn start_line(&mut self, bytes: &[u8], position: Option<&csv::Position>) -> u64 {
+        let Some(position) = position else {
+            return 0;
+        };
+        let byte = usize::try_from(position.byte())
+            .unwrap_or(usize::MAX)
+            .min(bytes.len());
+        let blank = bytes[byte..]
+            .iter()
+            .take_while(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        let start = byte + blank;
+        if start > self.counted {
+            self.ends += line_ends(&bytes[self.counted..start], bytes.get(start));
+            self.counted = start;
+        }
+        1 + self.ends
+    }
+}
+
+/// The line ends in `chunk`, whose next byte in the file is `after`.
+fn line_ends(chunk: &[u8], after: Option<&u8>) -> u64 {
+    let ends = chunk.iter().enumerate().filter(|&(index, &byte)| {
+        let next = chunk.get(index + 1).or(after);
+        byte == b'\n' || (byte == b'\r' && next != Some(&b'\n'))
+    });
+    ends.count() as u64
+}
+
+fn csv_error(source: &str, bytes: &[u8], error: &csv::Error) -> InputError {
+    let line = error
+        .position()
+        .map_or(0, |p| LineCounter::default().start_line(bytes, Some(p)));
     InputError::Csv {
         file: source.to_string(),
         line,
@@ -177,6 +216,26 @@ mod tests {
             Table::parse("t.csv", b""),
             Err(InputError::Empty { .. })
         ));
+    }
+
+    #[test]
+    fn names_the_rows_of_a_file_with_carriage_return_line_ends() {
+        let table = Table::parse("t.csv", b"a,b\r1,2\r3,4\r").unwrap();
+        let lines: Vec<u64> = table.rows.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 3]);
+        let error = Table::parse("t.csv", b"a,b\r1,2\r\r3\r").unwrap_err();
+        assert!(error.to_string().contains("`t.csv` row 4"), "{error}");
+    }
+
+    /// Found by `cargo fuzz run csv_table`: a lone `\r` ending row 2 made rows 2 and 3
+    /// both claim line 2.
+    #[test]
+    fn a_lone_carriage_return_does_not_repeat_a_row_number() {
+        let bytes = include_bytes!("../tests/fuzz-regressions/csv-table-lone-cr.csv");
+        let table = Table::parse("t.csv", bytes).unwrap();
+        let lines: Vec<u64> = table.rows.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 3, 4]);
+        assert_eq!(table.rows[1].fields[0], "\u{feff}group");
     }
 
     #[test]

@@ -113,3 +113,20 @@ fn bad_claims_exit_2_naming_the_row_and_the_fix() {
         &["alpha"],
     );
 }
+
+/// Found by `cargo fuzz run claims`: b + c past 2^64 saturated to a count the binomial
+/// tail never finishes summing, so `audit` hung.
+#[test]
+fn refuses_discordant_counts_too_large_to_test_instead_of_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = include_bytes!("../fuzz-regressions/claims-huge-discordant.csv");
+    std::fs::write(dir.path().join("claims.csv"), bytes).unwrap();
+    assert_input_error(
+        &run(dir.path(), &["audit", "--claims", "claims.csv"]),
+        &[
+            "row 2",
+            "`b` + `c` is 27670116110564327422",
+            "no holdout has more than 1099511627776 discordant pairs",
+        ],
+    );
+}

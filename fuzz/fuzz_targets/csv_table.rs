@@ -1,0 +1,58 @@
+//! Parses arbitrary bytes as a CSV table, then reads the table as every kind of file
+//! evogate takes a table for: a scores file (with `kind` strata), an arxiv truth file
+//! (checked, loaded, and graded with its own titles) and a facts truth file. Each may
+//! refuse the input with an `InputError`; none may panic, and a parsed table must keep
+//! the shape it promises.
+
+#![no_main]
+
+use evogate::table::Table;
+use evogate::verify::Verifier;
+use evogate::verify::arxiv::ArxivVerifier;
+use evogate::verify::facts::FactsVerifier;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(table) = Table::parse("fuzz.csv", data) else {
+        return;
+    };
+    let mut previous = 1;
+    for row in &table.rows {
+        assert_eq!(row.fields.len(), table.headers.len(), "ragged row kept");
+        assert!(row.line > previous, "row lines not increasing: {table:?}");
+        previous = row.line;
+    }
+    if let Ok(scores) = evogate::scores::read_scores(&table, Some("kind")) {
+        for row in &scores.rows {
+            assert!(
+                row.score.is_finite() && (0.0..=1.0).contains(&row.score),
+                "score {} let through",
+                row.score
+            );
+            assert!(!row.task_id.is_empty(), "empty task id let through");
+        }
+    }
+    let _ = evogate::truth::check(&table);
+    if let Ok(papers) = evogate::truth::load_papers(&table) {
+        let answers: Vec<String> = papers
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} by {}, {} ({})",
+                    p.title, p.first_author, p.arxiv_id, p.year
+                )
+            })
+            .collect();
+        let verifier = ArxivVerifier::new(papers);
+        for (task, answer) in verifier.tasks().iter().zip(answers.iter().cycle()).take(64) {
+            let grade = verifier.grade(task, answer);
+            assert!((0.0..=1.0).contains(&grade.score), "{grade:?}");
+        }
+    }
+    if let Ok(verifier) = FactsVerifier::from_table(&table) {
+        for task in verifier.tasks().iter().take(64) {
+            let grade = verifier.grade(task, &task.prompt);
+            assert!((0.0..=1.0).contains(&grade.score), "{grade:?}");
+        }
+    }
+});
