@@ -30,8 +30,13 @@ pub fn plain(text: &str) -> String {
     out
 }
 
+/// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
+/// right-to-left and the Arabic letter mark, U+061C).
 fn is_bidi_control(ch: char) -> bool {
-    matches!(ch, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
+    matches!(
+        ch,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+    )
 }
 
 /// Escapes `text` for a Markdown paragraph, list item or table cell (GitHub Flavored
@@ -167,6 +172,8 @@ mod tests {
     fn plain_text_drops_terminal_escapes_and_bidi_overrides() {
         assert_eq!(plain("a\u{1b}[31mred\u{202E}x\ny"), "a [31mredx y");
         assert_eq!(plain("  spaced \t out  "), "spaced out");
+        // Every directional mark goes, the Arabic letter mark included.
+        assert_eq!(plain("a\u{200E}b\u{200F}c\u{061C}d\u{2067}e"), "abcde");
     }
 
     #[test]
