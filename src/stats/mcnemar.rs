@@ -40,11 +40,13 @@ pub struct McNemar {
 /// McNemar's exact test on b (baseline-only) and c (candidate-only) discordant pairs.
 ///
 /// Concordant pairs do not enter, so they are not an argument. With no discordant pairs
-/// every p-value is 1. Exact for any b + c up to 2^53 (see [`binomial::upper_tail`]).
+/// every p-value is 1. Exact for any b + c up to 2^53 (see [`binomial::upper_tail`]);
+/// larger counts must not be passed: the tail sums would not end.
 /// Time: O(√(b + c)) in the worst case, about a millisecond at b + c = 10^9.
 pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {
     let odds_ratio = (b > 0).then(|| c as f64 / b as f64);
-    // Counts past 2^53 are already beyond exact f64 arithmetic, so saturating is harmless.
+    // Callers keep b + c within 2^53 (audit refuses more than 2^40; admit holds its pairs
+    // in memory): past it the tail walk stops advancing in f64 and would not end.
     let n = b.saturating_add(c);
     if n == 0 {
         let one = MidP {
