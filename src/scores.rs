@@ -3,7 +3,6 @@
 //! checked once here (score finite and in [0, 1], `correct` 0 or 1, one row per task),
 //! so the admission core can trust what it is given.
 
-use std::collections::HashSet;
 use std::io::Read;
 use std::sync::Arc;
 
@@ -55,20 +54,28 @@ pub fn read_scores(table: &Table, strata: Option<&str>) -> Result<ScoreFile, Inp
 
 /// Reads a scores file from a stream, one row at a time, keeping only the columns
 /// `admit` uses: what [`read_scores`] gives on the same bytes, with the same errors,
-/// without holding the file. `source` names it in messages. Returns the stream once
-/// read to its end. Time: O(n log n) for the sort by task.
+/// without holding the file. `source` names it in messages. With `feedback` false the
+/// feedback column is left unread (`admit` shows the baseline's only in `pairs.csv`).
+/// Returns the stream once read to its end. Time: O(n log n) for the sort by task.
 pub fn read_scores_from<R: Read>(
     source: &str,
     input: R,
     strata: Option<&str>,
+    feedback: bool,
 ) -> Result<(ScoreFile, R), InputError> {
     let mut reader = RowReader::new(source, input)?;
     let mut builder = Builder::new(source, reader.headers(), strata);
+    if !feedback {
+        builder.feedback = None;
+    }
     while let Some(row) = reader.next_row()? {
         builder.push(row.line, |index| row.field(index));
     }
     Ok((builder.finish()?, reader.into_inner()))
 }
+
+/// How many recent values of a strata or group column are looked up without hashing.
+const RECENT_VALUES: usize = 8;
 
 /// The first row that cannot be used, kept while the rest of the file is read: a
 /// malformed file further down is reported first, as it was when files were read
@@ -94,8 +101,7 @@ struct Builder {
     rows: Vec<ScoreRow>,
     seen: usize,
     failure: Option<Failure>,
-    values: HashSet<Arc<str>>,
-    last: [Option<Arc<str>>; 2],
+    recent: [Vec<Arc<str>>; 2],
 }
 
 impl Builder {
@@ -112,29 +118,26 @@ impl Builder {
             rows: Vec::new(),
             seen: 0,
             failure: None,
-            values: HashSet::new(),
-            last: [None, None],
+            recent: [Vec::new(), Vec::new()],
         }
     }
 
     /// One shared copy of a strata or group value.
-    /// `column` is 0 for strata, 1 for groups, each with the value it saw last: rows of
-    /// one group usually come together.
+    /// One shared copy of a strata or group value. `column` is 0 for strata, 1 for
+    /// groups; each keeps the few values it saw last. Strata take a handful of values,
+    /// and the rows of one group come together in the files `score` writes, so nearly
+    /// every row finds its value there; a value met again after that gets a copy of
+    /// its own, which is equal all the same.
     fn intern(&mut self, column: usize, value: &str) -> Arc<str> {
-        if let Some(last) = self.last[column].as_ref().filter(|last| ***last == *value) {
-            return Arc::clone(last);
-        }
-        let shared = self.intern_new(value);
-        self.last[column] = Some(Arc::clone(&shared));
-        shared
-    }
-
-    fn intern_new(&mut self, value: &str) -> Arc<str> {
-        if let Some(known) = self.values.get(value) {
+        let recent = &mut self.recent[column];
+        if let Some(known) = recent.iter().find(|known| ***known == *value) {
             return Arc::clone(known);
         }
         let shared: Arc<str> = Arc::from(value);
-        self.values.insert(Arc::clone(&shared));
+        if recent.len() == RECENT_VALUES {
+            recent.remove(0);
+        }
+        recent.push(Arc::clone(&shared));
         shared
     }
 
@@ -201,8 +204,7 @@ impl Builder {
         }
         // Rows of one task stay in file order, so each repeat sits right after the
         // task's first row.
-        self.rows
-            .sort_unstable_by(|x, y| x.task_id.cmp(&y.task_id).then(x.line.cmp(&y.line)));
+        sort_by_task(&mut self.rows);
         let mut repeat: Option<(u64, u64, &str)> = None;
         for window in self.rows.windows(2) {
             if window[0].task_id == window[1].task_id
@@ -243,6 +245,53 @@ impl Builder {
                 source: self.source,
                 rows: self.rows,
             }),
+        }
+    }
+}
+
+/// Sorts rows by task, then line. A sort on the tasks' first 16 bytes (as one integer)
+/// settles most comparisons without a string comparison; the rows are then moved into
+/// that order in place. Files already in task order are left as they are.
+/// Time: O(n log n); memory: 32 bytes per row.
+fn sort_by_task(rows: &mut [ScoreRow]) {
+    let in_order = |x: &ScoreRow, y: &ScoreRow| (&x.task_id, x.line) <= (&y.task_id, y.line);
+    if rows.is_sorted_by(in_order) {
+        return;
+    }
+    let prefix = |task: &str| {
+        let mut bytes = [0_u8; 16];
+        let head = &task.as_bytes()[..task.len().min(16)];
+        bytes[..head.len()].copy_from_slice(head);
+        u128::from_be_bytes(bytes)
+    };
+    let mut order: Vec<(u128, usize)> = rows
+        .iter()
+        .enumerate()
+        .map(|(index, row)| (prefix(&row.task_id), index))
+        .collect();
+    // Zero padding keeps the integers in the order of the strings; equal integers
+    // fall back to the whole task and the line.
+    order.sort_unstable_by(|x, y| {
+        x.0.cmp(&y.0).then_with(|| {
+            let (a, b) = (&rows[x.1], &rows[y.1]);
+            (&a.task_id, a.line).cmp(&(&b.task_id, b.line))
+        })
+    });
+    // Follow each cycle of the permutation: position `at` receives row `order[at]`.
+    let mut placed = vec![false; rows.len()];
+    for start in 0..rows.len() {
+        if placed[start] {
+            continue;
+        }
+        let mut at = start;
+        loop {
+            placed[at] = true;
+            let from = order[at].1;
+            if from == start {
+                break;
+            }
+            rows.swap(at, from);
+            at = from;
         }
     }
 }
@@ -337,7 +386,7 @@ mod tests {
             matches!(error, InputError::Ragged { line: 3, .. }),
             "{error}"
         );
-        let streamed = read_scores_from("s.csv", text.as_bytes(), None).unwrap_err();
+        let streamed = read_scores_from("s.csv", text.as_bytes(), None, true).unwrap_err();
         assert_eq!(streamed, error);
     }
 
@@ -365,7 +414,7 @@ mod tests {
                 "`a` appears twice (rows 2 and 3)",
             ),
         ] {
-            let error = read_scores_from("s.csv", text.as_bytes(), None).unwrap_err();
+            let error = read_scores_from("s.csv", text.as_bytes(), None, true).unwrap_err();
             assert!(error.to_string().contains(wanted), "{text:?}: {error}");
         }
     }
@@ -377,11 +426,34 @@ mod tests {
             &Table::parse("s.csv", text.as_bytes()).unwrap(),
             Some("kind"),
         );
-        let (streamed, _) = read_scores_from("s.csv", text.as_bytes(), Some("kind")).unwrap();
+        let (streamed, _) = read_scores_from("s.csv", text.as_bytes(), Some("kind"), true).unwrap();
         assert_eq!(whole.unwrap(), streamed);
         let tasks: Vec<&str> = streamed.rows.iter().map(|r| r.task_id.as_str()).collect();
         assert_eq!(tasks, ["a", "b"]);
         assert_eq!(streamed.rows[0].feedback.as_deref(), Some("no, not"));
+    }
+
+    #[test]
+    fn rows_come_out_in_task_order_whatever_their_file_order() {
+        // Tasks sharing their first 16 bytes and tasks shorter than 16, scrambled.
+        let mut text = String::from("task_id,score\n");
+        let tasks: Vec<String> = (0..60)
+            .map(|i| match i % 3 {
+                0 => format!("paper-with-a-long-name-{:02}", (i * 37) % 60),
+                1 => format!("p{}", (i * 37) % 60),
+                _ => format!("p{}\u{e9}", (i * 37) % 60),
+            })
+            .collect();
+        for task in &tasks {
+            text.push_str(&format!("{task},1\n"));
+        }
+        let (file, _) = read_scores_from("s.csv", text.as_bytes(), None, true).unwrap();
+        let mut expected = tasks.clone();
+        expected.sort();
+        let got: Vec<&String> = file.rows.iter().map(|r| &r.task_id).collect();
+        assert_eq!(got, expected.iter().collect::<Vec<_>>());
+        let first = file.rows.iter().find(|r| r.task_id == tasks[5]).unwrap();
+        assert_eq!(first.line, 7);
     }
 
     #[test]
