@@ -1,7 +1,9 @@
 //! Writes the inputs of `benches/compare.sh`: `baseline.csv` and `candidate.csv`, two
 //! scores files of N paired tasks in the layout `evogate score` writes, four tasks (one of
 //! each kind) per synthetic paper, from one ChaCha20 stream so a seed always gives the
-//! same bytes. Usage: `cargo run --release --example bench_inputs -- N DIR [SEED]`.
+//! same bytes; and for `score`, the same papers as `papers.csv` (truth), `tasks.csv` and
+//! `outputs.jsonl`, model-like answers of which about 70% are right.
+//! Usage: `cargo run --release --example bench_inputs -- N DIR [SEED]`.
 //!
 //! Scores lie on a grid of quarters (heavy ties, as graded scores have); `correct` is 1
 //! exactly when the score is 1. The candidate keeps the baseline's score on most tasks
@@ -52,6 +54,106 @@ fn row(out: &mut String, group: &str, kind: &str, quarters: usize) {
     .expect("writing to a String cannot fail");
 }
 
+const ADJECTIVES: [&str; 8] = [
+    "Scalable",
+    "Robust",
+    "Sparse",
+    "Deep",
+    "Efficient",
+    "Adaptive",
+    "Neural",
+    "Bayesian",
+];
+const NOUNS: [&str; 8] = [
+    "Attention",
+    "Inference",
+    "Transformers",
+    "Embeddings",
+    "Retrieval",
+    "Planning",
+    "Optimisation",
+    "Representations",
+];
+const SURNAMES: [&str; 8] = [
+    "Okafor",
+    "Lindqvist",
+    "Tanaka",
+    "Moreau",
+    "Kowalski",
+    "Haddad",
+    "Ferreira",
+    "Nguyen",
+];
+
+/// The truth, tasks and outputs files `evogate score` reads, for the same papers.
+fn score_inputs(n: usize, rng: &mut ChaCha20Rng) -> (String, String, String) {
+    let mut papers = String::from("arxiv_id,title,first_author,year\n");
+    let mut tasks = String::from("task_id,group,kind,prompt\n");
+    let mut outputs = String::new();
+    for paper in 0..n.div_ceil(4) {
+        let id = format!("{}.{:05}", 1501 + paper / 100_000, paper * 7919 % 100_000);
+        let title = format!(
+            "{} {} for Problem {}",
+            ADJECTIVES[paper % 8],
+            NOUNS[paper / 8 % 8],
+            paper
+        );
+        let author = format!(
+            "Ada{} {}{}",
+            paper % 97,
+            SURNAMES[paper / 64 % 8],
+            paper / 512
+        );
+        let year = 2015;
+        writeln!(papers, "{id},{title},{author},{year}").expect("String");
+        for kind in KINDS.iter().take(n - 4 * paper) {
+            let right = uniform_below(rng, 10) < 7;
+            let (prompt, answer) = match *kind {
+                "id" => (
+                    format!("Find the arXiv ID of the paper titled \"\"{title}\"\"."),
+                    if right {
+                        format!("The arXiv ID is {id}.")
+                    } else {
+                        "I believe it is 1706.03762.".to_string()
+                    },
+                ),
+                "title" => (
+                    format!("What is the exact title of arXiv paper {id}?"),
+                    if right {
+                        format!("arXiv {id} is \\\"{title}\\\" by {author}.")
+                    } else {
+                        "I can't recall the exact wording of that title.".to_string()
+                    },
+                ),
+                "first_author" => (
+                    format!("Who is the first author of arXiv paper {id}?"),
+                    if right {
+                        format!("It was led by {author}.")
+                    } else {
+                        "The paper has many authors; I don't recall who is listed first."
+                            .to_string()
+                    },
+                ),
+                _ => (
+                    format!("In which year was arXiv paper {id} first submitted?"),
+                    if right {
+                        format!("It appeared in {year}.")
+                    } else {
+                        "Hard to say; it has had several revisions.".to_string()
+                    },
+                ),
+            };
+            writeln!(tasks, "{id}:{kind},{id},{kind},\"{prompt}\"").expect("String");
+            writeln!(
+                outputs,
+                "{{\"task_id\":\"{id}:{kind}\",\"output\":\"{answer}\"}}"
+            )
+            .expect("String");
+        }
+    }
+    (papers, tasks, outputs)
+}
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 2 || args.len() > 3 {
@@ -70,7 +172,7 @@ fn main() -> anyhow::Result<()> {
     for task in 0..n {
         let paper = task / 4;
         // Distinct arXiv-like ids in a scrambled order (7919 is prime to 100,000).
-        let group = format!("{}.{:05}", 1001 + paper / 100_000, paper * 7919 % 100_000);
+        let group = format!("{}.{:05}", 1501 + paper / 100_000, paper * 7919 % 100_000);
         let kind = KINDS[task % 4];
         let before = draw(&mut rng, &BASELINE_WEIGHTS);
         let after = if uniform_below(&mut rng, 10) < 7 {
@@ -84,5 +186,9 @@ fn main() -> anyhow::Result<()> {
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("baseline.csv"), baseline)?;
     std::fs::write(dir.join("candidate.csv"), candidate)?;
+    let (papers, tasks, outputs) = score_inputs(n, &mut rng);
+    std::fs::write(dir.join("papers.csv"), papers)?;
+    std::fs::write(dir.join("tasks.csv"), tasks)?;
+    std::fs::write(dir.join("outputs.jsonl"), outputs)?;
     Ok(())
 }
