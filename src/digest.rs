@@ -1,11 +1,61 @@
 //! SHA-256 of inputs and outputs, as lowercase hex, for manifests and reports.
 
+use std::io::Read;
+
 use sha2::{Digest, Sha256};
 
 /// The SHA-256 of `bytes` in lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(digest: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A reader that hashes every byte read through it, so a file can be parsed and
+/// digested in one pass without holding it.
+pub struct HashingReader<R> {
+    inner: R,
+    hasher: Sha256,
+}
+
+impl<R: Read> HashingReader<R> {
+    /// Hashes what is read from `inner`.
+    pub fn new(inner: R) -> HashingReader<R> {
+        HashingReader {
+            inner,
+            hasher: Sha256::new(),
+        }
+    }
+
+    /// Reads whatever the consumer left unread, and returns the SHA-256 of all of it in
+    /// lowercase hex.
+    pub fn finish(mut self) -> std::io::Result<String> {
+        std::io::copy(&mut self.inner, &mut HashSink(&mut self.hasher))?;
+        Ok(hex(&self.hasher.finalize()))
+    }
+}
+
+impl<R: Read> Read for HashingReader<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buffer)?;
+        self.hasher.update(&buffer[..n]);
+        Ok(n)
+    }
+}
+
+struct HashSink<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashSink<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -14,6 +64,18 @@ mod tests {
     fn matches_the_fips_180_2_abc_vector() {
         assert_eq!(
             super::sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn a_hashing_reader_digests_what_was_read_and_what_was_left() {
+        use std::io::Read;
+        let mut reader = super::HashingReader::new(&b"abc"[..]);
+        let mut first = [0u8; 1];
+        reader.read_exact(&mut first).unwrap();
+        assert_eq!(
+            reader.finish().unwrap(),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
     }

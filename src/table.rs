@@ -1,7 +1,10 @@
 //! A CSV table read into memory with every row's line number, so that every later
-//! error can name the file and the row. Columns are found by name; a UTF-8 BOM is
-//! accepted; invalid UTF-8, ragged rows and duplicated column names are errors.
+//! error can name the file and the row, and the streaming [`RowReader`] underneath it
+//! for files too large to hold. Columns are found by name; a UTF-8 BOM is accepted;
+//! invalid UTF-8, ragged rows and duplicated column names are errors.
 
+use std::collections::VecDeque;
+use std::io::Read;
 use std::path::Path;
 
 use crate::error::InputError;
@@ -29,63 +32,18 @@ pub struct Table {
 impl Table {
     /// Parses CSV bytes. `source` names the file in error messages.
     pub fn parse(source: &str, bytes: &[u8]) -> Result<Table, InputError> {
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-            return Err(InputError::Empty {
-                file: source.to_string(),
-            });
-        }
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(bytes);
-        let mut headers = Vec::new();
+        let mut reader = RowReader::new(source, bytes)?;
         let mut rows = Vec::new();
-        let mut first = true;
-        let mut lines = LineCounter::default();
-        for next in reader.byte_records() {
-            let record = next.map_err(|error| csv_error(source, bytes, &error))?;
-            let line = lines.start_line(bytes, record.position());
-            let fields = record
-                .iter()
-                .enumerate()
-                .map(|(index, field)| {
-                    String::from_utf8(field.to_vec()).map_err(|_| InputError::Utf8 {
-                        file: source.to_string(),
-                        line,
-                        column: index + 1,
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            if first {
-                first = false;
-                headers = fields.into_iter().map(|h| h.trim().to_string()).collect();
-                for (index, name) in headers.iter().enumerate() {
-                    if headers[..index].contains(name) {
-                        return Err(InputError::DuplicateColumn {
-                            file: source.to_string(),
-                            column: name.clone(),
-                        });
-                    }
-                }
-                continue;
-            }
-            if fields.len() == 1 && fields[0].is_empty() {
-                continue;
-            }
-            if fields.len() != headers.len() {
-                return Err(InputError::Ragged {
-                    file: source.to_string(),
-                    line,
-                    found: fields.len(),
-                    expected: headers.len(),
-                });
-            }
-            rows.push(Row { line, fields });
+        while let Some(row) = reader.next_row()? {
+            let fields = (0..row.len()).map(|i| row.field(i).to_string()).collect();
+            rows.push(Row {
+                line: row.line,
+                fields,
+            });
         }
         Ok(Table {
             source: source.to_string(),
-            headers,
+            headers: reader.headers,
             rows,
         })
     }
@@ -102,16 +60,12 @@ impl Table {
 
     /// The index of a column, or `None` when the file has no such column.
     pub fn column(&self, name: &str) -> Option<usize> {
-        self.headers.iter().position(|h| h == name)
+        column(&self.headers, name)
     }
 
     /// The index of a column the caller cannot do without.
     pub fn require(&self, name: &str) -> Result<usize, InputError> {
-        self.column(name).ok_or_else(|| InputError::MissingColumn {
-            file: self.source.clone(),
-            column: name.to_string(),
-            found: self.headers.join(","),
-        })
+        require(&self.source, &self.headers, name)
     }
 
     /// Fails with [`InputError::NoRows`] when the file has a header and nothing else.
@@ -125,55 +79,288 @@ impl Table {
     }
 }
 
-/// Counts lines as the CSV parser ends records: `\n`, `\r\n` and a lone `\r` each end
-/// one, so a file saved with classic Mac line ends (as Excel for Mac still offers)
-/// names its rows correctly. The parser's own line count sees only `\n`.
-#[derive(Debug, Default)]
-struct LineCounter {
-    /// Bytes before this offset are counted.
-    counted: usize,
-    /// Line ends among them.
-    ends: u64,
+/// The index of column `name` in `headers`.
+pub fn column(headers: &[String], name: &str) -> Option<usize> {
+    headers.iter().position(|h| h == name)
 }
 
-impl LineCounter {
-    /// The 1-based line a record starts on. The parser reports the position just after
-    /// the previous record's terminator; blank lines after it (including the `\n` of a
-    /// CRLF) are skipped, as the parser skips them. Positions only grow, so the whole
-    /// file is scanned once.
-    fn start_line(&mut self, bytes: &[u8], position: Option<&csv::Position>) -> u64 {
-        let Some(position) = position else {
-            return 0;
-        };
-        let byte = usize::try_from(position.byte())
-            .unwrap_or(usize::MAX)
-            .min(bytes.len());
-        let blank = bytes[byte..]
-            .iter()
-            .take_while(|&&b| b == b'\r' || b == b'\n')
-            .count();
-        let start = byte + blank;
-        if start > self.counted {
-            self.ends += line_ends(&bytes[self.counted..start], bytes.get(start));
-            self.counted = start;
-        }
-        1 + self.ends
+/// The index of a column the caller cannot do without, or the error naming the file's
+/// columns.
+pub fn require(source: &str, headers: &[String], name: &str) -> Result<usize, InputError> {
+    column(headers, name).ok_or_else(|| InputError::MissingColumn {
+        file: source.to_string(),
+        column: name.to_string(),
+        found: headers.join(","),
+    })
+}
+
+/// A CSV stream read one row at a time into one reused record, with the same checks and
+/// messages as [`Table::parse`]: a reader of a million-row file holds one row, not the
+/// file. Every field is checked to be UTF-8, so [`RowRef::field`] is a plain `&str`.
+///
+/// A file of nothing but whitespace is [`InputError::Empty`]; that is known only at its
+/// end, and no other error can come first from such a file, so it is reported by the
+/// [`RowReader::next_row`] that reaches the end.
+pub struct RowReader<R: Read> {
+    source: String,
+    reader: csv::Reader<Tracked<R>>,
+    headers: Vec<String>,
+    /// The last record, checked to be UTF-8 (its buffer is reused for the next).
+    record: csv::StringRecord,
+    line: u64,
+}
+
+/// One row of a [`RowReader`], borrowed until the next is read.
+pub struct RowRef<'a> {
+    /// 1-based line of the file the row starts on.
+    pub line: u64,
+    record: &'a csv::StringRecord,
+}
+
+impl RowRef<'_> {
+    /// The number of fields (the header's number).
+    pub fn len(&self) -> usize {
+        self.record.len()
+    }
+
+    /// Whether the row has no fields (never true of a row a reader yields).
+    pub fn is_empty(&self) -> bool {
+        self.record.is_empty()
+    }
+
+    /// Field `index`.
+    pub fn field(&self, index: usize) -> &str {
+        &self.record[index]
     }
 }
 
-/// The line ends in `chunk`, whose next byte in the file is `after`.
-fn line_ends(chunk: &[u8], after: Option<&u8>) -> u64 {
-    let ends = chunk.iter().enumerate().filter(|&(index, &byte)| {
-        let next = chunk.get(index + 1).or(after);
-        byte == b'\n' || (byte == b'\r' && next != Some(&b'\n'))
-    });
-    ends.count() as u64
+impl<R: Read> RowReader<R> {
+    /// Starts reading `input` and reads its header. `source` names the file in messages.
+    pub fn new(source: &str, input: R) -> Result<RowReader<R>, InputError> {
+        let reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(Tracked::new(input));
+        let mut this = RowReader {
+            source: source.to_string(),
+            reader,
+            headers: Vec::new(),
+            record: csv::StringRecord::new(),
+            line: 0,
+        };
+        if !this.read_record()? {
+            // Any byte that is not whitespace would have made a record.
+            return Err(InputError::Empty {
+                file: this.source.clone(),
+            });
+        }
+        let headers: Vec<String> = this.record.iter().map(|h| h.trim().to_string()).collect();
+        for (index, name) in headers.iter().enumerate() {
+            if headers[..index].contains(name) {
+                return Err(InputError::DuplicateColumn {
+                    file: this.source.clone(),
+                    column: name.clone(),
+                });
+            }
+        }
+        this.headers = headers;
+        Ok(this)
+    }
+
+    /// Column names, BOM and surrounding whitespace removed.
+    pub fn headers(&self) -> &[String] {
+        &self.headers
+    }
+
+    /// The file as given.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The next data row, or `None` at the end of the file.
+    pub fn next_row(&mut self) -> Result<Option<RowRef<'_>>, InputError> {
+        loop {
+            if !self.read_record()? {
+                return match self.end_error() {
+                    Some(error) => Err(error),
+                    None => Ok(None),
+                };
+            }
+            if self.record.len() == 1 && self.record[0].is_empty() {
+                continue;
+            }
+            if self.record.len() != self.headers.len() {
+                return Err(InputError::Ragged {
+                    file: self.source.clone(),
+                    line: self.line,
+                    found: self.record.len(),
+                    expected: self.headers.len(),
+                });
+            }
+            return Ok(Some(RowRef {
+                line: self.line,
+                record: &self.record,
+            }));
+        }
+    }
+
+    /// The input, once read to its end (e.g. to finish a digest computed on the way).
+    pub fn into_inner(self) -> R {
+        self.reader.into_inner().inner
+    }
+
+    /// Reads the next record into `self.record` and checks its fields are UTF-8.
+    fn read_record(&mut self) -> Result<bool, InputError> {
+        let mut record = std::mem::take(&mut self.record).into_byte_record();
+        let more = match self.reader.read_byte_record(&mut record) {
+            Ok(more) => more,
+            Err(error) => {
+                let line = error
+                    .position()
+                    .map_or(0, |p| self.reader.get_mut().line_at(p.byte()));
+                return Err(csv_error(&self.source, &error, line));
+            }
+        };
+        if !more {
+            return Ok(false);
+        }
+        self.line = record
+            .position()
+            .map_or(0, |p| self.reader.get_mut().line_at(p.byte()));
+        self.record =
+            csv::StringRecord::from_byte_record(record).map_err(|error| InputError::Utf8 {
+                file: self.source.clone(),
+                line: self.line,
+                column: error.utf8_error().field() + 1,
+            })?;
+        Ok(true)
+    }
+
+    /// At the end of the input: the error of a file that held only whitespace.
+    fn end_error(&mut self) -> Option<InputError> {
+        (!self.reader.get_ref().substantive).then(|| InputError::Empty {
+            file: self.source.clone(),
+        })
+    }
 }
 
-fn csv_error(source: &str, bytes: &[u8], error: &csv::Error) -> InputError {
-    let line = error
-        .position()
-        .map_or(0, |p| LineCounter::default().start_line(bytes, Some(p)));
+/// The input as the CSV parser sees it: a leading UTF-8 BOM dropped, and on the way
+/// through, the offsets (after the BOM) of every `\r` and `\n`, each marked with whether
+/// it ends a line, kept until the parser has passed them, and whether any byte is not
+/// whitespace.
+///
+/// The parser ends a record at `\n`, `\r\n` or a lone `\r` (classic Mac files), but its
+/// own line count sees only `\n`; and it reports a record's position just after the
+/// previous terminator, before any blank lines it skipped. Lines are therefore counted
+/// here, as the parser splits them.
+struct Tracked<R> {
+    inner: R,
+    /// Bytes read while looking for the BOM, served before `inner`.
+    pending: Vec<u8>,
+    started: bool,
+    offset: u64,
+    /// Offsets of `\r` and `\n` not yet passed, and whether each ends a line (a `\r`
+    /// followed by `\n` does not).
+    breaks: VecDeque<(u64, bool)>,
+    /// A `\r` that ended the last read, whose next byte is not known yet.
+    trailing_cr: Option<u64>,
+    /// Line ends before every offset passed so far.
+    ends: u64,
+    substantive: bool,
+}
+
+impl<R: Read> Tracked<R> {
+    fn new(inner: R) -> Tracked<R> {
+        Tracked {
+            inner,
+            pending: Vec::new(),
+            started: false,
+            offset: 0,
+            breaks: VecDeque::new(),
+            trailing_cr: None,
+            ends: 0,
+            substantive: false,
+        }
+    }
+
+    /// The 1-based line of a record the parser says starts at `offset`: every line end
+    /// before it, and those of the blank lines the parser skips from there, are counted.
+    /// Offsets asked about only grow, so everything counted is forgotten.
+    fn line_at(&mut self, offset: u64) -> u64 {
+        let mut cursor = offset;
+        while let Some(&(at, end)) = self.breaks.front() {
+            if at > cursor {
+                break;
+            }
+            if at == cursor {
+                cursor += 1;
+            }
+            self.ends += u64::from(end);
+            self.breaks.pop_front();
+        }
+        1 + self.ends
+    }
+
+    fn start(&mut self) -> std::io::Result<()> {
+        self.started = true;
+        let mut head = [0u8; 3];
+        let mut filled = 0;
+        while filled < head.len() {
+            match self.inner.read(&mut head[filled..])? {
+                0 => break,
+                n => filled += n,
+            }
+        }
+        if head[..filled] != *b"\xEF\xBB\xBF" {
+            self.pending.extend_from_slice(&head[..filled]);
+        }
+        Ok(())
+    }
+
+    fn fill(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        if !self.started {
+            self.start()?;
+        }
+        if !self.pending.is_empty() {
+            let n = self.pending.len().min(buffer.len());
+            buffer[..n].copy_from_slice(&self.pending[..n]);
+            self.pending.drain(..n);
+            return Ok(n);
+        }
+        self.inner.read(buffer)
+    }
+}
+
+impl<R: Read> Read for Tracked<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.fill(buffer)?;
+        let bytes = &buffer[..n];
+        if let Some(at) = self.trailing_cr.take() {
+            self.breaks.push_back((at, bytes.first() != Some(&b'\n')));
+        }
+        for at in memchr::memchr2_iter(b'\r', b'\n', bytes) {
+            let offset = self.offset + at as u64;
+            match (bytes[at], bytes.get(at + 1)) {
+                (b'\n', _) => self.breaks.push_back((offset, true)),
+                (_, Some(&next)) => self.breaks.push_back((offset, next != b'\n')),
+                (_, None) => self.trailing_cr = Some(offset),
+            }
+        }
+        if !self.substantive {
+            self.substantive = bytes.iter().any(|b| !b.is_ascii_whitespace());
+        }
+        self.offset += n as u64;
+        Ok(n)
+    }
+}
+
+fn csv_error(source: &str, error: &csv::Error, line: u64) -> InputError {
+    if let csv::ErrorKind::Io(io) = error.kind() {
+        return InputError::Io {
+            file: source.to_string(),
+            message: io.to_string(),
+        };
+    }
     InputError::Csv {
         file: source.to_string(),
         line,
@@ -218,6 +405,47 @@ mod tests {
         ));
     }
 
+    /// Hands out one byte per read, so every `\r\n` and the BOM straddle reads.
+    struct OneByte<'a>(&'a [u8]);
+
+    impl Read for OneByte<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            match (self.0.split_first(), buffer.first_mut()) {
+                (Some((byte, rest)), Some(slot)) => {
+                    *slot = *byte;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn a_stream_read_a_byte_at_a_time_gives_the_rows_and_lines_of_the_whole_file() {
+        let bytes = b"\xEF\xBB\xBFa,b\r\n1,\"x\r\ny\"\r\n3,4\r\n5,6\n7,8\r\n";
+        let table = Table::parse("t.csv", bytes).unwrap();
+        let lines: Vec<u64> = table.rows.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 4, 5, 6]);
+        let mut reader = RowReader::new("t.csv", OneByte(bytes)).unwrap();
+        assert_eq!(reader.headers(), ["a", "b"]);
+        for row in &table.rows {
+            let next = reader.next_row().unwrap().expect("as many rows");
+            assert_eq!(next.line, row.line);
+            assert_eq!(
+                [next.field(0), next.field(1)],
+                [&row.fields[0], &row.fields[1]]
+            );
+        }
+        assert!(reader.next_row().unwrap().is_none());
+        let mut blank = RowReader::new("t.csv", OneByte(b"\xEF\xBB\xBF \r\n\t\n")).unwrap();
+        // The header ` ` and the row `\t` come out before the end shows the file blank.
+        assert!(blank.next_row().unwrap().is_some());
+        assert!(matches!(blank.next_row(), Err(InputError::Empty { .. })));
+        let nothing = RowReader::new("t.csv", OneByte(b"\xEF\xBB\xBF"));
+        assert!(matches!(nothing, Err(InputError::Empty { .. })));
+    }
+
     #[test]
     fn names_the_rows_of_a_file_with_carriage_return_line_ends() {
         let table = Table::parse("t.csv", b"a,b\r1,2\r3,4\r").unwrap();
@@ -236,6 +464,24 @@ mod tests {
         let lines: Vec<u64> = table.rows.iter().map(|r| r.line).collect();
         assert_eq!(lines, [2, 3, 4]);
         assert_eq!(table.rows[1].fields[0], "\u{feff}group");
+    }
+
+    /// Regression: a row after a blank line was named one line early, because the parser
+    /// reports a record's position before the blank lines it skips.
+    #[test]
+    fn rows_after_blank_lines_and_quoted_line_breaks_keep_their_lines() {
+        let table =
+            Table::parse("t.csv", b"a,b\r\n1,\"x\r\ny\"\r\n\r\n3,4\n\n\n5,6\r\r7,8\n").unwrap();
+        let lines: Vec<u64> = table.rows.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 5, 8, 10]);
+        // The same file read a byte at a time, so every line end meets a buffer's edge.
+        let bytes = b"a,b\r\n1,2\r\r\n3,4\r";
+        let mut reader = RowReader::new("t.csv", OneByte(&bytes[..])).unwrap();
+        let mut lines = Vec::new();
+        while let Some(row) = reader.next_row().unwrap() {
+            lines.push(row.line);
+        }
+        assert_eq!(lines, [2, 4]);
     }
 
     #[test]

@@ -20,7 +20,7 @@ mod properties;
 mod tests;
 
 pub use config::{Alpha, Config, ConfigError, Margin, Test, TestChoice};
-pub use decide::{BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, decide};
+pub use decide::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, decide};
 pub use holdout::HoldoutRecord;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList, pair};
 

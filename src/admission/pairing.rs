@@ -3,8 +3,10 @@
 //! each must be in both files. Pairs come out sorted by `task_id`, so the row order of
 //! the inputs never reaches a result.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -34,9 +36,9 @@ pub struct Pair {
     /// The task.
     pub task_id: String,
     /// Its stratum, when the pairs are stratified.
-    pub stratum: Option<String>,
+    pub stratum: Option<Arc<str>>,
     /// Its group, when either file has a `group` column.
-    pub group: Option<String>,
+    pub group: Option<Arc<str>>,
     /// The baseline's score.
     pub baseline: Side,
     /// The candidate's score.
@@ -240,9 +242,21 @@ fn gap(file: &str, other: &str, lacking: Vec<(String, u64)>) -> Option<Gap> {
 ///
 /// Both files were read with the same strata column. With `strata` required and in
 /// neither file, or a task whose two rows disagree on its stratum, pairing fails.
+/// Copies the files; [`pair_files`] takes them.
 pub fn pair(
     baseline: &ScoreFile,
     candidate: &ScoreFile,
+    tasks: Option<&TaskList>,
+    strata: Option<&StrataRequest>,
+) -> Result<Pairs, PairingError> {
+    pair_files(baseline.clone(), candidate.clone(), tasks, strata)
+}
+
+/// [`pair`], moving each row's task and feedback into its pair instead of copying it.
+/// Time: O(n) merges of the rows, which come sorted by task.
+pub fn pair_files(
+    baseline: ScoreFile,
+    candidate: ScoreFile,
     tasks: Option<&TaskList>,
     strata: Option<&StrataRequest>,
 ) -> Result<Pairs, PairingError> {
@@ -259,19 +273,18 @@ pub fn pair(
         }
         _ => None,
     };
-    let base = index(baseline);
-    let cand = index(candidate);
-    let (ids, basis): (Vec<&str>, Basis) = match tasks {
+    let (wanted, basis): (Option<Vec<&str>>, Basis) = match tasks {
         None => {
-            let lacking = |have: &BTreeMap<&str, &ScoreRow>, lack: &BTreeMap<&str, &ScoreRow>| {
-                have.iter()
-                    .filter(|(id, _)| !lack.contains_key(*id))
-                    .map(|(id, row)| (id.to_string(), row.line))
-                    .collect::<Vec<_>>()
-            };
+            let mut lacking_in_candidate = Vec::new();
+            let mut lacking_in_baseline = Vec::new();
+            merge(&baseline.rows, &candidate.rows, |b, c| match (b, c) {
+                (Some(b), None) => lacking_in_candidate.push((b.task_id.clone(), b.line)),
+                (None, Some(c)) => lacking_in_baseline.push((c.task_id.clone(), c.line)),
+                _ => {}
+            });
             let gaps: Vec<Gap> = [
-                gap(&candidate.source, &baseline.source, lacking(&base, &cand)),
-                gap(&baseline.source, &candidate.source, lacking(&cand, &base)),
+                gap(&candidate.source, &baseline.source, lacking_in_candidate),
+                gap(&baseline.source, &candidate.source, lacking_in_baseline),
             ]
             .into_iter()
             .flatten()
@@ -279,57 +292,64 @@ pub fn pair(
             if !gaps.is_empty() {
                 return Err(PairingError::DifferentTasks(gaps));
             }
-            (base.keys().copied().collect(), Basis::SameTasks)
+            (None, Basis::SameTasks)
         }
         Some(list) => {
             let mut sorted: Vec<(&str, u64)> =
                 list.tasks.iter().map(|(t, l)| (t.as_str(), *l)).collect();
             sorted.sort();
-            for (file, rows) in [(baseline, &base), (candidate, &cand)] {
+            for file in [&baseline, &candidate] {
                 let lacking: Vec<(String, u64)> = sorted
                     .iter()
-                    .filter(|(id, _)| !rows.contains_key(id))
+                    .filter(|(id, _)| find(&file.rows, id).is_none())
                     .map(|(id, line)| (id.to_string(), *line))
                     .collect();
                 if let Some(gap) = gap(&file.source, &list.source, lacking) {
                     return Err(PairingError::NotScored(gap));
                 }
             }
-            let wanted: BTreeSet<&str> = sorted.iter().map(|(id, _)| *id).collect();
-            let ignored = |rows: &BTreeMap<&str, &ScoreRow>| {
-                rows.keys().filter(|id| !wanted.contains(*id)).count()
-            };
+            // Every listed task is in both files, each once, so the rest are left out.
             let basis = Basis::TaskList {
                 source: list.source.clone(),
-                ignored_baseline: ignored(&base),
-                ignored_candidate: ignored(&cand),
+                ignored_baseline: baseline.rows.len() - sorted.len(),
+                ignored_candidate: candidate.rows.len() - sorted.len(),
             };
-            (wanted.into_iter().collect(), basis)
+            (Some(sorted.into_iter().map(|(id, _)| id).collect()), basis)
         }
     };
-    let mut pairs = Vec::with_capacity(ids.len());
-    for id in ids {
-        let (Some(b), Some(c)) = (base.get(id), cand.get(id)) else {
-            continue;
+    let mut pairs = Vec::with_capacity(wanted.as_ref().map_or(baseline.rows.len(), Vec::len));
+    let mut wanted = wanted.as_deref().map(|w| w.iter());
+    let mut base = baseline.rows.into_iter();
+    let mut cand = candidate.rows.into_iter();
+    while let (Some(b), Some(c)) = (base.next(), cand.next()) {
+        // Both files hold the same tasks, or every wanted task: step both in step.
+        let (b, c) = match &mut wanted {
+            None => (b, c),
+            Some(list) => {
+                let Some(next) = list.next() else { break };
+                (advance(b, &mut base, next), advance(c, &mut cand, next))
+            }
         };
+        debug_assert_eq!(b.task_id, c.task_id);
         let stratum = match (&b.stratum, &c.stratum) {
             (Some(x), Some(y)) if x != y => {
                 return Err(PairingError::StratumDisagrees(Box::new(Disagreement {
-                    task: id.to_string(),
+                    task: b.task_id.clone(),
                     column: strata_column.clone().unwrap_or_default(),
-                    baseline: (baseline.source.clone(), b.line, x.clone()),
-                    candidate: (candidate.source.clone(), c.line, y.clone()),
+                    baseline: (baseline.source.clone(), b.line, x.to_string()),
+                    candidate: (candidate.source.clone(), c.line, y.to_string()),
                 })));
             }
-            (Some(x), _) | (None, Some(x)) => Some(x.clone()),
+            (Some(x), _) | (None, Some(x)) => Some(Arc::clone(x)),
             (None, None) => None,
         };
+        let group = b.group.clone().or_else(|| c.group.clone());
         pairs.push(Pair {
-            task_id: id.to_string(),
             stratum: strata_column.as_ref().and(stratum),
-            group: b.group.clone().or_else(|| c.group.clone()),
-            baseline: side(b),
-            candidate: side(c),
+            group,
+            baseline: side(b.line, b.score, b.correct, b.feedback),
+            candidate: side(c.line, c.score, c.correct, c.feedback),
+            task_id: b.task_id,
         });
     }
     let both_correct = pairs
@@ -340,21 +360,63 @@ pub fn pair(
         both_correct,
         baseline_has_correct: baseline.has_correct,
         strata_column,
-        baseline: baseline.source.clone(),
-        candidate: candidate.source.clone(),
+        baseline: baseline.source,
+        candidate: candidate.source,
         basis,
     })
 }
 
-fn index(file: &ScoreFile) -> BTreeMap<&str, &ScoreRow> {
-    file.rows.iter().map(|r| (r.task_id.as_str(), r)).collect()
+/// Walks two task-sorted row lists together, calling `visit` with the row of each task
+/// in either list (both when both have it), in task order.
+fn merge<'a>(
+    left: &'a [ScoreRow],
+    right: &'a [ScoreRow],
+    mut visit: impl FnMut(Option<&'a ScoreRow>, Option<&'a ScoreRow>),
+) {
+    let (mut i, mut j) = (0, 0);
+    while i < left.len() || j < right.len() {
+        let order = match (left.get(i), right.get(j)) {
+            (Some(x), Some(y)) => x.task_id.cmp(&y.task_id),
+            (Some(_), None) => Ordering::Less,
+            _ => Ordering::Greater,
+        };
+        match order {
+            Ordering::Less => {
+                visit(Some(&left[i]), None);
+                i += 1;
+            }
+            Ordering::Greater => {
+                visit(None, Some(&right[j]));
+                j += 1;
+            }
+            Ordering::Equal => {
+                visit(Some(&left[i]), Some(&right[j]));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
 }
 
-fn side(row: &ScoreRow) -> Side {
+/// The row of `task` in task-sorted `rows`.
+fn find<'a>(rows: &'a [ScoreRow], task: &str) -> Option<&'a ScoreRow> {
+    let index = rows.partition_point(|r| r.task_id.as_str() < task);
+    rows.get(index).filter(|r| r.task_id == task)
+}
+
+/// From `row` on, the row of `task`, which the caller knows is there.
+fn advance(mut row: ScoreRow, rest: &mut impl Iterator<Item = ScoreRow>, task: &str) -> ScoreRow {
+    while row.task_id != task {
+        row = rest.next().expect("every wanted task is in both files");
+    }
+    row
+}
+
+fn side(line: u64, score: f64, correct: Option<bool>, feedback: Option<String>) -> Side {
     Side {
-        line: row.line,
-        score: row.score,
-        correct: row.correct,
-        feedback: row.feedback.clone(),
+        line,
+        score,
+        correct,
+        feedback,
     }
 }

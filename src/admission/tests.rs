@@ -214,6 +214,29 @@ fn refuses_when_the_signed_ranks_and_the_mean_disagree_in_direction() {
 }
 
 #[test]
+fn a_signed_rank_interval_above_the_bootstrap_limit_is_the_normal_one_and_says_so() {
+    // 2,501 year tasks (one win in five) and ten id tasks (all ties): the overall set and
+    // the year stratum are past the limit, the id stratum is not.
+    let mut rows = Vec::new();
+    for index in 0..=BOOTSTRAP_LIMIT {
+        rows.push(("year", 0, u8::from(index % 5 == 0)));
+    }
+    rows.extend(repeat("id", 1, 1, 10));
+    let (base, cand) = files(&rows, false);
+    let admission = run(&base, &cand, None);
+    assert!(admission.delta.interval.starts_with("normal interval"));
+    let low = admission.delta.low.expect("an interval");
+    let high = admission.delta.high.expect("an interval");
+    assert!(low < admission.delta.estimate && admission.delta.estimate < high);
+    let by_value = |value: &str| {
+        let stratum = admission.strata.iter().find(|s| s.value == value).unwrap();
+        stratum.delta.interval.clone()
+    };
+    assert!(by_value("year").starts_with("normal interval"));
+    assert!(by_value("id").starts_with("percentile bootstrap"));
+}
+
+#[test]
 fn a_margin_refuses_when_a_strata_lower_bound_reaches_it() {
     let mut rows = Vec::new();
     rows.extend(repeat("id", 0, 1, 20));

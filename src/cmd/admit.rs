@@ -3,21 +3,24 @@
 //! the Markdown to the GitHub step summary when there is one. `demo` reuses
 //! [`evaluate`] and [`report_files`].
 
+use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
 use super::{Outcome, Status, read_file};
+use crate::admission::pairing::pair_files;
 use crate::admission::{
     Alpha, Config, HoldoutRecord, Margin, Pairs, StrataRequest, TaskList, TestChoice, Verdict,
-    decide, pair,
+    decide,
 };
 use crate::atomic::{Output, ensure_dir, write_all};
 use crate::cli::AdmitArgs;
-use crate::digest::sha256_hex;
+use crate::digest::{HashingReader, sha256_hex};
+use crate::error::InputError;
 use crate::ledger;
 use crate::report::LedgerInfo;
 use crate::report::{InputFile, Report, json, markdown, pairs, svg, text};
-use crate::scores::read_scores;
+use crate::scores::{ScoreFile, read_scores_from};
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
 
@@ -74,6 +77,60 @@ pub struct Evaluation {
     pub pairs: Pairs,
 }
 
+/// A scores file read and checked, with its path as given and its SHA-256.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scores {
+    /// The path as given.
+    pub path: String,
+    /// The SHA-256 of its bytes.
+    pub sha256: String,
+    /// Its rows.
+    pub file: ScoreFile,
+}
+
+impl Scores {
+    /// Checks the scores in an input already in memory.
+    pub fn parse(input: &Input, strata: Option<&str>) -> anyhow::Result<Scores> {
+        let (file, _) = read_scores_from(&input.path, input.bytes.as_slice(), strata, true)?;
+        Ok(Scores {
+            path: input.path.clone(),
+            sha256: sha256_hex(&input.bytes),
+            file,
+        })
+    }
+
+    /// Reads and checks an opened scores file in one pass, digesting it on the way, so
+    /// the file is never held whole (`admit` on 10^6 pairs). With `feedback` false its
+    /// feedback column is not kept.
+    pub fn read(
+        path: &Path,
+        file: File,
+        strata: Option<&str>,
+        feedback: bool,
+    ) -> anyhow::Result<Scores> {
+        let source = path.display().to_string();
+        let reader = HashingReader::new(file);
+        let (file, reader) = read_scores_from(&source, reader, strata, feedback)?;
+        let sha256 = reader.finish().map_err(|error| InputError::Io {
+            file: source.clone(),
+            message: error.to_string(),
+        })?;
+        Ok(Scores {
+            path: source,
+            sha256,
+            file,
+        })
+    }
+
+    fn digest(&self, role: &str) -> InputFile {
+        InputFile {
+            role: role.to_string(),
+            path: self.path.clone(),
+            sha256: self.sha256.clone(),
+        }
+    }
+}
+
 /// Pairs and decides. Errors are inputs that cannot be used (exit status 2).
 pub fn evaluate(
     baseline: &Input,
@@ -83,16 +140,46 @@ pub fn evaluate(
     settings: &Settings,
 ) -> anyhow::Result<Evaluation> {
     let column = settings.strata.as_ref().map(|s| s.column.as_str());
-    let base = read_scores(&Table::parse(&baseline.path, &baseline.bytes)?, column)?;
-    let cand = read_scores(&Table::parse(&candidate.path, &candidate.bytes)?, column)?;
+    let base = Scores::parse(baseline, column)?;
+    let cand = Scores::parse(candidate, column)?;
+    evaluate_scores(base, cand, tasks, manifest, settings)
+}
+
+/// [`evaluate`] on scores already read.
+pub fn evaluate_scores(
+    baseline: Scores,
+    candidate: Scores,
+    tasks: Option<&Input>,
+    manifest: Option<&Input>,
+    settings: &Settings,
+) -> anyhow::Result<Evaluation> {
     let list = match tasks {
         Some(t) => Some(TaskList::from_table(&Table::parse(&t.path, &t.bytes)?)?),
         None => None,
     };
-    let pairs = pair(&base, &cand, list.as_ref(), settings.strata.as_ref())?;
+    let mut inputs = vec![baseline.digest("baseline"), candidate.digest("candidate")];
+    inputs.extend(tasks.map(|t| t.digest("tasks")));
+    inputs.extend(manifest.map(|m| m.digest("manifest")));
+    let pairs = pair_files(
+        baseline.file,
+        candidate.file,
+        list.as_ref(),
+        settings.strata.as_ref(),
+    )?;
+    judge(pairs, inputs, tasks, manifest, settings)
+}
+
+/// Decides on pairs already made; `inputs` are the report's digests.
+fn judge(
+    pairs: Pairs,
+    inputs: Vec<InputFile>,
+    tasks: Option<&Input>,
+    manifest: Option<&Input>,
+    settings: &Settings,
+) -> anyhow::Result<Evaluation> {
     let test = settings
         .test
-        .resolve(&pairs, settings.zero, &baseline.path, &candidate.path)?;
+        .resolve(&pairs, settings.zero, &pairs.baseline, &pairs.candidate)?;
     let holdout = match manifest {
         Some(m) => Some(HoldoutRecord::from_manifest(
             &m.path,
@@ -109,9 +196,6 @@ pub fn evaluate(
         cluster: settings.cluster,
     };
     let admission = decide(&pairs, &config);
-    let mut inputs = vec![baseline.digest("baseline"), candidate.digest("candidate")];
-    inputs.extend(tasks.map(|t| t.digest("tasks")));
-    inputs.extend(manifest.map(|m| m.digest("manifest")));
     Ok(Evaluation {
         report: Report::new(admission, &pairs, inputs),
         pairs,
@@ -165,13 +249,19 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
 /// Runs `admit`.
 pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
     let settings = settings(&args)?;
-    let baseline = Input::read(&args.baseline)?;
-    let candidate = Input::read(&args.candidate)?;
+    // Every file is opened before any is parsed, so an unreadable one is reported first.
+    let baseline = open(&args.baseline)?;
+    let candidate = open(&args.candidate)?;
     let tasks = args.tasks.as_deref().map(Input::read).transpose()?;
     let manifest = args.manifest.as_deref().map(Input::read).transpose()?;
-    let mut evaluation = evaluate(
-        &baseline,
-        &candidate,
+    let column = settings.strata.as_ref().map(|s| s.column.as_str());
+    // The baseline's feedback appears only in pairs.csv; the candidate's also in the
+    // losses of every report.
+    let baseline = Scores::read(&args.baseline, baseline, column, args.report_dir.is_some())?;
+    let candidate = Scores::read(&args.candidate, candidate, column, true)?;
+    let mut evaluation = evaluate_scores(
+        baseline,
+        candidate,
         tasks.as_ref(),
         manifest.as_ref(),
         &settings,
@@ -180,9 +270,8 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = &args.ledger {
         evaluation = with_ledger(
             path,
-            &evaluation,
+            evaluation,
             &settings,
-            [&baseline, &candidate],
             tasks.as_ref(),
             manifest.as_ref(),
         )?;
@@ -226,6 +315,9 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
         Verdict::Admitted => Status::Success,
         Verdict::Refused => Status::Negative,
     };
+    // Freeing a million pairs one allocation at a time takes a visible share of the
+    // run, and the process ends right after this returns.
+    std::mem::forget(evaluation);
     Ok(Outcome {
         status,
         stdout,
@@ -237,9 +329,8 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
 /// records the attempt, all under the ledger's lock.
 fn with_ledger(
     path: &Path,
-    first: &Evaluation,
+    first: Evaluation,
     settings: &Settings,
-    [baseline, candidate]: [&Input; 2],
     tasks: Option<&Input>,
     manifest: Option<&Input>,
 ) -> anyhow::Result<Evaluation> {
@@ -257,11 +348,12 @@ fn with_ledger(
                 alpha: Alpha::new(attempt.alpha)?,
                 ..settings.clone()
             };
-            let evaluation = evaluate(baseline, candidate, tasks, manifest, &at)?;
+            let inputs = first.report.inputs.clone();
+            let evaluation = judge(first.pairs, inputs, tasks, manifest, &at)?;
             let report = &evaluation.report;
             let decision = ledger::Decision {
-                candidate_sha256: sha256_hex(&candidate.bytes),
-                baseline_sha256: sha256_hex(&baseline.bytes),
+                candidate_sha256: report.inputs[1].sha256.clone(),
+                baseline_sha256: report.inputs[0].sha256.clone(),
                 test: match report.test.name {
                     crate::admission::TestName::McNemar => "mcnemar".to_string(),
                     crate::admission::TestName::SignedRank => "signed-rank".to_string(),
@@ -285,6 +377,11 @@ fn with_ledger(
         alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, record.attempt),
     });
     Ok(evaluation)
+}
+
+/// Opens a file to be read, with the message [`Input::read`] gives when it cannot be.
+fn open(path: &Path) -> anyhow::Result<File> {
+    File::open(path).map_err(|e| anyhow::anyhow!("`{}`: cannot read it: {e}", path.display()))
 }
 
 /// Appends `text` to the step summary; GitHub concatenates every step's additions.

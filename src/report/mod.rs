@@ -131,7 +131,7 @@ impl Report {
             .take(SHOWN_LOSSES)
             .map(|p| Loss {
                 task_id: p.task_id.clone(),
-                stratum: p.stratum.clone(),
+                stratum: p.stratum.as_deref().map(str::to_string),
                 baseline_score: p.baseline.score,
                 candidate_score: p.candidate.score,
                 candidate_feedback: p.candidate.feedback.clone(),

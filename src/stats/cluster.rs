@@ -5,7 +5,7 @@
 //! exact sign test on clusters), and measures how much clustering inflates the
 //! variance of the task-level mean difference (the design effect).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::signed_rank::{SignedRank, ZeroMethod, signed_rank};
 
@@ -34,35 +34,59 @@ pub const DESIGN_EFFECT_WARNING: f64 = 1.5;
 /// clusters of one and up to the cluster size when a cluster's tasks move together.
 /// Time: O(n log n) plus the signed-rank test on the clusters.
 pub fn cluster_view(pairs: &[(&str, f64)]) -> ClusterView {
-    let mut clusters: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
     let finite: Vec<(&str, f64)> = pairs
         .iter()
         .copied()
         .filter(|(_, d)| d.is_finite())
         .collect();
-    for &(cluster, difference) in &finite {
-        let entry = clusters.entry(cluster).or_default();
-        entry.0 += difference;
-        entry.1 += 1;
+    // Each pair's cluster as an index into `names`, in order of first appearance; the
+    // clusters are then put in name order, so no hash order reaches a result.
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut last: Option<(&str, usize)> = None;
+    let members: Vec<usize> = finite
+        .iter()
+        .map(|&(cluster, _)| match last {
+            Some((name, at)) if name == cluster => at,
+            _ => {
+                let at = *index.entry(cluster).or_insert_with(|| {
+                    names.push(cluster);
+                    names.len() - 1
+                });
+                last = Some((cluster, at));
+                at
+            }
+        })
+        .collect();
+    // Sums run in pair order within each cluster, as they always have.
+    let mut sums = vec![(0.0_f64, 0_usize); names.len()];
+    for (&at, &(_, difference)) in members.iter().zip(&finite) {
+        sums[at].0 += difference;
+        sums[at].1 += 1;
     }
-    let cluster_means: Vec<f64> = clusters
-        .values()
-        .map(|(sum, count)| sum / *count as f64)
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_unstable_by_key(|&at| names[at]);
+    let cluster_means: Vec<f64> = order
+        .iter()
+        .map(|&at| sums[at].0 / sums[at].1 as f64)
         .collect();
     let test = signed_rank(&cluster_means, ZeroMethod::Wilcox);
     let n = finite.len() as f64;
     let mean = finite.iter().map(|(_, d)| d).sum::<f64>() / n.max(1.0);
     let naive: f64 = finite.iter().map(|(_, d)| (d - mean).powi(2)).sum();
-    let mut residual_sums: BTreeMap<&str, f64> = BTreeMap::new();
-    for &(cluster, difference) in &finite {
-        *residual_sums.entry(cluster).or_default() += difference - mean;
+    let mut residual_sums = vec![0.0_f64; names.len()];
+    for (&at, &(_, difference)) in members.iter().zip(&finite) {
+        residual_sums[at] += difference - mean;
     }
-    let robust: f64 = residual_sums.values().map(|s| s * s).sum();
+    let robust: f64 = order
+        .iter()
+        .map(|&at| residual_sums[at] * residual_sums[at])
+        .sum();
     let design_effect = (naive > 1e-12)
         .then(|| robust / naive)
         .filter(|d| d.is_finite());
     ClusterView {
-        clusters: clusters.len(),
+        clusters: names.len(),
         cluster_means,
         test,
         design_effect,

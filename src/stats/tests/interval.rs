@@ -2,7 +2,7 @@
 //! computations of Tango's interval.
 
 use super::assert_relative;
-use crate::stats::interval::{paired_difference, wilson};
+use crate::stats::interval::{normal_mean, paired_difference, wilson};
 
 /// Interval endpoints depend on the quantile and a square root: 1e-12 relative.
 const INTERVAL_TOLERANCE: f64 = 1e-12;
@@ -85,4 +85,27 @@ fn paired_interval_refuses_impossible_counts() {
     assert_eq!(paired_difference(0, 0, 0, 0.95), None);
     assert_eq!(paired_difference(1, 1, 10, 0.0), None);
     assert_eq!(paired_difference(u64::MAX, 1, 10, 0.95), None);
+}
+
+/// scipy 1.17.1, numpy 2.4.6: `stats.norm.interval(conf, loc=d.mean(), scale=stats.sem(d))`
+/// for d = [0, 0.25, −0.5, 1, 0.75, 0, −0.25, 0.5, 1, 0.25]. Rows: (conf, low, high).
+const NORMAL_MEAN: &[(f64, f64, f64)] = &[
+    (0.9, 0.03420920680763845, 0.5657907931923614),
+    (0.95, -0.01670926430387565, 0.6167092643038756),
+];
+
+#[test]
+fn normal_mean_matches_scipy() {
+    let d = [0.0, 0.25, -0.5, 1.0, 0.75, 0.0, -0.25, 0.5, 1.0, 0.25];
+    for &(conf, low, high) in NORMAL_MEAN {
+        let interval = normal_mean(&d, conf).expect("valid");
+        let what = format!("normal mean at {conf}");
+        assert_relative(interval.low, low, INTERVAL_TOLERANCE, &what);
+        assert_relative(interval.high, high, INTERVAL_TOLERANCE, &what);
+    }
+    assert_eq!(normal_mean(&[0.5], 0.9), None);
+    assert_eq!(normal_mean(&[0.5, f64::NAN], 0.9), None);
+    assert_eq!(normal_mean(&[0.5, 0.25], 1.0), None);
+    let constant = normal_mean(&[0.25; 5], 0.9).expect("valid");
+    assert_eq!((constant.low, constant.high), (0.25, 0.25));
 }
