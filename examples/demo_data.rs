@@ -13,7 +13,7 @@
 //!   "the authors", so it hedges between names or drops the first author.
 
 mod common;
-use common::Stream;
+use common::{Stream, fill};
 
 use std::fmt::Write as _;
 
@@ -57,14 +57,6 @@ impl Stream {
         let offset = 1 + self.below(papers.len() - 1);
         &papers[(index + offset) % papers.len()]
     }
-}
-
-fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
-    let mut text = template.to_string();
-    for (key, value) in pairs {
-        text = text.replace(key, value);
-    }
-    text
 }
 
 /// A confidently wrong ID: the same month with other digits.

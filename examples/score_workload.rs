@@ -11,7 +11,7 @@
 //! DIR/outputs.jsonl --out DIR/scores.csv`.
 
 mod common;
-use common::Stream;
+use common::{Stream, fill};
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -276,14 +276,6 @@ fn papers(s: &mut Stream, count: usize) -> Vec<Paper> {
             }
         })
         .collect()
-}
-
-fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
-    let mut text = template.to_string();
-    for (key, value) in pairs {
-        text = text.replace(key, value);
-    }
-    text
 }
 
 /// One answer to the task of kind `kind` about paper `i`.

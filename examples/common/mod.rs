@@ -24,3 +24,12 @@ impl Stream {
         options[self.below(options.len())]
     }
 }
+
+/// `template` with every `{key}` of `pairs` replaced by its value.
+pub fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
+    let mut text = template.to_string();
+    for (key, value) in pairs {
+        text = text.replace(key, value);
+    }
+    text
+}
