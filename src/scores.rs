@@ -122,7 +122,6 @@ impl Builder {
         }
     }
 
-    /// One shared copy of a strata or group value.
     /// One shared copy of a strata or group value. `column` is 0 for strata, 1 for
     /// groups; each keeps the few values it saw last. Strata take a handful of values,
     /// and the rows of one group come together in the files `score` writes, so nearly

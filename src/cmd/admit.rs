@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
-use super::{Outcome, Status, read_file};
+use super::{Outcome, Status, open_file, read_file};
 use crate::admission::pairing::pair_files;
 use crate::admission::{
     Alpha, Config, HoldoutRecord, Margin, Pairs, StrataRequest, TaskList, TestChoice, Verdict,
@@ -250,8 +250,8 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
 pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
     let settings = settings(&args)?;
     // Every file is opened before any is parsed, so an unreadable one is reported first.
-    let baseline = open(&args.baseline)?;
-    let candidate = open(&args.candidate)?;
+    let baseline = open_file(&args.baseline)?;
+    let candidate = open_file(&args.candidate)?;
     let tasks = args.tasks.as_deref().map(Input::read).transpose()?;
     let manifest = args.manifest.as_deref().map(Input::read).transpose()?;
     let column = settings.strata.as_ref().map(|s| s.column.as_str());
@@ -377,11 +377,6 @@ fn with_ledger(
         alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, record.attempt),
     });
     Ok(evaluation)
-}
-
-/// Opens a file to be read, with the message [`Input::read`] gives when it cannot be.
-fn open(path: &Path) -> anyhow::Result<File> {
-    File::open(path).map_err(|e| anyhow::anyhow!("`{}`: cannot read it: {e}", path.display()))
 }
 
 /// Appends `text` to the step summary; GitHub concatenates every step's additions.

@@ -63,7 +63,16 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
 
 /// Reads a whole file, naming it in the error.
 pub(crate) fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| anyhow::anyhow!("`{}`: cannot read it: {e}", path.display()))
+    std::fs::read(path).map_err(|e| cannot_read(path, &e))
+}
+
+/// Opens a file to be read as a stream, with [`read_file`]'s message when it cannot be.
+pub(crate) fn open_file(path: &Path) -> anyhow::Result<std::fs::File> {
+    std::fs::File::open(path).map_err(|e| cannot_read(path, &e))
+}
+
+fn cannot_read(path: &Path, error: &std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("`{}`: cannot read it: {error}", path.display())
 }
 
 /// Reads and parses a CSV file.

@@ -5,21 +5,14 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Run, assert_input_error, evogate, write};
+use crate::util::{Run, assert_input_error, evogate, run, write};
 
-/// Runs `admit` with the step summary unset, so a CI run's own summary is untouched.
+/// Runs `admit` with `args`.
 fn admit(dir: &Path, args: &[&str]) -> Run {
-    let output = evogate(dir)
-        .arg("admit")
-        .args(args)
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    let all: Vec<&str> = std::iter::once("admit")
+        .chain(args.iter().copied())
+        .collect();
+    run(dir, &all)
 }
 
 /// Two scores files from `(kind, baseline correct, candidate correct)` rows.

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::util::{evogate, run};
+use crate::util::run;
 
 /// A small arxiv ground truth: three papers.
 const TRUTH: &str = "arxiv_id,title,first_author,year\n\
@@ -97,16 +97,12 @@ fn score_outputs(what: &'static str, name: &'static str, outputs: &[u8], needles
 
 /// An audit case whose claims file is `claims`, beside the well-formed scores files.
 fn audit_claims(what: &'static str, claims: &str, needles: &[&str]) -> Case {
-    Case {
-        what,
-        files: vec![
-            ("claims.csv", claims.as_bytes().to_vec()),
-            ("b.csv", BASELINE.as_bytes().to_vec()),
-            ("c.csv", CANDIDATE.as_bytes().to_vec()),
-        ],
-        args: AUDIT.split_whitespace().map(str::to_string).collect(),
-        needles: needles.iter().map(|s| s.to_string()).collect(),
-    }
+    let files: [(&str, &[u8]); 3] = [
+        ("claims.csv", claims.as_bytes()),
+        ("b.csv", BASELINE.as_bytes()),
+        ("c.csv", CANDIDATE.as_bytes()),
+    ];
+    case(what, &files, AUDIT, needles)
 }
 
 fn cases() -> Vec<Case> {
@@ -441,17 +437,12 @@ fn cases() -> Vec<Case> {
             "claim_id,description,b,c\n",
             &["`claims.csv` has a header but no data rows"],
         ),
-        Case {
-            args: format!("{AUDIT} --alpha 0.6")
-                .split_whitespace()
-                .map(str::to_string)
-                .collect(),
-            ..audit_claims(
-                "alpha above one half",
-                "claim_id,description,b,c\nc1,x,1,5\n",
-                &["--alpha 0.6 is outside"],
-            )
-        },
+        case(
+            "alpha above one half",
+            &[("claims.csv", b"claim_id,description,b,c\nc1,x,1,5\n")],
+            &format!("{AUDIT} --alpha 0.6"),
+            &["--alpha 0.6 is outside"],
+        ),
         // power, ledger, truth, demo
         case("zero pairs", &[], "power --n 0", &["--n `0`", "positive whole numbers"]),
         case("a shift of 0", &[], "power --shift 0", &["--shift 0 is outside (0, 1]"]),
@@ -518,15 +509,11 @@ fn failure(case: &Case) -> Option<String> {
     let dir = tempfile::tempdir().unwrap();
     lay_out(dir.path(), &case.files);
     let before = snapshot(dir.path());
-    let output = evogate(dir.path())
-        .args(&case.args)
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .output()
-        .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let result = run(dir.path(), &case.args);
+    let stderr = &result.stderr;
     let mut problems = Vec::new();
-    if output.status.code() != Some(2) {
-        problems.push(format!("exit {:?}, not 2", output.status.code()));
+    if result.code != 2 {
+        problems.push(format!("exit {}, not 2", result.code));
     }
     if stderr.contains("panicked") || !stderr.starts_with("error: ") {
         problems.push("stderr is not one error message".to_string());
@@ -575,14 +562,10 @@ fn every_bad_input_exits_2_naming_file_row_and_fix_and_touches_no_file() {
 
 /// `admit --format json` on two scores files in `dir`, with the inputs' digests blanked.
 fn admission_json(dir: &Path, baseline: &str, candidate: &str) -> serde_json::Value {
-    let result = evogate(dir)
-        .args(["admit", "--baseline", baseline, "--candidate", candidate])
-        .args(["--format", "json"])
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .output()
-        .expect("the binary runs");
-    assert_eq!(result.status.code(), Some(0), "{result:?}");
-    let mut json: serde_json::Value = serde_json::from_slice(&result.stdout).unwrap();
+    let args = ["admit", "--baseline", baseline, "--candidate", candidate];
+    let result = run(dir, &[&args[..], &["--format", "json"]].concat());
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let mut json: serde_json::Value = serde_json::from_str(&result.stdout).unwrap();
     json["inputs"] = serde_json::Value::Null;
     for evidence in json["evidence"].as_array_mut().unwrap() {
         let proof = evidence["proof"].as_str().unwrap();
@@ -689,14 +672,13 @@ fn an_unwritable_report_folder_exits_2_and_leaves_nothing_behind() {
     fs::write(dir.path().join("c.csv"), CANDIDATE).unwrap();
     let before = fs::read_dir(&folder).unwrap().count();
     let report_dir = folder.to_str().unwrap();
-    let result = evogate(dir.path())
-        .args(["admit", "--baseline", "b.csv", "--candidate", "c.csv"])
-        .args(["--report-dir", report_dir])
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(2), "{stderr}");
+    let args = ["admit", "--baseline", "b.csv", "--candidate", "c.csv"];
+    let result = run(
+        dir.path(),
+        &[&args[..], &["--report-dir", report_dir]].concat(),
+    );
+    let stderr = &result.stderr;
+    assert_eq!(result.code, 2, "{stderr}");
     assert!(
         stderr.contains("admission.json`: cannot write it"),
         "{stderr}"

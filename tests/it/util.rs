@@ -23,9 +23,14 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs the binary with `args` in `dir`.
-pub fn run(dir: &Path, args: &[&str]) -> Run {
-    let output = evogate(dir).args(args).output().expect("the binary runs");
+/// Runs the binary with `args` in `dir`, with the GitHub step summary unset so that a
+/// CI run's own summary is never written to.
+pub fn run<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
+    let output = evogate(dir)
+        .args(args)
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .expect("the binary runs");
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
