@@ -33,5 +33,6 @@ pub mod split;
 pub mod stats;
 pub mod table;
 pub mod task;
+pub mod texts;
 pub mod truth;
 pub mod verify;

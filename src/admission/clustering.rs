@@ -37,15 +37,14 @@ pub struct ClusterSummary {
 
 /// The cluster summary, when every pair has a group.
 pub fn summarise(pairs: &Pairs, decides: bool, alpha: f64) -> Option<ClusterSummary> {
-    let grouped: Vec<(&str, f64)> = pairs
-        .pairs
-        .iter()
-        .filter_map(|p| Some((p.group.as_deref()?, p.difference())))
-        .collect();
-    if grouped.is_empty() || grouped.len() != pairs.pairs.len() {
+    if pairs.pairs.is_empty() || pairs.pairs.iter().any(|p| p.group.is_none()) {
         return None;
     }
-    let view = cluster_view(&grouped);
+    let grouped = pairs
+        .pairs
+        .iter()
+        .map(|p| (pairs.group(p).unwrap_or_default(), p.difference()));
+    let view = cluster_view(grouped);
     let warning = view.design_effect.filter(|&d| d > DESIGN_EFFECT_WARNING && !decides).map(|d| {
         format!(
             "tasks of one group move together (design effect {d:.2} > {DESIGN_EFFECT_WARNING}): the task-level p-value overstates the evidence; rerun with --cluster group"

@@ -63,16 +63,16 @@ fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
     let n = pairs.len();
     let baseline_mean = mean(pairs.iter().map(|p| p.baseline.score), n);
     let candidate_mean = mean(pairs.iter().map(|p| p.candidate.score), n);
-    let differences: Vec<f64> = pairs.iter().map(|p| p.difference()).collect();
-    let mean_difference = mean(differences.iter().copied(), n);
+    let mean_difference = mean(pairs.iter().map(|p| p.difference()), n);
     match test {
         Test::McNemar => {
-            let outcomes: Vec<(bool, bool)> = pairs
-                .iter()
-                .filter_map(|p| Some((p.baseline.correct?, p.candidate.correct?)))
-                .collect();
-            let (b, c) = discordant_counts(outcomes.iter().copied());
-            let count = |arm: fn(&(bool, bool)) -> bool| outcomes.iter().filter(|o| arm(o)).count();
+            let outcomes = || {
+                pairs
+                    .iter()
+                    .filter_map(|p| Some((p.baseline.correct?, p.candidate.correct?)))
+            };
+            let (b, c) = discordant_counts(outcomes());
+            let count = |arm: fn(&(bool, bool)) -> bool| outcomes().filter(&arm).count();
             let result = mcnemar_exact(b, c);
             let interval = paired_difference(b, c, n as u64, confidence);
             Analysis {
@@ -101,6 +101,7 @@ fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
             }
         }
         Test::SignedRank(zero) => {
+            let differences: Vec<f64> = pairs.iter().map(|p| p.difference()).collect();
             let result = signed_rank(&differences, zero);
             let (interval, interval_name) = if differences.len() <= BOOTSTRAP_LIMIT {
                 (
@@ -177,7 +178,7 @@ pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
     if column.is_some() {
         for pair in &pairs.pairs {
             groups
-                .entry(pair.stratum.as_deref().unwrap_or(""))
+                .entry(pairs.stratum(pair).unwrap_or(""))
                 .or_default()
                 .push(pair);
         }
@@ -212,7 +213,7 @@ pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
         evidence.push(margin_evidence(&overall, &strata, margin.get()));
     }
     if let Some(holdout) = &config.holdout {
-        let used: Vec<&str> = pairs.pairs.iter().map(|p| p.task_id.as_str()).collect();
+        let used: Vec<&str> = pairs.tasks().collect();
         evidence.push(holdout.check(&used));
     }
     let cluster = super::clustering::summarise(pairs, config.cluster, alpha);

@@ -11,9 +11,12 @@ pub mod config;
 mod criteria;
 pub mod decide;
 pub mod holdout;
+pub mod join;
 pub mod pairing;
 pub mod wording;
 
+#[cfg(test)]
+mod join_oracle;
 #[cfg(test)]
 mod properties;
 #[cfg(test)]
@@ -22,7 +25,8 @@ mod tests;
 pub use config::{Alpha, Config, ConfigError, Margin, Test, TestChoice};
 pub use decide::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, decide};
 pub use holdout::HoldoutRecord;
-pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList, pair};
+pub use join::{Baseline, Joined, Keep};
+pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList};
 
 use serde::Serialize;
 

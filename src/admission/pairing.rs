@@ -1,24 +1,24 @@
-//! Pairing two scores files by `task_id`. Without a task list both files must hold the
-//! same tasks; with one (`--tasks`, e.g. the holdout) exactly its tasks are used and
-//! each must be in both files. Pairs come out sorted by `task_id`, so the row order of
-//! the inputs never reaches a result.
+//! Pairs of scores by `task_id`, as [`join`](super::join) makes them from two scores
+//! files. Without a task list both files must hold the same tasks; with one
+//! (`--tasks`, e.g. the holdout) exactly its tasks are used and each must be in both
+//! files. Pairs come out sorted by `task_id`, so the row order of the inputs never
+//! reaches a result. Their strings live in one [`Texts`] buffer and are read through
+//! [`Pairs`].
 
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 use thiserror::Error;
 
 use crate::error::InputError;
-use crate::scores::{ScoreFile, ScoreRow};
 use crate::table::Table;
+use crate::texts::{Text, Texts};
 
 /// How many missing tasks an error names before it stops.
 const SHOWN_TASKS: usize = 5;
 
 /// One side of a pair.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Side {
     /// The row of its scores file.
     pub line: u64,
@@ -26,19 +26,17 @@ pub struct Side {
     pub score: f64,
     /// The ground truth's verdict, when the file carries `correct`.
     pub correct: Option<bool>,
-    /// The grader's feedback, untrusted text.
-    pub feedback: Option<String>,
+    /// The grader's feedback (untrusted text), read through [`Pairs::feedback`]; kept
+    /// only where a report shows it.
+    pub(super) feedback: Option<Text>,
 }
 
-/// One task scored in both files.
-#[derive(Debug, Clone, PartialEq)]
+/// One task scored in both files. Its strings are read through [`Pairs`].
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pair {
-    /// The task.
-    pub task_id: String,
-    /// Its stratum, when the pairs are stratified.
-    pub stratum: Option<Arc<str>>,
-    /// Its group, when either file has a `group` column.
-    pub group: Option<Arc<str>>,
+    pub(super) task: Text,
+    pub(super) stratum: Option<Text>,
+    pub(super) group: Option<Text>,
     /// The baseline's score.
     pub baseline: Side,
     /// The candidate's score.
@@ -73,6 +71,8 @@ pub enum Basis {
 pub struct Pairs {
     /// The pairs, sorted by `task_id`.
     pub pairs: Vec<Pair>,
+    /// Their task ids, strata, groups and feedback.
+    pub(super) texts: Texts,
     /// Whether every pair has `correct` on both sides.
     pub both_correct: bool,
     /// Whether the baseline file has a `correct` column.
@@ -85,6 +85,35 @@ pub struct Pairs {
     pub candidate: String,
     /// What the pairs were matched on.
     pub basis: Basis,
+}
+
+impl Pairs {
+    /// The task of `pair`, one of these pairs.
+    pub fn task<'a>(&'a self, pair: &Pair) -> &'a str {
+        self.texts.get(pair.task)
+    }
+
+    /// The stratum of `pair`, when the pairs are stratified.
+    pub fn stratum<'a>(&'a self, pair: &Pair) -> Option<&'a str> {
+        pair.stratum.map(|text| self.texts.get(text))
+    }
+
+    /// The group of `pair`, when either file has a `group` column.
+    pub fn group<'a>(&'a self, pair: &Pair) -> Option<&'a str> {
+        pair.group.map(|text| self.texts.get(text))
+    }
+
+    /// The feedback of one side of a pair, when its file has a `feedback` column and
+    /// it was kept (the baseline's only for `pairs.csv`, the candidate's for every
+    /// pair it lost, and for all with `pairs.csv`).
+    pub fn feedback<'a>(&'a self, side: &Side) -> Option<&'a str> {
+        side.feedback.map(|text| self.texts.get(text))
+    }
+
+    /// Every task, in order.
+    pub fn tasks(&self) -> impl Iterator<Item = &str> {
+        self.pairs.iter().map(|pair| self.task(pair))
+    }
 }
 
 /// The strata column asked for.
@@ -229,194 +258,11 @@ fn join_gaps(gaps: &[Gap]) -> String {
     parts.join(", and ")
 }
 
-fn gap(file: &str, other: &str, lacking: Vec<(String, u64)>) -> Option<Gap> {
+pub(super) fn gap(file: &str, other: &str, lacking: Vec<(String, u64)>) -> Option<Gap> {
     (!lacking.is_empty()).then(|| Gap {
         file: file.to_string(),
         other: other.to_string(),
         count: lacking.len(),
         first: lacking.into_iter().take(SHOWN_TASKS).collect(),
     })
-}
-
-/// Pairs `baseline` and `candidate` by `task_id`, on `tasks` when given.
-///
-/// Both files were read with the same strata column. With `strata` required and in
-/// neither file, or a task whose two rows disagree on its stratum, pairing fails.
-/// Copies the files; [`pair_files`] takes them.
-pub fn pair(
-    baseline: &ScoreFile,
-    candidate: &ScoreFile,
-    tasks: Option<&TaskList>,
-    strata: Option<&StrataRequest>,
-) -> Result<Pairs, PairingError> {
-    pair_files(baseline.clone(), candidate.clone(), tasks, strata)
-}
-
-/// [`pair`], moving each row's task and feedback into its pair instead of copying it.
-/// Time: O(n) merges of the rows, which come sorted by task.
-pub fn pair_files(
-    baseline: ScoreFile,
-    candidate: ScoreFile,
-    tasks: Option<&TaskList>,
-    strata: Option<&StrataRequest>,
-) -> Result<Pairs, PairingError> {
-    let strata_column = match strata {
-        Some(request) if baseline.has_stratum || candidate.has_stratum => {
-            Some(request.column.clone())
-        }
-        Some(request) if request.required => {
-            return Err(PairingError::NoStrataColumn {
-                column: request.column.clone(),
-                baseline: baseline.source.clone(),
-                candidate: candidate.source.clone(),
-            });
-        }
-        _ => None,
-    };
-    let (wanted, basis): (Option<Vec<&str>>, Basis) = match tasks {
-        None => {
-            let mut lacking_in_candidate = Vec::new();
-            let mut lacking_in_baseline = Vec::new();
-            merge(&baseline.rows, &candidate.rows, |b, c| match (b, c) {
-                (Some(b), None) => lacking_in_candidate.push((b.task_id.clone(), b.line)),
-                (None, Some(c)) => lacking_in_baseline.push((c.task_id.clone(), c.line)),
-                _ => {}
-            });
-            let gaps: Vec<Gap> = [
-                gap(&candidate.source, &baseline.source, lacking_in_candidate),
-                gap(&baseline.source, &candidate.source, lacking_in_baseline),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            if !gaps.is_empty() {
-                return Err(PairingError::DifferentTasks(gaps));
-            }
-            (None, Basis::SameTasks)
-        }
-        Some(list) => {
-            let mut sorted: Vec<(&str, u64)> =
-                list.tasks.iter().map(|(t, l)| (t.as_str(), *l)).collect();
-            sorted.sort();
-            for file in [&baseline, &candidate] {
-                let lacking: Vec<(String, u64)> = sorted
-                    .iter()
-                    .filter(|(id, _)| find(&file.rows, id).is_none())
-                    .map(|(id, line)| (id.to_string(), *line))
-                    .collect();
-                if let Some(gap) = gap(&file.source, &list.source, lacking) {
-                    return Err(PairingError::NotScored(gap));
-                }
-            }
-            // Every listed task is in both files, each once, so the rest are left out.
-            let basis = Basis::TaskList {
-                source: list.source.clone(),
-                ignored_baseline: baseline.rows.len() - sorted.len(),
-                ignored_candidate: candidate.rows.len() - sorted.len(),
-            };
-            (Some(sorted.into_iter().map(|(id, _)| id).collect()), basis)
-        }
-    };
-    let mut pairs = Vec::with_capacity(wanted.as_ref().map_or(baseline.rows.len(), Vec::len));
-    let mut wanted = wanted.as_deref().map(|w| w.iter());
-    let mut base = baseline.rows.into_iter();
-    let mut cand = candidate.rows.into_iter();
-    while let (Some(b), Some(c)) = (base.next(), cand.next()) {
-        // Both files hold the same tasks, or every wanted task: step both in step.
-        let (b, c) = match &mut wanted {
-            None => (b, c),
-            Some(list) => {
-                let Some(next) = list.next() else { break };
-                (advance(b, &mut base, next), advance(c, &mut cand, next))
-            }
-        };
-        debug_assert_eq!(b.task_id, c.task_id);
-        let stratum = match (&b.stratum, &c.stratum) {
-            (Some(x), Some(y)) if x != y => {
-                return Err(PairingError::StratumDisagrees(Box::new(Disagreement {
-                    task: b.task_id.clone(),
-                    column: strata_column.clone().unwrap_or_default(),
-                    baseline: (baseline.source.clone(), b.line, x.to_string()),
-                    candidate: (candidate.source.clone(), c.line, y.to_string()),
-                })));
-            }
-            (Some(x), _) | (None, Some(x)) => Some(Arc::clone(x)),
-            (None, None) => None,
-        };
-        let group = b.group.clone().or_else(|| c.group.clone());
-        pairs.push(Pair {
-            stratum: strata_column.as_ref().and(stratum),
-            group,
-            baseline: side(b.line, b.score, b.correct, b.feedback),
-            candidate: side(c.line, c.score, c.correct, c.feedback),
-            task_id: b.task_id,
-        });
-    }
-    let both_correct = pairs
-        .iter()
-        .all(|p| p.baseline.correct.is_some() && p.candidate.correct.is_some());
-    Ok(Pairs {
-        pairs,
-        both_correct,
-        baseline_has_correct: baseline.has_correct,
-        strata_column,
-        baseline: baseline.source,
-        candidate: candidate.source,
-        basis,
-    })
-}
-
-/// Walks two task-sorted row lists together, calling `visit` with the row of each task
-/// in either list (both when both have it), in task order.
-fn merge<'a>(
-    left: &'a [ScoreRow],
-    right: &'a [ScoreRow],
-    mut visit: impl FnMut(Option<&'a ScoreRow>, Option<&'a ScoreRow>),
-) {
-    let (mut i, mut j) = (0, 0);
-    while i < left.len() || j < right.len() {
-        let order = match (left.get(i), right.get(j)) {
-            (Some(x), Some(y)) => x.task_id.cmp(&y.task_id),
-            (Some(_), None) => Ordering::Less,
-            _ => Ordering::Greater,
-        };
-        match order {
-            Ordering::Less => {
-                visit(Some(&left[i]), None);
-                i += 1;
-            }
-            Ordering::Greater => {
-                visit(None, Some(&right[j]));
-                j += 1;
-            }
-            Ordering::Equal => {
-                visit(Some(&left[i]), Some(&right[j]));
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-}
-
-/// The row of `task` in task-sorted `rows`.
-fn find<'a>(rows: &'a [ScoreRow], task: &str) -> Option<&'a ScoreRow> {
-    let index = rows.partition_point(|r| r.task_id.as_str() < task);
-    rows.get(index).filter(|r| r.task_id == task)
-}
-
-/// From `row` on, the row of `task`, which the caller knows is there.
-fn advance(mut row: ScoreRow, rest: &mut impl Iterator<Item = ScoreRow>, task: &str) -> ScoreRow {
-    while row.task_id != task {
-        row = rest.next().expect("every wanted task is in both files");
-    }
-    row
-}
-
-fn side(line: u64, score: f64, correct: Option<bool>, feedback: Option<String>) -> Side {
-    Side {
-        line,
-        score,
-        correct,
-        feedback,
-    }
 }

@@ -90,11 +90,12 @@ fn in_order(n: usize) -> Vec<usize> {
 
 /// Every output of one admission as text: stdout's text report and every file of the
 /// report folder, with each input's SHA-256 (which names the file's bytes, and so its
-/// row order) replaced by its role.
+/// row order) replaced by `<sha256>`. Not by the file's role: when both arms' rows are
+/// equal, one row order makes the two files the same bytes and another does not.
 fn outputs(evaluation: &Evaluation, inputs: &[&Input]) -> Vec<(String, String)> {
     let blank = |text: String| {
         inputs.iter().fold(text, |text, input| {
-            text.replace(&sha256_hex(&input.bytes), &format!("<{}>", input.path))
+            text.replace(&sha256_hex(&input.bytes), "<sha256>")
         })
     };
     let mut all = vec![(

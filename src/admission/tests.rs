@@ -3,9 +3,7 @@
 //! probability ½, so P(all m one way) = 2^-m and tails are sums of C(m, k) / 2^m.
 
 use super::*;
-use crate::scores::read_scores;
 use crate::stats::signed_rank::ZeroMethod;
-use crate::table::Table;
 
 /// Tolerance for p-values compared with exact fractions.
 const EXACT: f64 = 1e-12;
@@ -33,22 +31,23 @@ fn files(rows: &[(&str, u8, u8)], with_correct: bool) -> (String, String) {
     (base, cand)
 }
 
+/// `b.csv` and `c.csv` read and paired as `admit` does, keeping all feedback.
+fn pair_texts(base: &str, cand: &str, strata: Option<&StrataRequest>) -> Result<Pairs, String> {
+    let column = strata.map(|s| s.column.as_str());
+    let (b, _) =
+        Baseline::read("b.csv", base.as_bytes(), column, true).map_err(|e| e.to_string())?;
+    let (joined, _) = b
+        .join("c.csv", cand.as_bytes(), Keep::All)
+        .map_err(|e| e.to_string())?;
+    joined.pair(None, strata).map_err(|e| e.to_string())
+}
+
 fn pairs_of(base: &str, cand: &str) -> Pairs {
     let strata = StrataRequest {
         column: "kind".into(),
         required: false,
     };
-    let b = read_scores(
-        &Table::parse("b.csv", base.as_bytes()).unwrap(),
-        Some("kind"),
-    )
-    .unwrap();
-    let c = read_scores(
-        &Table::parse("c.csv", cand.as_bytes()).unwrap(),
-        Some("kind"),
-    )
-    .unwrap();
-    pair(&b, &c, None, Some(&strata)).unwrap()
+    pair_texts(base, cand, Some(&strata)).unwrap()
 }
 
 fn run(base: &str, cand: &str, margin: Option<f64>) -> Admission {
@@ -282,14 +281,14 @@ fn swapping_baseline_and_candidate_swaps_the_one_sided_p_values() {
 fn the_holdout_check_fails_on_a_different_task_list_or_digest() {
     let (b, c) = files(&repeat("id", 0, 1, 6), true);
     let pairs = pairs_of(&b, &c);
-    let mut recorded: Vec<String> = pairs.pairs.iter().map(|p| p.task_id.clone()).collect();
+    let mut recorded: Vec<String> = pairs.tasks().map(str::to_string).collect();
     let record = |ids: Vec<String>, sha: &str| HoldoutRecord {
         manifest: "manifest.json".into(),
         task_ids: ids,
         sha256: "ab".repeat(32),
         tasks_file: Some(("holdout.csv".into(), sha.to_string())),
     };
-    let used: Vec<&str> = pairs.pairs.iter().map(|p| p.task_id.as_str()).collect();
+    let used: Vec<&str> = pairs.tasks().collect();
     let intact = record(recorded.clone(), &"ab".repeat(32)).check(&used);
     assert_eq!(intact.result, Check::Pass, "{}", intact.proof);
     let tampered = record(recorded.clone(), &"cd".repeat(32)).check(&used);
@@ -335,9 +334,7 @@ fn criterion_names_are_the_ones_serialised() {
 fn pairing_names_how_many_tasks_each_file_lacks_and_the_first_ones() {
     let base = "task_id,score\na,1\nb,1\nc,1\nd,1\n";
     let cand = "task_id,score\na,1\nz,0\n";
-    let b = read_scores(&Table::parse("b.csv", base.as_bytes()).unwrap(), None).unwrap();
-    let c = read_scores(&Table::parse("c.csv", cand.as_bytes()).unwrap(), None).unwrap();
-    let error = pair(&b, &c, None, None).unwrap_err().to_string();
+    let error = pair_texts(base, cand, None).unwrap_err();
     assert!(
         error.contains(
             "`c.csv` lacks 3 tasks that `b.csv` has (first: `b` (row 3), `c` (row 4), `d` (row 5))"
@@ -367,21 +364,11 @@ fn mcnemar_without_correct_in_both_files_is_a_usage_error() {
 fn a_task_whose_two_rows_name_different_strata_is_an_error_naming_both_rows() {
     let base = "task_id,kind,score\na,id,1\nb,year,1\n";
     let cand = "task_id,kind,score\nb,title,1\na,id,1\n";
-    let b = read_scores(
-        &Table::parse("b.csv", base.as_bytes()).unwrap(),
-        Some("kind"),
-    )
-    .unwrap();
-    let c = read_scores(
-        &Table::parse("c.csv", cand.as_bytes()).unwrap(),
-        Some("kind"),
-    )
-    .unwrap();
     let strata = StrataRequest {
         column: "kind".into(),
         required: false,
     };
-    let error = pair(&b, &c, None, Some(&strata)).unwrap_err().to_string();
+    let error = pair_texts(base, cand, Some(&strata)).unwrap_err();
     assert_eq!(
         error,
         "task `b`: `b.csv` row 3 has kind `year` but `c.csv` row 2 has `title`; both files must describe the same task"

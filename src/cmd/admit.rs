@@ -8,10 +8,9 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{Outcome, Status, open_file, read_file};
-use crate::admission::pairing::pair_files;
 use crate::admission::{
-    Alpha, Config, HoldoutRecord, Margin, Pairs, StrataRequest, TaskList, TestChoice, Verdict,
-    decide,
+    Alpha, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, StrataRequest, TaskList,
+    TestChoice, Verdict, decide,
 };
 use crate::atomic::{Output, ensure_dir, write_all};
 use crate::cli::AdmitArgs;
@@ -20,7 +19,6 @@ use crate::error::InputError;
 use crate::ledger;
 use crate::report::LedgerInfo;
 use crate::report::{InputFile, Report, json, markdown, pairs, svg, text};
-use crate::scores::{ScoreFile, read_scores_from};
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
 
@@ -77,58 +75,27 @@ pub struct Evaluation {
     pub pairs: Pairs,
 }
 
-/// A scores file read and checked, with its path as given and its SHA-256.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Scores {
-    /// The path as given.
-    pub path: String,
-    /// The SHA-256 of its bytes.
-    pub sha256: String,
-    /// Its rows.
-    pub file: ScoreFile,
-}
-
-impl Scores {
-    /// Checks the scores in an input already in memory.
-    pub fn parse(input: &Input, strata: Option<&str>) -> anyhow::Result<Scores> {
-        let (file, _) = read_scores_from(&input.path, input.bytes.as_slice(), strata, true)?;
-        Ok(Scores {
-            path: input.path.clone(),
-            sha256: sha256_hex(&input.bytes),
-            file,
-        })
-    }
-
-    /// Reads and checks an opened scores file in one pass, digesting it on the way, so
-    /// the file is never held whole (`admit` on 10^6 pairs). With `feedback` false its
-    /// feedback column is not kept.
-    pub fn read(
-        path: &Path,
-        file: File,
-        strata: Option<&str>,
-        feedback: bool,
-    ) -> anyhow::Result<Scores> {
-        let source = path.display().to_string();
-        let reader = HashingReader::new(file);
-        let (file, reader) = read_scores_from(&source, reader, strata, feedback)?;
-        let sha256 = reader.finish().map_err(|error| InputError::Io {
-            file: source.clone(),
-            message: error.to_string(),
-        })?;
-        Ok(Scores {
-            path: source,
-            sha256,
-            file,
-        })
-    }
-
-    fn digest(&self, role: &str) -> InputFile {
-        InputFile {
-            role: role.to_string(),
-            path: self.path.clone(),
-            sha256: self.sha256.clone(),
-        }
-    }
+/// Reads a scores file from a stream, digesting it on the way, so the file is never
+/// held whole (`admit` on 10^6 pairs). `read` gets the path as given and the stream;
+/// `role` names the file in the report's digests.
+fn read_digested<T>(
+    role: &str,
+    path: &Path,
+    file: File,
+    read: impl FnOnce(&str, HashingReader<File>) -> Result<(T, HashingReader<File>), InputError>,
+) -> anyhow::Result<(T, InputFile)> {
+    let source = path.display().to_string();
+    let (value, reader) = read(&source, HashingReader::new(file))?;
+    let sha256 = reader.finish().map_err(|error| InputError::Io {
+        file: source.clone(),
+        message: error.to_string(),
+    })?;
+    let digest = InputFile {
+        role: role.to_string(),
+        path: source,
+        sha256,
+    };
+    Ok((value, digest))
 }
 
 /// Pairs and decides. Errors are inputs that cannot be used (exit status 2).
@@ -140,15 +107,17 @@ pub fn evaluate(
     settings: &Settings,
 ) -> anyhow::Result<Evaluation> {
     let column = settings.strata.as_ref().map(|s| s.column.as_str());
-    let base = Scores::parse(baseline, column)?;
-    let cand = Scores::parse(candidate, column)?;
-    evaluate_scores(base, cand, tasks, manifest, settings)
+    let (base, _) = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, true)?;
+    let (joined, _) = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::All)?;
+    let digests = [baseline.digest("baseline"), candidate.digest("candidate")];
+    evaluate_joined(joined, digests, tasks, manifest, settings)
 }
 
-/// [`evaluate`] on scores already read.
-pub fn evaluate_scores(
-    baseline: Scores,
-    candidate: Scores,
+/// [`evaluate`] on scores already read; `digests` are the baseline's and the
+/// candidate's.
+fn evaluate_joined(
+    joined: Joined,
+    digests: [InputFile; 2],
     tasks: Option<&Input>,
     manifest: Option<&Input>,
     settings: &Settings,
@@ -157,15 +126,10 @@ pub fn evaluate_scores(
         Some(t) => Some(TaskList::from_table(&Table::parse(&t.path, &t.bytes)?)?),
         None => None,
     };
-    let mut inputs = vec![baseline.digest("baseline"), candidate.digest("candidate")];
+    let mut inputs = Vec::from(digests);
     inputs.extend(tasks.map(|t| t.digest("tasks")));
     inputs.extend(manifest.map(|m| m.digest("manifest")));
-    let pairs = pair_files(
-        baseline.file,
-        candidate.file,
-        list.as_ref(),
-        settings.strata.as_ref(),
-    )?;
+    let pairs = joined.pair(list.as_ref(), settings.strata.as_ref())?;
     judge(pairs, inputs, tasks, manifest, settings)
 }
 
@@ -257,11 +221,24 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
     let column = settings.strata.as_ref().map(|s| s.column.as_str());
     // The baseline's feedback appears only in pairs.csv; the candidate's also in the
     // losses of every report.
-    let baseline = Scores::read(&args.baseline, baseline, column, args.report_dir.is_some())?;
-    let candidate = Scores::read(&args.candidate, candidate, column, true)?;
-    let mut evaluation = evaluate_scores(
-        baseline,
-        candidate,
+    let with_pairs_csv = args.report_dir.is_some();
+    let (base, base_digest) =
+        read_digested("baseline", &args.baseline, baseline, |source, input| {
+            Baseline::read(source, input, column, with_pairs_csv)
+        })?;
+    // Without pairs.csv the reports show the candidate's feedback only on its losses.
+    let keep = if with_pairs_csv {
+        Keep::All
+    } else {
+        Keep::Losses
+    };
+    let (joined, cand_digest) =
+        read_digested("candidate", &args.candidate, candidate, |source, input| {
+            base.join(source, input, keep)
+        })?;
+    let mut evaluation = evaluate_joined(
+        joined,
+        [base_digest, cand_digest],
         tasks.as_ref(),
         manifest.as_ref(),
         &settings,
@@ -334,12 +311,7 @@ fn with_ledger(
     tasks: Option<&Input>,
     manifest: Option<&Input>,
 ) -> anyhow::Result<Evaluation> {
-    let task_ids: Vec<String> = first
-        .pairs
-        .pairs
-        .iter()
-        .map(|p| p.task_id.clone())
-        .collect();
+    let task_ids: Vec<String> = first.pairs.tasks().map(str::to_string).collect();
     let holdout = ledger::holdout_identity(&task_ids);
     let declared = settings.alpha.get();
     let (record, mut evaluation) =

@@ -18,7 +18,6 @@ use crate::admission::wording::{p_value, percent};
 use crate::admission::{Alpha, StrataRequest, TestChoice, Verdict};
 use crate::atomic::{ensure_dir, write_all};
 use crate::cli::{DemoArgs, ScoreArgs, SplitArgs};
-use crate::scores::read_scores;
 use crate::split::manifest::Manifest;
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
@@ -159,13 +158,14 @@ fn score(demo: &mut Demo) -> anyhow::Result<()> {
             verifier: "arxiv".to_string(),
         })?;
         demo.notes.extend(outcome.notes);
-        let scores = read_scores(&Table::read(&path)?, None)?;
-        let correct = scores
+        let table = Table::read(&path)?;
+        let column = table.require("correct")?;
+        let correct = table
             .rows
             .iter()
-            .filter(|r| r.correct == Some(true))
+            .filter(|r| r.fields[column] == "1")
             .count();
-        counts.push(format!("{arm} {correct}/{}", scores.rows.len()));
+        counts.push(format!("{arm} {correct}/{}", table.rows.len()));
     }
     demo.lines.push(format!(
         "score:  correct on the holdout: {}",

@@ -13,7 +13,7 @@ pub mod text;
 use serde::Serialize;
 
 use crate::admission::{
-    Admission, ArmSummary, Delta, Discordant, Evidence, Pairs, Stratum, TestInfo, Verdict,
+    Admission, ArmSummary, Delta, Discordant, Evidence, Pair, Pairs, Stratum, TestInfo, Verdict,
 };
 use crate::stats::TIE_TOLERANCE;
 
@@ -121,20 +121,27 @@ impl Report {
             .iter()
             .filter(|p| p.difference() < -TIE_TOLERANCE)
             .collect();
-        lost.sort_by(|x, y| {
+        // Largest loss first, then by task: a total order (tasks are unique), so the
+        // ten are the same whatever the selection does with the rest.
+        let order = |x: &&Pair, y: &&Pair| {
             x.difference()
                 .total_cmp(&y.difference())
-                .then_with(|| x.task_id.cmp(&y.task_id))
-        });
+                .then_with(|| pairs.task(x).cmp(pairs.task(y)))
+        };
+        if lost.len() > SHOWN_LOSSES {
+            lost.select_nth_unstable_by(SHOWN_LOSSES, order);
+            lost.truncate(SHOWN_LOSSES);
+        }
+        lost.sort_by(order);
         let losses = lost
             .into_iter()
             .take(SHOWN_LOSSES)
             .map(|p| Loss {
-                task_id: p.task_id.clone(),
-                stratum: p.stratum.as_deref().map(str::to_string),
+                task_id: pairs.task(p).to_string(),
+                stratum: pairs.stratum(p).map(str::to_string),
                 baseline_score: p.baseline.score,
                 candidate_score: p.candidate.score,
-                candidate_feedback: p.candidate.feedback.clone(),
+                candidate_feedback: pairs.feedback(&p.candidate).map(str::to_string),
             })
             .collect();
         Report {

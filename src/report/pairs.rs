@@ -35,16 +35,16 @@ pub fn render(pairs: &Pairs) -> String {
             number(pair.difference()),
         ];
         csv.row(&[
-            Cell::Text(&pair.task_id),
-            Cell::Text(pair.group.as_deref().unwrap_or("")),
-            Cell::Text(pair.stratum.as_deref().unwrap_or("")),
+            Cell::Text(pairs.task(pair)),
+            Cell::Text(pairs.group(pair).unwrap_or("")),
+            Cell::Text(pairs.stratum(pair).unwrap_or("")),
             Cell::Trusted(flag(pair.baseline.correct)),
             Cell::Trusted(flag(pair.candidate.correct)),
             Cell::Trusted(&numbers[0]),
             Cell::Trusted(&numbers[1]),
             Cell::Trusted(&numbers[2]),
-            Cell::Text(pair.baseline.feedback.as_deref().unwrap_or("")),
-            Cell::Text(pair.candidate.feedback.as_deref().unwrap_or("")),
+            Cell::Text(pairs.feedback(&pair.baseline).unwrap_or("")),
+            Cell::Text(pairs.feedback(&pair.candidate).unwrap_or("")),
         ]);
     }
     csv.finish()

@@ -543,3 +543,50 @@ fn a_task_list_leaves_other_rows_out_and_counts_them() {
         &["`b.csv` lacks 1 task that `tasks.csv` has (first: `q9:id` (row 3))"],
     );
 }
+
+/// Without a report folder only the feedback of lost pairs is kept (a million pairs'
+/// feedback would be most of the memory); what the reports show must not change.
+#[test]
+fn the_reports_show_the_same_losses_with_and_without_a_report_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut base = String::from("task_id,kind,score,feedback\n");
+    let mut cand = base.clone();
+    // 30 tasks in scrambled order, 12 of them lost by three margins (many tied).
+    for i in 0..30_usize {
+        let task = format!("t{:02}:{}", (i * 7) % 30, ["id", "year"][i % 2]);
+        let (b, c) = match i % 5 {
+            0 | 1 => (1.0, 0.25 * (i % 3) as f64),
+            2 => (0.5, 0.5),
+            _ => (0.25, 0.75),
+        };
+        base.push_str(&format!(
+            "{task},{},{b},base says {i}\n",
+            ["id", "year"][i % 2]
+        ));
+        cand.push_str(&format!(
+            "{task},{},{c},\"cand, {i}\"\n",
+            ["id", "year"][i % 2]
+        ));
+    }
+    write(dir.path(), "b.csv", &base);
+    write(dir.path(), "c.csv", &cand);
+    let bare = admit(dir.path(), &with(&["--format", "json"]));
+    let folder = admit(
+        dir.path(),
+        &with(&["--format", "json", "--report-dir", "r"]),
+    );
+    assert_eq!(bare.code, folder.code, "{}", bare.stderr);
+    let report = json(&bare);
+    assert_eq!(report, json(&folder));
+    let losses = report["losses"].as_array().unwrap();
+    assert_eq!(losses.len(), 10);
+    assert_eq!(losses[0]["baseline_score"], 1.0);
+    assert_eq!(losses[0]["candidate_score"], 0.0);
+    assert!(losses.iter().all(|l| {
+        l["candidate_feedback"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("cand, "))
+    }));
+    let pairs = fs::read_to_string(dir.path().join("r/pairs.csv")).unwrap();
+    assert!(pairs.contains("base says 2,\"cand, 2\""), "{pairs}");
+}
