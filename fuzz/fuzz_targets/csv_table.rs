@@ -1,11 +1,13 @@
 //! Parses arbitrary bytes as a CSV table, then reads the table as every kind of file
-//! evogate takes a table for: a scores file (with `kind` strata), an arxiv truth file
-//! (checked, loaded, and graded with its own titles) and a facts truth file. Each may
-//! refuse the input with an `InputError`; none may panic, and a parsed table must keep
-//! the shape it promises.
+//! evogate takes a table for: a scores file (with `kind` strata, paired with itself),
+//! an arxiv truth file (checked, loaded, and graded with its own titles) and a facts
+//! truth file. Each may refuse the input with an `InputError`; none may panic, a parsed
+//! table must keep the shape it promises, and a scores file that reads must pair with
+//! itself.
 
 #![no_main]
 
+use evogate::admission::{Baseline, Keep, StrataRequest};
 use evogate::table::Table;
 use evogate::verify::Verifier;
 use evogate::verify::arxiv::ArxivVerifier;
@@ -22,14 +24,29 @@ fuzz_target!(|data: &[u8]| {
         assert!(row.line > previous, "row lines not increasing: {table:?}");
         previous = row.line;
     }
-    if let Ok(scores) = evogate::scores::read_scores(&table, Some("kind")) {
-        for row in &scores.rows {
+    if let Ok((baseline, _)) = Baseline::read("fuzz.csv", data, Some("kind"), true) {
+        let (joined, _) = baseline
+            .join("fuzz.csv", data, Keep::All)
+            .expect("a file that reads once reads twice");
+        let strata = StrataRequest {
+            column: "kind".to_string(),
+            required: false,
+        };
+        let pairs = joined
+            .pair(None, Some(&strata))
+            .expect("a scores file pairs with itself");
+        let mut previous: Option<&str> = None;
+        for pair in &pairs.pairs {
+            let score = pair.baseline.score;
             assert!(
-                row.score.is_finite() && (0.0..=1.0).contains(&row.score),
-                "score {} let through",
-                row.score
+                score.is_finite() && (0.0..=1.0).contains(&score),
+                "score {score} let through"
             );
-            assert!(!row.task_id.is_empty(), "empty task id let through");
+            assert_eq!(pair.difference(), 0.0, "a pair of one row with itself differs");
+            let task = pairs.task(pair);
+            assert!(!task.is_empty(), "empty task id let through");
+            assert!(previous.is_none_or(|p| p < task), "pairs not in task order");
+            previous = Some(task);
         }
     }
     let _ = evogate::truth::check(&table);

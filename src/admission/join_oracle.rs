@@ -417,3 +417,35 @@ proptest! {
         prop_assert_eq!(got, expected, "baseline:\n{}candidate:\n{}list {:?} strata {:?}", base, cand, list, strata);
     }
 }
+
+#[test]
+fn pairings_are_equal_by_their_contents() {
+    let pairing = |b: &str, c: &str| {
+        let (base, _) = Baseline::read("b.csv", b.as_bytes(), None, true).unwrap();
+        let (joined, _) = base.join("c.csv", c.as_bytes(), Keep::All).unwrap();
+        joined.pair(None, None).unwrap()
+    };
+    let one = pairing(
+        "task_id,score,feedback\nb,1,x\na,0,y\n",
+        "task_id,score\na,1\nb,0\n",
+    );
+    let other = pairing(
+        "task_id,score,feedback\na,0,y\nb,1,x\n",
+        "task_id,score\nb,0\na,1\n",
+    );
+    // The same tasks and scores on other lines are another pairing.
+    assert_ne!(one, other);
+    let lines =
+        |p: &super::Pairs| -> Vec<u64> { p.pairs.iter().map(|x| x.baseline.line).collect() };
+    assert_eq!((lines(&one), lines(&other)), (vec![3, 2], vec![2, 3]));
+    let same = pairing(
+        "task_id,score,feedback\nb,1,x\na,0,y\n",
+        "task_id,score\na,1\nb,0\n",
+    );
+    assert_eq!(one, same);
+    let feedback = pairing(
+        "task_id,score,feedback\nb,1,x\na,0,z\n",
+        "task_id,score\na,1\nb,0\n",
+    );
+    assert_ne!(one, feedback);
+}

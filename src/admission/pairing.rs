@@ -66,8 +66,10 @@ pub enum Basis {
     },
 }
 
-/// A complete pairing: at least one pair, sorted by `task_id`, each task once.
-#[derive(Debug, Clone, PartialEq)]
+/// A complete pairing: at least one pair, sorted by `task_id`, each task once. Two
+/// pairings are equal when they hold the same pairs and strings, wherever the strings
+/// sit in their buffers.
+#[derive(Debug, Clone)]
 pub struct Pairs {
     /// The pairs, sorted by `task_id`.
     pub pairs: Vec<Pair>,
@@ -85,6 +87,41 @@ pub struct Pairs {
     pub candidate: String,
     /// What the pairs were matched on.
     pub basis: Basis,
+}
+
+impl PartialEq for Pairs {
+    fn eq(&self, other: &Pairs) -> bool {
+        let same_side = |x: &Side, y: &Side| {
+            (x.line, x.score.to_bits(), x.correct) == (y.line, y.score.to_bits(), y.correct)
+                && self.feedback(x) == other.feedback(y)
+        };
+        let same_pair = |x: &Pair, y: &Pair| {
+            self.task(x) == other.task(y)
+                && self.stratum(x) == other.stratum(y)
+                && self.group(x) == other.group(y)
+                && same_side(&x.baseline, &y.baseline)
+                && same_side(&x.candidate, &y.candidate)
+        };
+        self.pairs.len() == other.pairs.len()
+            && self
+                .pairs
+                .iter()
+                .zip(&other.pairs)
+                .all(|(x, y)| same_pair(x, y))
+            && (self.both_correct, self.baseline_has_correct)
+                == (other.both_correct, other.baseline_has_correct)
+            && (
+                &self.strata_column,
+                &self.baseline,
+                &self.candidate,
+                &self.basis,
+            ) == (
+                &other.strata_column,
+                &other.baseline,
+                &other.candidate,
+                &other.basis,
+            )
+    }
 }
 
 impl Pairs {
