@@ -138,7 +138,7 @@ pub fn read_scores<R: Read, S: Sink>(
             continue;
         }
         let line = row.line;
-        let task_id = row.field(id).trim();
+        let task_id = trim(row.field(id));
         if task_id.is_empty() {
             let error = InputError::invalid(
                 source,
@@ -182,8 +182,8 @@ pub fn read_scores<R: Read, S: Sink>(
                     line,
                     score,
                     correct,
-                    stratum: columns.stratum.map(|c| row.field(c).trim()),
-                    group: columns.group.map(|c| row.field(c).trim()),
+                    stratum: columns.stratum.map(|c| trim(row.field(c))),
+                    group: columns.group.map(|c| trim(row.field(c))),
                     feedback: columns.feedback.map(|c| row.field(c)),
                 },
             ),
@@ -214,8 +214,26 @@ pub fn read_scores<R: Read, S: Sink>(
     Ok((shape, reader.into_inner()))
 }
 
+/// `str::trim`, without its Unicode scan for a field that starts and ends with a
+/// printable ASCII byte (nearly every field).
+fn trim(text: &str) -> &str {
+    let printable = |byte: Option<&u8>| byte.is_some_and(|b| b.is_ascii_graphic());
+    let bytes = text.as_bytes();
+    if printable(bytes.first()) && printable(bytes.last()) {
+        text
+    } else {
+        text.trim()
+    }
+}
+
 fn parse_score(source: &str, line: u64, task_id: &str, text: &str) -> Result<f64, InputError> {
-    let text = text.trim();
+    let text = trim(text);
+    // The two commonest scores, as `parse` reads them.
+    match text {
+        "0" => return Ok(0.0),
+        "1" => return Ok(1.0),
+        _ => {}
+    }
     let value: f64 = text.parse().map_err(|_| {
         InputError::invalid(
             source,
@@ -235,8 +253,13 @@ fn parse_score(source: &str, line: u64, task_id: &str, text: &str) -> Result<f64
 }
 
 fn parse_correct(source: &str, line: u64, task_id: &str, text: &str) -> Result<bool, InputError> {
-    let text = text.trim();
-    match text.parse::<f64>() {
+    let text = trim(text);
+    let value = match text {
+        "0" => Ok(0.0),
+        "1" => Ok(1.0),
+        _ => text.parse::<f64>(),
+    };
+    match value {
         Ok(0.0) => Ok(false),
         Ok(1.0) => Ok(true),
         _ => Err(InputError::invalid(
@@ -387,6 +410,35 @@ mod tests {
             let error = read(text).err().unwrap();
             assert!(error.to_string().contains(wanted), "{text:?}: {error}");
         }
+    }
+
+    #[test]
+    fn the_quick_trim_and_number_paths_agree_with_the_standard_ones() {
+        for text in [
+            "a",
+            " a",
+            "a ",
+            "\u{a0}a",
+            "a\u{2003}",
+            "",
+            " ",
+            "\t0\n",
+            "é",
+            "aé",
+            "0",
+            "1",
+            "-0",
+        ] {
+            assert_eq!(trim(text), text.trim(), "{text:?}");
+        }
+        for text in ["0", "1", " 1 ", "-0", "0.5", "1.0", "1e0"] {
+            let parsed: f64 = text.trim().parse().unwrap();
+            let ours = parse_score("s.csv", 2, "t", text).unwrap();
+            assert_eq!(ours.to_bits(), (parsed + 0.0).to_bits(), "{text:?}");
+        }
+        assert_eq!(parse_correct("s.csv", 2, "t", "1.0"), Ok(true));
+        assert_eq!(parse_correct("s.csv", 2, "t", "0"), Ok(false));
+        assert!(parse_correct("s.csv", 2, "t", "01x").is_err());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::{
 use crate::csvout::number;
 use crate::stats::bootstrap::mean_difference_interval;
 use crate::stats::interval::{normal_mean, paired_difference};
-use crate::stats::mcnemar::{discordant_counts, mcnemar_exact};
+use crate::stats::mcnemar::mcnemar_exact;
 use crate::stats::power::{min_detectable_shift, min_discordant};
 use crate::stats::signed_rank::{Method, ZeroMethod, signed_rank};
 
@@ -55,31 +55,58 @@ pub(super) struct Analysis {
     pub(super) detail: String,
 }
 
-fn mean(values: impl Iterator<Item = f64>, n: usize) -> f64 {
-    values.sum::<f64>() / n as f64
+/// What one walk over the pairs adds up: the sums of baseline scores, candidate scores
+/// and differences (each in pair order, from −0 as `Iterator::sum` does, so the means
+/// are those of three separate sums), and over the pairs with `correct` on both sides
+/// the discordant counts (baseline only, candidate only) and each arm's count right.
+struct Totals {
+    baseline: f64,
+    candidate: f64,
+    difference: f64,
+    discordant: (u64, u64),
+    correct: (u64, u64),
+}
+
+impl Totals {
+    fn of(pairs: &[&Pair]) -> Totals {
+        let mut totals = Totals {
+            baseline: -0.0,
+            candidate: -0.0,
+            difference: -0.0,
+            discordant: (0, 0),
+            correct: (0, 0),
+        };
+        for pair in pairs {
+            totals.baseline += pair.baseline.score;
+            totals.candidate += pair.candidate.score;
+            totals.difference += pair.difference();
+            if let (Some(b), Some(c)) = (pair.baseline.correct, pair.candidate.correct) {
+                totals.discordant.0 += u64::from(b && !c);
+                totals.discordant.1 += u64::from(c && !b);
+                totals.correct.0 += u64::from(b);
+                totals.correct.1 += u64::from(c);
+            }
+        }
+        totals
+    }
 }
 
 fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
     let n = pairs.len();
-    let baseline_mean = mean(pairs.iter().map(|p| p.baseline.score), n);
-    let candidate_mean = mean(pairs.iter().map(|p| p.candidate.score), n);
-    let mean_difference = mean(pairs.iter().map(|p| p.difference()), n);
+    let totals = Totals::of(pairs);
+    let baseline_mean = totals.baseline / n as f64;
+    let candidate_mean = totals.candidate / n as f64;
+    let mean_difference = totals.difference / n as f64;
     match test {
         Test::McNemar => {
-            let outcomes = || {
-                pairs
-                    .iter()
-                    .filter_map(|p| Some((p.baseline.correct?, p.candidate.correct?)))
-            };
-            let (b, c) = discordant_counts(outcomes());
-            let count = |arm: fn(&(bool, bool)) -> bool| outcomes().filter(&arm).count();
+            let (b, c) = totals.discordant;
             let result = mcnemar_exact(b, c);
             let interval = paired_difference(b, c, n as u64, confidence);
             Analysis {
                 n,
                 baseline_mean,
                 candidate_mean,
-                correct: Some((count(|o| o.0) as u64, count(|o| o.1) as u64)),
+                correct: Some(totals.correct),
                 delta: Delta {
                     estimate: (c as f64 - b as f64) / n as f64,
                     low: interval.map(|i| i.low),
