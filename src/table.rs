@@ -140,6 +140,7 @@ impl<R: Read> RowReader<R> {
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
+            .buffer_capacity(1 << 16)
             .from_reader(Tracked::new(input));
         let mut this = RowReader {
             source: source.to_string(),
