@@ -223,13 +223,7 @@ fn joined(
     list: Option<&TaskList>,
     strata: Option<&StrataRequest>,
 ) -> Result<Vec<Plain>, String> {
-    let column = strata.map(|s| s.column.as_str());
-    let (base, _) =
-        Baseline::read("b.csv", b.as_bytes(), column, true).map_err(|e| e.to_string())?;
-    let (joined, _) = base
-        .join("c.csv", c.as_bytes(), Keep::All)
-        .map_err(|e| e.to_string())?;
-    let pairs = joined.pair(list, strata).map_err(|e| e.to_string())?;
+    let pairs = super::tests::pair_texts(b, c, list, strata)?;
     let side = |s: &super::Side| {
         (
             s.line,

@@ -31,15 +31,21 @@ fn files(rows: &[(&str, u8, u8)], with_correct: bool) -> (String, String) {
     (base, cand)
 }
 
-/// `b.csv` and `c.csv` read and paired as `admit` does, keeping all feedback.
-fn pair_texts(base: &str, cand: &str, strata: Option<&StrataRequest>) -> Result<Pairs, String> {
+/// `b.csv` and `c.csv` read and paired as `admit` does (on `list` when given), keeping
+/// all feedback.
+pub(super) fn pair_texts(
+    base: &str,
+    cand: &str,
+    list: Option<&TaskList>,
+    strata: Option<&StrataRequest>,
+) -> Result<Pairs, String> {
     let column = strata.map(|s| s.column.as_str());
     let (b, _) =
         Baseline::read("b.csv", base.as_bytes(), column, true).map_err(|e| e.to_string())?;
     let (joined, _) = b
         .join("c.csv", cand.as_bytes(), Keep::All)
         .map_err(|e| e.to_string())?;
-    joined.pair(None, strata).map_err(|e| e.to_string())
+    joined.pair(list, strata).map_err(|e| e.to_string())
 }
 
 fn pairs_of(base: &str, cand: &str) -> Pairs {
@@ -47,7 +53,7 @@ fn pairs_of(base: &str, cand: &str) -> Pairs {
         column: "kind".into(),
         required: false,
     };
-    pair_texts(base, cand, Some(&strata)).unwrap()
+    pair_texts(base, cand, None, Some(&strata)).unwrap()
 }
 
 fn run(base: &str, cand: &str, margin: Option<f64>) -> Admission {
@@ -334,7 +340,7 @@ fn criterion_names_are_the_ones_serialised() {
 fn pairing_names_how_many_tasks_each_file_lacks_and_the_first_ones() {
     let base = "task_id,score\na,1\nb,1\nc,1\nd,1\n";
     let cand = "task_id,score\na,1\nz,0\n";
-    let error = pair_texts(base, cand, None).unwrap_err();
+    let error = pair_texts(base, cand, None, None).unwrap_err();
     assert!(
         error.contains(
             "`c.csv` lacks 3 tasks that `b.csv` has (first: `b` (row 3), `c` (row 4), `d` (row 5))"
@@ -368,7 +374,7 @@ fn a_task_whose_two_rows_name_different_strata_is_an_error_naming_both_rows() {
         column: "kind".into(),
         required: false,
     };
-    let error = pair_texts(base, cand, Some(&strata)).unwrap_err();
+    let error = pair_texts(base, cand, None, Some(&strata)).unwrap_err();
     assert_eq!(
         error,
         "task `b`: `b.csv` row 3 has kind `year` but `c.csv` row 2 has `title`; both files must describe the same task"
