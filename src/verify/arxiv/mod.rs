@@ -18,6 +18,8 @@ pub mod authors;
 pub mod ids;
 pub mod titles;
 
+use std::sync::OnceLock;
+
 use authors::{AuthorName, SurnameIndex};
 use titles::TitleIndex;
 
@@ -36,9 +38,13 @@ pub const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
 #[derive(Debug, Clone)]
 pub struct ArxivVerifier {
     papers: Vec<Paper>,
-    tasks: Vec<Task>,
+    /// Built on the first [`Verifier::tasks`]: `score` never asks, and a million tasks'
+    /// prompts cost more than grading their outputs.
+    tasks: OnceLock<Vec<Task>>,
     /// Paper index by arXiv ID (the first paper where an ID repeats).
     by_id: FastMap<String, usize>,
+    /// Whether some ID repeats (never in a truth file, which refuses it).
+    ids_repeat: bool,
     titles: TitleIndex,
     authors: Vec<AuthorName>,
     /// Each author's [`AuthorName::person_key`], by paper.
@@ -67,14 +73,6 @@ pub fn prompt(paper: &Paper, kind: &str) -> String {
 impl ArxivVerifier {
     /// The verifier for `papers` (in truth-file order).
     pub fn new(papers: Vec<Paper>) -> ArxivVerifier {
-        let tasks = papers
-            .iter()
-            .flat_map(|paper| {
-                KINDS
-                    .iter()
-                    .map(|kind| Task::new(&paper.arxiv_id, kind, prompt(paper, kind)))
-            })
-            .collect();
         let titles = TitleIndex::new(papers.iter().map(|p| p.title.as_str()));
         let authors: Vec<AuthorName> = papers
             .iter()
@@ -93,8 +91,9 @@ impl ArxivVerifier {
             by_id.entry(paper.arxiv_id.clone()).or_insert(index);
         }
         ArxivVerifier {
+            ids_repeat: by_id.len() < papers.len(),
             papers,
-            tasks,
+            tasks: OnceLock::new(),
             by_id,
             titles,
             people: authors.iter().map(AuthorName::person_key).collect(),
@@ -111,6 +110,18 @@ impl ArxivVerifier {
 
     fn paper_index(&self, task: &Task) -> Option<usize> {
         self.by_id.get(task.group.as_str()).copied()
+    }
+
+    /// The grade of `output` for the task of kind `KINDS[kind]` about `papers[index]`.
+    fn grade_kind(&self, index: usize, kind: usize, output: &str) -> Grade {
+        let paper = &self.papers[index];
+        let (result, feedback) = match kind {
+            0 => self.grade_id(paper, output),
+            1 => self.grade_title(index, output),
+            2 => self.grade_author(index, output),
+            _ => self.grade_year(paper, output),
+        };
+        shape(result, output, feedback)
     }
 
     fn grade_id(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
@@ -236,7 +247,16 @@ impl Verifier for ArxivVerifier {
     }
 
     fn tasks(&self) -> &[Task] {
-        &self.tasks
+        self.tasks.get_or_init(|| {
+            self.papers
+                .iter()
+                .flat_map(|paper| {
+                    KINDS
+                        .iter()
+                        .map(|kind| Task::new(&paper.arxiv_id, kind, prompt(paper, kind)))
+                })
+                .collect()
+        })
     }
 
     fn grade(&self, task: &Task, output: &str) -> Grade {
@@ -247,18 +267,42 @@ impl Verifier for ArxivVerifier {
                 format!("task {} is not about a known paper", task.task_id),
             );
         };
-        let paper = &self.papers[index];
-        let (result, feedback) = match task.kind.as_str() {
-            "id" => self.grade_id(paper, output),
-            "title" => self.grade_title(index, output),
-            "first_author" => self.grade_author(index, output),
-            "year" => self.grade_year(paper, output),
-            other => (
+        match KINDS.iter().position(|kind| *kind == task.kind) {
+            Some(kind) => self.grade_kind(index, kind, output),
+            None => shape(
                 Outcome::Absent,
-                format!("the arxiv verifier has no task kind `{other}`"),
+                output,
+                format!("the arxiv verifier has no task kind `{}`", task.kind),
             ),
-        };
-        shape(result, output, feedback)
+        }
+    }
+
+    fn find_task(&self, task_id: &str) -> Option<usize> {
+        // Kinds hold no colon, so the last one ends the arXiv ID, whatever the ID holds.
+        let (group, kind) = task_id.rsplit_once(':')?;
+        let kind = KINDS.iter().position(|known| *known == kind)?;
+        let paper = *self.by_id.get(group)?;
+        Some(paper * KINDS.len() + kind)
+    }
+
+    fn task_count(&self) -> usize {
+        self.papers.len() * KINDS.len()
+    }
+
+    fn task_names(&self, index: usize) -> (&str, &str) {
+        (
+            &self.papers[index / KINDS.len()].arxiv_id,
+            KINDS[index % KINDS.len()],
+        )
+    }
+
+    fn grade_at(&self, index: usize, output: &str) -> Grade {
+        let mut paper = index / KINDS.len();
+        if self.ids_repeat {
+            // `grade` finds a task's paper by its ID: the first paper holding it.
+            paper = self.by_id[self.papers[paper].arxiv_id.as_str()];
+        }
+        self.grade_kind(paper, index % KINDS.len(), output)
     }
 }
 
