@@ -283,4 +283,4 @@ fn parse_line_fast(raw: &str) -> Option<Line<'_>> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use super::*;
 
 /// The whole-file reader `score` used before outputs were streamed, unchanged.
-mod whole_file {
+pub(crate) mod whole_file {
     use crate::error::InputError;
     use crate::outputs::Output;
     use crate::table::Table;
@@ -128,9 +128,9 @@ mod whole_file {
 
 /// Hands out `size` bytes per read, so line ends, characters and the BOM straddle
 /// reads.
-struct Chunks<'a> {
-    bytes: &'a [u8],
-    size: usize,
+pub(crate) struct Chunks<'a> {
+    pub bytes: &'a [u8],
+    pub size: usize,
 }
 
 impl Read for Chunks<'_> {
