@@ -101,6 +101,18 @@ static WORD: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the word pattern is valid")
 });
 
+/// Whether `word` lowercases to one of [`PARTICLES`]; an ASCII word is compared
+/// without making its lowercase.
+fn is_particle(word: &str) -> bool {
+    if word.is_ascii() {
+        PARTICLES
+            .iter()
+            .any(|particle| word.eq_ignore_ascii_case(particle))
+    } else {
+        PARTICLES.contains(&word.to_lowercase().as_str())
+    }
+}
+
 /// One person's name, prepared for matching.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthorName {
@@ -119,7 +131,11 @@ pub struct AuthorName {
 impl AuthorName {
     /// Parses `Given [Middle] [particles] Surname`.
     pub fn parse(display: &str) -> AuthorName {
-        let folded = fold_marks(display);
+        let folded: Cow<str> = if display.is_ascii() {
+            Cow::Borrowed(display)
+        } else {
+            Cow::Owned(fold_marks(display))
+        };
         let words: Vec<&str> = folded.split_whitespace().collect();
         let core = words
             .last()
@@ -127,7 +143,7 @@ impl AuthorName {
         let mut rest = &words[..words.len().saturating_sub(1)];
         let mut particles = Vec::new();
         while let Some((last, before)) = rest.split_last() {
-            if !before.is_empty() && PARTICLES.contains(&last.to_lowercase().as_str()) {
+            if !before.is_empty() && is_particle(last) {
                 particles.insert(0, last.to_lowercase());
                 rest = before;
             } else {
@@ -389,7 +405,8 @@ pub struct SurnameIndex {
 impl SurnameIndex {
     /// Indexes `names` by position.
     pub fn new(names: &[AuthorName]) -> SurnameIndex {
-        let mut by_core: FastMap<String, Vec<usize>> = FastMap::default();
+        let mut by_core: FastMap<String, Vec<usize>> =
+            FastMap::with_capacity_and_hasher(names.len(), Default::default());
         for (index, name) in names.iter().enumerate() {
             if !name.core.is_empty() {
                 by_core.entry(name.core.clone()).or_default().push(index);

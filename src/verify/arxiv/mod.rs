@@ -73,20 +73,26 @@ pub fn prompt(paper: &Paper, kind: &str) -> String {
 impl ArxivVerifier {
     /// The verifier for `papers` (in truth-file order).
     pub fn new(papers: Vec<Paper>) -> ArxivVerifier {
-        let titles = TitleIndex::new(papers.iter().map(|p| p.title.as_str()));
+        let normalized: Vec<String> = papers.iter().map(|p| normalize(&p.title)).collect();
+        let titles = TitleIndex::with_normalized(
+            papers
+                .iter()
+                .zip(&normalized)
+                .map(|(paper, normal)| (paper.title.as_str(), normal.as_str())),
+        );
         let authors: Vec<AuthorName> = papers
             .iter()
             .map(|p| AuthorName::parse(&p.first_author))
             .collect();
-        let mut title_words = FastSet::default();
-        for paper in &papers {
-            for word in normalize(&paper.title).split(' ') {
+        let mut title_words = FastSet::with_capacity_and_hasher(papers.len(), Default::default());
+        for normal in &normalized {
+            for word in normal.split(' ') {
                 if !title_words.contains(word) {
                     title_words.insert(word.to_string());
                 }
             }
         }
-        let mut by_id = FastMap::default();
+        let mut by_id = FastMap::with_capacity_and_hasher(papers.len(), Default::default());
         for (index, paper) in papers.iter().enumerate() {
             by_id.entry(paper.arxiv_id.clone()).or_insert(index);
         }

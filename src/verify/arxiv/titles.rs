@@ -33,8 +33,16 @@ pub struct TitleIndex {
 }
 
 /// Variants of a title: each hyphen either a space or nothing (all 2^h choices for up
-/// to 6 hyphens; beyond that, all spaced and all joined).
-fn variants(title: &str) -> Vec<String> {
+/// to 6 hyphens; beyond that, all spaced and all joined). `normalized` is the title's
+/// [`normalize`]d form, which is the title's only variant when it has no hyphen.
+fn variants(title: &str, normalized: &str) -> Vec<String> {
+    if !title.contains('-') {
+        return if normalized.is_empty() {
+            Vec::new()
+        } else {
+            vec![normalized.to_string()]
+        };
+    }
     let pieces: Vec<&str> = title.split('-').collect();
     let hyphens = pieces.len() - 1;
     let choices: Vec<u32> = if hyphens <= 6 {
@@ -64,15 +72,30 @@ fn variants(title: &str) -> Vec<String> {
 impl TitleIndex {
     /// Indexes `titles` (one per paper, in paper order).
     pub fn new<'a>(titles: impl Iterator<Item = &'a str>) -> TitleIndex {
+        let titles: Vec<(&str, String)> = titles.map(|title| (title, normalize(title))).collect();
+        TitleIndex::with_normalized(
+            titles
+                .iter()
+                .map(|(title, normal)| (*title, normal.as_str())),
+        )
+    }
+
+    /// [`TitleIndex::new`] of titles given with their [`normalize`]d forms, made once
+    /// for every use.
+    pub fn with_normalized<'a>(
+        titles: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
+    ) -> TitleIndex {
+        // Most titles end in a word of their own, so each adds about a word and a node.
+        let papers = titles.len();
         let mut index = TitleIndex {
-            variants: Vec::new(),
-            content_ids: Vec::new(),
-            vocabulary: FastMap::default(),
-            children: FastMap::default(),
+            variants: Vec::with_capacity(papers),
+            content_ids: Vec::with_capacity(papers),
+            vocabulary: FastMap::with_capacity_and_hasher(papers, Default::default()),
+            children: FastMap::with_capacity_and_hasher(papers, Default::default()),
             ends: vec![Vec::new()],
         };
-        for (paper, title) in titles.enumerate() {
-            let forms = variants(title);
+        for (paper, (title, normalized)) in titles.enumerate() {
+            let forms = variants(title, normalized);
             for form in &forms {
                 let mut node = ROOT;
                 for word in form.split(' ') {
@@ -92,10 +115,9 @@ impl TitleIndex {
                     ends.push(paper);
                 }
             }
-            let mut words: Vec<String> = normalize(title)
+            let mut words: Vec<&str> = normalized
                 .split(' ')
                 .filter(|w| w.chars().count() >= 3)
-                .map(str::to_string)
                 .collect();
             words.sort();
             words.dedup();
