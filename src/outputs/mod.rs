@@ -13,6 +13,8 @@ use std::io::{BufRead, BufReader, Read};
 use crate::error::InputError;
 use crate::table::{RowReader, column, require};
 
+mod plain;
+
 /// A UTF-8 byte order mark, accepted at the start of either format.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -156,6 +158,8 @@ fn read_jsonl(
 ) -> Result<(), InputError> {
     let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut bytes = Vec::new();
+    // The plain line's strings, unescaped.
+    let mut scratch = String::new();
     let mut line = 0u64;
     let mut count = 0u64;
     // The first line that is not an output: reported once the rest of the file is
@@ -182,6 +186,15 @@ fn read_jsonl(
         }
         let raw = line_content(text);
         if raw.trim().is_empty() {
+            continue;
+        }
+        if let Some((id, output)) = plain::parse_plain_line(raw, &mut scratch) {
+            each(OutputRef {
+                line,
+                task_id: scratch[id].trim(),
+                output: &scratch[output],
+            });
+            count += 1;
             continue;
         }
         if let Some(fields) = parse_line_fast(raw) {
