@@ -103,7 +103,26 @@ fn needs_quotes(text: &str) -> bool {
 /// Whether `text` holds a comma, a quote or a line break: all ASCII, so a byte scan
 /// finds them and nothing inside a character.
 fn holds_separator(text: &str) -> bool {
-    text.bytes()
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let mut chunks = bytes.chunks_exact(8);
+    // Eight bytes at a time: (x - 0x01…) & !x & 0x80… is non-zero exactly when some
+    // byte of x is zero, here when some byte equals one of the four.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let found = zero(word ^ (ONES * u64::from(b',')))
+            | zero(word ^ (ONES * u64::from(b'"')))
+            | zero(word ^ (ONES * u64::from(b'\n')))
+            | zero(word ^ (ONES * u64::from(b'\r')));
+        if found != 0 {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
         .any(|byte| matches!(byte, b',' | b'"' | b'\n' | b'\r'))
 }
 
