@@ -351,10 +351,11 @@ fn mark_sentences(folded: &str, words: impl Iterator<Item = (usize, usize)>) -> 
             None => true,
             Some(previous) => {
                 let previous = &folded[previous.start..previous.end];
-                let initial =
-                    previous.trim_end_matches('.').chars().count() == 1 || previous.contains(".-");
+                let initial = || {
+                    previous.trim_end_matches('.').chars().count() == 1 || previous.contains(".-")
+                };
                 gap.contains(['!', '?', ':', '\n'])
-                    || ((gap.contains('.') || previous.ends_with('.')) && !initial)
+                    || ((gap.contains('.') || previous.ends_with('.')) && !initial())
             }
         };
         out.push(Span {
@@ -441,10 +442,12 @@ impl SurnameIndex {
 pub fn other_name(tokens: &Tokens, excluded_words: &dyn Fn(&str) -> bool) -> Option<String> {
     let name_like = |text: &str| {
         let bare = text.trim_end_matches('.');
-        let mut chars = bare.chars();
-        let capital = chars.next().is_some_and(char::is_uppercase);
+        // Most words are lowercase: the cheapest test first.
+        if !bare.chars().next().is_some_and(char::is_uppercase) {
+            return false;
+        }
         let acronym = bare.chars().count() > 1 && bare.chars().all(|c| !c.is_lowercase());
-        capital && !acronym && !NOT_NAME_SET.contains(bare) && !excluded_words(bare)
+        !acronym && !NOT_NAME_SET.contains(bare) && !excluded_words(bare)
     };
     (1..tokens.len()).find_map(|j| {
         let (given, surname) = (tokens.text(j - 1), tokens.text(j));
