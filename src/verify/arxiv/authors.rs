@@ -160,8 +160,9 @@ impl AuthorName {
                 .split('-')
                 .filter_map(|part| part.chars().next())
                 .collect();
-            let first: String = name.chars().take(1).collect();
-            for form in [letters, first] {
+            // Without a hyphen the first letter alone is `letters` again.
+            let first: Option<String> = name.contains('-').then(|| name.chars().take(1).collect());
+            for form in std::iter::once(letters).chain(first) {
                 if !form.is_empty() && !initials.contains(&form) {
                     initials.push(form);
                 }
@@ -179,10 +180,13 @@ impl AuthorName {
     /// A key under which two spellings of one person agree (`Diederik P. Kingma`
     /// and `Diederik P Kingma`): the surname and the first initial.
     pub fn person_key(&self) -> (String, String) {
-        (
-            self.core.clone(),
-            self.initials.first().cloned().unwrap_or_default(),
-        )
+        let (core, initial) = self.person();
+        (core.to_string(), initial.to_string())
+    }
+
+    /// [`AuthorName::person_key`], borrowed.
+    pub fn person(&self) -> (&str, &str) {
+        (&self.core, self.initials.first().map_or("", String::as_str))
     }
 
     fn is_given(&self, text: &str) -> bool {

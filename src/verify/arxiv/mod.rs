@@ -28,7 +28,7 @@ use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
 use crate::truth::{Paper, load_papers};
-use crate::verify::fasthash::{FastMap, FastSet};
+use crate::verify::fasthash::FastMap;
 use crate::verify::normalize::normalize;
 
 /// The four task kinds, in task order.
@@ -47,11 +47,7 @@ pub struct ArxivVerifier {
     ids_repeat: bool,
     titles: TitleIndex,
     authors: Vec<AuthorName>,
-    /// Each author's [`AuthorName::person_key`], by paper.
-    people: Vec<(String, String)>,
     surnames: SurnameIndex,
-    /// Every word of every normalised title.
-    title_words: FastSet<String>,
 }
 
 /// The prompt of `kind` about `paper`, exactly as `verifier-rules.md` words it.
@@ -73,25 +69,15 @@ pub fn prompt(paper: &Paper, kind: &str) -> String {
 impl ArxivVerifier {
     /// The verifier for `papers` (in truth-file order).
     pub fn new(papers: Vec<Paper>) -> ArxivVerifier {
-        let normalized: Vec<String> = papers.iter().map(|p| normalize(&p.title)).collect();
         let titles = TitleIndex::with_normalized(
             papers
                 .iter()
-                .zip(&normalized)
-                .map(|(paper, normal)| (paper.title.as_str(), normal.as_str())),
+                .map(|paper| (paper.title.as_str(), normalize(&paper.title))),
         );
         let authors: Vec<AuthorName> = papers
             .iter()
             .map(|p| AuthorName::parse(&p.first_author))
             .collect();
-        let mut title_words = FastSet::with_capacity_and_hasher(papers.len(), Default::default());
-        for normal in &normalized {
-            for word in normal.split(' ') {
-                if !title_words.contains(word) {
-                    title_words.insert(word.to_string());
-                }
-            }
-        }
         let mut by_id = FastMap::with_capacity_and_hasher(papers.len(), Default::default());
         for (index, paper) in papers.iter().enumerate() {
             by_id.entry(paper.arxiv_id.clone()).or_insert(index);
@@ -102,10 +88,8 @@ impl ArxivVerifier {
             tasks: OnceLock::new(),
             by_id,
             titles,
-            people: authors.iter().map(AuthorName::person_key).collect(),
             surnames: SurnameIndex::new(&authors),
             authors,
-            title_words,
         }
     }
 
@@ -165,12 +149,12 @@ impl ArxivVerifier {
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
         let expected = &self.authors[index];
-        let expected_key = &self.people[index];
+        let expected_key = expected.person();
         let tokens = authors::tokens(answer);
-        let mut people: Vec<&(String, String)> = Vec::new();
+        let mut people: Vec<(&str, &str)> = Vec::new();
         let mut found: Vec<String> = Vec::new();
         for i in self.surnames.present(&self.authors, &tokens) {
-            let key = &self.people[i];
+            let key = self.authors[i].person();
             if !people.contains(&key) {
                 people.push(key);
                 found.push(if key == expected_key {
@@ -198,9 +182,9 @@ impl ArxivVerifier {
             lower.copy_from_slice(word.as_bytes());
             lower.make_ascii_lowercase();
             let lower = std::str::from_utf8(lower).expect("ASCII is UTF-8");
-            return self.title_words.contains(lower);
+            return self.titles.is_title_word(lower);
         }
-        self.title_words.contains(&normalize(word))
+        self.titles.is_title_word(&normalize(word))
     }
 }
 
