@@ -9,6 +9,8 @@ use std::path::Path;
 
 use crate::error::InputError;
 
+pub mod scan;
+
 /// One data row of a [`Table`], with the 1-based line of the file it starts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
