@@ -1,20 +1,20 @@
 //! `evogate score`: grade a tasks file's outputs and write the scores CSV.
 
-use super::{Outcome, Status, open_file, read_table};
+use super::{Outcome, Status, open_file};
 use crate::atomic::{Output, write_all};
 use crate::cli::ScoreArgs;
 use crate::error::InputError;
 use crate::grading::{Outputs, grade_tasks};
-use crate::table::RowReader;
+use crate::table::scan::{RowScanner, scan_table};
 use crate::verify;
 
 /// Runs `score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
-    let truth = read_table(&args.truth)?;
+    let truth = scan_table(&args.truth.display().to_string(), open_file(&args.truth)?)?;
     let verifier = verify::build(&args.verifier, &truth)?;
     drop(truth);
     let tasks_source = args.tasks.display().to_string();
-    let tasks = RowReader::new(&tasks_source, open_file(&args.tasks)?)?;
+    let tasks = RowScanner::new(&tasks_source, open_file(&args.tasks)?)?;
     // An error reading the outputs is reported only after the whole tasks file is
     // known to parse, as it was when both were read whole.
     let outputs_source = args.outputs.display().to_string();

@@ -21,7 +21,8 @@ use std::io::Read;
 use crate::csvout::{Cell, CsvWriter};
 use crate::error::InputError;
 use crate::outputs::{OutputRef, read_outputs};
-use crate::table::{RowReader, column, require};
+use crate::table::scan::RowScanner;
+use crate::table::{column, require};
 use crate::task::{TASK_COLUMNS, task_id};
 use crate::verify::Verifier;
 
@@ -179,7 +180,7 @@ pub struct Summary {
 /// The errors and their order are those of the module's list.
 pub fn grade_tasks<R: Read>(
     verifier: &dyn Verifier,
-    mut tasks: RowReader<R>,
+    mut tasks: RowScanner<R>,
     outputs: Result<Outputs, InputError>,
 ) -> Result<(String, Summary), InputError> {
     let headers = tasks.headers().to_vec();

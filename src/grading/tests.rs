@@ -225,7 +225,7 @@ fn score_now(
     size: usize,
 ) -> Result<(String, Summary), String> {
     let tasks =
-        RowReader::new("tasks.csv", Chunks { bytes: tasks, size }).map_err(|e| e.to_string())?;
+        RowScanner::new("tasks.csv", Chunks { bytes: tasks, size }).map_err(|e| e.to_string())?;
     let outputs = Outputs::read(
         verifier,
         "o.jsonl",
