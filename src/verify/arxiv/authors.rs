@@ -453,12 +453,30 @@ pub fn other_name(tokens: &Tokens, excluded_words: &dyn Fn(&str) -> bool) -> Opt
         let acronym = bare.chars().count() > 1 && bare.chars().all(|c| !c.is_lowercase());
         !acronym && !NOT_NAME_SET.contains(bare) && !excluded_words(bare)
     };
+    // Whether the word that was the surname of the pair before is name-like, if that
+    // was asked: it is the given name of the next pair.
+    let mut last_surname: Option<(usize, bool)> = None;
     (1..tokens.len()).find_map(|j| {
         let (given, surname) = (tokens.text(j - 1), tokens.text(j));
-        let surname_ok =
-            surname.trim_end_matches('.').chars().count() >= 2 && !tokens.opens_sentence(j);
-        (surname_ok && name_like(surname) && name_like(given))
-            .then(|| format!("{} {}", given, surname.trim_end_matches('.')))
+        let surname = surname.trim_end_matches('.');
+        let surname_ok = surname.chars().count() >= 2 && !tokens.opens_sentence(j);
+        if !surname_ok {
+            return None;
+        }
+        let surname_like = name_like(surname);
+        let given_like = surname_like
+            && match last_surname {
+                Some((word, like)) if word == j - 1 => like,
+                _ => name_like(given),
+            };
+        last_surname = Some((j, surname_like));
+        given_like.then(|| {
+            let mut name = String::with_capacity(given.len() + 1 + surname.len());
+            name.push_str(given);
+            name.push(' ');
+            name.push_str(surname);
+            name
+        })
     })
 }
 
