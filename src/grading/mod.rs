@@ -63,6 +63,8 @@ pub struct Outputs {
     unknown: HashMap<String, u64>,
     /// The first output that repeats a task, as an error.
     repeat: Option<InputError>,
+    /// The task of the last output whose id the truth holds.
+    last_task: usize,
 }
 
 /// One output: where its text starts in [`Outputs::text`] (it ends where the next
@@ -90,6 +92,7 @@ impl Outputs {
             first_unknown: None,
             unknown: HashMap::new(),
             repeat: None,
+            last_task: NONE,
         };
         read_outputs(source, input, |output| outputs.add(verifier, output))?;
         Ok(outputs)
@@ -101,7 +104,12 @@ impl Outputs {
         if self.repeat.is_some() {
             return;
         }
-        let task = verifier.find_task(output.task_id).unwrap_or(NONE);
+        let task = verifier
+            .find_task_near(output.task_id, self.last_task.wrapping_add(1))
+            .unwrap_or(NONE);
+        if task != NONE {
+            self.last_task = task;
+        }
         let first = if task == NONE {
             if self.first_unknown.is_none() {
                 self.first_unknown = Some(output.task_id.to_string());
@@ -209,6 +217,8 @@ pub fn grade_tasks<R: Read>(
         first_missing: Vec::new(),
     };
     let mut failure: Option<InputError> = None;
+    // The task of the last row, whose next is likely the next row's.
+    let mut last_task = NONE;
     while let Some(row) = tasks.next_row()? {
         summary.tasks += 1;
         let Some((outputs, id_column)) = graded else {
@@ -218,7 +228,7 @@ pub fn grade_tasks<R: Read>(
             continue;
         }
         let task_id = row.field(id_column).trim();
-        let Some(index) = verifier.find_task(task_id) else {
+        let Some(index) = verifier.find_task_near(task_id, last_task.wrapping_add(1)) else {
             failure = Some(InputError::invalid(
                 &source,
                 row.line,
@@ -240,6 +250,7 @@ pub fn grade_tasks<R: Read>(
             continue;
         }
         listed_on[index] = row.line;
+        last_task = index;
         let answer = outputs.of(index).unwrap_or_else(|| {
             summary.missing += 1;
             if summary.first_missing.len() < MISSING_SHOWN {

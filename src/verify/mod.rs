@@ -98,6 +98,13 @@ pub trait Verifier {
     /// The position in [`Verifier::tasks`] of the task whose `task_id` is exactly
     /// `task_id` (the first, should two share it), or `None` when no task has it.
     fn find_task(&self, task_id: &str) -> Option<usize>;
+    /// [`Verifier::find_task`], given a likely answer first: files list tasks in runs
+    /// (a paper's four kinds in order), so the task after the last one found is often
+    /// the next, and checking that is cheaper than a lookup. The default ignores it.
+    fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {
+        let _ = likely;
+        self.find_task(task_id)
+    }
     /// The number of tasks, [`Verifier::tasks`]`.len()`.
     fn task_count(&self) -> usize;
     /// The group and kind of the task at `index` (below [`Verifier::task_count`]); its
@@ -166,6 +173,14 @@ mod tests {
             let found = verifier
                 .find_task(&task.task_id)
                 .expect("a task's id is found");
+            for likely in [0, index, found, index + 1, count, usize::MAX] {
+                assert_eq!(
+                    verifier.find_task_near(&task.task_id, likely),
+                    Some(found),
+                    "{} near {likely}",
+                    task.task_id
+                );
+            }
             let first = tasks.iter().position(|t| t.task_id == task.task_id);
             assert_eq!(Some(found), first, "{}", task.task_id);
             if unique {
@@ -214,6 +229,9 @@ mod tests {
             "1706.03762v1:id",
         ] {
             assert_eq!(verifier.find_task(id), None, "{id:?}");
+            for likely in 0..6 {
+                assert_eq!(verifier.find_task_near(id, likely), None, "{id:?}");
+            }
         }
     }
 

@@ -275,6 +275,21 @@ impl Verifier for ArxivVerifier {
         Some(paper * KINDS.len() + kind)
     }
 
+    fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {
+        // With every ID once, a task whose id matches is the task: no lookup needed.
+        if !self.ids_repeat && likely < self.task_count() {
+            let (group, kind) = self.task_names(likely);
+            if task_id.len() == group.len() + 1 + kind.len()
+                && task_id.starts_with(group)
+                && task_id.as_bytes()[group.len()] == b':'
+                && task_id.ends_with(kind)
+            {
+                return Some(likely);
+            }
+        }
+        self.find_task(task_id)
+    }
+
     fn task_count(&self) -> usize {
         self.papers.len() * KINDS.len()
     }
