@@ -178,6 +178,11 @@ pub fn number(value: f64) -> String {
 
 /// Appends [`number`]`(value)` to `out`.
 fn push_number(out: &mut String, value: f64) {
+    // The commonest scores, exactly (0 covers -0).
+    if value == 0.0 || value == 1.0 {
+        out.push(if value == 0.0 { '0' } else { '1' });
+        return;
+    }
     if push_unit_number(out, value) {
         return;
     }
