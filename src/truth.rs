@@ -5,7 +5,7 @@
 use crate::error::InputError;
 use crate::table::Table;
 use crate::verify::arxiv::ids::is_valid_id;
-use crate::verify::fasthash::FastMap;
+use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
 /// The columns of an arxiv truth file.
@@ -56,7 +56,7 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
     let mut problems = Vec::new();
     // Only asked whether a key was seen before, so order does not matter here; the
     // keys are the truth's own, so the graders' fast hash serves (see `fasthash`).
-    let mut ids: FastMap<&str, u64> =
+    let mut ids: FastMap<WordKey, u64> =
         FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
     let mut titles: FastMap<String, u64> =
         FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
@@ -84,7 +84,7 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
                 problem(format!(
                     "`{arxiv_id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
                 ));
-            } else if let Some(first) = ids.insert(arxiv_id, row.line) {
+            } else if let Some(first) = ids.insert(WordKey::new(arxiv_id), row.line) {
                 problem(format!(
                     "ID {arxiv_id} appears again (first on row {first}); keep one row per paper"
                 ));

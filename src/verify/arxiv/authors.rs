@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::verify::fasthash::{FastMap, FastSet};
+use crate::verify::fasthash::{FastMap, FastSet, WordKey};
 use crate::verify::normalize::fold_marks;
 
 /// Lowercase particles that belong to a surname.
@@ -404,17 +404,20 @@ pub fn present(names: &[AuthorName], tokens: &Tokens) -> Vec<usize> {
 /// word of the answer are examined.
 #[derive(Debug, Clone, Default)]
 pub struct SurnameIndex {
-    by_core: FastMap<String, Vec<usize>>,
+    by_core: FastMap<WordKey, Vec<usize>>,
 }
 
 impl SurnameIndex {
     /// Indexes `names` by position.
     pub fn new(names: &[AuthorName]) -> SurnameIndex {
-        let mut by_core: FastMap<String, Vec<usize>> =
+        let mut by_core: FastMap<WordKey, Vec<usize>> =
             FastMap::with_capacity_and_hasher(names.len(), Default::default());
         for (index, name) in names.iter().enumerate() {
             if !name.core.is_empty() {
-                by_core.entry(name.core.clone()).or_default().push(index);
+                by_core
+                    .entry(WordKey::new(&name.core))
+                    .or_default()
+                    .push(index);
             }
         }
         SurnameIndex { by_core }
@@ -425,7 +428,8 @@ impl SurnameIndex {
     pub fn present(&self, names: &[AuthorName], tokens: &Tokens) -> Vec<usize> {
         let mut found = Vec::new();
         for i in 0..tokens.len() {
-            if let Some(candidates) = self.by_core.get(tokens.text(i).trim_end_matches('.')) {
+            let surname = tokens.text(i).trim_end_matches('.');
+            if let Some(candidates) = self.by_core.get(surname.as_bytes()) {
                 found.extend(
                     candidates
                         .iter()

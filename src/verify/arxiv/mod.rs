@@ -28,7 +28,7 @@ use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
 use crate::truth::{Paper, load_papers};
-use crate::verify::fasthash::FastMap;
+use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
 /// The four task kinds, in task order.
@@ -42,7 +42,7 @@ pub struct ArxivVerifier {
     /// prompts cost more than grading their outputs.
     tasks: OnceLock<Vec<Task>>,
     /// Paper index by arXiv ID (the first paper where an ID repeats).
-    by_id: FastMap<String, usize>,
+    by_id: FastMap<WordKey, usize>,
     /// Whether some ID repeats (never in a truth file, which refuses it).
     ids_repeat: bool,
     titles: TitleIndex,
@@ -80,7 +80,7 @@ impl ArxivVerifier {
             .collect();
         let mut by_id = FastMap::with_capacity_and_hasher(papers.len(), Default::default());
         for (index, paper) in papers.iter().enumerate() {
-            by_id.entry(paper.arxiv_id.clone()).or_insert(index);
+            by_id.entry(WordKey::new(&paper.arxiv_id)).or_insert(index);
         }
         ArxivVerifier {
             ids_repeat: by_id.len() < papers.len(),
@@ -99,7 +99,7 @@ impl ArxivVerifier {
     }
 
     fn paper_index(&self, task: &Task) -> Option<usize> {
-        self.by_id.get(task.group.as_str()).copied()
+        self.by_id.get(task.group.as_bytes()).copied()
     }
 
     /// The grade of `output` for the task of kind `KINDS[kind]` about `papers[index]`.
@@ -271,7 +271,7 @@ impl Verifier for ArxivVerifier {
         // Kinds hold no colon, so the last one ends the arXiv ID, whatever the ID holds.
         let (group, kind) = task_id.rsplit_once(':')?;
         let kind = KINDS.iter().position(|known| *known == kind)?;
-        let paper = *self.by_id.get(group)?;
+        let paper = *self.by_id.get(group.as_bytes())?;
         Some(paper * KINDS.len() + kind)
     }
 
@@ -305,7 +305,7 @@ impl Verifier for ArxivVerifier {
         let mut paper = index / KINDS.len();
         if self.ids_repeat {
             // `grade` finds a task's paper by its ID: the first paper holding it.
-            paper = self.by_id[self.papers[paper].arxiv_id.as_str()];
+            paper = self.by_id[self.papers[paper].arxiv_id.as_bytes()];
         }
         self.grade_kind(paper, index % KINDS.len(), output)
     }

@@ -3,7 +3,7 @@
 //! hyphenated, as two words, or joined (`Low-Rank`, `Low Rank`, `LowRank`). A title
 //! found only inside a longer title that is also found does not count on its own.
 
-use crate::verify::fasthash::FastMap;
+use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::{contains_words, normalize};
 
 /// The id of an answer's word that is in no title.
@@ -28,7 +28,7 @@ pub struct TitleIndex {
     content: Vec<u32>,
     content_start: Vec<usize>,
     /// Every word of every variant → its id.
-    vocabulary: FastMap<String, u32>,
+    vocabulary: FastMap<WordKey, u32>,
     /// For each vocabulary id: whether it is a word of some title's normalised form
     /// (and not only of a variant that joins a hyphen's two sides).
     title_word: Vec<bool>,
@@ -167,18 +167,18 @@ impl TitleIndex {
 
     /// The id of a title word, added to the vocabulary if new.
     fn word_id(&mut self, word: &str) -> u32 {
-        if let Some(&id) = self.vocabulary.get(word) {
+        if let Some(&id) = self.vocabulary.get(word.as_bytes()) {
             return id;
         }
         let id = self.vocabulary.len() as u32;
-        self.vocabulary.insert(word.to_string(), id);
+        self.vocabulary.insert(WordKey::new(word), id);
         self.title_word.push(false);
         id
     }
 
     /// Whether `word` (normalised) is a word of some title's normalised form.
     pub fn is_title_word(&self, word: &str) -> bool {
-        match self.vocabulary.get(word) {
+        match self.vocabulary.get(word.as_bytes()) {
             Some(&id) => self.title_word[id as usize],
             None => word.is_empty() && self.empty_title,
         }
@@ -195,7 +195,12 @@ impl TitleIndex {
     pub fn words(&self, answer: &str) -> Vec<u32> {
         answer
             .split(' ')
-            .map(|word| self.vocabulary.get(word).copied().unwrap_or(UNKNOWN))
+            .map(|word| {
+                self.vocabulary
+                    .get(word.as_bytes())
+                    .copied()
+                    .unwrap_or(UNKNOWN)
+            })
             .collect()
     }
 
