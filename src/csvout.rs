@@ -4,10 +4,13 @@
 //! a single quote. Numbers evogate writes itself go through [`number`], never through
 //! the neutraliser, so `-0.25` stays a number.
 
-/// Builds a CSV document row by row.
+/// Builds a CSV document row by row, or cell by cell ([`CsvWriter::cell`] and
+/// [`CsvWriter::end_row`]) without collecting a row's cells first.
 #[derive(Debug, Default, Clone)]
 pub struct CsvWriter {
     out: String,
+    /// Whether the row being written has a cell yet.
+    in_row: bool,
 }
 
 /// One cell: untrusted text (neutralised) or a number evogate formatted.
@@ -29,6 +32,7 @@ impl CsvWriter {
     pub fn with_capacity(bytes: usize) -> CsvWriter {
         CsvWriter {
             out: String::with_capacity(bytes),
+            in_row: false,
         }
     }
 
@@ -40,16 +44,40 @@ impl CsvWriter {
 
     /// Appends one row.
     pub fn row(&mut self, cells: &[Cell]) {
-        for (index, cell) in cells.iter().enumerate() {
-            if index > 0 {
-                self.out.push(',');
-            }
-            match *cell {
-                Cell::Text(text) => push_quoted(&mut self.out, &neutralise(text)),
-                Cell::Trusted(text) => push_quoted(&mut self.out, text),
-            }
+        for cell in cells {
+            self.cell(*cell);
         }
+        self.end_row();
+    }
+
+    /// Appends one cell to the row being written.
+    pub fn cell(&mut self, cell: Cell) {
+        self.separate();
+        match cell {
+            Cell::Text(text) => push_text(&mut self.out, text),
+            Cell::Trusted(text) => push_quoted(&mut self.out, text),
+        }
+    }
+
+    /// Appends [`number`]`(value)` as a cell, without allocating it.
+    pub fn number(&mut self, value: f64) {
+        self.separate();
+        // Digits, a dot and a minus sign: never quoted.
+        push_number(&mut self.out, value);
+    }
+
+    /// Ends the row being written.
+    pub fn end_row(&mut self) {
         self.out.push('\n');
+        self.in_row = false;
+    }
+
+    /// The comma before every cell of a row but the first.
+    fn separate(&mut self) {
+        if self.in_row {
+            self.out.push(',');
+        }
+        self.in_row = true;
     }
 
     /// The document.
@@ -66,65 +94,135 @@ pub fn neutralise(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-fn push_quoted(out: &mut String, text: &str) {
-    if text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') || text.ends_with(' ') {
-        out.push('"');
-        let mut rest = text;
-        while let Some(quote) = rest.find('"') {
-            out.push_str(&rest[..=quote]);
-            out.push('"');
-            rest = &rest[quote + 1..];
+/// Whether a cell holding `text` must be quoted: it holds a comma, a quote or a line
+/// break, or it starts or ends with a space.
+fn needs_quotes(text: &str) -> bool {
+    holds_separator(text) || text.starts_with(' ') || text.ends_with(' ')
+}
+
+/// Whether `text` holds a comma, a quote or a line break: all ASCII, so a byte scan
+/// finds them and nothing inside a character.
+fn holds_separator(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let mut chunks = bytes.chunks_exact(8);
+    // Eight bytes at a time: (x - 0x01…) & !x & 0x80… is non-zero exactly when some
+    // byte of x is zero, here when some byte equals one of the four.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let found = zero(word ^ (ONES * u64::from(b',')))
+            | zero(word ^ (ONES * u64::from(b'"')))
+            | zero(word ^ (ONES * u64::from(b'\n')))
+            | zero(word ^ (ONES * u64::from(b'\r')));
+        if found != 0 {
+            return true;
         }
-        out.push_str(rest);
+    }
+    chunks
+        .remainder()
+        .iter()
+        .any(|byte| matches!(byte, b',' | b'"' | b'\n' | b'\r'))
+}
+
+fn push_quoted(out: &mut String, text: &str) {
+    if needs_quotes(text) {
+        out.push('"');
+        push_doubling_quotes(out, text);
         out.push('"');
     } else {
         out.push_str(text);
     }
 }
 
+/// `push_quoted(out, &neutralise(text))` without building the neutralised text: its
+/// `'` prefix needs no quotes, and hides a leading space.
+fn push_text(out: &mut String, text: &str) {
+    // The formula openers are ASCII, so the first byte is the first character.
+    let formula = matches!(
+        text.as_bytes().first(),
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')
+    );
+    if !formula {
+        return push_quoted(out, text);
+    }
+    if holds_separator(text) || text.ends_with(' ') {
+        out.push_str("\"'");
+        push_doubling_quotes(out, text);
+        out.push('"');
+    } else {
+        out.push('\'');
+        out.push_str(text);
+    }
+}
+
+/// `text` with every `"` doubled.
+fn push_doubling_quotes(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(quote) = rest.find('"') {
+        out.push_str(&rest[..=quote]);
+        out.push('"');
+        rest = &rest[quote + 1..];
+    }
+    out.push_str(rest);
+}
+
 /// A finite number in at most six decimals with trailing zeros removed (`0.75`, `1`,
 /// `0.123457`), the same on every platform. Negative zero is written `0`.
 pub fn number(value: f64) -> String {
-    if let Some(text) = unit_number(value) {
-        return text;
+    let mut text = String::with_capacity(8);
+    push_number(&mut text, value);
+    text
+}
+
+/// Appends [`number`]`(value)` to `out`.
+fn push_number(out: &mut String, value: f64) {
+    // The commonest scores, exactly (0 covers -0).
+    if value == 0.0 || value == 1.0 {
+        out.push(if value == 0.0 { '0' } else { '1' });
+        return;
+    }
+    if push_unit_number(out, value) {
+        return;
     }
     let text = format!("{value:.6}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     match text {
-        "-0" | "" => "0".to_string(),
-        other => other.to_string(),
+        "-0" | "" => out.push('0'),
+        other => out.push_str(other),
     }
 }
 
-/// [`number`] for a value in [0, 1] whose millionths are not within 10^-6 of a
-/// half, the scores' common case, without formatting a float: `value · 10^6` is then
-/// within 2^-32 of the exact product, so rounding it to the nearest integer gives
-/// the digits `{:.6}` writes. `None` for every other value.
-fn unit_number(value: f64) -> Option<String> {
+/// Appends [`number`]`(value)` for a value in [0, 1] whose millionths are not within
+/// 10^-6 of a half, the scores' common case, without formatting a float: `value · 10^6`
+/// is then within 2^-32 of the exact product, so rounding it to the nearest integer
+/// gives the digits `{:.6}` writes. Appends nothing and returns `false` for every
+/// other value.
+fn push_unit_number(out: &mut String, value: f64) -> bool {
     if !(0.0..=1.0).contains(&value) {
-        return None;
+        return false;
     }
     let scaled = value * 1e6;
     let floor = scaled.floor();
     let fraction = scaled - floor;
     if (fraction - 0.5).abs() <= 1e-6 {
-        return None;
+        return false;
     }
     let micros = floor as u64 + u64::from(fraction > 0.5);
     let (whole, part) = (micros / 1_000_000, micros % 1_000_000);
-    let mut text = String::with_capacity(8);
-    text.push(char::from(b'0' + whole as u8));
+    out.push(char::from(b'0' + whole as u8));
     if part > 0 {
-        text.push('.');
+        out.push('.');
         let mut rest = part;
         let mut scale = 100_000;
         while rest > 0 {
-            text.push(char::from(b'0' + (rest / scale) as u8));
+            out.push(char::from(b'0' + (rest / scale) as u8));
             rest %= scale;
             scale /= 10;
         }
     }
-    Some(text)
+    true
 }
 
 #[cfg(test)]
@@ -173,6 +271,60 @@ mod tests {
                 let expected = if text == "-0" { "0" } else { text };
                 proptest::prop_assert_eq!(number(v), expected, "{:?}", v);
             }
+        }
+    }
+
+    /// The cell writer before cells were written in place, unchanged: the oracle.
+    fn cell_as_before(cell: Cell) -> String {
+        let push_quoted = |out: &mut String, text: &str| {
+            if text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') || text.ends_with(' ')
+            {
+                out.push('"');
+                let mut rest = text;
+                while let Some(quote) = rest.find('"') {
+                    out.push_str(&rest[..=quote]);
+                    out.push('"');
+                    rest = &rest[quote + 1..];
+                }
+                out.push_str(rest);
+                out.push('"');
+            } else {
+                out.push_str(text);
+            }
+        };
+        let mut out = String::new();
+        match cell {
+            Cell::Text(text) => push_quoted(&mut out, &neutralise(text)),
+            Cell::Trusted(text) => push_quoted(&mut out, text),
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn cells_written_in_place_are_the_cells_written_before(
+            text in "[ =+@\t\r\n,\"'a-é-]{0,6}",
+            any in "\\PC{0,12}",
+            value in proptest::num::f64::ANY,
+        ) {
+            for text in [text.as_str(), any.as_str()] {
+                for cell in [Cell::Text(text), Cell::Trusted(text)] {
+                    let mut csv = CsvWriter::new();
+                    csv.cell(cell);
+                    csv.cell(cell);
+                    csv.end_row();
+                    let one = cell_as_before(cell);
+                    proptest::prop_assert_eq!(csv.finish(), format!("{one},{one}\n"));
+                }
+            }
+            let mut csv = CsvWriter::new();
+            csv.number(value);
+            csv.cell(Cell::Trusted("x"));
+            csv.end_row();
+            proptest::prop_assert_eq!(
+                csv.finish(),
+                format!("{},x\n", cell_as_before(Cell::Trusted(&number(value))))
+            );
         }
     }
 

@@ -9,6 +9,8 @@ use std::path::Path;
 
 use crate::error::InputError;
 
+pub mod scan;
+
 /// One data row of a [`Table`], with the 1-based line of the file it starts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
@@ -210,31 +212,34 @@ impl<R: Read> RowReader<R> {
         self.reader.into_inner().inner
     }
 
-    /// Reads the next record into `self.record` and checks its fields are UTF-8.
+    /// Reads the next record into `self.record` and checks its fields are UTF-8, in
+    /// place: the record's buffers are reused, so a row allocates nothing.
     fn read_record(&mut self) -> Result<bool, InputError> {
-        let mut record = std::mem::take(&mut self.record).into_byte_record();
-        let more = match self.reader.read_byte_record(&mut record) {
-            Ok(more) => more,
+        match self.reader.read_record(&mut self.record) {
+            Ok(more) => {
+                if more {
+                    self.line = self
+                        .record
+                        .position()
+                        .map_or(0, |p| self.reader.get_mut().line_at(p.byte()));
+                }
+                Ok(more)
+            }
             Err(error) => {
+                // A record that is not UTF-8 is positioned where it starts, as any other.
                 let line = error
                     .position()
                     .map_or(0, |p| self.reader.get_mut().line_at(p.byte()));
-                return Err(csv_error(&self.source, &error, line));
+                if let csv::ErrorKind::Utf8 { err, .. } = error.kind() {
+                    return Err(InputError::Utf8 {
+                        file: self.source.clone(),
+                        line,
+                        column: err.field() + 1,
+                    });
+                }
+                Err(csv_error(&self.source, &error, line))
             }
-        };
-        if !more {
-            return Ok(false);
         }
-        self.line = record
-            .position()
-            .map_or(0, |p| self.reader.get_mut().line_at(p.byte()));
-        self.record =
-            csv::StringRecord::from_byte_record(record).map_err(|error| InputError::Utf8 {
-                file: self.source.clone(),
-                line: self.line,
-                column: error.utf8_error().field() + 1,
-            })?;
-        Ok(true)
     }
 
     /// At the end of the input: the error of a file that held only whitespace.
@@ -392,6 +397,18 @@ mod tests {
     fn refuses_invalid_utf8_with_its_row_and_column() {
         let error = Table::parse("t.csv", b"a,b\n1,\xff\n").unwrap_err();
         assert!(error.to_string().contains("row 2, column 2"), "{error}");
+    }
+
+    #[test]
+    fn names_the_row_and_column_of_invalid_utf8_after_blank_lines_and_quoted_breaks() {
+        let bytes = b"a,b\r\n\r\n1,\"x\r\ny\"\r\n\n3,\xff\n";
+        let expected = "`t.csv` row 6, column 2: not valid UTF-8; save the file as UTF-8";
+        let error = Table::parse("t.csv", bytes).unwrap_err();
+        assert_eq!(error.to_string(), expected);
+        let mut reader = RowReader::new("t.csv", OneByte(bytes)).unwrap();
+        assert_eq!(reader.next_row().unwrap().map(|row| row.line), Some(3));
+        let error = reader.next_row().err().expect("the bad row");
+        assert_eq!(error.to_string(), expected);
     }
 
     #[test]

@@ -2,11 +2,10 @@
 //! [`check`] lists every problem with its row (what `evogate truth check` prints), and
 //! [`load_papers`] refuses a file with any, so no split or grade is built on bad facts.
 
-use std::collections::HashMap;
-
 use crate::error::InputError;
 use crate::table::Table;
 use crate::verify::arxiv::ids::is_valid_id;
+use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
 /// The columns of an arxiv truth file.
@@ -55,9 +54,12 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
     let [id, title, author, year] = columns;
     let (id, title, author, year) = (id?, title?, author?, year?);
     let mut problems = Vec::new();
-    // Only asked whether a key was seen before, so order does not matter here.
-    let mut ids: HashMap<String, u64> = HashMap::with_capacity(table.rows.len());
-    let mut titles: HashMap<String, u64> = HashMap::with_capacity(table.rows.len());
+    // Only asked whether a key was seen before, so order does not matter here; the
+    // keys are the truth's own, so the graders' fast hash serves (see `fasthash`).
+    let mut ids: FastMap<WordKey, u64> =
+        FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
+    let mut titles: FastMap<String, u64> =
+        FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
     for row in &table.rows {
         let mut problem = |message: String| {
             problems.push(Problem {
@@ -82,7 +84,7 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
                 problem(format!(
                     "`{arxiv_id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
                 ));
-            } else if let Some(first) = ids.insert(arxiv_id.to_string(), row.line) {
+            } else if let Some(first) = ids.insert(WordKey::new(arxiv_id), row.line) {
                 problem(format!(
                     "ID {arxiv_id} appears again (first on row {first}); keep one row per paper"
                 ));

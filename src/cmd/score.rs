@@ -1,49 +1,56 @@
 //! `evogate score`: grade a tasks file's outputs and write the scores CSV.
 
-use super::{Outcome, Status, read_file, read_table};
+use super::{Outcome, Status, open_file};
 use crate::atomic::{Output, write_all};
 use crate::cli::ScoreArgs;
-use crate::grading::{grade_tasks, scores_csv};
-use crate::outputs::parse_outputs;
+use crate::error::InputError;
+use crate::grading::{Outputs, grade_tasks};
+use crate::table::scan::{RowScanner, scan_table};
 use crate::verify;
 
 /// Runs `score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
-    let truth = read_table(&args.truth)?;
+    let truth = scan_table(&args.truth.display().to_string(), open_file(&args.truth)?)?;
     let verifier = verify::build(&args.verifier, &truth)?;
-    let tasks = read_table(&args.tasks)?;
+    drop(truth);
+    let tasks_source = args.tasks.display().to_string();
+    let tasks = RowScanner::new(&tasks_source, open_file(&args.tasks)?)?;
+    // An error reading the outputs is reported only after the whole tasks file is
+    // known to parse, as it was when both were read whole.
     let outputs_source = args.outputs.display().to_string();
-    let outputs = parse_outputs(&outputs_source, &read_file(&args.outputs)?)?;
-    let sheet = grade_tasks(verifier.as_ref(), &tasks, &outputs_source, &outputs)?;
-    let csv = scores_csv(&sheet);
+    let outputs = match std::fs::File::open(&args.outputs) {
+        Ok(file) => Outputs::read(verifier.as_ref(), &outputs_source, file),
+        Err(error) => Err(InputError::Io {
+            file: outputs_source,
+            message: error.to_string(),
+        }),
+    };
+    let (csv, summary) = grade_tasks(verifier.as_ref(), tasks, outputs)?;
     let mut notes = Vec::new();
-    if !sheet.missing_outputs.is_empty() {
-        let shown: Vec<&str> = sheet
-            .missing_outputs
-            .iter()
-            .take(5)
-            .map(String::as_str)
-            .collect();
+    if summary.missing > 0 {
         notes.push(format!(
             "{} of {} tasks had no output and were graded as empty answers (first: {})",
-            sheet.missing_outputs.len(),
-            sheet.rows.len(),
-            shown.join(", ")
+            summary.missing,
+            summary.tasks,
+            summary.first_missing.join(", ")
         ));
     }
     let stdout = match &args.out {
         Some(path) => {
             write_all(&[Output::new(path, csv)])?;
-            let correct = sheet.rows.iter().filter(|r| r.grade.correct).count();
             format!(
                 "scored {} tasks: {} correct; wrote {}\n",
-                sheet.rows.len(),
-                correct,
+                summary.tasks,
+                summary.correct,
                 path.display()
             )
         }
         None => csv,
     };
+    // A big truth makes a verifier of millions of small allocations; freeing them one
+    // at a time takes a visible share of the run, and the process ends right after
+    // this returns.
+    std::mem::forget(verifier);
     Ok(Outcome {
         status: Status::Success,
         stdout,

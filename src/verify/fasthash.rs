@@ -58,6 +58,71 @@ impl Hasher for WordHasher {
     }
 }
 
+/// A word as a map key, kept inside the map's slot when it is short, so that finding
+/// it compares bytes already at hand instead of following a pointer to them (a cache
+/// miss apiece once a map outgrows the cache). Look one up by its bytes:
+/// `map.get(word.as_bytes())`.
+#[derive(Debug, Clone)]
+pub enum WordKey {
+    /// A word of at most [`WordKey::INLINE`] bytes.
+    Inline {
+        /// Its length.
+        len: u8,
+        /// Its bytes, then zeros.
+        bytes: [u8; WordKey::INLINE],
+    },
+    /// A longer word.
+    Heap(Box<[u8]>),
+}
+
+impl WordKey {
+    /// The longest word kept inline: the slot is then as large as a `String`'s.
+    pub const INLINE: usize = 22;
+
+    /// The key of `word`.
+    pub fn new(word: &str) -> WordKey {
+        let word = word.as_bytes();
+        if word.len() <= WordKey::INLINE {
+            let mut bytes = [0; WordKey::INLINE];
+            bytes[..word.len()].copy_from_slice(word);
+            WordKey::Inline {
+                len: word.len() as u8,
+                bytes,
+            }
+        } else {
+            WordKey::Heap(word.into())
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            WordKey::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            WordKey::Heap(bytes) => bytes,
+        }
+    }
+}
+
+impl std::borrow::Borrow<[u8]> for WordKey {
+    fn borrow(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl PartialEq for WordKey {
+    fn eq(&self, other: &WordKey) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for WordKey {}
+
+impl std::hash::Hash for WordKey {
+    // As its bytes hash, since maps find it by them.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
+    }
+}
+
 /// A hash map with [`WordHasher`]. Iteration order is arbitrary: never let it reach
 /// output.
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
@@ -93,6 +158,23 @@ mod tests {
                 assert_ne!(hash(a), hash(b), "{a:?} and {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn word_keys_short_and_long_are_found_by_their_bytes() {
+        let words: Vec<String> = (0..60)
+            .map(|n| "é".repeat(n / 2) + &"x".repeat(n % 2))
+            .collect();
+        let mut map: FastMap<WordKey, usize> = FastMap::default();
+        for (i, word) in words.iter().enumerate() {
+            assert_eq!(map.insert(WordKey::new(word), i), None, "{word}");
+        }
+        for (i, word) in words.iter().enumerate() {
+            assert_eq!(map.get(word.as_bytes()), Some(&i), "{word}");
+            assert_eq!(WordKey::new(word), WordKey::new(&word.clone()));
+        }
+        assert_eq!(map.get("é".repeat(31).as_bytes()), None);
+        assert_eq!(map.get(&b"x\0"[..]), None);
     }
 
     #[test]

@@ -82,6 +82,11 @@ pub fn shape(outcome: Outcome, output: &str, feedback: String) -> Grade {
 }
 
 /// A verifier: tasks from facts, and a pure grader for them.
+///
+/// Tasks are also reachable by position without building them: `score` grades a
+/// million outputs through [`Verifier::find_task`], [`Verifier::task_names`] and
+/// [`Verifier::grade_at`], and never reads a prompt, so a verifier need not build its
+/// [`Task`]s (with their prompts) until [`Verifier::tasks`] asks for them.
 pub trait Verifier {
     /// The name it is registered under.
     fn name(&self) -> &'static str;
@@ -90,6 +95,24 @@ pub trait Verifier {
     /// Grades `output` for `task`, which must be one of [`Verifier::tasks`] (matched by
     /// `task_id`). Pure: no I/O, no randomness, no clock.
     fn grade(&self, task: &Task, output: &str) -> Grade;
+    /// The position in [`Verifier::tasks`] of the task whose `task_id` is exactly
+    /// `task_id` (the first, should two share it), or `None` when no task has it.
+    fn find_task(&self, task_id: &str) -> Option<usize>;
+    /// [`Verifier::find_task`], given a likely answer first: files list tasks in runs
+    /// (a paper's four kinds in order), so the task after the last one found is often
+    /// the next, and checking that is cheaper than a lookup. The default ignores it.
+    fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {
+        let _ = likely;
+        self.find_task(task_id)
+    }
+    /// The number of tasks, [`Verifier::tasks`]`.len()`.
+    fn task_count(&self) -> usize;
+    /// The group and kind of the task at `index` (below [`Verifier::task_count`]); its
+    /// `task_id` is [`crate::task::task_id`] of the two.
+    fn task_names(&self, index: usize) -> (&str, &str);
+    /// [`Verifier::grade`] of `output` for the task at `index` (below
+    /// [`Verifier::task_count`]): the same grade, without the [`Task`].
+    fn grade_at(&self, index: usize, output: &str) -> Grade;
 }
 
 /// A constructor of a verifier from its ground-truth table.
@@ -122,4 +145,127 @@ pub fn build(name: &str, truth: &Table) -> Result<Box<dyn Verifier>, InputError>
             )
         })?;
     construct(truth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::task::task_id;
+
+    const SHIPPED: &[u8] = include_bytes!("../../data/arxiv/papers.csv");
+
+    const ANSWERS: [&str; 6] = [
+        "",
+        "The paper is arXiv 1706.03762, \"Attention Is All You Need\" by Ashish Vaswani, 2017.",
+        "Either 1810.04805 or 1706.03762; Jacob Devlin or Vaswani et al.",
+        "BERT: Pre-training of Deep Bidirectional Transformers, 2018",
+        "Paris, I think, or Berlin",
+        "no idea",
+    ];
+
+    /// Checks every task reached by position against [`Verifier::tasks`]; `unique`
+    /// says whether the tasks' ids are distinct (so each is found at its own place).
+    fn reaches_every_task_by_position(verifier: &dyn Verifier, unique: bool) {
+        let count = verifier.task_count();
+        let tasks = verifier.tasks();
+        assert_eq!(count, tasks.len());
+        for (index, task) in tasks.iter().enumerate() {
+            let found = verifier
+                .find_task(&task.task_id)
+                .expect("a task's id is found");
+            for likely in [0, index, found, index + 1, count, usize::MAX] {
+                assert_eq!(
+                    verifier.find_task_near(&task.task_id, likely),
+                    Some(found),
+                    "{} near {likely}",
+                    task.task_id
+                );
+            }
+            let first = tasks.iter().position(|t| t.task_id == task.task_id);
+            assert_eq!(Some(found), first, "{}", task.task_id);
+            if unique {
+                assert_eq!(found, index);
+            }
+            let (group, kind) = verifier.task_names(index);
+            assert_eq!((group, kind), (task.group.as_str(), task.kind.as_str()));
+            assert_eq!(task_id(group, kind), task.task_id);
+            for answer in ANSWERS {
+                assert_eq!(
+                    verifier.grade_at(index, answer),
+                    verifier.grade(task, answer),
+                    "{} {answer:?}",
+                    task.task_id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_arxiv_verifier_reaches_every_task_by_position_as_its_task_list_does() {
+        let truth = Table::parse("papers.csv", SHIPPED).unwrap();
+        let verifier = build("arxiv", &truth).unwrap();
+        for id in [
+            "1706.03762:title",
+            "1706.03762:id",
+            "1301.3781:first_author",
+        ] {
+            let index = verifier.find_task(id).unwrap();
+            let (group, kind) = verifier.task_names(index);
+            assert_eq!(task_id(group, kind), id);
+        }
+        reaches_every_task_by_position(verifier.as_ref(), true);
+        for id in [
+            "",
+            ":",
+            "1706.03762",
+            "1706.03762:",
+            ":id",
+            "1706.03762:ID",
+            "1706.03762:id ",
+            " 1706.03762:id",
+            "1706.03762:prompt",
+            "1706.03762:id:id",
+            "x:1706.03762:id",
+            "1706.03762v1:id",
+        ] {
+            assert_eq!(verifier.find_task(id), None, "{id:?}");
+            for likely in 0..6 {
+                assert_eq!(verifier.find_task_near(id, likely), None, "{id:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_repeated_or_colon_holding_arxiv_id_is_found_as_the_task_list_finds_it() {
+        let paper = |id: &str, title: &str, author: &str| crate::truth::Paper {
+            arxiv_id: id.to_string(),
+            title: title.to_string(),
+            first_author: author.to_string(),
+            year: 2017,
+        };
+        // `load_papers` refuses both, but the verifier's constructor takes any papers.
+        let verifier = arxiv::ArxivVerifier::new(vec![
+            paper("1706.03762", "Attention Is All You Need", "Ashish Vaswani"),
+            paper("a:b", "Paris or Berlin", "Jacob Devlin"),
+            paper("1706.03762", "BERT: Pre-training", "Jacob Devlin"),
+        ]);
+        assert_eq!(verifier.find_task("a:b:year"), Some(7));
+        assert_eq!(verifier.find_task("1706.03762:year"), Some(3));
+        reaches_every_task_by_position(&verifier, false);
+    }
+
+    #[test]
+    fn the_facts_verifier_reaches_every_task_by_position_as_its_task_list_does() {
+        let text = "group,kind,question,answer\n\
+            fr,capital,Capital of France?,Paris\n\
+            de,capital,Capital of Germany?,Berlin\n\
+            a:b,c,Colons?,x|y\n\
+            fr,river,River of Paris?,Seine\n";
+        let truth = Table::parse("f.csv", text.as_bytes()).unwrap();
+        let verifier = build("facts", &truth).unwrap();
+        assert_eq!(verifier.find_task("a:b:c"), Some(2));
+        assert_eq!(verifier.find_task("a:b"), None);
+        assert_eq!(verifier.find_task("fr:capital "), None);
+        reaches_every_task_by_position(verifier.as_ref(), true);
+    }
 }

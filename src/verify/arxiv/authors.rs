@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::verify::fasthash::{FastMap, FastSet};
+use crate::verify::fasthash::{FastMap, FastSet, WordKey};
 use crate::verify::normalize::fold_marks;
 
 /// Lowercase particles that belong to a surname.
@@ -101,6 +101,18 @@ static WORD: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the word pattern is valid")
 });
 
+/// Whether `word` lowercases to one of [`PARTICLES`]; an ASCII word is compared
+/// without making its lowercase.
+fn is_particle(word: &str) -> bool {
+    if word.is_ascii() {
+        PARTICLES
+            .iter()
+            .any(|particle| word.eq_ignore_ascii_case(particle))
+    } else {
+        PARTICLES.contains(&word.to_lowercase().as_str())
+    }
+}
+
 /// One person's name, prepared for matching.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthorName {
@@ -119,7 +131,11 @@ pub struct AuthorName {
 impl AuthorName {
     /// Parses `Given [Middle] [particles] Surname`.
     pub fn parse(display: &str) -> AuthorName {
-        let folded = fold_marks(display);
+        let folded: Cow<str> = if display.is_ascii() {
+            Cow::Borrowed(display)
+        } else {
+            Cow::Owned(fold_marks(display))
+        };
         let words: Vec<&str> = folded.split_whitespace().collect();
         let core = words
             .last()
@@ -127,7 +143,7 @@ impl AuthorName {
         let mut rest = &words[..words.len().saturating_sub(1)];
         let mut particles = Vec::new();
         while let Some((last, before)) = rest.split_last() {
-            if !before.is_empty() && PARTICLES.contains(&last.to_lowercase().as_str()) {
+            if !before.is_empty() && is_particle(last) {
                 particles.insert(0, last.to_lowercase());
                 rest = before;
             } else {
@@ -144,8 +160,9 @@ impl AuthorName {
                 .split('-')
                 .filter_map(|part| part.chars().next())
                 .collect();
-            let first: String = name.chars().take(1).collect();
-            for form in [letters, first] {
+            // Without a hyphen the first letter alone is `letters` again.
+            let first: Option<String> = name.contains('-').then(|| name.chars().take(1).collect());
+            for form in std::iter::once(letters).chain(first) {
                 if !form.is_empty() && !initials.contains(&form) {
                     initials.push(form);
                 }
@@ -163,10 +180,13 @@ impl AuthorName {
     /// A key under which two spellings of one person agree (`Diederik P. Kingma`
     /// and `Diederik P Kingma`): the surname and the first initial.
     pub fn person_key(&self) -> (String, String) {
-        (
-            self.core.clone(),
-            self.initials.first().cloned().unwrap_or_default(),
-        )
+        let (core, initial) = self.person();
+        (core.to_string(), initial.to_string())
+    }
+
+    /// [`AuthorName::person_key`], borrowed.
+    pub fn person(&self) -> (&str, &str) {
+        (&self.core, self.initials.first().map_or("", String::as_str))
     }
 
     fn is_given(&self, text: &str) -> bool {
@@ -335,10 +355,11 @@ fn mark_sentences(folded: &str, words: impl Iterator<Item = (usize, usize)>) -> 
             None => true,
             Some(previous) => {
                 let previous = &folded[previous.start..previous.end];
-                let initial =
-                    previous.trim_end_matches('.').chars().count() == 1 || previous.contains(".-");
+                let initial = || {
+                    previous.trim_end_matches('.').chars().count() == 1 || previous.contains(".-")
+                };
                 gap.contains(['!', '?', ':', '\n'])
-                    || ((gap.contains('.') || previous.ends_with('.')) && !initial)
+                    || ((gap.contains('.') || previous.ends_with('.')) && !initial())
             }
         };
         out.push(Span {
@@ -383,16 +404,20 @@ pub fn present(names: &[AuthorName], tokens: &Tokens) -> Vec<usize> {
 /// word of the answer are examined.
 #[derive(Debug, Clone, Default)]
 pub struct SurnameIndex {
-    by_core: FastMap<String, Vec<usize>>,
+    by_core: FastMap<WordKey, Vec<usize>>,
 }
 
 impl SurnameIndex {
     /// Indexes `names` by position.
     pub fn new(names: &[AuthorName]) -> SurnameIndex {
-        let mut by_core: FastMap<String, Vec<usize>> = FastMap::default();
+        let mut by_core: FastMap<WordKey, Vec<usize>> =
+            FastMap::with_capacity_and_hasher(names.len(), Default::default());
         for (index, name) in names.iter().enumerate() {
             if !name.core.is_empty() {
-                by_core.entry(name.core.clone()).or_default().push(index);
+                by_core
+                    .entry(WordKey::new(&name.core))
+                    .or_default()
+                    .push(index);
             }
         }
         SurnameIndex { by_core }
@@ -403,7 +428,8 @@ impl SurnameIndex {
     pub fn present(&self, names: &[AuthorName], tokens: &Tokens) -> Vec<usize> {
         let mut found = Vec::new();
         for i in 0..tokens.len() {
-            if let Some(candidates) = self.by_core.get(tokens.text(i).trim_end_matches('.')) {
+            let surname = tokens.text(i).trim_end_matches('.');
+            if let Some(candidates) = self.by_core.get(surname.as_bytes()) {
                 found.extend(
                     candidates
                         .iter()
@@ -424,17 +450,37 @@ impl SurnameIndex {
 pub fn other_name(tokens: &Tokens, excluded_words: &dyn Fn(&str) -> bool) -> Option<String> {
     let name_like = |text: &str| {
         let bare = text.trim_end_matches('.');
-        let mut chars = bare.chars();
-        let capital = chars.next().is_some_and(char::is_uppercase);
+        // Most words are lowercase: the cheapest test first.
+        if !bare.chars().next().is_some_and(char::is_uppercase) {
+            return false;
+        }
         let acronym = bare.chars().count() > 1 && bare.chars().all(|c| !c.is_lowercase());
-        capital && !acronym && !NOT_NAME_SET.contains(bare) && !excluded_words(bare)
+        !acronym && !NOT_NAME_SET.contains(bare) && !excluded_words(bare)
     };
+    // Whether the word that was the surname of the pair before is name-like, if that
+    // was asked: it is the given name of the next pair.
+    let mut last_surname: Option<(usize, bool)> = None;
     (1..tokens.len()).find_map(|j| {
         let (given, surname) = (tokens.text(j - 1), tokens.text(j));
-        let surname_ok =
-            surname.trim_end_matches('.').chars().count() >= 2 && !tokens.opens_sentence(j);
-        (surname_ok && name_like(surname) && name_like(given))
-            .then(|| format!("{} {}", given, surname.trim_end_matches('.')))
+        let surname = surname.trim_end_matches('.');
+        let surname_ok = surname.chars().count() >= 2 && !tokens.opens_sentence(j);
+        if !surname_ok {
+            return None;
+        }
+        let surname_like = name_like(surname);
+        let given_like = surname_like
+            && match last_surname {
+                Some((word, like)) if word == j - 1 => like,
+                _ => name_like(given),
+            };
+        last_surname = Some((j, surname_like));
+        given_like.then(|| {
+            let mut name = String::with_capacity(given.len() + 1 + surname.len());
+            name.push_str(given);
+            name.push(' ');
+            name.push_str(surname);
+            name
+        })
     })
 }
 

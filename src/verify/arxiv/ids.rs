@@ -131,7 +131,8 @@ pub fn find_ids(text: &str) -> Vec<String> {
         let yymm = &text[shape.yymm.0..shape.yymm.1];
         let number = &text[shape.number.0..shape.number.1];
         if before_ok && after_ok && valid_new(yymm, number) {
-            found.push((start, format!("{yymm}.{number}")));
+            // The ID is the match without its version: `yymm.number`, one slice.
+            found.push((start, text[shape.yymm.0..shape.number.1].to_string()));
         }
     }
     // Old-style IDs need a slash; most answers have none.

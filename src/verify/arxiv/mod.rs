@@ -18,6 +18,8 @@ pub mod authors;
 pub mod ids;
 pub mod titles;
 
+use std::sync::OnceLock;
+
 use authors::{AuthorName, SurnameIndex};
 use titles::TitleIndex;
 
@@ -26,7 +28,7 @@ use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
 use crate::truth::{Paper, load_papers};
-use crate::verify::fasthash::{FastMap, FastSet};
+use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
 /// The four task kinds, in task order.
@@ -36,16 +38,16 @@ pub const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
 #[derive(Debug, Clone)]
 pub struct ArxivVerifier {
     papers: Vec<Paper>,
-    tasks: Vec<Task>,
+    /// Built on the first [`Verifier::tasks`]: `score` never asks, and a million tasks'
+    /// prompts cost more than grading their outputs.
+    tasks: OnceLock<Vec<Task>>,
     /// Paper index by arXiv ID (the first paper where an ID repeats).
-    by_id: FastMap<String, usize>,
+    by_id: FastMap<WordKey, usize>,
+    /// Whether some ID repeats (never in a truth file, which refuses it).
+    ids_repeat: bool,
     titles: TitleIndex,
     authors: Vec<AuthorName>,
-    /// Each author's [`AuthorName::person_key`], by paper.
-    people: Vec<(String, String)>,
     surnames: SurnameIndex,
-    /// Every word of every normalised title.
-    title_words: FastSet<String>,
 }
 
 /// The prompt of `kind` about `paper`, exactly as `verifier-rules.md` words it.
@@ -67,40 +69,27 @@ pub fn prompt(paper: &Paper, kind: &str) -> String {
 impl ArxivVerifier {
     /// The verifier for `papers` (in truth-file order).
     pub fn new(papers: Vec<Paper>) -> ArxivVerifier {
-        let tasks = papers
-            .iter()
-            .flat_map(|paper| {
-                KINDS
-                    .iter()
-                    .map(|kind| Task::new(&paper.arxiv_id, kind, prompt(paper, kind)))
-            })
-            .collect();
-        let titles = TitleIndex::new(papers.iter().map(|p| p.title.as_str()));
+        let titles = TitleIndex::with_normalized(
+            papers
+                .iter()
+                .map(|paper| (paper.title.as_str(), normalize(&paper.title))),
+        );
         let authors: Vec<AuthorName> = papers
             .iter()
             .map(|p| AuthorName::parse(&p.first_author))
             .collect();
-        let mut title_words = FastSet::default();
-        for paper in &papers {
-            for word in normalize(&paper.title).split(' ') {
-                if !title_words.contains(word) {
-                    title_words.insert(word.to_string());
-                }
-            }
-        }
-        let mut by_id = FastMap::default();
+        let mut by_id = FastMap::with_capacity_and_hasher(papers.len(), Default::default());
         for (index, paper) in papers.iter().enumerate() {
-            by_id.entry(paper.arxiv_id.clone()).or_insert(index);
+            by_id.entry(WordKey::new(&paper.arxiv_id)).or_insert(index);
         }
         ArxivVerifier {
+            ids_repeat: by_id.len() < papers.len(),
             papers,
-            tasks,
+            tasks: OnceLock::new(),
             by_id,
             titles,
-            people: authors.iter().map(AuthorName::person_key).collect(),
             surnames: SurnameIndex::new(&authors),
             authors,
-            title_words,
         }
     }
 
@@ -110,7 +99,19 @@ impl ArxivVerifier {
     }
 
     fn paper_index(&self, task: &Task) -> Option<usize> {
-        self.by_id.get(task.group.as_str()).copied()
+        self.by_id.get(task.group.as_bytes()).copied()
+    }
+
+    /// The grade of `output` for the task of kind `KINDS[kind]` about `papers[index]`.
+    fn grade_kind(&self, index: usize, kind: usize, output: &str) -> Grade {
+        let paper = &self.papers[index];
+        let (result, feedback) = match kind {
+            0 => self.grade_id(paper, output),
+            1 => self.grade_title(index, output),
+            2 => self.grade_author(index, output),
+            _ => self.grade_year(paper, output),
+        };
+        shape(result, output, feedback)
     }
 
     fn grade_id(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
@@ -148,12 +149,12 @@ impl ArxivVerifier {
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
         let expected = &self.authors[index];
-        let expected_key = &self.people[index];
+        let expected_key = expected.person();
         let tokens = authors::tokens(answer);
-        let mut people: Vec<&(String, String)> = Vec::new();
+        let mut people: Vec<(&str, &str)> = Vec::new();
         let mut found: Vec<String> = Vec::new();
         for i in self.surnames.present(&self.authors, &tokens) {
-            let key = &self.people[i];
+            let key = self.authors[i].person();
             if !people.contains(&key) {
                 people.push(key);
                 found.push(if key == expected_key {
@@ -181,9 +182,9 @@ impl ArxivVerifier {
             lower.copy_from_slice(word.as_bytes());
             lower.make_ascii_lowercase();
             let lower = std::str::from_utf8(lower).expect("ASCII is UTF-8");
-            return self.title_words.contains(lower);
+            return self.titles.is_title_word(lower);
         }
-        self.title_words.contains(&normalize(word))
+        self.titles.is_title_word(&normalize(word))
     }
 }
 
@@ -236,7 +237,16 @@ impl Verifier for ArxivVerifier {
     }
 
     fn tasks(&self) -> &[Task] {
-        &self.tasks
+        self.tasks.get_or_init(|| {
+            self.papers
+                .iter()
+                .flat_map(|paper| {
+                    KINDS
+                        .iter()
+                        .map(|kind| Task::new(&paper.arxiv_id, kind, prompt(paper, kind)))
+                })
+                .collect()
+        })
     }
 
     fn grade(&self, task: &Task, output: &str) -> Grade {
@@ -247,18 +257,57 @@ impl Verifier for ArxivVerifier {
                 format!("task {} is not about a known paper", task.task_id),
             );
         };
-        let paper = &self.papers[index];
-        let (result, feedback) = match task.kind.as_str() {
-            "id" => self.grade_id(paper, output),
-            "title" => self.grade_title(index, output),
-            "first_author" => self.grade_author(index, output),
-            "year" => self.grade_year(paper, output),
-            other => (
+        match KINDS.iter().position(|kind| *kind == task.kind) {
+            Some(kind) => self.grade_kind(index, kind, output),
+            None => shape(
                 Outcome::Absent,
-                format!("the arxiv verifier has no task kind `{other}`"),
+                output,
+                format!("the arxiv verifier has no task kind `{}`", task.kind),
             ),
-        };
-        shape(result, output, feedback)
+        }
+    }
+
+    fn find_task(&self, task_id: &str) -> Option<usize> {
+        // Kinds hold no colon, so the last one ends the arXiv ID, whatever the ID holds.
+        let (group, kind) = task_id.rsplit_once(':')?;
+        let kind = KINDS.iter().position(|known| *known == kind)?;
+        let paper = *self.by_id.get(group.as_bytes())?;
+        Some(paper * KINDS.len() + kind)
+    }
+
+    fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {
+        // With every ID once, a task whose id matches is the task: no lookup needed.
+        if !self.ids_repeat && likely < self.task_count() {
+            let (group, kind) = self.task_names(likely);
+            if task_id.len() == group.len() + 1 + kind.len()
+                && task_id.starts_with(group)
+                && task_id.as_bytes()[group.len()] == b':'
+                && task_id.ends_with(kind)
+            {
+                return Some(likely);
+            }
+        }
+        self.find_task(task_id)
+    }
+
+    fn task_count(&self) -> usize {
+        self.papers.len() * KINDS.len()
+    }
+
+    fn task_names(&self, index: usize) -> (&str, &str) {
+        (
+            &self.papers[index / KINDS.len()].arxiv_id,
+            KINDS[index % KINDS.len()],
+        )
+    }
+
+    fn grade_at(&self, index: usize, output: &str) -> Grade {
+        let mut paper = index / KINDS.len();
+        if self.ids_repeat {
+            // `grade` finds a task's paper by its ID: the first paper holding it.
+            paper = self.by_id[self.papers[paper].arxiv_id.as_bytes()];
+        }
+        self.grade_kind(paper, index % KINDS.len(), output)
     }
 }
 

@@ -266,3 +266,14 @@ proptest! {
         prop_assert!(!graded.feedback.contains('\n'));
     }
 }
+
+#[test]
+fn grading_by_position_builds_no_tasks_until_they_are_asked_for() {
+    let verifier = verifier();
+    let index = verifier.find_task("1706.03762:id").expect("a known task");
+    let (group, kind) = verifier.task_names(index);
+    assert_eq!((group, kind), ("1706.03762", "id"));
+    assert!(verifier.grade_at(index, "arXiv 1706.03762").correct);
+    assert!(verifier.tasks.get().is_none(), "the tasks were built");
+    assert_eq!(verifier.tasks().len(), verifier.task_count());
+}

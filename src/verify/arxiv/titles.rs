@@ -3,7 +3,7 @@
 //! hyphenated, as two words, or joined (`Low-Rank`, `Low Rank`, `LowRank`). A title
 //! found only inside a longer title that is also found does not count on its own.
 
-use crate::verify::fasthash::FastMap;
+use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::{contains_words, normalize};
 
 /// The id of an answer's word that is in no title.
@@ -15,26 +15,49 @@ const ROOT: u32 = 0;
 /// Every paper's title in its searchable forms, in a trie of words so that finding
 /// every title in an answer costs a few lookups per word of the answer, however many
 /// papers there are.
+///
+/// Lists of lists are kept flat (one vector of items and one of where each list
+/// starts), so a million titles take a few allocations rather than a few million.
 #[derive(Debug, Clone)]
 pub struct TitleIndex {
-    /// For each paper (by index): the normalised variants of its title.
+    /// For each paper (by index): the normalised variants of its title, the normalised
+    /// title itself first.
     variants: Vec<Vec<String>>,
-    /// For each paper: the vocabulary ids of its distinct normalised words of three or
-    /// more letters.
-    content_ids: Vec<Vec<u32>>,
+    /// The vocabulary ids of each paper's distinct normalised words of three or more
+    /// letters: paper `p`'s are `content[content_start[p]..content_start[p + 1]]`.
+    content: Vec<u32>,
+    content_start: Vec<usize>,
     /// Every word of every variant → its id.
-    vocabulary: FastMap<String, u32>,
+    vocabulary: FastMap<WordKey, u32>,
+    /// For each vocabulary id: whether it is a word of some title's normalised form
+    /// (and not only of a variant that joins a hyphen's two sides).
+    title_word: Vec<bool>,
+    /// Whether some title normalises to nothing, whose one word is then the empty one.
+    empty_title: bool,
     /// (node, word id) → the node after that word; a node is a word sequence that
     /// begins some variant.
     children: FastMap<(u32, u32), u32>,
-    /// For each node: the papers having a variant that is exactly its sequence,
-    /// ascending (empty for most nodes).
-    ends: Vec<Vec<usize>>,
+    /// The papers having a variant that is exactly node `n`'s sequence, ascending
+    /// (none for most nodes): `ends[end_start[n]..end_start[n + 1]]`.
+    ends: Vec<usize>,
+    end_start: Vec<usize>,
 }
 
 /// Variants of a title: each hyphen either a space or nothing (all 2^h choices for up
-/// to 6 hyphens; beyond that, all spaced and all joined).
-fn variants(title: &str) -> Vec<String> {
+/// to 6 hyphens; beyond that, all spaced and all joined). `normalized` is the title's
+/// [`normalize`]d form, which is the title's only variant when it has no hyphen.
+///
+/// The first variant (every hyphen a space) is `normalized` itself, since a hyphen and
+/// a space both separate words; there is none when it is empty, since the variants
+/// hold the same letters and digits.
+fn variants(title: &str, normalized: String) -> Vec<String> {
+    if !title.contains('-') {
+        return if normalized.is_empty() {
+            Vec::new()
+        } else {
+            vec![normalized]
+        };
+    }
     let pieces: Vec<&str> = title.split('-').collect();
     let hyphens = pieces.len() - 1;
     let choices: Vec<u32> = if hyphens <= 6 {
@@ -64,56 +87,107 @@ fn variants(title: &str) -> Vec<String> {
 impl TitleIndex {
     /// Indexes `titles` (one per paper, in paper order).
     pub fn new<'a>(titles: impl Iterator<Item = &'a str>) -> TitleIndex {
+        let titles: Vec<(&str, String)> = titles.map(|title| (title, normalize(title))).collect();
+        TitleIndex::with_normalized(titles.into_iter())
+    }
+
+    /// [`TitleIndex::new`] of titles given with their [`normalize`]d forms, made once
+    /// for every use.
+    pub fn with_normalized<'a>(
+        titles: impl ExactSizeIterator<Item = (&'a str, String)>,
+    ) -> TitleIndex {
+        // Most titles end in a word of their own, so each adds about a word and a node.
+        let papers = titles.len();
         let mut index = TitleIndex {
-            variants: Vec::new(),
-            content_ids: Vec::new(),
-            vocabulary: FastMap::default(),
-            children: FastMap::default(),
-            ends: vec![Vec::new()],
+            variants: Vec::with_capacity(papers),
+            content: Vec::with_capacity(4 * papers),
+            content_start: Vec::with_capacity(papers + 1),
+            vocabulary: FastMap::with_capacity_and_hasher(papers, Default::default()),
+            title_word: Vec::with_capacity(papers),
+            empty_title: false,
+            children: FastMap::with_capacity_and_hasher(papers, Default::default()),
+            ends: Vec::new(),
+            end_start: Vec::new(),
         };
-        for (paper, title) in titles.enumerate() {
-            let forms = variants(title);
-            for form in &forms {
+        // The last paper ending at each node, and every (node, paper) end in paper
+        // order, laid out flat once every node is known.
+        let mut last_end: Vec<usize> = vec![usize::MAX];
+        let mut ends: Vec<(u32, usize)> = Vec::with_capacity(papers);
+        let mut ids: Vec<u32> = Vec::new();
+        for (paper, (title, normalized)) in titles.enumerate() {
+            index.empty_title |= normalized.is_empty();
+            let forms = variants(title, normalized);
+            // The first variant is the normalised title: its words are the title words,
+            // and those of three or more letters the content words.
+            ids.clear();
+            for (number, form) in forms.iter().enumerate() {
                 let mut node = ROOT;
                 for word in form.split(' ') {
                     let id = index.word_id(word);
-                    node = match index.children.get(&(node, id)) {
-                        Some(&next) => next,
-                        None => {
-                            let next = index.ends.len() as u32;
-                            index.ends.push(Vec::new());
-                            index.children.insert((node, id), next);
-                            next
+                    if number == 0 {
+                        index.title_word[id as usize] = true;
+                        if word.chars().count() >= 3 {
+                            ids.push(id);
                         }
-                    };
+                    }
+                    node = *index.children.entry((node, id)).or_insert_with(|| {
+                        last_end.push(usize::MAX);
+                        (last_end.len() - 1) as u32
+                    });
                 }
-                let ends = &mut index.ends[node as usize];
-                if ends.last() != Some(&paper) {
-                    ends.push(paper);
+                if last_end[node as usize] != paper {
+                    last_end[node as usize] = paper;
+                    ends.push((node, paper));
                 }
             }
-            let mut words: Vec<String> = normalize(title)
-                .split(' ')
-                .filter(|w| w.chars().count() >= 3)
-                .map(str::to_string)
-                .collect();
-            words.sort();
-            words.dedup();
-            let ids = words.iter().map(|w| index.word_id(w)).collect();
-            index.content_ids.push(ids);
+            index.content_start.push(index.content.len());
+            ids.sort_unstable();
+            ids.dedup();
+            index.content.extend_from_slice(&ids);
             index.variants.push(forms);
         }
+        index.content_start.push(index.content.len());
+        // A counting sort of the ends by node; each node's papers stay ascending.
+        let mut start = vec![0usize; last_end.len() + 1];
+        for &(node, _) in &ends {
+            start[node as usize + 1] += 1;
+        }
+        for node in 0..last_end.len() {
+            start[node + 1] += start[node];
+        }
+        let mut next = start.clone();
+        index.ends = vec![0; ends.len()];
+        for (node, paper) in ends {
+            index.ends[next[node as usize]] = paper;
+            next[node as usize] += 1;
+        }
+        index.end_start = start;
         index
     }
 
     /// The id of a title word, added to the vocabulary if new.
     fn word_id(&mut self, word: &str) -> u32 {
-        if let Some(&id) = self.vocabulary.get(word) {
+        if let Some(&id) = self.vocabulary.get(word.as_bytes()) {
             return id;
         }
         let id = self.vocabulary.len() as u32;
-        self.vocabulary.insert(word.to_string(), id);
+        self.vocabulary.insert(WordKey::new(word), id);
+        self.title_word.push(false);
         id
+    }
+
+    /// Whether `word` (normalised) is a word of some title's normalised form.
+    pub fn is_title_word(&self, word: &str) -> bool {
+        match self.vocabulary.get(word.as_bytes()) {
+            Some(&id) => self.title_word[id as usize],
+            None => word.is_empty() && self.empty_title,
+        }
+    }
+
+    /// The papers having a variant that is exactly `node`'s sequence, ascending.
+    fn ends(&self, node: u32) -> &[usize] {
+        let node = node as usize;
+        &self.ends[self.end_start[node]..self.end_start[node + 1]]
     }
 
     /// The words of `answer` (already normalised) as vocabulary ids, `u32::MAX` for a
@@ -121,7 +195,12 @@ impl TitleIndex {
     pub fn words(&self, answer: &str) -> Vec<u32> {
         answer
             .split(' ')
-            .map(|word| self.vocabulary.get(word).copied().unwrap_or(UNKNOWN))
+            .map(|word| {
+                self.vocabulary
+                    .get(word.as_bytes())
+                    .copied()
+                    .unwrap_or(UNKNOWN)
+            })
             .collect()
     }
 
@@ -145,7 +224,7 @@ impl TitleIndex {
                     break;
                 };
                 node = next;
-                found.extend_from_slice(&self.ends[node as usize]);
+                found.extend_from_slice(self.ends(node));
             }
         }
         found.sort_unstable();
@@ -197,7 +276,7 @@ impl TitleIndex {
 
     /// [`TitleIndex::word_share`] with the answer's [`TitleIndex::words`] already known.
     pub fn word_share_words(&self, paper: usize, words: &[u32]) -> Option<(usize, usize)> {
-        let ids = &self.content_ids[paper];
+        let ids = &self.content[self.content_start[paper]..self.content_start[paper + 1]];
         if ids.is_empty() {
             return None;
         }
@@ -313,6 +392,30 @@ mod tests {
                     .collect::<std::collections::BTreeSet<_>>();
                 let present = long.iter().filter(|w| answer_words.contains(*w)).count();
                 prop_assert_eq!(share, Some((present, long.len())));
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn title_words_are_the_words_of_the_normalised_titles(
+            picks in proptest::collection::vec(0usize..12, 1..6),
+            probe in "[a-z-]{0,12}",
+        ) {
+            let pieces = ["Low-Rank", "Adaptation", "of", "BERT:", "Pre-training", "!!!",
+                "x-y-z", "Déjà", "vu", "-", "Attention", "e-mail"];
+            let titles: Vec<String> = picks
+                .chunks(2)
+                .map(|chunk| chunk.iter().map(|&p| pieces[p]).collect::<Vec<_>>().join(" "))
+                .collect();
+            let index = TitleIndex::new(titles.iter().map(String::as_str));
+            // The set the arxiv verifier kept before the index answered for it.
+            let words: std::collections::BTreeSet<String> = titles
+                .iter()
+                .flat_map(|t| normalize(t).split(' ').map(str::to_string).collect::<Vec<_>>())
+                .collect();
+            for word in words.iter().map(String::as_str).chain([probe.as_str(), "", "lowrank", "xyz"]) {
+                prop_assert_eq!(index.is_title_word(word), words.contains(word), "{:?}", word);
             }
         }
     }

@@ -1,0 +1,414 @@
+//! The streaming grader against the whole-file grader it replaced (kept here, as it
+//! was, as the oracle): the same scores CSV, summary and error, first among several,
+//! for every pairing of tricky tasks files with tricky outputs files, read whole or a
+//! few bytes at a time.
+
+use super::*;
+use crate::outputs::tests::{Chunks, whole_file};
+use crate::table::Table;
+use crate::verify;
+
+/// The whole-file grader `score` used before the tasks file was streamed, unchanged.
+mod whole_tables {
+    use std::collections::HashMap;
+
+    use super::SCORE_COLUMNS;
+    use crate::csvout::{Cell, CsvWriter, number};
+    use crate::error::InputError;
+    use crate::outputs::Output;
+    use crate::table::Table;
+    use crate::verify::fasthash::FastMap;
+    use crate::verify::{Grade, Verifier};
+
+    /// One graded task, borrowing its names from the verifier's task and the tasks file.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Scored<'a> {
+        /// The task.
+        pub task_id: &'a str,
+        /// Its group.
+        pub group: &'a str,
+        /// Its kind.
+        pub kind: &'a str,
+        /// The grade.
+        pub grade: Grade,
+        /// Extra columns of the tasks file, in its order.
+        pub extra: Vec<&'a str>,
+    }
+
+    /// Every task graded, with the extra column names and how many tasks had no output.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ScoreSheet<'a> {
+        /// Graded tasks in the tasks file's order.
+        pub rows: Vec<Scored<'a>>,
+        /// Names of the tasks file's columns beyond `task_id,group,kind,prompt`.
+        pub extra_columns: Vec<String>,
+        /// Tasks graded as empty answers because no output was given.
+        pub missing_outputs: Vec<String>,
+    }
+
+    /// No output (or no row) for a task yet.
+    const NONE: u32 = u32::MAX;
+
+    /// Grades the tasks of `tasks` (a tasks file) with `outputs` (from `outputs_source`).
+    ///
+    /// Each task id is looked up once in a map of the verifier's tasks; the output of a
+    /// task and the row that lists it are then found by the task's position, so a million
+    /// outputs cost a million lookups in each file rather than a map per file.
+    pub fn grade_tasks<'a>(
+        verifier: &'a dyn Verifier,
+        tasks: &'a Table,
+        outputs_source: &str,
+        outputs: &[Output],
+    ) -> Result<ScoreSheet<'a>, InputError> {
+        let id_column = tasks.require("task_id")?;
+        tasks.require_rows()?;
+        let known_tasks = verifier.tasks();
+        let known: FastMap<&str, u32> = known_tasks
+            .iter()
+            .enumerate()
+            .map(|(index, task)| (task.task_id.as_str(), index as u32))
+            .collect();
+        let standard = ["task_id", "group", "kind", "prompt"];
+        let extra: Vec<usize> = (0..tasks.headers.len())
+            .filter(|&i| !standard.contains(&tasks.headers[i].as_str()))
+            .collect();
+        // The known task of each output (NONE for an id the truth does not hold), the
+        // output of each known task, and the first line of outputs for unknown ids, which
+        // are strays at best but must still be reported as repeats first.
+        let mut output_task: Vec<u32> = Vec::with_capacity(outputs.len());
+        let mut output_of: Vec<u32> = vec![NONE; known_tasks.len()];
+        let mut unknown: HashMap<&str, u64> = HashMap::new();
+        for (position, output) in outputs.iter().enumerate() {
+            let task = known.get(output.task_id.as_str()).copied().unwrap_or(NONE);
+            output_task.push(task);
+            let first = if task == NONE {
+                unknown.insert(&output.task_id, output.line)
+            } else {
+                let slot = &mut output_of[task as usize];
+                let first = (*slot != NONE).then(|| outputs[*slot as usize].line);
+                if first.is_none() {
+                    *slot = position as u32;
+                }
+                first
+            };
+            if let Some(first) = first {
+                return Err(InputError::invalid(
+                    outputs_source,
+                    output.line,
+                    format!(
+                        "a second output for task `{}` (the first is on row {first}); keep one output per task",
+                        output.task_id
+                    ),
+                ));
+            }
+        }
+        let mut listed_on: Vec<Option<u64>> = vec![None; known_tasks.len()];
+        let mut rows = Vec::with_capacity(tasks.rows.len());
+        let mut missing = Vec::new();
+        for row in &tasks.rows {
+            let task_id = row.fields[id_column].trim();
+            let index = *known.get(task_id).ok_or_else(|| {
+                InputError::invalid(
+                    &tasks.source,
+                    row.line,
+                    format!("task `{task_id}` is not in the ground truth; use the tasks file `split` wrote from the same truth file"),
+                )
+            })? as usize;
+            if let Some(first) = listed_on[index].replace(row.line) {
+                return Err(InputError::invalid(
+                    &tasks.source,
+                    row.line,
+                    format!(
+                        "task `{task_id}` is listed twice (first on row {first}); remove the repeat"
+                    ),
+                ));
+            }
+            let task = &known_tasks[index];
+            let answer = match output_of[index] {
+                NONE => {
+                    missing.push(task_id.to_string());
+                    ""
+                }
+                position => outputs[position as usize].output.as_str(),
+            };
+            rows.push(Scored {
+                task_id: &task.task_id,
+                group: &task.group,
+                kind: &task.kind,
+                grade: verifier.grade(task, answer),
+                extra: extra.iter().map(|&i| row.fields[i].as_str()).collect(),
+            });
+        }
+        if let Some(stray) = outputs
+            .iter()
+            .zip(&output_task)
+            .find(|(_, task)| **task == NONE || listed_on[**task as usize].is_none())
+            .map(|(output, _)| output)
+        {
+            return Err(InputError::invalid(
+                outputs_source,
+                stray.line,
+                format!(
+                    "output for task `{}`, which is not in `{}`; remove it or score against the tasks file it was made for",
+                    stray.task_id, tasks.source
+                ),
+            ));
+        }
+        Ok(ScoreSheet {
+            rows,
+            extra_columns: extra.iter().map(|&i| tasks.headers[i].clone()).collect(),
+            missing_outputs: missing,
+        })
+    }
+
+    /// The scores CSV of a sheet: [`SCORE_COLUMNS`], then the extra columns.
+    pub fn scores_csv(sheet: &ScoreSheet) -> String {
+        // About 150 bytes a row (ids, numbers and a feedback line), so the document is
+        // not copied as it grows.
+        let mut csv = CsvWriter::with_capacity(150 * (sheet.rows.len() + 1));
+        let mut header: Vec<&str> = SCORE_COLUMNS.to_vec();
+        header.extend(sheet.extra_columns.iter().map(String::as_str));
+        csv.header(&header);
+        for row in &sheet.rows {
+            let grade = &row.grade;
+            let numbers = [
+                if grade.correct {
+                    "1".to_string()
+                } else {
+                    "0".to_string()
+                },
+                number(grade.correctness),
+                number(grade.composite),
+                number(grade.score),
+            ];
+            let mut cells = Vec::with_capacity(SCORE_COLUMNS.len() + row.extra.len());
+            cells.extend([
+                Cell::Text(row.task_id),
+                Cell::Text(row.group),
+                Cell::Text(row.kind),
+            ]);
+            cells.extend(numbers.iter().map(|n| Cell::Trusted(n)));
+            cells.push(Cell::Text(&grade.feedback));
+            cells.extend(row.extra.iter().map(|e| Cell::Text(e)));
+            csv.row(&cells);
+        }
+        csv.finish()
+    }
+}
+
+const SHIPPED: &[u8] = include_bytes!("../../data/arxiv/papers.csv");
+
+/// Scores as `score` did before: both files parsed whole, then graded.
+fn score_as_before(
+    verifier: &dyn Verifier,
+    tasks: &[u8],
+    outputs: &[u8],
+) -> Result<(String, Summary), String> {
+    let tasks = Table::parse("tasks.csv", tasks).map_err(|e| e.to_string())?;
+    let outputs = whole_file::parse_outputs("o.jsonl", outputs).map_err(|e| e.to_string())?;
+    let sheet = whole_tables::grade_tasks(verifier, &tasks, "o.jsonl", &outputs)
+        .map_err(|e| e.to_string())?;
+    let summary = Summary {
+        tasks: sheet.rows.len(),
+        correct: sheet.rows.iter().filter(|r| r.grade.correct).count(),
+        missing: sheet.missing_outputs.len(),
+        first_missing: sheet.missing_outputs.iter().take(5).cloned().collect(),
+    };
+    Ok((whole_tables::scores_csv(&sheet), summary))
+}
+
+/// Scores as `score` does now, both files handed over `size` bytes at a time.
+fn score_now(
+    verifier: &dyn Verifier,
+    tasks: &[u8],
+    outputs: &[u8],
+    size: usize,
+) -> Result<(String, Summary), String> {
+    let tasks =
+        RowScanner::new("tasks.csv", Chunks { bytes: tasks, size }).map_err(|e| e.to_string())?;
+    let outputs = Outputs::read(
+        verifier,
+        "o.jsonl",
+        Chunks {
+            bytes: outputs,
+            size,
+        },
+    );
+    grade_tasks(verifier, tasks, outputs).map_err(|e| e.to_string())
+}
+
+fn assert_scores_as_before(verifier: &dyn Verifier, tasks: &[u8], outputs: &[u8]) {
+    let before = score_as_before(verifier, tasks, outputs);
+    for size in [1, 5, 1 << 16] {
+        let now = score_now(verifier, tasks, outputs, size);
+        assert_eq!(
+            now,
+            before,
+            "{size}-byte reads of tasks {:?} and outputs {:?}",
+            String::from_utf8_lossy(tasks),
+            String::from_utf8_lossy(outputs)
+        );
+    }
+}
+
+/// Tasks files for the shipped truth: plain, odd but valid, and bad in every way
+/// `score` checks, some in two ways at once.
+const TASKS: &[&[u8]] = &[
+    b"task_id,group,kind,prompt\n1706.03762:id,1706.03762,id,q\n1706.03762:year,1706.03762,year,q\n1810.04805:title,1810.04805,title,q\n",
+    b"\xEF\xBB\xBFtask_id,group,kind,prompt\r\n 1706.03762:id ,g,k,\"multi\r\nline\"\r\n\r\n1810.04805:first_author,x,y,z\r\n",
+    b"prompt,task_id,note,kind\nq,1706.03762:id,=cmd|' /C calc',id\nq,1706.03762:title, spaced ,x\nq,1512.03385:year,\"say \"\"hi\"\"\",x\n",
+    b"task_id\n1706.03762:id\n1512.03385:id\n1512.03385:title\n1512.03385:year\n1810.04805:id\n1810.04805:year\n1301.3781:id\n",
+    b"task_id,group,kind,prompt\n1706.03762:id,a,b,c\n1706.03762:id,a,b,c\n",
+    b"task_id,group,kind,prompt\n1706.03762:id,a,b,c\n9999.99999:id,a,b,c\n1706.03762:id,a,b,c\n",
+    b"task_id,group,kind,prompt\n1706.03762:id,a,b,c\n1706.03762:year,a,b\n",
+    b"task_id,group,kind,prompt\n9999.99999:id,a,b,c\n1706.03762:year,a,b\n",
+    b"task_id,group,kind,prompt\n1706.03762:id,a,b,\xff\n",
+    b"group,kind,prompt\na,b,c\n",
+    b"group,kind,prompt\na,b\n",
+    b"task_id,group,kind,prompt\n",
+    b"task_id,group,kind,prompt\n\n\n",
+    b"",
+    b" \n\t\n",
+    b"task_id,task_id\n1706.03762:id,x\n",
+    b"task_id,group\n1706.03762:id,\"unclosed\n",
+];
+
+/// Outputs files for the tasks above: plain, odd but valid, and bad in every way.
+const OUTPUTS: &[&[u8]] = &[
+    b"{\"task_id\":\"1706.03762:id\",\"output\":\"The paper is arXiv 1706.03762.\"}\n{\"task_id\":\"1706.03762:year\",\"output\":\"It was 2016.\"}\n",
+    b"\xEF\xBB\xBF{\"task_id\":\" 1810.04805:title \",\"output\":\"\\\"BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding\\\"\"}\r\n\r\n{\"task_id\":\"1706.03762:id\",\"output\":\"-1 or =2, \\\"q\\\"\\n \"}\r\n",
+    b"task_id,output\n1706.03762:id,\"1706.03762, I think\"\n1512.03385:year,2015\n1301.3781:id,x\n",
+    b"task_id,output\n1706.03762:id,a\n1706.03762:id,b\n",
+    b"{\"task_id\":\"x:id\",\"output\":\"a\"}\n{\"task_id\":\"x:id\",\"output\":\"b\"}\n",
+    b"{\"task_id\":\"1706.03762:id\",\"output\":\"a\"}\n{\"task_id\":\"9999.99999:id\",\"output\":\"b\"}\n",
+    b"{\"task_id\":\"1512.03385:id\",\"output\":\"a\"}\n{\"task_id\":\"9999.99999:id\",\"output\":\"b\"}\n",
+    b"{\"task_id\":\"9999.99999:id\",\"output\":\"b\"}\n{\"task_id\":\"1512.03385:id\",\"output\":\"a\"}\n",
+    b"{\"task_id\":\"1706.03762:id\",\"output\":\"a\"}\n{\"task_id\":\"1706.03762:id\",\"output\":\"b\"}\n{oops\n",
+    b"{\"task_id\":\"1706.03762:id\",\"output\":\"a\"}\n{oops\n{\"task_id\":\"a\",\"output\":\"\xff\"}\n",
+    b"{\"task_id\":\"1706.03762:id\",\"output\":3}\n",
+    b"task_id,answer\n1706.03762:id,x\n",
+    b"task_id,output\n",
+    b"",
+    b"task_id,output\n1706.03762:id,x,y\n",
+];
+
+#[test]
+fn every_pairing_of_tricky_files_scores_as_the_whole_file_grader_did() {
+    let truth = Table::parse("papers.csv", SHIPPED).unwrap();
+    let verifier = verify::build("arxiv", &truth).unwrap();
+    for tasks in TASKS {
+        for outputs in OUTPUTS {
+            assert_scores_as_before(verifier.as_ref(), tasks, outputs);
+        }
+    }
+}
+
+#[test]
+fn the_facts_verifier_scores_as_before_too() {
+    let text = "group,kind,question,answer\n\
+        fr,capital,Capital of France?,Paris\n\
+        de,capital,Capital of Germany?,Berlin\n\
+        a:b,c,Colons?,x|y\n";
+    let truth = Table::parse("f.csv", text.as_bytes()).unwrap();
+    let verifier = verify::build("facts", &truth).unwrap();
+    let tasks = b"task_id,group,kind,prompt\nfr:capital,,,\na:b:c,,,\nde:capital,,,\n";
+    for outputs in [
+        &b"task_id,output\nfr:capital,Paris or Berlin\na:b:c,y\n"[..],
+        b"task_id,output\nde:capital,Berlin\nde:capital,Berlin\n",
+        b"task_id,output\nit:capital,Rome\n",
+    ] {
+        assert_scores_as_before(verifier.as_ref(), tasks, outputs);
+    }
+}
+
+#[test]
+fn a_summary_names_the_first_five_tasks_without_an_output() {
+    let truth = Table::parse("papers.csv", SHIPPED).unwrap();
+    let verifier = verify::build("arxiv", &truth).unwrap();
+    let (csv, summary) = score_now(
+        verifier.as_ref(),
+        TASKS[3],
+        b"task_id,output\n1512.03385:title,Deep Residual Learning for Image Recognition\n",
+        3,
+    )
+    .unwrap();
+    assert_eq!(csv.lines().count(), 8);
+    assert_eq!(
+        summary,
+        Summary {
+            tasks: 7,
+            correct: 1,
+            missing: 6,
+            first_missing: [
+                "1706.03762:id",
+                "1512.03385:id",
+                "1512.03385:year",
+                "1810.04805:id",
+                "1810.04805:year"
+            ]
+            .map(String::from)
+            .to_vec(),
+        }
+    );
+}
+
+/// A JSON string holding `text`.
+fn json(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
+}
+
+/// A CSV field holding `text`.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+#[test]
+fn every_shipped_task_scores_as_before_in_any_order_with_extra_columns() {
+    let truth = Table::parse("papers.csv", SHIPPED).unwrap();
+    let verifier = verify::build("arxiv", &truth).unwrap();
+    let tasks = verifier.tasks();
+    let answers = [
+        "The paper is arXiv 1706.03762.",
+        "It was written by Ashish Vaswani et al. in 2017.",
+        "\"Attention Is All You Need\", or maybe \"Deep Residual Learning for Image Recognition\"",
+        "=1+2, 2015 or 2016",
+        " Kaiming He ",
+        "déjà vu, «BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding»",
+        "",
+    ];
+    let mut tasks_csv = String::from("note,task_id,prompt\n");
+    let mut jsonl = String::new();
+    let mut csv = String::from("output,task_id\n");
+    // Every task once, in a scrambled order; every seventh without an output.
+    for step in 0..tasks.len() {
+        let index = step * 211 % tasks.len();
+        let task = &tasks[index];
+        let id = if step % 3 == 0 {
+            format!(" {} ", task.task_id)
+        } else {
+            task.task_id.clone()
+        };
+        tasks_csv.push_str(&format!(
+            "{},{},{}\n",
+            quoted(&format!("-{step}, {}", task.kind)),
+            id,
+            quoted(&task.prompt)
+        ));
+        if step % 7 != 0 {
+            let answer = answers[step % answers.len()].replace("1706.03762", &task.group);
+            jsonl.push_str(&format!(
+                "{{\"task_id\":{},\"output\":{}}}\n",
+                json(&id),
+                json(&answer)
+            ));
+            csv.push_str(&format!("{},{id}\r\n", quoted(&answer)));
+        }
+    }
+    let before = score_as_before(verifier.as_ref(), tasks_csv.as_bytes(), jsonl.as_bytes());
+    let (scores, summary) = before.clone().expect("a clean run");
+    assert_eq!(summary.tasks, tasks.len());
+    assert!(summary.correct > 0 && summary.missing > 0, "{summary:?}");
+    assert_eq!(scores.lines().count(), tasks.len() + 1);
+    assert_scores_as_before(verifier.as_ref(), tasks_csv.as_bytes(), jsonl.as_bytes());
+    assert_scores_as_before(verifier.as_ref(), tasks_csv.as_bytes(), csv.as_bytes());
+}
