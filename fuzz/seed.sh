@@ -6,7 +6,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus="$root/fuzz/corpus"
 mkdir -p "$corpus/grade" "$corpus/csv_table" "$corpus/outputs" "$corpus/claims" \
-    "$corpus/ledger" "$corpus/escape"
+    "$corpus/ledger" "$corpus/escape" "$corpus/scan" "$corpus/outputs_stream"
 
 # grade: byte 0 picks the verifier (0 arxiv, 1 facts), bytes 1-2 the task, then the answer.
 seed_grade() {
@@ -43,6 +43,17 @@ head -4 "$root/data/demo/candidate.jsonl" > "$corpus/outputs/candidate.jsonl"
 printf '\n  {"task_id":" a:id ","output":null}\n' > "$corpus/outputs/null.jsonl"
 printf 'task_id,output\n1301.3781:id,"The arXiv ID is 1301.3781, I think"\n' > "$corpus/outputs/outputs.csv"
 printf '\357\273\277output,task_id\r\n"two\nlines",p:id\r\n' > "$corpus/outputs/bom-crlf.csv"
+
+# scan and outputs_stream: the csv_table and outputs seeds, read 1 and 7 bytes at a time
+# (byte 0 picks the read size).
+for pair in "csv_table scan" "outputs outputs_stream"; do
+    set -- $pair
+    for seed in "$corpus/$1"/*; do
+        for size in '\000' '\006'; do
+            { printf "$size"; cat "$seed"; } > "$corpus/$2/$(basename "$seed")-$(printf "$size" | od -An -tu1 | tr -d ' ')"
+        done
+    done
+done
 
 # claims: every kind of evidence.
 cp "$root/data/demo/claims.csv" "$corpus/claims/score-files.csv"

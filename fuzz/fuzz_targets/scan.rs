@@ -1,0 +1,37 @@
+//! Reads arbitrary bytes with `table::scan` (the hand-written reader `score` uses for
+//! its truth and tasks files), handed over in reads of a size the first byte picks, and
+//! with `Table::parse` (the `csv` crate): both must give the same table or the same
+//! error, to the row number.
+
+#![no_main]
+
+use std::io::Read;
+
+use evogate::table::Table;
+use evogate::table::scan::scan_table;
+use libfuzzer_sys::fuzz_target;
+
+/// Hands out `size` bytes per read.
+struct Chunks<'a> {
+    bytes: &'a [u8],
+    size: usize,
+}
+
+impl Read for Chunks<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.size.min(buffer.len()).min(self.bytes.len());
+        buffer[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&size, bytes)) = data.split_first() else {
+        return;
+    };
+    let size = usize::from(size % 16) + 1;
+    let scanned = scan_table("fuzz.csv", Chunks { bytes, size }).map_err(|e| e.to_string());
+    let parsed = Table::parse("fuzz.csv", bytes).map_err(|e| e.to_string());
+    assert_eq!(scanned, parsed, "{size}-byte reads");
+});
