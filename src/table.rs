@@ -81,6 +81,23 @@ impl Table {
     }
 }
 
+/// A header's column names, each trimmed; a name given twice is an error.
+pub(crate) fn header_names<'a>(
+    source: &str,
+    fields: impl Iterator<Item = &'a str>,
+) -> Result<Vec<String>, InputError> {
+    let headers: Vec<String> = fields.map(|h| h.trim().to_string()).collect();
+    for (index, name) in headers.iter().enumerate() {
+        if headers[..index].contains(name) {
+            return Err(InputError::DuplicateColumn {
+                file: source.to_string(),
+                column: name.clone(),
+            });
+        }
+    }
+    Ok(headers)
+}
+
 /// The index of column `name` in `headers`.
 pub fn column(headers: &[String], name: &str) -> Option<usize> {
     headers.iter().position(|h| h == name)
@@ -157,16 +174,7 @@ impl<R: Read> RowReader<R> {
                 file: this.source.clone(),
             });
         }
-        let headers: Vec<String> = this.record.iter().map(|h| h.trim().to_string()).collect();
-        for (index, name) in headers.iter().enumerate() {
-            if headers[..index].contains(name) {
-                return Err(InputError::DuplicateColumn {
-                    file: this.source.clone(),
-                    column: name.clone(),
-                });
-            }
-        }
-        this.headers = headers;
+        this.headers = header_names(&this.source, this.record.iter())?;
         Ok(this)
     }
 

@@ -131,17 +131,8 @@ impl<R: Read> RowScanner<R> {
                 file: this.source.clone(),
             });
         }
-        let headers: Vec<String> = (0..this.ends.len())
-            .map(|i| this.field(i).trim().to_string())
-            .collect();
-        for (index, name) in headers.iter().enumerate() {
-            if headers[..index].contains(name) {
-                return Err(InputError::DuplicateColumn {
-                    file: this.source.clone(),
-                    column: name.clone(),
-                });
-            }
-        }
+        let names: Vec<&str> = (0..this.ends.len()).map(|i| this.field(i)).collect();
+        let headers = super::header_names(&this.source, names.into_iter())?;
         this.headers = headers;
         Ok(this)
     }
@@ -448,6 +439,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::outputs::tests::Chunks;
     use crate::table::RowReader;
 
     /// The header, and every row's line and fields, or the error's message.
@@ -465,21 +457,6 @@ mod tests {
             ));
         }
         Ok((headers, rows))
-    }
-
-    /// Hands out `size` bytes per read.
-    struct Chunks<'a> {
-        bytes: &'a [u8],
-        size: usize,
-    }
-
-    impl Read for Chunks<'_> {
-        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-            let n = self.size.min(buffer.len()).min(self.bytes.len());
-            buffer[..n].copy_from_slice(&self.bytes[..n]);
-            self.bytes = &self.bytes[n..];
-            Ok(n)
-        }
     }
 
     fn rows_by_scanner(bytes: &[u8], size: usize) -> Rows {

@@ -101,6 +101,25 @@ pub fn contains_words(haystack: &str, needle: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// NFKD, lowercase, alphanumeric runs joined by one space: the general path
+    /// written out plainly.
+    fn general_path(text: &str) -> String {
+        let mut out = String::new();
+        let mut pending = false;
+        for c in text.nfkd() {
+            if c.is_alphanumeric() {
+                if pending && !out.is_empty() {
+                    out.push(' ');
+                }
+                pending = false;
+                out.extend(c.to_lowercase());
+            } else {
+                pending = true;
+            }
+        }
+        out
+    }
+
     #[test]
     fn folds_case_marks_punctuation_and_spaces() {
         assert_eq!(normalize("  Déjà-vu,  Now! "), "deja vu now");
@@ -137,22 +156,7 @@ mod tests {
             "x1.2y",
             "TAB\there",
         ] {
-            let general: String = {
-                let mut out = String::new();
-                let mut pending = false;
-                for c in text.nfkd() {
-                    if c.is_alphanumeric() {
-                        if pending && !out.is_empty() {
-                            out.push(' ');
-                        }
-                        pending = false;
-                        out.extend(c.to_lowercase());
-                    } else {
-                        pending = true;
-                    }
-                }
-                out
-            };
+            let general = general_path(text);
             assert_eq!(normalize(text), general, "{text:?}");
         }
     }
@@ -162,22 +166,7 @@ mod tests {
         fn the_ascii_fast_path_agrees_with_the_general_one_on_any_ascii(
             text in "[\\x00-\\x7f]{0,40}",
         ) {
-            let general: String = {
-                let mut out = String::new();
-                let mut pending = false;
-                for c in text.nfkd() {
-                    if c.is_alphanumeric() {
-                        if pending && !out.is_empty() {
-                            out.push(' ');
-                        }
-                        pending = false;
-                        out.extend(c.to_lowercase());
-                    } else {
-                        pending = true;
-                    }
-                }
-                out
-            };
+            let general = general_path(&text);
             proptest::prop_assert_eq!(normalize(&text), general);
         }
     }
