@@ -9,13 +9,13 @@ use std::hash::Hasher;
 
 use crate::verify::fasthash::WordHasher;
 
-/// Task ids' hashes and the pairs they belong to.
-#[derive(Debug, Default)]
+/// Task ids' hashes and the pairs they belong to, built once for all the pairs.
+#[derive(Debug)]
 pub struct TaskIndex {
     /// `(pair + 1, tag)`, `(0, _)` for an empty slot; the tag is the hash's top half,
-    /// which also places the entry, so growing needs no task id.
+    /// which also places the entry. At least twice as many slots as pairs, a power of
+    /// two, so probes stay short and always meet an empty slot.
     slots: Vec<(u32, u32)>,
-    len: usize,
 }
 
 /// The hash of a task id, as [`TaskIndex`] uses it.
@@ -25,15 +25,28 @@ pub fn tag(task: &str) -> u32 {
     (hasher.finish() >> 32) as u32
 }
 
-/// Slots per entry at most before the table doubles: probes stay short.
+/// Slots per pair at least.
 const LOAD: usize = 2;
 
 impl TaskIndex {
+    /// An index of pairs `0..n` (n below `u32::MAX`, distinct tasks), whose tags
+    /// `tags` gives in that order. Time: O(n) expected; memory: 8 bytes per slot.
+    pub fn build(n: usize, tags: impl Iterator<Item = u32>) -> TaskIndex {
+        let size = (n * LOAD).next_power_of_two().max(1024);
+        let mut slots = vec![(0_u32, 0_u32); size];
+        let mask = size - 1;
+        for (pair, tag) in tags.take(n).enumerate() {
+            let mut at = tag as usize & mask;
+            while slots[at].0 != 0 {
+                at = (at + 1) & mask;
+            }
+            slots[at] = (pair as u32 + 1, tag);
+        }
+        TaskIndex { slots }
+    }
+
     /// The pair whose task has `tag` and passes `is_task`.
     pub fn find(&self, tag: u32, is_task: impl Fn(u32) -> bool) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
         let mask = self.slots.len() - 1;
         let mut at = tag as usize & mask;
         loop {
@@ -42,47 +55,6 @@ impl TaskIndex {
                 (entry, t) if t == tag && is_task(entry - 1) => return Some(entry - 1),
                 _ => at = (at + 1) & mask,
             }
-        }
-    }
-
-    /// An index of pairs `0..n`, whose tags `tags` gives in that order.
-    pub fn build(n: usize, tags: impl Iterator<Item = u32>) -> TaskIndex {
-        let size = (n * LOAD).next_power_of_two().max(1024);
-        let mut index = TaskIndex {
-            slots: vec![(0, 0); size],
-            len: 0,
-        };
-        for (pair, tag) in tags.enumerate() {
-            index.insert(tag, pair as u32);
-        }
-        index
-    }
-
-    /// Adds `pair` under `tag`; the caller knows its task is not in the index yet.
-    /// `pair` must be below `u32::MAX`.
-    pub fn insert(&mut self, tag: u32, pair: u32) {
-        if (self.len + 1) * LOAD > self.slots.len() {
-            self.grow();
-        }
-        let mask = self.slots.len() - 1;
-        let mut at = tag as usize & mask;
-        while self.slots[at].0 != 0 {
-            at = (at + 1) & mask;
-        }
-        self.slots[at] = (pair + 1, tag);
-        self.len += 1;
-    }
-
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1024);
-        let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
-        let mask = size - 1;
-        for (entry, tag) in old.into_iter().filter(|slot| slot.0 != 0) {
-            let mut at = tag as usize & mask;
-            while self.slots[at].0 != 0 {
-                at = (at + 1) & mask;
-            }
-            self.slots[at] = (entry, tag);
         }
     }
 }
@@ -94,13 +66,13 @@ mod tests {
     #[test]
     fn finds_every_task_inserted_and_none_other_even_when_tags_collide() {
         let tasks: Vec<String> = (0..5000).map(|i| format!("{i:05}:id")).collect();
-        let mut index = TaskIndex::default();
-        for (pair, task) in tasks.iter().enumerate() {
-            // Every third task is filed under one tag, so probes pass entries with the
-            // same tag but another task.
-            let t = if pair % 3 == 0 { 7 } else { tag(task) };
-            index.insert(t, pair as u32);
-        }
+        // Every third task is filed under one tag, so probes pass entries with the same
+        // tag but another task.
+        let tags = tasks
+            .iter()
+            .enumerate()
+            .map(|(pair, task)| if pair % 3 == 0 { 7 } else { tag(task) });
+        let index = TaskIndex::build(tasks.len(), tags);
         for (pair, task) in tasks.iter().enumerate() {
             let t = if pair % 3 == 0 { 7 } else { tag(task) };
             let found = index.find(t, |p| tasks[p as usize] == *task);
@@ -111,6 +83,9 @@ mod tests {
             None
         );
         assert_eq!(index.find(7, |_| false), None);
-        assert_eq!(TaskIndex::default().find(7, |_| true), None);
+        assert_eq!(
+            TaskIndex::build(0, std::iter::empty()).find(7, |_| true),
+            None
+        );
     }
 }

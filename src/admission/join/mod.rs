@@ -30,8 +30,6 @@ use crate::texts::{Text, Texts};
 /// Which of the candidate's feedback to keep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
-    /// None.
-    Nothing,
     /// Only that of pairs the candidate lost (by more than
     /// [`TIE_TOLERANCE`](crate::stats::TIE_TOLERANCE)): all the
     /// reports show without `pairs.csv`.

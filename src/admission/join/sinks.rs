@@ -30,7 +30,8 @@ impl Sink for BaselineSink<'_> {
     fn claim(&mut self, task: &str, line: u64) -> Result<usize, Refusal> {
         let parts = &mut *self.parts;
         let number = parts.pairs.len();
-        if u32::try_from(number).is_err() {
+        // Pair numbers are `u32`, and the index keeps number + 1.
+        if number >= u32::MAX as usize {
             return Err(Refusal::TooMany(number as u64));
         }
         let task = parts.texts.push(task);
