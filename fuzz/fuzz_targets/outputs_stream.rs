@@ -5,27 +5,15 @@
 
 #![no_main]
 
-use std::io::Read;
-
 use evogate::error::InputError;
 use evogate::outputs::{Output, read_outputs};
 use evogate::table::Table;
 use libfuzzer_sys::fuzz_target;
 
-/// Hands out `size` bytes per read.
-struct Chunks<'a> {
-    bytes: &'a [u8],
-    size: usize,
-}
+#[path = "../common/chunks.rs"]
+mod chunks;
 
-impl Read for Chunks<'_> {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.size.min(buffer.len()).min(self.bytes.len());
-        buffer[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        Ok(n)
-    }
-}
+use chunks::Chunks;
 
 fn whole_file(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);

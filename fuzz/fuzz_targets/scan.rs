@@ -5,26 +5,14 @@
 
 #![no_main]
 
-use std::io::Read;
-
 use evogate::table::Table;
 use evogate::table::scan::scan_table;
 use libfuzzer_sys::fuzz_target;
 
-/// Hands out `size` bytes per read.
-struct Chunks<'a> {
-    bytes: &'a [u8],
-    size: usize,
-}
+#[path = "../common/chunks.rs"]
+mod chunks;
 
-impl Read for Chunks<'_> {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.size.min(buffer.len()).min(self.bytes.len());
-        buffer[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        Ok(n)
-    }
-}
+use chunks::Chunks;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&size, bytes)) = data.split_first() else {
