@@ -8,7 +8,8 @@
 use std::io::Read;
 
 use crate::error::InputError;
-use crate::table::{RowReader, column, require};
+use crate::table::scan::RowScanner;
+use crate::table::{column, require};
 
 /// One checked row, borrowed from the reader until the next.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -116,7 +117,7 @@ pub fn read_scores<R: Read, S: Sink>(
     strata: Option<&str>,
     sink: &mut S,
 ) -> Result<(Shape, R), InputError> {
-    let mut reader = RowReader::new(source, input)?;
+    let mut reader = RowScanner::new(source, input)?;
     let headers = reader.headers().to_vec();
     let columns = Columns {
         id: column(&headers, "task_id"),

@@ -2,7 +2,9 @@
 //! speed. It gives the same
 //! header, rows, fields, 1-based lines and errors as the reader reading the whole
 //! input at once, for any input (a property test holds it to that), at a fraction of
-//! the cost per byte: runs of ordinary bytes are skipped eight at a time.
+//! the cost per byte: a record whose whole line is buffered and holds no quote and no
+//! `\r` (nearly every line of a machine-written file) is split at its commas, found
+//! eight bytes at a time, and other runs of ordinary bytes are skipped eight at a time.
 //!
 //! The dialect is the `csv` crate's default, which the reader uses: fields separated
 //! by `,`; a field that opens with `"` is quoted, `""` inside it is a quote, and what
@@ -178,6 +180,11 @@ impl<R: Read> RowScanner<R> {
         }
     }
 
+    /// The input, once read to its end (e.g. to finish a digest computed on the way).
+    pub fn into_inner(self) -> R {
+        self.input
+    }
+
     fn field(&self, index: usize) -> &str {
         ScannedRow {
             line: self.line,
@@ -304,12 +311,32 @@ impl<R: Read> RowScanner<R> {
         let mut bytes = std::mem::take(&mut self.text).into_bytes();
         bytes.clear();
         self.ends.clear();
-        loop {
-            let end = self.read_field(&mut bytes)?;
-            self.ends.push(bytes.len());
-            if let FieldEnd::Record = end {
-                break;
+        let rest = &self.buffer[self.start..self.filled];
+        match memchr::memchr3(b'\n', b'"', b'\r', rest) {
+            // A whole line buffered, with no quote and no `\r`: its fields are what
+            // lies between its commas.
+            Some(end) if rest[end] == b'\n' => {
+                let line = &rest[..end];
+                let mut from = 0;
+                each_comma(line, |comma| {
+                    bytes.extend_from_slice(&line[from..comma]);
+                    self.ends.push(bytes.len());
+                    from = comma + 1;
+                });
+                bytes.extend_from_slice(&line[from..]);
+                self.ends.push(bytes.len());
+                // The line holds a byte that is not a line end, so its `\n` ends it.
+                self.start += end + 1;
+                self.line_ends += 1;
+                self.after_cr = false;
             }
+            _ => loop {
+                let end = self.read_field(&mut bytes)?;
+                self.ends.push(bytes.len());
+                if let FieldEnd::Record = end {
+                    break;
+                }
+            },
         }
         // As `csv` checks a record: the whole at once when it is ASCII, else field by
         // field, naming the first field that is not UTF-8.
@@ -406,6 +433,31 @@ impl<R: Read> RowScanner<R> {
                 }
                 _ => return Ok(None),
             }
+        }
+    }
+}
+
+/// Calls `each` with the offset of every comma in `bytes`, in order, eight bytes at a
+/// time.
+fn each_comma(bytes: &[u8], mut each: impl FnMut(usize)) {
+    const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const COMMAS: u64 = 0x0101_0101_0101_0101 * b',' as u64;
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ COMMAS;
+        // The high bit of each byte of `word` that is zero, and of no other: adding
+        // 0x7F to the low seven bits carries into the high bit unless they are all
+        // zero, and no carry crosses into the next byte.
+        let mut zeros = !((word & LOWS).wrapping_add(LOWS) | word | LOWS);
+        while zeros != 0 {
+            each(at + zeros.trailing_zeros() as usize / 8);
+            zeros &= zeros - 1;
+        }
+        at += 8;
+    }
+    for (offset, &byte) in bytes[at..].iter().enumerate() {
+        if byte == b',' {
+            each(at + offset);
         }
     }
 }
@@ -553,9 +605,23 @@ mod tests {
 
     proptest! {
         #[test]
+        fn finds_every_comma_and_nothing_else(
+            bytes in proptest::collection::vec(
+                // A comma, bytes one bit away from it (`-`, `.`, `(`, 0xAC), and any.
+                prop_oneof![Just(b','), Just(b'-'), Just(b'.'), Just(b'('), Just(0xAC), any::<u8>()],
+                0..70,
+            ),
+        ) {
+            let mut found = Vec::new();
+            each_comma(&bytes, |at| found.push(at));
+            let expected: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] == b',').collect();
+            prop_assert_eq!(found, expected);
+        }
+
+        #[test]
         fn scans_any_file_of_pieces_as_the_csv_reader_reads_it(
             picks in proptest::collection::vec(0usize..PIECES.len(), 0..24),
-            size in 1usize..9,
+            size in prop_oneof![1usize..9, Just(CHUNK)],
         ) {
             let bytes: Vec<u8> = picks.iter().flat_map(|&p| PIECES[p].iter().copied()).collect();
             prop_assert_eq!(rows_by_scanner(&bytes, size), rows_by_reader(&bytes), "{:?}", String::from_utf8_lossy(&bytes));
@@ -565,7 +631,7 @@ mod tests {
         #[test]
         fn scans_any_file_of_a_header_and_rows_of_pieces_as_the_csv_reader_reads_it(
             picks in proptest::collection::vec(0usize..PIECES.len(), 0..40),
-            size in 1usize..9,
+            size in prop_oneof![1usize..9, Just(CHUNK)],
         ) {
             let mut bytes = b"task_id,group,kind,prompt\n".to_vec();
             bytes.extend(picks.iter().flat_map(|&p| PIECES[p].iter().copied()));
