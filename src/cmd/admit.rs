@@ -82,14 +82,15 @@ fn read_digested<T>(
     role: &str,
     path: &Path,
     file: File,
-    read: impl FnOnce(&str, HashingReader<File>) -> Result<(T, HashingReader<File>), InputError>,
+    read: impl FnOnce(&str, HashingReader) -> Result<(T, HashingReader), InputError>,
 ) -> anyhow::Result<(T, InputFile)> {
     let source = path.display().to_string();
-    let (value, reader) = read(&source, HashingReader::new(file))?;
-    let sha256 = reader.finish().map_err(|error| InputError::Io {
+    let io_error = |error: std::io::Error| InputError::Io {
         file: source.clone(),
         message: error.to_string(),
-    })?;
+    };
+    let (value, reader) = read(&source, HashingReader::new(file).map_err(io_error)?)?;
+    let sha256 = reader.finish().map_err(io_error)?;
     let digest = InputFile {
         role: role.to_string(),
         path: source,
