@@ -5,48 +5,55 @@ use crate::admission::pairing::Pair;
 use crate::texts::Texts;
 
 /// The pairs' numbers in task order, then row order, and the neighbours in that order
-/// that may share a task (all that do, and a few more). A sort on the tasks' first 12
-/// bytes (as two integers) settles most comparisons without reading the tasks; pairs
-/// already in task order are not sorted. Time: O(n log n); memory: 16 bytes per pair
-/// while sorting, 4 kept.
+/// that may share a task (all that do, and a few more). A sort of integers made of the
+/// tasks' first 12 bytes and the pair's number settles the order of every pair whose
+/// prefix no other shares; each run of pairs that share one is then sorted by the
+/// whole task. Pairs already in task order are not sorted. Time: O(n log n); memory:
+/// 16 bytes per pair while sorting, 4 kept.
 pub(super) fn task_order(texts: &Texts, pairs: &[Pair]) -> (Vec<u32>, Vec<(u32, u32)>) {
-    let task = |pair: &Pair| texts.get(pair.task);
-    if pairs.windows(2).all(|w| task(&w[0]) < task(&w[1])) {
+    let task = |pair: u32| texts.get(pairs[pair as usize].task);
+    if pairs
+        .windows(2)
+        .all(|w| texts.get(w[0].task) < texts.get(w[1].task))
+    {
         return ((0..pairs.len() as u32).collect(), Vec::new());
     }
-    let prefix = |task: &str| {
-        let mut bytes = [0_u8; 12];
-        let head = &task.as_bytes()[..task.len().min(12)];
+    // The prefix, zero-padded (which keeps the integers in the order of the strings),
+    // above the pair's number.
+    let key = |at: usize, pair: &Pair| {
+        let task = texts.get(pair.task).as_bytes();
+        let mut bytes = [0_u8; 16];
+        let head = &task[..task.len().min(12)];
         bytes[..head.len()].copy_from_slice(head);
-        let (high, low) = bytes.split_at(8);
-        (
-            u64::from_be_bytes(high.try_into().expect("8 bytes")),
-            u32::from_be_bytes(low.try_into().expect("4 bytes")),
-        )
+        bytes[12..].copy_from_slice(&(at as u32).to_be_bytes());
+        u128::from_be_bytes(bytes)
     };
-    let mut keys: Vec<(u64, u32, u32)> = pairs
+    let prefix = |key: u128| key >> 32;
+    let number = |key: u128| key as u32;
+    let mut keys: Vec<u128> = pairs
         .iter()
         .enumerate()
-        .map(|(at, pair)| {
-            let (high, low) = prefix(task(pair));
-            (high, low, at as u32)
-        })
+        .map(|(at, pair)| key(at, pair))
         .collect();
-    // Zero padding keeps the integers in the order of the strings; equal integers
-    // fall back to the whole task, then the row.
-    keys.sort_unstable_by(|x, y| {
-        (x.0, x.1)
-            .cmp(&(y.0, y.1))
-            .then_with(|| task(&pairs[x.2 as usize]).cmp(task(&pairs[y.2 as usize])))
-            .then(x.2.cmp(&y.2))
-    });
-    // Tasks with different prefixes differ.
-    let neighbours = keys
-        .windows(2)
-        .filter(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1))
-        .map(|w| (w[0].2, w[1].2))
-        .collect();
-    (keys.into_iter().map(|key| key.2).collect(), neighbours)
+    keys.sort_unstable();
+    // Runs that share a prefix: by the whole task, then by number (as they are).
+    let mut neighbours = Vec::new();
+    let mut start = 0;
+    while start < keys.len() {
+        let end = start
+            + keys[start..]
+                .iter()
+                .position(|&k| prefix(k) != prefix(keys[start]))
+                .unwrap_or(keys.len() - start);
+        if end - start > 1 {
+            let run = &mut keys[start..end];
+            run.sort_by(|x, y| task(number(*x)).cmp(task(number(*y))));
+            // Tasks with different prefixes differ.
+            neighbours.extend(run.windows(2).map(|w| (number(w[0]), number(w[1]))));
+        }
+        start = end;
+    }
+    (keys.into_iter().map(number).collect(), neighbours)
 }
 
 /// Moves `pairs` into `order` (a permutation: position `i` receives pair `order[i]`)
