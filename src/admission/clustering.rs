@@ -41,9 +41,8 @@ pub fn summarise(pairs: &Pairs, decides: bool, alpha: f64) -> Option<ClusterSumm
         return None;
     }
     let grouped = pairs
-        .pairs
-        .iter()
-        .map(|p| (pairs.group(p).unwrap_or_default(), p.difference()));
+        .with_groups()
+        .map(|(pair, group)| (group.unwrap_or_default(), pair.difference()));
     let view = cluster_view(grouped);
     let warning = view.design_effect.filter(|&d| d > DESIGN_EFFECT_WARNING && !decides).map(|d| {
         format!(

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::clustering::ClusterSummary;
 use super::config::{Config, Test};
 use super::criteria::{
     improvement_evidence, label, margin_evidence, pairing_evidence, regression_evidence,
@@ -21,6 +22,7 @@ use crate::stats::interval::{normal_mean, paired_difference};
 use crate::stats::mcnemar::mcnemar_exact;
 use crate::stats::power::{min_detectable_shift, min_discordant};
 use crate::stats::signed_rank::{Method, ZeroMethod, signed_rank};
+use crate::texts::Text;
 
 /// The seed of the bootstrap stream behind signed-rank intervals (the same 13 as
 /// `split`'s default), fixed so a report never changes between runs.
@@ -186,6 +188,41 @@ fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
     }
 }
 
+/// The pairs of each stratum, by value (a pair without one in ""). A value stored
+/// more than once is one stratum; each stored value is read once, not once per pair.
+fn strata_of(pairs: &Pairs) -> BTreeMap<&str, Vec<&Pair>> {
+    let mut members: Vec<Vec<&Pair>> = Vec::new();
+    let mut by_value: BTreeMap<&str, usize> = BTreeMap::new();
+    // The members of the last few stored values met.
+    let mut recent: Vec<(Option<Text>, usize)> = Vec::new();
+    for pair in &pairs.pairs {
+        let at = match recent.iter().find(|(text, _)| *text == pair.stratum) {
+            Some(&(_, at)) => at,
+            None => {
+                let value = pairs.stratum(pair).unwrap_or("");
+                let at = *by_value.entry(value).or_insert_with(|| {
+                    members.push(Vec::new());
+                    members.len() - 1
+                });
+                if recent.len() == RECENT_STRATA {
+                    recent.remove(0);
+                }
+                recent.push((pair.stratum, at));
+                at
+            }
+        };
+        members[at].push(pair);
+    }
+    let mut members: Vec<Option<Vec<&Pair>>> = members.into_iter().map(Some).collect();
+    by_value
+        .into_iter()
+        .map(|(value, at)| (value, members[at].take().expect("one value per index")))
+        .collect()
+}
+
+/// How many stored strata values [`strata_of`] keeps at hand.
+const RECENT_STRATA: usize = 8;
+
 /// Decides admission for complete `pairs` under `config`.
 ///
 /// Admitted only when every criterion passes: the pairing is complete, the one-sided
@@ -197,19 +234,43 @@ fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
 /// pairs and O(n) beyond.
 pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
     let alpha = config.alpha.get();
+    // The cluster summary needs nothing the rest computes: on many pairs it runs on a
+    // second thread (or here, when none can be started).
+    let summarise = || super::clustering::summarise(pairs, config.cluster, alpha);
+    std::thread::scope(|scope| {
+        let cluster = (pairs.pairs.len() >= PARALLEL_FROM)
+            .then(|| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, summarise)
+                    .ok()
+            })
+            .flatten();
+        decide_with(pairs, config, || match cluster {
+            Some(thread) => thread.join().expect("the cluster summary does not panic"),
+            None => summarise(),
+        })
+    })
+}
+
+/// From this many pairs up, [`decide`] summarises clusters on a second thread.
+const PARALLEL_FROM: usize = 10_000;
+
+/// [`decide`], with the cluster summary from `cluster`.
+fn decide_with(
+    pairs: &Pairs,
+    config: &Config,
+    cluster: impl FnOnce() -> Option<ClusterSummary>,
+) -> Admission {
+    let alpha = config.alpha.get();
     let confidence = config.alpha.confidence();
     let all: Vec<&Pair> = pairs.pairs.iter().collect();
     let overall = analyse(&all, config.test, confidence);
     let column = pairs.strata_column.clone();
-    let mut groups: BTreeMap<&str, Vec<&Pair>> = BTreeMap::new();
-    if column.is_some() {
-        for pair in &pairs.pairs {
-            groups
-                .entry(pairs.stratum(pair).unwrap_or(""))
-                .or_default()
-                .push(pair);
-        }
-    }
+    let groups = if column.is_some() {
+        strata_of(pairs)
+    } else {
+        BTreeMap::new()
+    };
     let name = column.clone().unwrap_or_default();
     let strata: Vec<(Stratum, String)> = groups
         .iter()
@@ -243,7 +304,7 @@ pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
         let used: Vec<&str> = pairs.tasks().collect();
         evidence.push(holdout.check(&used));
     }
-    let cluster = super::clustering::summarise(pairs, config.cluster, alpha);
+    let cluster = cluster();
     if config.cluster {
         evidence.push(super::clustering::evidence(
             cluster.as_ref(),

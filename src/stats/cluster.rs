@@ -42,27 +42,33 @@ pub fn cluster_view<'a>(pairs: impl Iterator<Item = (&'a str, f64)>) -> ClusterV
         differences.push(d);
         cluster
     });
-    let (names, members) = clusters_of(finite);
+    let (names, runs, sorted) = clusters_of(finite);
     // Sums run in pair order within each cluster, as they always have.
     let mut sums = vec![(0.0_f64, 0_usize); names.len()];
-    for (&at, &difference) in members.iter().zip(&differences) {
-        let at = at as usize;
-        sums[at].0 += difference;
-        sums[at].1 += 1;
+    for (at, run) in each_run(&runs, &differences) {
+        for &difference in run {
+            sums[at].0 += difference;
+        }
+        sums[at].1 += run.len();
     }
     let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_unstable_by_key(|&at| names[at]);
+    // Clusters met in name order (pairs sorted by task) are in order already.
+    if !sorted {
+        order.sort_unstable_by_key(|&at| names[at]);
+    }
     let cluster_means: Vec<f64> = order
         .iter()
         .map(|&at| sums[at].0 / sums[at].1 as f64)
         .collect();
     let test = signed_rank(&cluster_means, ZeroMethod::Wilcox);
-    let n = members.len() as f64;
+    let n = differences.len() as f64;
     let mean = differences.iter().sum::<f64>() / n.max(1.0);
     let naive: f64 = differences.iter().map(|d| (d - mean).powi(2)).sum();
     let mut residual_sums = vec![0.0_f64; names.len()];
-    for (&at, &difference) in members.iter().zip(&differences) {
-        residual_sums[at as usize] += difference - mean;
+    for (at, run) in each_run(&runs, &differences) {
+        for &difference in run {
+            residual_sums[at] += difference - mean;
+        }
     }
     let robust: f64 = order
         .iter()
@@ -79,43 +85,62 @@ pub fn cluster_view<'a>(pairs: impl Iterator<Item = (&'a str, f64)>) -> ClusterV
     }
 }
 
-/// Each pair's cluster as an index into the cluster names, numbered in order of first
-/// appearance (the names are put in name order afterwards, so no hash order reaches a
-/// result). While every new cluster sorts after the one before, no name is looked up.
-fn clusters_of<'a>(clusters: impl Iterator<Item = &'a str>) -> (Vec<&'a str>, Vec<u32>) {
+/// Each run of [`clusters_of`] as its cluster and its differences, in pair order.
+fn each_run<'a>(
+    runs: &'a [(u32, u32)],
+    differences: &'a [f64],
+) -> impl Iterator<Item = (usize, &'a [f64])> {
+    let mut from = 0;
+    runs.iter().map(move |&(at, length)| {
+        let run = &differences[from..from + length as usize];
+        from += length as usize;
+        (at as usize, run)
+    })
+}
+
+/// The clusters, as indexes into the cluster names (numbered in order of first
+/// appearance; the names are put in name order afterwards, so no hash order reaches a
+/// result), one for each run of pairs of one cluster, with the run's length, and
+/// whether the names came in name order. While every new cluster sorts after the one
+/// before, no name is looked up.
+fn clusters_of<'a>(
+    clusters: impl Iterator<Item = &'a str>,
+) -> (Vec<&'a str>, Vec<(u32, u32)>, bool) {
     let mut names: Vec<&str> = Vec::new();
-    let mut members: Vec<u32> = Vec::with_capacity(clusters.size_hint().0);
+    let mut runs: Vec<(u32, u32)> = Vec::new();
     let mut index: Option<FastMap<&str, u32>> = None;
-    let mut last: Option<(&str, u32)> = None;
+    let mut last: Option<&str> = None;
     for cluster in clusters {
-        let at = match last {
-            Some((name, at)) if std::ptr::eq(name, cluster) || name == cluster => at,
-            _ => {
-                let in_order = index.is_none() && names.last().is_none_or(|&n| n < cluster);
-                let at = if in_order {
-                    names.push(cluster);
-                    (names.len() - 1) as u32
-                } else {
-                    // The names so far are distinct: each sorted after the one before.
-                    let index = index.get_or_insert_with(|| {
-                        names
-                            .iter()
-                            .enumerate()
-                            .map(|(at, &name)| (name, at as u32))
-                            .collect()
-                    });
-                    *index.entry(cluster).or_insert_with(|| {
-                        names.push(cluster);
-                        (names.len() - 1) as u32
-                    })
-                };
-                last = Some((cluster, at));
-                at
-            }
+        if let (Some(name), Some(run)) = (last, runs.last_mut())
+            && (std::ptr::eq(name, cluster) || name == cluster)
+            && run.1 < u32::MAX
+        {
+            run.1 += 1;
+            continue;
+        }
+        let in_order = index.is_none() && names.last().is_none_or(|&n| n < cluster);
+        let at = if in_order {
+            names.push(cluster);
+            (names.len() - 1) as u32
+        } else {
+            // The names so far are distinct: each sorted after the one before.
+            let index = index.get_or_insert_with(|| {
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(at, &name)| (name, at as u32))
+                    .collect()
+            });
+            *index.entry(cluster).or_insert_with(|| {
+                names.push(cluster);
+                (names.len() - 1) as u32
+            })
         };
-        members.push(at);
+        last = Some(cluster);
+        runs.push((at, 1));
     }
-    (names, members)
+    let sorted = index.is_none();
+    (names, runs, sorted)
 }
 
 #[cfg(test)]
@@ -200,12 +225,18 @@ mod tests {
         for other in [&scattered[..], &interleaved[..]] {
             assert_eq!(cluster_view(other.iter().copied()), expected);
         }
-        let (names, members) = clusters_of(interleaved.iter().map(|p| p.0));
+        let (names, runs, in_order) = clusters_of(interleaved.iter().map(|p| p.0));
         assert_eq!(names, ["a", "b", "c", "d"]);
-        assert_eq!(members, [0, 1, 0, 2, 3, 2]);
-        let (names, members) = clusters_of(scattered.iter().map(|p| p.0));
+        assert_eq!(runs, [(0, 1), (1, 1), (0, 1), (2, 1), (3, 1), (2, 1)]);
+        assert!(!in_order);
+        let (names, runs, in_order) = clusters_of(scattered.iter().map(|p| p.0));
         assert_eq!(names, ["d", "b", "a", "c"]);
-        assert_eq!(members, [0, 1, 2, 3, 2, 3]);
+        assert_eq!(runs, [(0, 1), (1, 1), (2, 1), (3, 1), (2, 1), (3, 1)]);
+        assert!(!in_order);
+        let (names, runs, in_order) = clusters_of(sorted.iter().map(|p| p.0));
+        assert_eq!(names, ["a", "b", "c", "d"]);
+        assert_eq!(runs, [(0, 2), (1, 1), (2, 2), (3, 1)]);
+        assert!(in_order);
     }
 
     #[test]
