@@ -463,3 +463,81 @@ mod properties {
         }
     }
 }
+
+mod losses {
+    use super::*;
+    use crate::report::{Report, SHOWN_LOSSES};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        /// The report's losses against a sort of every lost pair by (difference,
+        /// task), written from the rule: the pairs are read in a shuffled row order,
+        /// and quarter-point scores give many equal losses.
+        #[test]
+        fn the_report_lists_the_largest_losses_then_by_task(
+            scores in prop::collection::vec((0u8..=4, 0u8..=4), 1..60),
+            seed in any::<u64>(),
+        ) {
+            let mut order: Vec<usize> = (0..scores.len()).collect();
+            order.rotate_left((seed % scores.len() as u64) as usize);
+            if seed % 2 == 0 {
+                order.reverse();
+            }
+            let file = |candidate: bool| {
+                let mut text = "task_id,score\n".to_string();
+                for &i in &order {
+                    let (b, c) = scores[i];
+                    let value = if candidate { c } else { b };
+                    text.push_str(&format!("t{i},{}\n", f64::from(value) / 4.0));
+                }
+                text
+            };
+            let pairs = pair_texts(&file(false), &file(true), None, None).unwrap();
+            let mut expected: Vec<(f64, String)> = scores
+                .iter()
+                .enumerate()
+                .filter(|(_, (b, c))| c < b)
+                .map(|(i, (b, c))| ((f64::from(*c) - f64::from(*b)) / 4.0, format!("t{i}")))
+                .collect();
+            expected.sort_by(|x, y| x.0.total_cmp(&y.0).then_with(|| x.1.cmp(&y.1)));
+            expected.truncate(SHOWN_LOSSES);
+            let config = Config {
+                alpha: Alpha::new(0.05).unwrap(),
+                test: Test::SignedRank(ZeroMethod::Wilcox),
+                margin: None,
+                holdout: None,
+                cluster: false,
+            };
+            let report = Report::new(decide(&pairs, &config), &pairs, Vec::new());
+            let shown: Vec<(f64, String)> = report
+                .losses
+                .iter()
+                .map(|l| (l.candidate_score - l.baseline_score, l.task_id.clone()))
+                .collect();
+            prop_assert_eq!(shown, expected);
+        }
+    }
+}
+
+/// More strata values than the reader keeps at hand: a value stored again is still
+/// one stratum, and the strata come in value order with every pair counted once.
+#[test]
+fn a_stratum_value_stored_more_than_once_is_one_stratum() {
+    let kinds: Vec<String> = (0..60).map(|i| format!("k{:02}", (i * 7) % 12)).collect();
+    let rows: Vec<(&str, u8, u8)> = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| (kind.as_str(), u8::from(i % 3 == 0), u8::from(i % 2 == 0)))
+        .collect();
+    let (base, cand) = files(&rows, true);
+    let admission = run(&base, &cand, None);
+    let strata: Vec<(String, usize)> = admission
+        .strata
+        .iter()
+        .map(|s| (s.value.clone(), s.n))
+        .collect();
+    let expected: Vec<(String, usize)> = (0..12).map(|k| (format!("k{k:02}"), 5)).collect();
+    assert_eq!(strata, expected);
+}

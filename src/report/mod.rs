@@ -13,7 +13,7 @@ pub mod text;
 use serde::Serialize;
 
 use crate::admission::{
-    Admission, ArmSummary, Delta, Discordant, Evidence, Pair, Pairs, Stratum, TestInfo, Verdict,
+    Admission, ArmSummary, Delta, Discordant, Evidence, Pairs, Stratum, TestInfo, Verdict,
 };
 use crate::stats::TIE_TOLERANCE;
 
@@ -116,26 +116,23 @@ pub struct Report {
 impl Report {
     /// The report of `admission` on `pairs`.
     pub fn new(admission: Admission, pairs: &Pairs, inputs: Vec<InputFile>) -> Report {
-        let mut lost: Vec<_> = pairs
-            .pairs
-            .iter()
-            .filter(|p| p.difference() < -TIE_TOLERANCE)
-            .collect();
-        // Largest loss first, then by task: a total order (tasks are unique), so the
-        // ten are the same whatever the selection does with the rest.
-        let order = |x: &&Pair, y: &&Pair| {
-            x.difference()
-                .total_cmp(&y.difference())
-                .then_with(|| pairs.task(x).cmp(pairs.task(y)))
-        };
-        if lost.len() > SHOWN_LOSSES {
-            lost.select_nth_unstable_by(SHOWN_LOSSES, order);
-            lost.truncate(SHOWN_LOSSES);
+        // Largest loss first, then by task: a total order (tasks are unique). Pairs
+        // come in task order, so among equal losses the earlier pair goes first, and
+        // the ten are kept in one walk that compares numbers only.
+        let mut lost: Vec<(f64, usize)> = Vec::with_capacity(SHOWN_LOSSES + 1);
+        for (at, pair) in pairs.pairs.iter().enumerate() {
+            let difference = pair.difference();
+            let shown = |&(kept, _): &(f64, usize)| kept.total_cmp(&difference).is_le();
+            if difference < -TIE_TOLERANCE
+                && (lost.len() < SHOWN_LOSSES || !lost.last().is_some_and(shown))
+            {
+                lost.insert(lost.partition_point(shown), (difference, at));
+                lost.truncate(SHOWN_LOSSES);
+            }
         }
-        lost.sort_by(order);
         let losses = lost
             .into_iter()
-            .take(SHOWN_LOSSES)
+            .map(|(_, at)| &pairs.pairs[at])
             .map(|p| Loss {
                 task_id: pairs.task(p).to_string(),
                 stratum: pairs.stratum(p).map(str::to_string),
