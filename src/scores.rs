@@ -8,7 +8,7 @@
 use std::io::Read;
 
 use crate::error::InputError;
-use crate::table::scan::RowScanner;
+use crate::table::scan::{RowScanner, Rows};
 use crate::table::{column, require};
 
 /// One checked row, borrowed from the reader until the next.
@@ -109,15 +109,24 @@ struct Columns {
 /// read (a malformed row further down is reported first, as when files were read whole
 /// before their rows were checked): a row the CSV reader cannot read, a missing
 /// `task_id` or `score` column, no rows, then the earliest row with an empty task, a
-/// repeated task or a bad value. Returns the stream once read to its end (e.g. to
-/// finish a digest). Time: O(file) plus the sink's.
+/// repeated task or a bad value. Time: O(file) plus the sink's.
 pub fn read_scores<R: Read, S: Sink>(
     source: &str,
     input: R,
     strata: Option<&str>,
     sink: &mut S,
-) -> Result<(Shape, R), InputError> {
-    let mut reader = RowScanner::new(source, input)?;
+) -> Result<Shape, InputError> {
+    read_score_rows(source, &mut RowScanner::new(source, input)?, strata, sink)
+}
+
+/// [`read_scores`] on rows already started (their header read), e.g. by a reader on
+/// a thread of its own; `source` names the file in messages. Reads `reader` to its end.
+pub fn read_score_rows<S: Sink>(
+    source: &str,
+    reader: &mut impl Rows,
+    strata: Option<&str>,
+    sink: &mut S,
+) -> Result<Shape, InputError> {
     let headers = reader.headers().to_vec();
     let columns = Columns {
         id: column(&headers, "task_id"),
@@ -212,7 +221,7 @@ pub fn read_scores<R: Read, S: Sink>(
         has_correct: columns.correct.is_some(),
         has_stratum: columns.stratum.is_some(),
     };
-    Ok((shape, reader.into_inner()))
+    Ok(shape)
 }
 
 /// `str::trim`, without its Unicode scan for a field that starts and ends with a
@@ -319,7 +328,7 @@ mod tests {
 
     fn read(text: &str) -> Result<(Shape, Rows), InputError> {
         let mut rows = Rows::default();
-        let (shape, _) = read_scores("s.csv", text.as_bytes(), Some("kind"), &mut rows)?;
+        let shape = read_scores("s.csv", text.as_bytes(), Some("kind"), &mut rows)?;
         Ok((shape, rows))
     }
 

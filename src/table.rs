@@ -9,6 +9,7 @@ use std::path::Path;
 
 use crate::error::InputError;
 
+pub mod ahead;
 pub mod scan;
 
 /// One data row of a [`Table`], with the 1-based line of the file it starts on.

@@ -24,8 +24,8 @@ fuzz_target!(|data: &[u8]| {
         assert!(row.line > previous, "row lines not increasing: {table:?}");
         previous = row.line;
     }
-    if let Ok((baseline, _)) = Baseline::read("fuzz.csv", data, Some("kind"), true) {
-        let (joined, _) = baseline
+    if let Ok(baseline) = Baseline::read("fuzz.csv", data, Some("kind"), true) {
+        let joined = baseline
             .join("fuzz.csv", data, Keep::All)
             .expect("a file that reads once reads twice");
         let strata = StrataRequest {

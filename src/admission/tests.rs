@@ -40,9 +40,8 @@ pub(super) fn pair_texts(
     strata: Option<&StrataRequest>,
 ) -> Result<Pairs, String> {
     let column = strata.map(|s| s.column.as_str());
-    let (b, _) =
-        Baseline::read("b.csv", base.as_bytes(), column, true).map_err(|e| e.to_string())?;
-    let (joined, _) = b
+    let b = Baseline::read("b.csv", base.as_bytes(), column, true).map_err(|e| e.to_string())?;
+    let joined = b
         .join("c.csv", cand.as_bytes(), Keep::All)
         .map_err(|e| e.to_string())?;
     joined.pair(list, strata).map_err(|e| e.to_string())

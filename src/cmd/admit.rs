@@ -14,13 +14,14 @@ use crate::admission::{
 };
 use crate::atomic::{Output, ensure_dir, write_all};
 use crate::cli::AdmitArgs;
-use crate::digest::{HashingReader, sha256_hex};
+use crate::digest::sha256_hex;
 use crate::error::InputError;
 use crate::ledger;
 use crate::report::LedgerInfo;
 use crate::report::{InputFile, Report, json, markdown, pairs, svg, text};
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
+use crate::table::ahead::RowsAhead;
 
 /// An input file: its path as it should appear in reports, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,25 +77,22 @@ pub struct Evaluation {
 }
 
 /// Reads a scores file from a stream, digesting it on the way, so the file is never
-/// held whole (`admit` on 10^6 pairs). `read` gets the path as given and the stream;
-/// `role` names the file in the report's digests.
+/// held whole (`admit` on 10^6 pairs); the reading, digesting and scanning run on a
+/// thread of their own. `read` gets the path as given and the rows; `role` names the
+/// file in the report's digests.
 fn read_digested<T>(
     role: &str,
     path: &Path,
     file: File,
-    read: impl FnOnce(&str, HashingReader) -> Result<(T, HashingReader), InputError>,
+    read: impl FnOnce(&str, &mut RowsAhead) -> Result<T, InputError>,
 ) -> anyhow::Result<(T, InputFile)> {
     let source = path.display().to_string();
-    let io_error = |error: std::io::Error| InputError::Io {
-        file: source.clone(),
-        message: error.to_string(),
-    };
-    let (value, reader) = read(&source, HashingReader::new(file).map_err(io_error)?)?;
-    let sha256 = reader.finish().map_err(io_error)?;
+    let mut rows = RowsAhead::spawn(&source, file)?;
+    let value = read(&source, &mut rows)?;
     let digest = InputFile {
         role: role.to_string(),
         path: source,
-        sha256,
+        sha256: rows.finish()?,
     };
     Ok((value, digest))
 }
@@ -108,8 +106,8 @@ pub fn evaluate(
     settings: &Settings,
 ) -> anyhow::Result<Evaluation> {
     let column = settings.strata.as_ref().map(|s| s.column.as_str());
-    let (base, _) = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, true)?;
-    let (joined, _) = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::All)?;
+    let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, true)?;
+    let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::All)?;
     let digests = [baseline.digest("baseline"), candidate.digest("candidate")];
     evaluate_joined(joined, digests, tasks, manifest, settings)
 }
@@ -224,8 +222,8 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
     // losses of every report.
     let with_pairs_csv = args.report_dir.is_some();
     let (base, base_digest) =
-        read_digested("baseline", &args.baseline, baseline, |source, input| {
-            Baseline::read(source, input, column, with_pairs_csv)
+        read_digested("baseline", &args.baseline, baseline, |source, rows| {
+            Baseline::read_rows(source, rows, column, with_pairs_csv)
         })?;
     // Without pairs.csv the reports show the candidate's feedback only on its losses.
     let keep = if with_pairs_csv {
@@ -234,8 +232,8 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
         Keep::Losses
     };
     let (joined, cand_digest) =
-        read_digested("candidate", &args.candidate, candidate, |source, input| {
-            base.join(source, input, keep)
+        read_digested("candidate", &args.candidate, candidate, |source, rows| {
+            base.join_rows(source, rows, keep)
         })?;
     let mut evaluation = evaluate_joined(
         joined,

@@ -63,6 +63,17 @@ pub struct ScannedRow<'a> {
 }
 
 impl<'a> ScannedRow<'a> {
+    /// The row on `line` whose fields, one after the other, are `text`, the field at
+    /// `i` ending at `ends[i]`.
+    pub(super) fn new(line: u64, text: &'a str, ends: &'a [usize]) -> ScannedRow<'a> {
+        ScannedRow { line, text, ends }
+    }
+
+    /// The fields one after the other, and where each ends.
+    pub(super) fn parts(&self) -> (&'a str, &'a [usize]) {
+        (self.text, self.ends)
+    }
+
     /// The number of fields (the header's number).
     pub fn len(&self) -> usize {
         self.ends.len()
@@ -77,6 +88,26 @@ impl<'a> ScannedRow<'a> {
     pub fn field(&self, index: usize) -> &'a str {
         let start = if index == 0 { 0 } else { self.ends[index - 1] };
         &self.text[start..self.ends[index]]
+    }
+}
+
+/// A source of checked rows, as [`RowScanner`] gives them: a scanner reading here, or
+/// one reading ahead on a thread of its own ([`RowsAhead`](super::ahead::RowsAhead)).
+pub trait Rows {
+    /// Column names, BOM and surrounding whitespace removed.
+    fn headers(&self) -> &[String];
+    /// The next data row, or `None` at the end of the input, with
+    /// [`RowScanner::next_row`]'s errors.
+    fn next_row(&mut self) -> Result<Option<ScannedRow<'_>>, InputError>;
+}
+
+impl<R: Read> Rows for RowScanner<R> {
+    fn headers(&self) -> &[String] {
+        RowScanner::headers(self)
+    }
+
+    fn next_row(&mut self) -> Result<Option<ScannedRow<'_>>, InputError> {
+        RowScanner::next_row(self)
     }
 }
 

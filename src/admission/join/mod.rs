@@ -8,7 +8,7 @@
 //! task list) hold the same tasks and puts the pairs in task order.
 //!
 //! What a sort-and-merge of two whole files reported, this reports too, in the same
-//! order: each file's own errors first (see [`read_scores`]), then a missing strata
+//! order: each file's own errors first (see [`read_scores`](crate::scores::read_scores)), then a missing strata
 //! column, tasks one file lacks, and the first task (by `task_id`) whose two rows name
 //! different strata.
 
@@ -24,7 +24,8 @@ use self::index::{TaskIndex, tag};
 use self::sinks::{BaselineSink, CandidateSink};
 use super::pairing::Pair;
 use crate::error::InputError;
-use crate::scores::{Shape, read_scores};
+use crate::scores::{Shape, read_score_rows};
+use crate::table::scan::{RowScanner, Rows};
 use crate::texts::{Text, Texts};
 
 /// Which of the candidate's feedback to keep.
@@ -124,15 +125,30 @@ pub struct Baseline {
 impl Baseline {
     /// Reads the baseline's scores file. `strata` names the strata column (both files
     /// are read with the same); with `feedback` false its feedback is not kept (it
-    /// appears only in `pairs.csv`). Returns the stream once read to its end.
-    /// Time: O(n) expected; memory about 80 bytes per row plus its task id (and
-    /// feedback).
+    /// appears only in `pairs.csv`). Time: O(n) expected; memory about 80 bytes per
+    /// row plus its task id (and feedback).
     pub fn read<R: Read>(
         source: &str,
         input: R,
         strata: Option<&str>,
         feedback: bool,
-    ) -> Result<(Baseline, R), InputError> {
+    ) -> Result<Baseline, InputError> {
+        Baseline::read_rows(
+            source,
+            &mut RowScanner::new(source, input)?,
+            strata,
+            feedback,
+        )
+    }
+
+    /// [`Baseline::read`] on rows already started, e.g. by a reader on a thread of its
+    /// own.
+    pub fn read_rows(
+        source: &str,
+        rows: &mut impl Rows,
+        strata: Option<&str>,
+        feedback: bool,
+    ) -> Result<Baseline, InputError> {
         let mut parts = Parts {
             strata: strata.map(str::to_string),
             ..Parts::default()
@@ -141,23 +157,29 @@ impl Baseline {
             parts: &mut parts,
             feedback,
         };
-        let (shape, input) = read_scores(source, input, strata, &mut sink)?;
+        let shape = read_score_rows(source, rows, strata, &mut sink)?;
         let file = File {
             source: source.to_string(),
             shape,
         };
-        Ok((Baseline { parts, file }, input))
+        Ok(Baseline { parts, file })
     }
 
     /// Reads the candidate's scores file into the baseline's pairs, keeping the
-    /// feedback `keep` says. Returns the stream once read to its end. Time: O(n)
-    /// expected; memory: the feedback kept, and the tasks the baseline does not have.
-    pub fn join<R: Read>(
+    /// feedback `keep` says. Time: O(n) expected; memory: the feedback kept, and the
+    /// tasks the baseline does not have.
+    pub fn join<R: Read>(self, source: &str, input: R, keep: Keep) -> Result<Joined, InputError> {
+        self.join_rows(source, &mut RowScanner::new(source, input)?, keep)
+    }
+
+    /// [`Baseline::join`] on rows already started, e.g. by a reader on a thread of its
+    /// own.
+    pub fn join_rows(
         self,
         source: &str,
-        input: R,
+        rows: &mut impl Rows,
         keep: Keep,
-    ) -> Result<(Joined, R), InputError> {
+    ) -> Result<Joined, InputError> {
         let Baseline { mut parts, file } = self;
         let strata = parts.strata.clone();
         let mut sink = CandidateSink {
@@ -168,9 +190,9 @@ impl Baseline {
             extras: BTreeMap::new(),
             disagreements: Vec::new(),
         };
-        let (shape, input) = read_scores(source, input, strata.as_deref(), &mut sink)?;
+        let shape = read_score_rows(source, rows, strata.as_deref(), &mut sink)?;
         let (extras, disagreements) = (sink.extras, sink.disagreements);
-        let joined = Joined {
+        Ok(Joined {
             parts,
             baseline: file,
             candidate: File {
@@ -179,8 +201,7 @@ impl Baseline {
             },
             extras,
             disagreements,
-        };
-        Ok((joined, input))
+        })
     }
 }
 
