@@ -101,6 +101,106 @@ pub fn write_all_with(
     Ok(())
 }
 
+/// One file written as it is made, atomically: its bytes go to a temporary file beside
+/// it, created at the first write, and [`Streamed::commit`] moves that into place.
+/// The first failure is kept, and later writes are dropped, so a caller that must
+/// finish reading its inputs (whose errors come first) reports it afterwards. A file
+/// never committed leaves nothing behind.
+#[derive(Debug)]
+pub struct Streamed {
+    path: PathBuf,
+    temp: PathBuf,
+    file: Option<io::BufWriter<fs::File>>,
+    failure: Option<io::Error>,
+    /// Whether the file was moved into place.
+    committed: bool,
+}
+
+impl Streamed {
+    /// A file to be written at `path`; nothing is created yet.
+    pub fn new(path: impl Into<PathBuf>) -> Streamed {
+        let path = path.into();
+        Streamed {
+            temp: temp_path(&path),
+            path,
+            file: None,
+            failure: None,
+            committed: false,
+        }
+    }
+
+    /// Appends `bytes`, unless a write failed already.
+    pub fn write(&mut self, bytes: &[u8]) {
+        if self.failure.is_some() {
+            return;
+        }
+        let result = match &mut self.file {
+            Some(file) => file.write_all(bytes),
+            None => self.start().and_then(|file| file.write_all(bytes)),
+        };
+        if let Err(error) = result {
+            self.failure = Some(error);
+        }
+    }
+
+    fn start(&mut self) -> io::Result<&mut io::BufWriter<fs::File>> {
+        if self.path.is_dir() {
+            return Err(io::Error::new(io::ErrorKind::IsADirectory, "a folder"));
+        }
+        let file = fs::File::create(&self.temp)?;
+        Ok(self
+            .file
+            .insert(io::BufWriter::with_capacity(1 << 16, file)))
+    }
+
+    /// Writes what is buffered, syncs it, and moves the file into place (an empty file
+    /// when nothing was written); reports the first failure, with [`write_all`]'s
+    /// messages.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        if self.file.is_none() {
+            self.write(b"");
+        }
+        let written = match (self.failure.take(), self.file.take()) {
+            (Some(error), _) => Err(error),
+            (None, Some(file)) => file
+                .into_inner()
+                .map_err(io::IntoInnerError::into_error)
+                .and_then(|file| file.sync_all()),
+            (None, None) => Ok(()),
+        };
+        if let Err(error) = written {
+            if error.kind() == io::ErrorKind::IsADirectory {
+                anyhow::bail!(
+                    "`{}` is a folder: give the path of a file to write",
+                    self.path.display()
+                );
+            }
+            anyhow::bail!(
+                "`{}`: cannot write it: {error}; check that its folder exists, is writable and has room",
+                self.path.display()
+            );
+        }
+        fs::rename(&self.temp, &self.path).map_err(|e| {
+            anyhow::anyhow!(
+                "`{}`: cannot move it into place: {e}; check that it is not a folder and its folder is writable",
+                self.path.display()
+            )
+        })?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Streamed {
+    /// Removes the temporary file of a file not committed, if it was created.
+    fn drop(&mut self) {
+        drop(self.file.take());
+        if !self.committed {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
 /// `dir/.name.<pid>.evogate-tmp`, beside the final file so the rename stays on one
 /// device, and named by process so that two runs writing the same report at once never
 /// write into, or rename, each other's half-written file.
@@ -145,6 +245,48 @@ mod tests {
         let path = dir.path().join("x.csv");
         write_all(&[Output::new(&path, "a,b\n")]).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "a,b\n");
+    }
+
+    #[test]
+    fn a_streamed_file_appears_whole_at_commit_and_not_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.csv");
+        fs::write(&path, "old").unwrap();
+        let mut file = Streamed::new(&path);
+        file.write(b"a,b\n");
+        file.write(b"1,2\n");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        file.commit().unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "a,b\n1,2\n");
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "a temporary file was left behind");
+    }
+
+    #[test]
+    fn a_streamed_file_dropped_uncommitted_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.csv");
+        let mut file = Streamed::new(&path);
+        file.write(b"half");
+        drop(file);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_streamed_file_reports_a_folder_and_a_missing_folder_at_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut folder = Streamed::new(dir.path());
+        folder.write(b"x");
+        let error = folder.commit().unwrap_err().to_string();
+        assert!(error.contains("is a folder"), "{error}");
+        let mut missing = Streamed::new(dir.path().join("no/such/s.csv"));
+        missing.write(b"x");
+        let error = missing.commit().unwrap_err().to_string();
+        assert!(error.contains("cannot write it"), "{error}");
+        let empty = dir.path().join("e.csv");
+        Streamed::new(&empty).commit().unwrap();
+        assert_eq!(fs::read(&empty).unwrap(), b"");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

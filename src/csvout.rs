@@ -84,6 +84,23 @@ impl CsvWriter {
     pub fn finish(self) -> String {
         self.out
     }
+
+    /// Bytes written and not yet handed on.
+    pub fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Whether nothing is waiting to be handed on.
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// Hands what was written since the last call (whole rows, once a row is ended)
+    /// to `sink`, and keeps the buffer for what comes next.
+    pub fn hand_on(&mut self, sink: &mut dyn FnMut(&str)) {
+        sink(&self.out);
+        self.out.clear();
+    }
 }
 
 /// Prefixes `'` to a cell a spreadsheet would evaluate as a formula.

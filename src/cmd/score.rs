@@ -1,7 +1,7 @@
 //! `evogate score`: grade a tasks file's outputs and write the scores CSV.
 
 use super::{Outcome, Status, open_file};
-use crate::atomic::{Output, write_all};
+use crate::atomic::Streamed;
 use crate::cli::ScoreArgs;
 use crate::error::InputError;
 use crate::grading::{Outputs, grade_tasks};
@@ -25,7 +25,19 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             message: error.to_string(),
         }),
     };
-    let (csv, summary) = grade_tasks(verifier.as_ref(), tasks, outputs)?;
+    // The scores go straight to a temporary file beside --out, moved into place only
+    // once every input proved good; without --out they are gathered for stdout.
+    let mut file = args.out.as_ref().map(Streamed::new);
+    let mut csv = String::new();
+    let summary = grade_tasks(
+        verifier.as_ref(),
+        tasks,
+        outputs,
+        &mut |chunk| match &mut file {
+            Some(file) => file.write(chunk.as_bytes()),
+            None => csv.push_str(chunk),
+        },
+    )?;
     let mut notes = Vec::new();
     if summary.missing > 0 {
         notes.push(format!(
@@ -35,9 +47,9 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             summary.first_missing.join(", ")
         ));
     }
-    let stdout = match &args.out {
-        Some(path) => {
-            write_all(&[Output::new(path, csv)])?;
+    let stdout = match (&args.out, file) {
+        (Some(path), Some(file)) => {
+            file.commit()?;
             format!(
                 "scored {} tasks: {} correct; wrote {}\n",
                 summary.tasks,
@@ -45,7 +57,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
                 path.display()
             )
         }
-        None => csv,
+        _ => csv,
     };
     // A big truth makes a verifier of millions of small allocations; freeing them one
     // at a time takes a visible share of the run, and the process ends right after

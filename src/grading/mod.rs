@@ -182,15 +182,31 @@ pub struct Summary {
     pub first_missing: Vec<String>,
 }
 
+/// How many bytes of the scores CSV [`grade_tasks`] gathers before it hands them on.
+const HAND_ON_EVERY: usize = 1 << 20;
+
 /// Grades every row of `tasks` (a tasks file, its header read) with `verifier` against
-/// `outputs` (as read, or why they could not be), and returns the scores CSV:
-/// [`SCORE_COLUMNS`], then the tasks file's columns beyond `task_id,group,kind,prompt`.
-/// The errors and their order are those of the module's list.
+/// `outputs` (as read, or why they could not be), and hands the scores CSV to `sink`
+/// a megabyte at a time as it is made: [`SCORE_COLUMNS`], then the tasks file's
+/// columns beyond `task_id,group,kind,prompt`. The errors and their order are those of
+/// the module's list; after an error, what `sink` got is not the scores CSV.
 pub fn grade_tasks<R: Read>(
+    verifier: &dyn Verifier,
+    tasks: RowScanner<R>,
+    outputs: Result<Outputs, InputError>,
+    sink: &mut dyn FnMut(&str),
+) -> Result<Summary, InputError> {
+    grade_tasks_handing_on(verifier, tasks, outputs, sink, HAND_ON_EVERY)
+}
+
+/// [`grade_tasks`], handing the CSV on once `every` bytes are gathered.
+fn grade_tasks_handing_on<R: Read>(
     verifier: &dyn Verifier,
     mut tasks: RowScanner<R>,
     outputs: Result<Outputs, InputError>,
-) -> Result<(String, Summary), InputError> {
+    sink: &mut dyn FnMut(&str),
+    every: usize,
+) -> Result<Summary, InputError> {
     let headers = tasks.headers().to_vec();
     let source = tasks.source().to_string();
     let id_column = column(&headers, "task_id");
@@ -203,8 +219,7 @@ pub fn grade_tasks<R: Read>(
         (Ok(outputs), Some(id_column)) if outputs.repeat.is_none() => Some((outputs, id_column)),
         _ => None,
     };
-    let length_guess = graded.map_or(0, |(outputs, _)| outputs.len() * 100);
-    let mut csv = CsvWriter::with_capacity(length_guess);
+    let mut csv = CsvWriter::with_capacity(every.min(1 << 24) + 4096);
     let mut header: Vec<&str> = SCORE_COLUMNS.to_vec();
     header.extend(extra.iter().map(|&i| headers[i].as_str()));
     csv.header(&header);
@@ -274,6 +289,9 @@ pub fn grade_tasks<R: Read>(
             csv.cell(Cell::Text(row.field(i)));
         }
         csv.end_row();
+        if csv.len() >= every {
+            csv.hand_on(sink);
+        }
     }
     let outputs = outputs?;
     require(&source, &headers, "task_id")?;
@@ -307,7 +325,8 @@ pub fn grade_tasks<R: Read>(
             ),
         ));
     }
-    Ok((csv.finish(), summary))
+    csv.hand_on(sink);
+    Ok(summary)
 }
 
 #[cfg(test)]

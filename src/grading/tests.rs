@@ -234,7 +234,12 @@ fn score_now(
             size,
         },
     );
-    grade_tasks(verifier, tasks, outputs).map_err(|e| e.to_string())
+    let mut csv = String::new();
+    // Handed on after every row, or once at the end.
+    let every = if size % 2 == 1 { 1 } else { HAND_ON_EVERY };
+    let summary = grade_tasks_handing_on(verifier, tasks, outputs, &mut |c| csv.push_str(c), every)
+        .map_err(|e| e.to_string())?;
+    Ok((csv, summary))
 }
 
 fn assert_scores_as_before(verifier: &dyn Verifier, tasks: &[u8], outputs: &[u8]) {

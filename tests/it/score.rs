@@ -186,3 +186,54 @@ fn bad_inputs_exit_2_naming_the_file_the_row_and_the_fix() {
         &["`stranger.csv` row 2", "not in the ground truth"],
     );
 }
+
+#[test]
+fn a_failed_run_keeps_the_old_scores_file_and_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = holdout(dir.path());
+    let listed = fs::read_to_string(dir.path().join(&tasks)).unwrap();
+    // Every listed task, then one the truth does not hold: found only after grading.
+    let mut bad = listed.clone();
+    bad.push_str("9999.99999:id,9999.99999,id,q\n");
+    write(dir.path(), "bad.csv", &bad);
+    let first = listed.lines().nth(1).unwrap().split(',').next().unwrap();
+    write(
+        dir.path(),
+        "o.csv",
+        &format!("task_id,output\n{first},nothing\n"),
+    );
+    write(dir.path(), "scores.csv", "old\n");
+    fs::create_dir(dir.path().join("folder")).unwrap();
+    let truth = papers();
+    for out in ["scores.csv", "folder"] {
+        let result = run(
+            dir.path(),
+            &[
+                "score",
+                "--truth",
+                truth.to_str().unwrap(),
+                "--tasks",
+                "bad.csv",
+                "--outputs",
+                "o.csv",
+                "--out",
+                out,
+            ],
+        );
+        // The input's error comes first, even when --out is a folder.
+        assert_input_error(
+            &result,
+            &["`bad.csv`", "9999.99999:id", "not in the ground truth"],
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(dir.path().join("scores.csv")).unwrap(),
+        "old\n"
+    );
+    let left: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("evogate-tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
