@@ -133,15 +133,8 @@ pub(super) fn permute(pairs: &mut [Pair], order: &[u32]) {
 mod tests {
     use proptest::prelude::*;
 
+    use super::super::sinks::UNSCORED;
     use super::*;
-    use crate::admission::pairing::Side;
-
-    const UNSCORED: Side = Side {
-        line: 0,
-        score: 0.0,
-        correct: None,
-        feedback: None,
-    };
 
     fn pairs_of(tasks: &[String]) -> (Texts, Vec<Pair>) {
         let mut texts = Texts::new();

@@ -10,7 +10,7 @@ use crate::scores::{Refusal, Repeat, Sink, Values};
 use crate::stats::TIE_TOLERANCE;
 
 /// No side yet.
-const UNSCORED: Side = Side {
+pub(super) const UNSCORED: Side = Side {
     line: 0,
     score: 0.0,
     correct: None,
