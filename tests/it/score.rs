@@ -10,19 +10,28 @@ fn holdout(dir: &std::path::Path) -> String {
 }
 
 fn score(dir: &std::path::Path, tasks: &str, outputs: &str) -> crate::util::Run {
+    score_with(dir, tasks, outputs, &[])
+}
+
+/// `score` on the shipped truth with `extra` arguments, e.g. `--out`.
+fn score_with(
+    dir: &std::path::Path,
+    tasks: &str,
+    outputs: &str,
+    extra: &[&str],
+) -> crate::util::Run {
     let truth = papers();
-    run(
-        dir,
-        &[
-            "score",
-            "--truth",
-            truth.to_str().unwrap(),
-            "--tasks",
-            tasks,
-            "--outputs",
-            outputs,
-        ],
-    )
+    let mut args = vec![
+        "score",
+        "--truth",
+        truth.to_str().unwrap(),
+        "--tasks",
+        tasks,
+        "--outputs",
+        outputs,
+    ];
+    args.extend_from_slice(extra);
+    run(dir, &args)
 }
 
 #[test]
@@ -95,21 +104,7 @@ fn writes_the_scores_file_atomically_with_out() {
         "o.csv",
         &format!("task_id,output\n{task},nothing\n"),
     );
-    let truth = papers();
-    let result = run(
-        dir.path(),
-        &[
-            "score",
-            "--truth",
-            truth.to_str().unwrap(),
-            "--tasks",
-            &tasks,
-            "--outputs",
-            "o.csv",
-            "--out",
-            "scores.csv",
-        ],
-    );
+    let result = score_with(dir.path(), &tasks, "o.csv", &["--out", "scores.csv"]);
     assert_eq!(result.code, 0, "{}", result.stderr);
     let scores = fs::read_to_string(dir.path().join("scores.csv")).unwrap();
     assert_eq!(scores.lines().count(), 7);
@@ -204,22 +199,8 @@ fn a_failed_run_keeps_the_old_scores_file_and_leaves_no_temporary_file() {
     );
     write(dir.path(), "scores.csv", "old\n");
     fs::create_dir(dir.path().join("folder")).unwrap();
-    let truth = papers();
     for out in ["scores.csv", "folder"] {
-        let result = run(
-            dir.path(),
-            &[
-                "score",
-                "--truth",
-                truth.to_str().unwrap(),
-                "--tasks",
-                "bad.csv",
-                "--outputs",
-                "o.csv",
-                "--out",
-                out,
-            ],
-        );
+        let result = score_with(dir.path(), "bad.csv", "o.csv", &["--out", out]);
         // The input's error comes first, even when --out is a folder.
         assert_input_error(
             &result,
