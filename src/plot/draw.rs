@@ -148,10 +148,22 @@ pub fn outcomes_svg(plot: &OutcomesPlot) -> String {
 
 /// Each stratum's difference with its interval, a line at 0 and one at −margin.
 pub fn strata_svg(plot: &StrataPlot) -> String {
+    // Each row with its interval, when both bounds are finite.
     let rows: Vec<_> = plot
         .rows
         .iter()
-        .filter(|r| r.estimate.is_finite() && r.low.is_finite() && r.high.is_finite())
+        .filter(|r| r.estimate.is_finite())
+        .map(|r| {
+            let interval = r
+                .low
+                .zip(r.high)
+                .filter(|(low, high)| low.is_finite() && high.is_finite());
+            let label = match interval {
+                Some(_) => r.label.clone(),
+                None => format!("{} (no interval)", r.label),
+            };
+            (r, label, interval)
+        })
         .collect();
     render("Difference by stratum (candidate − baseline)", |area| {
         let count = rows.len().max(1) as i32;
@@ -169,7 +181,7 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
             .y_label_formatter(&|y| {
                 let index = count - 1 - *y;
                 rows.get(index as usize)
-                    .map_or(String::new(), |r| r.label.clone())
+                    .map_or(String::new(), |(_, label, _)| label.clone())
             })
             .x_desc("paired difference")
             .draw()?;
@@ -186,20 +198,21 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
                 BASELINE.stroke_width(1),
             ))?;
         }
-        for (index, row) in rows.iter().enumerate() {
+        for (index, (row, _, interval)) in rows.iter().enumerate() {
             let y = count - 1 - index as i32;
             let color = if row.significant_regression {
                 BASELINE
             } else {
                 CANDIDATE
             };
-            let (low, high, estimate) = (round(row.low), round(row.high), round(row.estimate));
-            chart.draw_series(std::iter::once(PathElement::new(
-                [(low, y), (high, y)],
-                color.stroke_width(2),
-            )))?;
+            if let Some((low, high)) = interval {
+                chart.draw_series(std::iter::once(PathElement::new(
+                    [(round(*low), y), (round(*high), y)],
+                    color.stroke_width(2),
+                )))?;
+            }
             chart.draw_series(std::iter::once(Circle::new(
-                (estimate, y),
+                (round(row.estimate), y),
                 4,
                 color.filled(),
             )))?;
@@ -359,8 +372,8 @@ mod tests {
         let row = |label: &str, estimate: f64, regression: bool| StratumRow {
             label: label.into(),
             estimate,
-            low: estimate - 0.1,
-            high: estimate + 0.1,
+            low: Some(estimate - 0.1),
+            high: Some(estimate + 0.1),
             significant_regression: regression,
         };
         let plot = StrataPlot {
@@ -387,6 +400,48 @@ mod tests {
             svg.contains("stroke-dasharray")
                 || svg.matches("<line").count() + svg.matches("<polyline").count() > 3
         );
+    }
+
+    #[test]
+    fn strata_plot_draws_a_row_without_an_interval_as_its_point() {
+        let row = |label: &str, low: Option<f64>, high: Option<f64>| StratumRow {
+            label: label.into(),
+            estimate: 0.5,
+            low,
+            high,
+            significant_regression: false,
+        };
+        let plot = StrataPlot {
+            rows: vec![
+                row("overall", Some(0.25), Some(0.75)),
+                row("kind=year", None, None),
+                row("kind=id", Some(f64::NAN), Some(1.0)),
+                StratumRow {
+                    estimate: f64::NAN,
+                    ..row("kind=title", Some(0.0), Some(1.0))
+                },
+            ],
+            margin: None,
+        };
+        let svg = strata_svg(&plot);
+        assert_well_formed(&svg);
+        let texts = texts(&svg);
+        for label in [
+            "overall",
+            "kind=year (no interval)",
+            "kind=id (no interval)",
+        ] {
+            assert!(
+                texts.iter().any(|t| t == label),
+                "{label} missing: {texts:?}"
+            );
+        }
+        // A row without a finite estimate has no point to draw.
+        assert!(
+            !texts.iter().any(|t| t.starts_with("kind=title")),
+            "{texts:?}"
+        );
+        assert_eq!(svg.matches("<circle").count(), 3);
     }
 
     #[test]

@@ -36,10 +36,10 @@ pub struct StratumRow {
     pub label: String,
     /// Candidate − baseline.
     pub estimate: f64,
-    /// Lower bound of the interval.
-    pub low: f64,
-    /// Upper bound of the interval.
-    pub high: f64,
+    /// Lower bound of the interval, when there is one.
+    pub low: Option<f64>,
+    /// Upper bound of the interval, when there is one.
+    pub high: Option<f64>,
     /// Drawn in red when the stratum regressed significantly.
     pub significant_regression: bool,
 }
@@ -47,7 +47,8 @@ pub struct StratumRow {
 /// Each stratum's difference, overall first, with an optional margin line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StrataPlot {
-    /// Rows, top to bottom; rows with a non-finite value are left out.
+    /// Rows, top to bottom; a row whose estimate is not finite is left out, and one
+    /// without a finite interval is drawn as its point, labelled `(no interval)`.
     pub rows: Vec<StratumRow>,
     /// The non-inferiority margin, drawn at −margin.
     pub margin: Option<f64>,

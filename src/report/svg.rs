@@ -31,14 +31,12 @@ pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
                 .collect(),
         },
     };
-    let row = |label: String, delta: &crate::admission::Delta, regressed: bool| {
-        Some(StratumRow {
-            label,
-            estimate: delta.estimate,
-            low: delta.low?,
-            high: delta.high?,
-            significant_regression: regressed,
-        })
+    let row = |label: String, delta: &crate::admission::Delta, regressed: bool| StratumRow {
+        label,
+        estimate: delta.estimate,
+        low: delta.low,
+        high: delta.high,
+        significant_regression: regressed,
     };
     let overall_regressed = report.strata.is_empty() && report.p_regression < report.alpha;
     let rows = std::iter::once(row("overall".to_string(), &report.delta, overall_regressed))
@@ -49,7 +47,6 @@ pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
                 s.significant_regression,
             )
         }))
-        .flatten()
         .collect();
     let strata = StrataPlot {
         rows,
