@@ -177,7 +177,7 @@ fn push_text(out: &mut String, text: &str) {
 /// `text` with every `"` doubled.
 fn push_doubling_quotes(out: &mut String, text: &str) {
     let mut rest = text;
-    while let Some(quote) = rest.find('"') {
+    while let Some(quote) = memchr::memchr(b'"', rest.as_bytes()) {
         out.push_str(&rest[..=quote]);
         out.push('"');
         rest = &rest[quote + 1..];

@@ -167,9 +167,7 @@ fn read_jsonl(
     let mut refused: Option<InputError> = None;
     loop {
         bytes.clear();
-        let read = reader
-            .read_until(b'\n', &mut bytes)
-            .map_err(|error| io_error(source, &error))?;
+        let read = read_line(&mut reader, &mut bytes).map_err(|error| io_error(source, &error))?;
         if read == 0 {
             break;
         }
@@ -293,6 +291,30 @@ fn parse_line_fast(raw: &str) -> Option<Line<'_>> {
         return None;
     }
     serde_json::from_str(raw).ok()
+}
+
+/// `BufRead::read_until(b'\n')`, with the line end found by the `memchr` crate's
+/// vector search (the standard library's is a word at a time): the bytes up to and
+/// including the next `\n` (or the end of the input) appended to `line`, and how many.
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut read = 0;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        let (taken, done) = match memchr::memchr(b'\n', buffer) {
+            Some(end) => (end + 1, true),
+            None => (buffer.len(), buffer.is_empty()),
+        };
+        line.extend_from_slice(&buffer[..taken]);
+        reader.consume(taken);
+        read += taken;
+        if done {
+            return Ok(read);
+        }
+    }
 }
 
 #[cfg(test)]
