@@ -1,12 +1,13 @@
 //! Reads arbitrary bytes as an outputs file with `outputs::read_outputs` (the stream
 //! reader, with its hand-written JSON Lines path), handed over in reads of a size the
-//! first byte picks, and with the whole-file reader it replaced (kept here as it was):
-//! both must give the same outputs or the same error.
+//! first byte picks, and with the whole-file reader it replaced (kept here as it was,
+//! but for its JSON-tree line parser, which was not rewritten: the library's
+//! `parse_line` serves both): both must give the same outputs or the same error.
 
 #![no_main]
 
 use evogate::error::InputError;
-use evogate::outputs::{Output, read_outputs};
+use evogate::outputs::{Output, parse_line, read_outputs};
 use evogate::table::Table;
 use libfuzzer_sys::fuzz_target;
 
@@ -55,7 +56,7 @@ fn jsonl(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
         if raw.trim().is_empty() {
             continue;
         }
-        outputs.push(line_output(source, line, raw)?);
+        outputs.push(parse_line(source, line, raw)?);
     }
     if outputs.is_empty() {
         return Err(InputError::NoRows {
@@ -63,41 +64,6 @@ fn jsonl(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
         });
     }
     Ok(outputs)
-}
-
-fn line_output(source: &str, line: u64, raw: &str) -> Result<Output, InputError> {
-    let value: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
-        InputError::invalid(
-            source,
-            line,
-            format!("not a JSON object ({e}); write one object per line"),
-        )
-    })?;
-    let field = |key: &str| -> Result<String, InputError> {
-        match value.get(key) {
-            Some(serde_json::Value::String(s)) => Ok(s.clone()),
-            Some(serde_json::Value::Null) => Err(InputError::invalid(
-                source,
-                line,
-                format!("`{key}` is null; give it a string value"),
-            )),
-            None => Err(InputError::invalid(
-                source,
-                line,
-                format!("no `{key}` key; each line needs {{\"task_id\": ..., \"output\": ...}}"),
-            )),
-            Some(other) => Err(InputError::invalid(
-                source,
-                line,
-                format!("`{key}` is {other}, not a string; quote it"),
-            )),
-        }
-    };
-    Ok(Output {
-        line,
-        task_id: field("task_id")?.trim().to_string(),
-        output: field("output")?,
-    })
 }
 
 fuzz_target!(|data: &[u8]| {

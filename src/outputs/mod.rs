@@ -235,9 +235,11 @@ fn line_content(text: &str) -> &str {
     }
 }
 
-/// One JSON line read through a JSON tree: the general path, which names what is wrong
-/// with a line the fast path does not take.
-fn parse_line(source: &str, line: u64, raw: &str) -> Result<Output, InputError> {
+/// One JSON line (`raw`, line `line` of `source`, without its line end) read through a
+/// JSON tree: the general path, which names what is wrong with a line the fast path
+/// does not take. Public for the readers held up against the streaming one (the
+/// `outputs_stream` fuzz target), which read their lines the same way.
+pub fn parse_line(source: &str, line: u64, raw: &str) -> Result<Output, InputError> {
     let value: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
         InputError::invalid(
             source,
