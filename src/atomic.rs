@@ -59,22 +59,14 @@ pub fn write_all_with(
     write_temp: &mut dyn FnMut(&Path, &[u8]) -> io::Result<()>,
 ) -> anyhow::Result<()> {
     if let Some(folder) = outputs.iter().find(|o| o.path.is_dir()) {
-        anyhow::bail!(
-            "`{}` is a folder: give the path of a file to write",
-            folder.path.display()
-        );
+        return Err(a_folder(&folder.path));
     }
     let mut written: Vec<(PathBuf, &Path)> = Vec::new();
     let result = (|| -> anyhow::Result<()> {
         for output in outputs {
             let temp = temp_path(&output.path);
             written.push((temp.clone(), &output.path));
-            write_temp(&temp, &output.bytes).map_err(|e| {
-                anyhow::anyhow!(
-                    "`{}`: cannot write it: {e}; check that its folder exists, is writable and has room",
-                    output.path.display()
-                )
-            })?;
+            write_temp(&temp, &output.bytes).map_err(|e| not_written(&output.path, &e))?;
         }
         Ok(())
     })();
@@ -91,12 +83,7 @@ pub fn write_all_with(
                     let _ = fs::remove_file(left);
                 }
             })
-            .map_err(|e| {
-            anyhow::anyhow!(
-                "`{}`: cannot move it into place: {e}; check that it is not a folder and its folder is writable",
-                path.display()
-            )
-        })?;
+            .map_err(|e| not_moved(path, &e))?;
     }
     Ok(())
 }
@@ -143,9 +130,11 @@ impl Streamed {
         }
     }
 
+    /// Creates the temporary file, unless the final path is a folder (reported at
+    /// [`Streamed::commit`]).
     fn start(&mut self) -> io::Result<&mut io::BufWriter<fs::File>> {
         if self.path.is_dir() {
-            return Err(io::Error::new(io::ErrorKind::IsADirectory, "a folder"));
+            return Err(io::Error::other("a folder"));
         }
         let file = fs::File::create(&self.temp)?;
         Ok(self
@@ -153,10 +142,18 @@ impl Streamed {
             .insert(io::BufWriter::with_capacity(1 << 16, file)))
     }
 
+    /// The final path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Writes what is buffered, syncs it, and moves the file into place (an empty file
     /// when nothing was written); reports the first failure, with [`write_all`]'s
     /// messages.
     pub fn commit(mut self) -> anyhow::Result<()> {
+        if self.path.is_dir() {
+            return Err(a_folder(&self.path));
+        }
         if self.file.is_none() {
             self.write(b"");
         }
@@ -168,24 +165,8 @@ impl Streamed {
                 .and_then(|file| file.sync_all()),
             (None, None) => Ok(()),
         };
-        if let Err(error) = written {
-            if error.kind() == io::ErrorKind::IsADirectory {
-                anyhow::bail!(
-                    "`{}` is a folder: give the path of a file to write",
-                    self.path.display()
-                );
-            }
-            anyhow::bail!(
-                "`{}`: cannot write it: {error}; check that its folder exists, is writable and has room",
-                self.path.display()
-            );
-        }
-        fs::rename(&self.temp, &self.path).map_err(|e| {
-            anyhow::anyhow!(
-                "`{}`: cannot move it into place: {e}; check that it is not a folder and its folder is writable",
-                self.path.display()
-            )
-        })?;
+        written.map_err(|e| not_written(&self.path, &e))?;
+        fs::rename(&self.temp, &self.path).map_err(|e| not_moved(&self.path, &e))?;
         self.committed = true;
         Ok(())
     }
@@ -199,6 +180,30 @@ impl Drop for Streamed {
             let _ = fs::remove_file(&self.temp);
         }
     }
+}
+
+/// The error of an output path that is a folder.
+fn a_folder(path: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "`{}` is a folder: give the path of a file to write",
+        path.display()
+    )
+}
+
+/// The error of a temporary file that could not be written.
+fn not_written(path: &Path, error: &io::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "`{}`: cannot write it: {error}; check that its folder exists, is writable and has room",
+        path.display()
+    )
+}
+
+/// The error of a temporary file that could not be moved into place.
+fn not_moved(path: &Path, error: &io::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "`{}`: cannot move it into place: {error}; check that it is not a folder and its folder is writable",
+        path.display()
+    )
 }
 
 /// `dir/.name.<pid>.evogate-tmp`, beside the final file so the rename stays on one

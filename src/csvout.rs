@@ -85,21 +85,13 @@ impl CsvWriter {
         self.out
     }
 
-    /// Bytes written and not yet handed on.
-    pub fn len(&self) -> usize {
-        self.out.len()
-    }
-
-    /// Whether nothing is waiting to be handed on.
-    pub fn is_empty(&self) -> bool {
-        self.out.is_empty()
-    }
-
-    /// Hands what was written since the last call (whole rows, once a row is ended)
-    /// to `sink`, and keeps the buffer for what comes next.
-    pub fn hand_on(&mut self, sink: &mut dyn FnMut(&str)) {
-        sink(&self.out);
-        self.out.clear();
+    /// Once at least `bytes` were written since the last time, hands them (whole rows,
+    /// once a row is ended) to `sink`, and keeps the buffer for what comes next.
+    pub fn hand_on(&mut self, bytes: usize, sink: &mut dyn FnMut(&str)) {
+        if self.out.len() >= bytes {
+            sink(&self.out);
+            self.out.clear();
+        }
     }
 }
 

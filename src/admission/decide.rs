@@ -213,10 +213,9 @@ fn strata_of(pairs: &Pairs) -> BTreeMap<&str, Vec<&Pair>> {
         };
         members[at].push(pair);
     }
-    let mut members: Vec<Option<Vec<&Pair>>> = members.into_iter().map(Some).collect();
     by_value
         .into_iter()
-        .map(|(value, at)| (value, members[at].take().expect("one value per index")))
+        .map(|(value, at)| (value, std::mem::take(&mut members[at])))
         .collect()
 }
 

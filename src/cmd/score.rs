@@ -47,17 +47,18 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             summary.first_missing.join(", ")
         ));
     }
-    let stdout = match (&args.out, file) {
-        (Some(path), Some(file)) => {
-            file.commit()?;
-            format!(
+    let stdout = match file {
+        Some(file) => {
+            let wrote = format!(
                 "scored {} tasks: {} correct; wrote {}\n",
                 summary.tasks,
                 summary.correct,
-                path.display()
-            )
+                file.path().display()
+            );
+            file.commit()?;
+            wrote
         }
-        _ => csv,
+        None => csv,
     };
     // A big truth makes a verifier of millions of small allocations; freeing them one
     // at a time takes a visible share of the run, and the process ends right after

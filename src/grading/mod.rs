@@ -219,7 +219,7 @@ fn grade_tasks_handing_on<R: Read>(
         (Ok(outputs), Some(id_column)) if outputs.repeat.is_none() => Some((outputs, id_column)),
         _ => None,
     };
-    let mut csv = CsvWriter::with_capacity(every.min(1 << 24) + 4096);
+    let mut csv = CsvWriter::with_capacity(every + 4096);
     let mut header: Vec<&str> = SCORE_COLUMNS.to_vec();
     header.extend(extra.iter().map(|&i| headers[i].as_str()));
     csv.header(&header);
@@ -289,9 +289,7 @@ fn grade_tasks_handing_on<R: Read>(
             csv.cell(Cell::Text(row.field(i)));
         }
         csv.end_row();
-        if csv.len() >= every {
-            csv.hand_on(sink);
-        }
+        csv.hand_on(every, sink);
     }
     let outputs = outputs?;
     require(&source, &headers, "task_id")?;
@@ -325,7 +323,7 @@ fn grade_tasks_handing_on<R: Read>(
             ),
         ));
     }
-    csv.hand_on(sink);
+    csv.hand_on(0, sink);
     Ok(summary)
 }
 

@@ -109,11 +109,12 @@ fn clusters_of<'a>(
     let mut names: Vec<&str> = Vec::new();
     let mut runs: Vec<(u32, u32)> = Vec::new();
     let mut index: Option<FastMap<&str, u32>> = None;
-    let mut last: Option<&str> = None;
     for cluster in clusters {
-        if let (Some(name), Some(run)) = (last, runs.last_mut())
-            && (std::ptr::eq(name, cluster) || name == cluster)
+        // The run goes on while the cluster is the run's own (the same `&str`, or equal).
+        let same = |name: &str| std::ptr::eq(name, cluster) || name == cluster;
+        if let Some(run) = runs.last_mut()
             && run.1 < u32::MAX
+            && same(names[run.0 as usize])
         {
             run.1 += 1;
             continue;
@@ -136,7 +137,6 @@ fn clusters_of<'a>(
                 (names.len() - 1) as u32
             })
         };
-        last = Some(cluster);
         runs.push((at, 1));
     }
     let sorted = index.is_none();

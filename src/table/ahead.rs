@@ -119,14 +119,21 @@ impl RowsAhead {
         } = self;
         // Batches the consumer left are passed over, so the thread reads on.
         for _ in batches.iter() {}
-        let io_error = |message: String| InputError::Io {
-            file: source.clone(),
-            message,
-        };
         thread
             .join()
-            .map_err(|_| io_error("the reading thread stopped".to_string()))?
-            .map_err(|error| io_error(error.to_string()))
+            .map_err(|_| stopped(&source))?
+            .map_err(|error| InputError::Io {
+                file: source.clone(),
+                message: error.to_string(),
+            })
+    }
+}
+
+/// The error of a reading thread that ended before the input did (it panicked).
+fn stopped(source: &str) -> InputError {
+    InputError::Io {
+        file: source.to_string(),
+        message: "the reading thread stopped".to_string(),
     }
 }
 
@@ -174,10 +181,7 @@ impl Rows for RowsAhead {
             }
             let Ok(next) = self.batches.recv() else {
                 self.ended = true;
-                return Err(InputError::Io {
-                    file: self.source.clone(),
-                    message: "the reading thread stopped".to_string(),
-                });
+                return Err(stopped(&self.source));
             };
             let spent = std::mem::replace(&mut self.batch, next);
             // The thread makes a batch when none comes back.
@@ -197,9 +201,9 @@ mod tests {
     use crate::digest::sha256_hex;
 
     /// The header, every row's line and fields, and the error that ended them, if any.
-    type Read = (Vec<String>, Vec<(u64, Vec<String>)>, Option<String>);
+    type Scanned = (Vec<String>, Vec<(u64, Vec<String>)>, Option<String>);
 
-    fn read_all(rows: &mut impl Rows) -> Read {
+    fn read_all(rows: &mut impl Rows) -> Scanned {
         let headers = rows.headers().to_vec();
         let mut read = Vec::new();
         loop {

@@ -344,49 +344,24 @@ impl<R: Read> RowScanner<R> {
         bytes.clear();
         self.ends.clear();
         let rest = &self.buffer[self.start..self.filled];
-        let first = memchr::memchr3(b'\n', b'"', b'\r', rest);
-        // A whole line with quoted fields that close on it, read field by field.
-        let quoted = match first {
-            Some(at) if rest[at] == b'"' => {
-                let length = split_quoted_line(rest, &mut bytes, &mut self.ends);
-                if length.is_none() {
-                    bytes.clear();
-                    self.ends.clear();
-                }
-                length
-            }
-            _ => None,
-        };
-        match (quoted, first) {
-            (Some(length), _) => {
+        match split_whole_line(rest, &mut bytes, &mut self.ends) {
+            // The line holds a byte that is not a line end, so its `\n` ends it.
+            Some(length) => {
                 self.start += length;
                 self.line_ends += 1;
                 self.after_cr = false;
             }
-            // A whole line buffered, with no quote and no `\r`: its fields are what
-            // lies between its commas.
-            (None, Some(end)) if rest[end] == b'\n' => {
-                let line = &rest[..end];
-                let mut from = 0;
-                each_comma(line, |comma| {
-                    bytes.extend_from_slice(&line[from..comma]);
+            None => {
+                bytes.clear();
+                self.ends.clear();
+                loop {
+                    let end = self.read_field(&mut bytes)?;
                     self.ends.push(bytes.len());
-                    from = comma + 1;
-                });
-                bytes.extend_from_slice(&line[from..]);
-                self.ends.push(bytes.len());
-                // The line holds a byte that is not a line end, so its `\n` ends it.
-                self.start += end + 1;
-                self.line_ends += 1;
-                self.after_cr = false;
-            }
-            (None, _) => loop {
-                let end = self.read_field(&mut bytes)?;
-                self.ends.push(bytes.len());
-                if let FieldEnd::Record = end {
-                    break;
+                    if let FieldEnd::Record = end {
+                        break;
+                    }
                 }
-            },
+            }
         }
         // As `csv` checks a record: the whole at once when it is ASCII, else field by
         // field, naming the first field that is not UTF-8.
@@ -492,7 +467,30 @@ impl<R: Read> RowScanner<R> {
 /// line end: its fields appended to `bytes` (a quoted one without its quotes, `""`
 /// read as `"`), where each ends pushed to `ends`, and the length of the line with its
 /// `\n`. `None` for any other record (the byte-by-byte reader takes it), with `bytes`
-/// and `ends` to be cleared.
+/// and `ends` to be cleared. A line without quotes (nearly every line of a
+/// machine-written file) is split at its commas, found eight bytes at a time; one with
+/// quoted fields is read field by field.
+fn split_whole_line(rest: &[u8], bytes: &mut Vec<u8>, ends: &mut Vec<usize>) -> Option<usize> {
+    let first = memchr::memchr3(b'\n', b'"', b'\r', rest)?;
+    match rest[first] {
+        b'\n' => {
+            let line = &rest[..first];
+            let mut from = 0;
+            each_comma(line, |comma| {
+                bytes.extend_from_slice(&line[from..comma]);
+                ends.push(bytes.len());
+                from = comma + 1;
+            });
+            bytes.extend_from_slice(&line[from..]);
+            ends.push(bytes.len());
+            Some(first + 1)
+        }
+        b'"' => split_quoted_line(rest, bytes, ends),
+        _ => None,
+    }
+}
+
+/// [`split_whole_line`] for a line with a quote.
 fn split_quoted_line(rest: &[u8], bytes: &mut Vec<u8>, ends: &mut Vec<usize>) -> Option<usize> {
     let mut at = 0;
     loop {

@@ -8,9 +8,10 @@
 //! task list) hold the same tasks and puts the pairs in task order.
 //!
 //! What a sort-and-merge of two whole files reported, this reports too, in the same
-//! order: each file's own errors first (see [`read_scores`](crate::scores::read_scores)), then a missing strata
-//! column, tasks one file lacks, and the first task (by `task_id`) whose two rows name
-//! different strata.
+//! order: each file's own errors first (see
+//! [`read_scores`](crate::scores::read_scores)), then a missing strata column, tasks
+//! one file lacks, and the first task (by `task_id`) whose two rows name different
+//! strata.
 
 mod finish;
 mod index;
