@@ -50,17 +50,28 @@ pub fn implied_year(arxiv_id: &str) -> Option<u16> {
 
 /// Every problem of `table`, in row order; `Err` only when a column is missing.
 pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
+    Ok(check_normalizing(table)?.0)
+}
+
+/// [`check`], with every row's [`normalize`]d title, which the checking makes anyway
+/// and the verifier's title index needs again.
+fn check_normalizing(table: &Table) -> Result<(Vec<Problem>, Vec<String>), InputError> {
     let columns = PAPER_COLUMNS.map(|name| table.require(name));
     let [id, title, author, year] = columns;
     let (id, title, author, year) = (id?, title?, author?, year?);
+    let normalized: Vec<String> = table
+        .rows
+        .iter()
+        .map(|row| normalize(row.fields[title].trim()))
+        .collect();
     let mut problems = Vec::new();
     // Only asked whether a key was seen before, so order does not matter here; the
     // keys are the truth's own, so the graders' fast hash serves (see `fasthash`).
     let mut ids: FastMap<WordKey, u64> =
         FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
-    let mut titles: FastMap<String, u64> =
+    let mut titles: FastMap<&str, u64> =
         FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
-    for row in &table.rows {
+    for (row, normalized) in table.rows.iter().zip(&normalized) {
         let mut problem = |message: String| {
             problems.push(Problem {
                 line: row.line,
@@ -79,8 +90,9 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
             }
         }
         let arxiv_id = field(id);
+        let valid_id = is_valid_id(arxiv_id);
         if !arxiv_id.is_empty() {
-            if !is_valid_id(arxiv_id) {
+            if !valid_id {
                 problem(format!(
                     "`{arxiv_id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
                 ));
@@ -90,7 +102,6 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
                 ));
             }
         }
-        let normalized = normalize(field(title));
         if !normalized.is_empty()
             && let Some(first) = titles.insert(normalized, row.line)
         {
@@ -104,7 +115,7 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
             match year_text.parse::<u16>() {
                 Err(_) => problem(format!("year `{year_text}` is not a whole number")),
                 Ok(value) => {
-                    if is_valid_id(arxiv_id)
+                    if valid_id
                         && let Some(implied) = implied_year(arxiv_id)
                         && implied != value
                     {
@@ -116,13 +127,20 @@ pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
             }
         }
     }
-    Ok(problems)
+    drop(titles);
+    Ok((problems, normalized))
 }
 
 /// The papers of a clean truth file; the first problem, if any, is an error.
 pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
+    Ok(load_papers_normalizing(table)?.0)
+}
+
+/// [`load_papers`], with each paper's [`normalize`]d title, in paper order.
+pub fn load_papers_normalizing(table: &Table) -> Result<(Vec<Paper>, Vec<String>), InputError> {
     table.require_rows()?;
-    if let Some(problem) = check(table)?.first() {
+    let (problems, normalized) = check_normalizing(table)?;
+    if let Some(problem) = problems.first() {
         return Err(InputError::invalid(
             &table.source,
             problem.line,
@@ -139,7 +157,7 @@ pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
         index("first_author"),
         index("year"),
     );
-    Ok(table
+    let papers = table
         .rows
         .iter()
         .map(|row| Paper {
@@ -151,7 +169,8 @@ pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
                 .parse()
                 .expect("check parsed every year"),
         })
-        .collect())
+        .collect();
+    Ok((papers, normalized))
 }
 
 #[cfg(test)]
@@ -198,6 +217,19 @@ mod tests {
         let error = load_papers(&table).unwrap_err().to_string();
         assert!(error.starts_with("`t.csv` row 3: "), "{error}");
         assert!(error.contains("run `evogate truth check t.csv`"), "{error}");
+    }
+
+    #[test]
+    fn loading_gives_each_paper_its_normalised_title() {
+        let text = "arxiv_id,title,first_author,year\n\
+            1706.03762,  Attention Is All You Need ,Ashish Vaswani,2017\n\
+            1810.04805,BERT: Pre-training of Déjà-vu,Jacob Devlin,2018\n";
+        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
+        let (papers, normalized) = load_papers_normalizing(&table).unwrap();
+        let expected: Vec<String> = papers.iter().map(|p| normalize(&p.title)).collect();
+        assert_eq!(normalized, expected);
+        assert_eq!(normalized[1], "bert pre training of deja vu");
+        assert_eq!(papers, load_papers(&table).unwrap());
     }
 
     #[test]

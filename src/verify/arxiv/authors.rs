@@ -5,7 +5,7 @@
 //! The surname is the last word with any particles before it (`van den Oord`);
 //! particles may be left out or lowercased. So `He wrote it.` is not Kaiming He.
 
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -400,42 +400,118 @@ pub fn present(names: &[AuthorName], tokens: &Tokens) -> Vec<usize> {
         .collect()
 }
 
+/// The last word of `display`'s surname, marks folded: the core that
+/// [`AuthorName::parse`] finds, without the rest of the parse.
+pub fn surname_core(display: &str) -> Cow<'_, str> {
+    let last = |text: &str| -> (usize, usize) {
+        text.split_whitespace().last().map_or((0, 0), |word| {
+            let start = word.as_ptr() as usize - text.as_ptr() as usize;
+            (start, start + word.trim_end_matches('.').len())
+        })
+    };
+    if display.is_ascii() {
+        let (start, end) = last(display);
+        Cow::Borrowed(&display[start..end])
+    } else {
+        let folded = fold_marks(display);
+        let (start, end) = last(&folded);
+        Cow::Owned(folded[start..end].to_string())
+    }
+}
+
 /// Names by the last word of their surname, so that only the names whose surname is a
-/// word of the answer are examined.
+/// word of the answer are examined. The names of each surname are kept flat (one
+/// vector of names and one of where each surname's start), so a million names take
+/// a few allocations rather than a million.
 #[derive(Debug, Clone, Default)]
 pub struct SurnameIndex {
-    by_core: FastMap<WordKey, Vec<usize>>,
+    /// Each surname's list: its names are `names[start[list]..start[list + 1]]`.
+    by_core: FastMap<WordKey, u32>,
+    /// Name positions, grouped by surname, ascending within each.
+    names: Vec<u32>,
+    start: Vec<usize>,
 }
 
 impl SurnameIndex {
     /// Indexes `names` by position.
     pub fn new(names: &[AuthorName]) -> SurnameIndex {
-        let mut by_core: FastMap<WordKey, Vec<usize>> =
-            FastMap::with_capacity_and_hasher(names.len(), Default::default());
-        for (index, name) in names.iter().enumerate() {
-            if !name.core.is_empty() {
-                by_core
-                    .entry(WordKey::new(&name.core))
-                    .or_default()
-                    .push(index);
+        SurnameIndex::from_cores(names.iter().map(|name| Cow::Borrowed(name.core.as_str())))
+    }
+
+    /// Indexes names by position, given the [`surname_core`] of each.
+    pub fn from_cores<'a>(cores: impl ExactSizeIterator<Item = Cow<'a, str>>) -> SurnameIndex {
+        /// The list of a name without a surname: none.
+        const NO_LIST: u32 = u32::MAX;
+        let count = cores.len();
+        let mut by_core: FastMap<WordKey, u32> =
+            FastMap::with_capacity_and_hasher(count, Default::default());
+        let mut list_of: Vec<u32> = Vec::with_capacity(count);
+        let mut sizes: Vec<usize> = Vec::with_capacity(count);
+        for core in cores {
+            if core.is_empty() {
+                list_of.push(NO_LIST);
+                continue;
+            }
+            let next = sizes.len() as u32;
+            let list = *by_core.entry(WordKey::new(&core)).or_insert(next);
+            if list == next {
+                sizes.push(0);
+            }
+            sizes[list as usize] += 1;
+            list_of.push(list);
+        }
+        let mut start = Vec::with_capacity(sizes.len() + 1);
+        start.push(0);
+        for size in sizes {
+            start.push(start[start.len() - 1] + size);
+        }
+        let mut next = start.clone();
+        let mut names = vec![0; start[start.len() - 1]];
+        for (name, list) in list_of.into_iter().enumerate() {
+            if list != NO_LIST {
+                names[next[list as usize]] = name as u32;
+                next[list as usize] += 1;
             }
         }
-        SurnameIndex { by_core }
+        SurnameIndex {
+            by_core,
+            names,
+            start,
+        }
+    }
+
+    /// The names whose surname's last word is `core`, ascending.
+    fn named(&self, core: &str) -> &[u32] {
+        match self.by_core.get(core.as_bytes()) {
+            Some(&list) => {
+                let list = list as usize;
+                &self.names[self.start[list]..self.start[list + 1]]
+            }
+            None => &[],
+        }
     }
 
     /// Which of `names` (the ones indexed) are present in `tokens`, ascending: the same
     /// as [`present`].
     pub fn present(&self, names: &[AuthorName], tokens: &Tokens) -> Vec<usize> {
+        self.present_with(|name| &names[name], tokens)
+    }
+
+    /// [`SurnameIndex::present`], with the name at a position given by `name` when it
+    /// is examined: a verifier parses only the names whose surname is in the answer.
+    pub fn present_with<N: Borrow<AuthorName>>(
+        &self,
+        name: impl Fn(usize) -> N,
+        tokens: &Tokens,
+    ) -> Vec<usize> {
         let mut found = Vec::new();
         for i in 0..tokens.len() {
             let surname = tokens.text(i).trim_end_matches('.');
-            if let Some(candidates) = self.by_core.get(surname.as_bytes()) {
-                found.extend(
-                    candidates
-                        .iter()
-                        .copied()
-                        .filter(|&n| names[n].present_at(tokens, i)),
-                );
+            for &candidate in self.named(surname) {
+                let candidate = candidate as usize;
+                if name(candidate).borrow().present_at(tokens, i) {
+                    found.push(candidate);
+                }
             }
         }
         found.sort_unstable();
@@ -604,6 +680,16 @@ mod tests {
                 SurnameIndex::new(&names).present(&names, &tokens),
                 present(&names, &tokens)
             );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_surname_core_is_the_core_a_whole_parse_finds(
+            name in "[A-Za-z .\\-éöÅ\u{2126}\u{fb01}\t]{0,16}",
+        ) {
+            let (core, parsed) = (surname_core(&name), AuthorName::parse(&name));
+            prop_assert_eq!(core.as_ref(), parsed.core.as_str());
         }
     }
 

@@ -27,7 +27,7 @@ use super::{Grade, Outcome, Verifier, shape};
 use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
-use crate::truth::{Paper, load_papers};
+use crate::truth::{Paper, load_papers_normalizing};
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
@@ -46,7 +46,8 @@ pub struct ArxivVerifier {
     /// Whether some ID repeats (never in a truth file, which refuses it).
     ids_repeat: bool,
     titles: TitleIndex,
-    authors: Vec<AuthorName>,
+    /// First authors by surname. A name is parsed only when it is examined: holding
+    /// every parse would cost more memory than the rest of the verifier.
     surnames: SurnameIndex,
 }
 
@@ -69,15 +70,29 @@ pub fn prompt(paper: &Paper, kind: &str) -> String {
 impl ArxivVerifier {
     /// The verifier for `papers` (in truth-file order).
     pub fn new(papers: Vec<Paper>) -> ArxivVerifier {
+        let normalized = papers.iter().map(|paper| normalize(&paper.title)).collect();
+        ArxivVerifier::with_normalized_titles(papers, normalized)
+    }
+
+    /// [`ArxivVerifier::new`], given each paper's [`normalize`]d title (in paper order),
+    /// as checking the truth made them.
+    pub fn with_normalized_titles(papers: Vec<Paper>, normalized: Vec<String>) -> ArxivVerifier {
+        assert_eq!(
+            papers.len(),
+            normalized.len(),
+            "one normalised title a paper"
+        );
         let titles = TitleIndex::with_normalized(
             papers
                 .iter()
-                .map(|paper| (paper.title.as_str(), normalize(&paper.title))),
+                .map(|paper| paper.title.as_str())
+                .zip(normalized),
         );
-        let authors: Vec<AuthorName> = papers
-            .iter()
-            .map(|p| AuthorName::parse(&p.first_author))
-            .collect();
+        let surnames = SurnameIndex::from_cores(
+            papers
+                .iter()
+                .map(|paper| authors::surname_core(&paper.first_author)),
+        );
         let mut by_id = FastMap::with_capacity_and_hasher(papers.len(), Default::default());
         for (index, paper) in papers.iter().enumerate() {
             by_id.entry(WordKey::new(&paper.arxiv_id)).or_insert(index);
@@ -88,14 +103,16 @@ impl ArxivVerifier {
             tasks: OnceLock::new(),
             by_id,
             titles,
-            surnames: SurnameIndex::new(&authors),
-            authors,
+            surnames,
         }
     }
 
     /// Loads the papers of a truth table and builds the verifier.
     pub fn boxed(table: &Table) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(ArxivVerifier::new(load_papers(table)?)))
+        let (papers, normalized) = load_papers_normalizing(table)?;
+        Ok(Box::new(ArxivVerifier::with_normalized_titles(
+            papers, normalized,
+        )))
     }
 
     fn paper_index(&self, task: &Task) -> Option<usize> {
@@ -148,19 +165,26 @@ impl ArxivVerifier {
     }
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
-        let expected = &self.authors[index];
+        let author = |paper: usize| AuthorName::parse(&self.papers[paper].first_author);
+        let expected = author(index);
         let expected_key = expected.person();
         let tokens = authors::tokens(answer);
+        let named: Vec<AuthorName> = self
+            .surnames
+            .present_with(author, &tokens)
+            .into_iter()
+            .map(author)
+            .collect();
         let mut people: Vec<(&str, &str)> = Vec::new();
         let mut found: Vec<String> = Vec::new();
-        for i in self.surnames.present(&self.authors, &tokens) {
-            let key = self.authors[i].person();
+        for name in &named {
+            let key = name.person();
             if !people.contains(&key) {
                 people.push(key);
                 found.push(if key == expected_key {
                     expected.display.clone()
                 } else {
-                    self.authors[i].display.clone()
+                    name.display.clone()
                 });
             }
         }

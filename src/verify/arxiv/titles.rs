@@ -34,8 +34,13 @@ pub struct TitleIndex {
     title_word: Vec<bool>,
     /// Whether some title normalises to nothing, whose one word is then the empty one.
     empty_title: bool,
-    /// (node, word id) → the node after that word; a node is a word sequence that
-    /// begins some variant.
+    /// For each vocabulary id: the node of that word alone, if some variant begins
+    /// with it, else [`UNKNOWN`]. The root's children are kept apart from
+    /// [`TitleIndex::children`] because every word of an answer is looked up there:
+    /// an array indexed by the id the word already has costs no second hash.
+    root_children: Vec<u32>,
+    /// (node, word id) → the node after that word, for nodes other than the root; a
+    /// node is a word sequence that begins some variant.
     children: FastMap<(u32, u32), u32>,
     /// The papers having a variant that is exactly node `n`'s sequence, ascending
     /// (none for most nodes): `ends[end_start[n]..end_start[n + 1]]`.
@@ -105,6 +110,7 @@ impl TitleIndex {
             vocabulary: FastMap::with_capacity_and_hasher(papers, Default::default()),
             title_word: Vec::with_capacity(papers),
             empty_title: false,
+            root_children: Vec::with_capacity(papers),
             children: FastMap::with_capacity_and_hasher(papers, Default::default()),
             ends: Vec::new(),
             end_start: Vec::new(),
@@ -130,10 +136,19 @@ impl TitleIndex {
                             ids.push(id);
                         }
                     }
-                    node = *index.children.entry((node, id)).or_insert_with(|| {
+                    let mut new_node = || {
                         last_end.push(usize::MAX);
                         (last_end.len() - 1) as u32
-                    });
+                    };
+                    node = if node == ROOT {
+                        let child = &mut index.root_children[id as usize];
+                        if *child == UNKNOWN {
+                            *child = new_node();
+                        }
+                        *child
+                    } else {
+                        *index.children.entry((node, id)).or_insert_with(new_node)
+                    };
                 }
                 if last_end[node as usize] != paper {
                     last_end[node as usize] = paper;
@@ -173,6 +188,7 @@ impl TitleIndex {
         let id = self.vocabulary.len() as u32;
         self.vocabulary.insert(WordKey::new(word), id);
         self.title_word.push(false);
+        self.root_children.push(UNKNOWN);
         id
     }
 
@@ -181,6 +197,17 @@ impl TitleIndex {
         match self.vocabulary.get(word.as_bytes()) {
             Some(&id) => self.title_word[id as usize],
             None => word.is_empty() && self.empty_title,
+        }
+    }
+
+    /// The node after `node` and the word of vocabulary id `word`, if some variant
+    /// begins with that sequence.
+    fn child(&self, node: u32, word: u32) -> Option<u32> {
+        if node == ROOT {
+            let child = self.root_children[word as usize];
+            (child != UNKNOWN).then_some(child)
+        } else {
+            self.children.get(&(node, word)).copied()
         }
     }
 
@@ -220,7 +247,7 @@ impl TitleIndex {
                 if word == UNKNOWN {
                     break;
                 }
-                let Some(&next) = self.children.get(&(node, word)) else {
+                let Some(next) = self.child(node, word) else {
                     break;
                 };
                 node = next;
