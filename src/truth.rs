@@ -50,12 +50,21 @@ pub fn implied_year(arxiv_id: &str) -> Option<u16> {
 
 /// Every problem of `table`, in row order; `Err` only when a column is missing.
 pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
-    Ok(check_normalizing(table)?.0)
+    Ok(check_normalizing(table)?.problems)
 }
 
-/// [`check`], with every row's [`normalize`]d title, which the checking makes anyway
-/// and the verifier's title index needs again.
-fn check_normalizing(table: &Table) -> Result<(Vec<Problem>, Vec<String>), InputError> {
+/// What [`check`] finds, with what it builds on the way that the verifier needs again.
+struct Checked {
+    problems: Vec<Problem>,
+    /// Each row's [`normalize`]d title.
+    normalized_titles: Vec<String>,
+    /// The first row of each valid arXiv ID, by position.
+    by_id: FastMap<WordKey, usize>,
+}
+
+/// [`check`], keeping every row's [`normalize`]d title and the rows by ID, which the
+/// checking makes anyway and the verifier needs again.
+fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
     let columns = PAPER_COLUMNS.map(|name| table.require(name));
     let [id, title, author, year] = columns;
     let (id, title, author, year) = (id?, title?, author?, year?);
@@ -67,11 +76,11 @@ fn check_normalizing(table: &Table) -> Result<(Vec<Problem>, Vec<String>), Input
     let mut problems = Vec::new();
     // Only asked whether a key was seen before, so order does not matter here; the
     // keys are the truth's own, so the graders' fast hash serves (see `fasthash`).
-    let mut ids: FastMap<WordKey, u64> =
+    let mut by_id: FastMap<WordKey, usize> =
         FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
     let mut titles: FastMap<&str, u64> =
         FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
-    for (row, normalized) in table.rows.iter().zip(&normalized) {
+    for (position, (row, normalized)) in table.rows.iter().zip(&normalized).enumerate() {
         let mut problem = |message: String| {
             problems.push(Problem {
                 line: row.line,
@@ -96,14 +105,18 @@ fn check_normalizing(table: &Table) -> Result<(Vec<Problem>, Vec<String>), Input
                 problem(format!(
                     "`{arxiv_id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
                 ));
-            } else if let Some(first) = ids.insert(WordKey::new(arxiv_id), row.line) {
+            } else if let first = *by_id.entry(WordKey::new(arxiv_id)).or_insert(position)
+                && first != position
+            {
+                let first = table.rows[first].line;
                 problem(format!(
                     "ID {arxiv_id} appears again (first on row {first}); keep one row per paper"
                 ));
             }
         }
         if !normalized.is_empty()
-            && let Some(first) = titles.insert(normalized, row.line)
+            && let first = *titles.entry(normalized).or_insert(row.line)
+            && first != row.line
         {
             problem(format!(
                 "title \"{}\" repeats the title on row {first}",
@@ -128,19 +141,34 @@ fn check_normalizing(table: &Table) -> Result<(Vec<Problem>, Vec<String>), Input
         }
     }
     drop(titles);
-    Ok((problems, normalized))
+    Ok(Checked {
+        problems,
+        normalized_titles: normalized,
+        by_id,
+    })
 }
 
 /// The papers of a clean truth file; the first problem, if any, is an error.
 pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
-    Ok(load_papers_normalizing(table)?.0)
+    Ok(load_papers_normalizing(table)?.papers)
 }
 
-/// [`load_papers`], with each paper's [`normalize`]d title, in paper order.
-pub fn load_papers_normalizing(table: &Table) -> Result<(Vec<Paper>, Vec<String>), InputError> {
+/// A clean truth file's papers, with what checking them built that the verifier needs.
+#[derive(Debug, Clone)]
+pub struct LoadedPapers {
+    /// The papers, in file order.
+    pub papers: Vec<Paper>,
+    /// Each paper's [`normalize`]d title, in paper order.
+    pub normalized_titles: Vec<String>,
+    /// Each paper's position by its arXiv ID (every ID once: the file is clean).
+    pub by_id: FastMap<WordKey, usize>,
+}
+
+/// [`load_papers`], with what checking the papers built.
+pub fn load_papers_normalizing(table: &Table) -> Result<LoadedPapers, InputError> {
     table.require_rows()?;
-    let (problems, normalized) = check_normalizing(table)?;
-    if let Some(problem) = problems.first() {
+    let checked = check_normalizing(table)?;
+    if let Some(problem) = checked.problems.first() {
         return Err(InputError::invalid(
             &table.source,
             problem.line,
@@ -170,7 +198,11 @@ pub fn load_papers_normalizing(table: &Table) -> Result<(Vec<Paper>, Vec<String>
                 .expect("check parsed every year"),
         })
         .collect();
-    Ok((papers, normalized))
+    Ok(LoadedPapers {
+        papers,
+        normalized_titles: checked.normalized_titles,
+        by_id: checked.by_id,
+    })
 }
 
 #[cfg(test)]
@@ -220,16 +252,40 @@ mod tests {
     }
 
     #[test]
+    fn a_third_repeat_names_the_first_row_not_the_second() {
+        let text = "arxiv_id,title,first_author,year\n\
+            1706.03762,Attention,A B,2017\n\
+            1706.03762,Other,C D,2017\n\
+            1706.03762,ATTENTION!,E F,2017\n\
+            1810.04805,attention,G H,2018\n";
+        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
+        let messages: Vec<String> = check(&table)
+            .unwrap()
+            .into_iter()
+            .map(|p| format!("{} {}", p.line, p.message))
+            .collect();
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(messages[0].starts_with("3 ID 1706.03762 appears again (first on row 2)"));
+        assert!(messages[1].starts_with("4 ID 1706.03762 appears again (first on row 2)"));
+        assert!(messages[2].starts_with("4 title \"ATTENTION!\" repeats the title on row 2"));
+        assert!(messages[3].starts_with("5 title \"attention\" repeats the title on row 2"));
+    }
+
+    #[test]
     fn loading_gives_each_paper_its_normalised_title() {
         let text = "arxiv_id,title,first_author,year\n\
             1706.03762,  Attention Is All You Need ,Ashish Vaswani,2017\n\
             1810.04805,BERT: Pre-training of Déjà-vu,Jacob Devlin,2018\n";
         let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let (papers, normalized) = load_papers_normalizing(&table).unwrap();
-        let expected: Vec<String> = papers.iter().map(|p| normalize(&p.title)).collect();
-        assert_eq!(normalized, expected);
-        assert_eq!(normalized[1], "bert pre training of deja vu");
-        assert_eq!(papers, load_papers(&table).unwrap());
+        let loaded = load_papers_normalizing(&table).unwrap();
+        let expected: Vec<String> = loaded.papers.iter().map(|p| normalize(&p.title)).collect();
+        assert_eq!(loaded.normalized_titles, expected);
+        assert_eq!(loaded.normalized_titles[1], "bert pre training of deja vu");
+        assert_eq!(loaded.papers, load_papers(&table).unwrap());
+        for (position, paper) in loaded.papers.iter().enumerate() {
+            assert_eq!(loaded.by_id[paper.arxiv_id.as_bytes()], position);
+        }
+        assert_eq!(loaded.by_id.len(), 2);
     }
 
     #[test]

@@ -27,7 +27,7 @@ use super::{Grade, Outcome, Verifier, shape};
 use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
-use crate::truth::{Paper, load_papers_normalizing};
+use crate::truth::{LoadedPapers, Paper, load_papers_normalizing};
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
@@ -70,33 +70,43 @@ pub fn prompt(paper: &Paper, kind: &str) -> String {
 impl ArxivVerifier {
     /// The verifier for `papers` (in truth-file order).
     pub fn new(papers: Vec<Paper>) -> ArxivVerifier {
-        let normalized = papers.iter().map(|paper| normalize(&paper.title)).collect();
-        ArxivVerifier::with_normalized_titles(papers, normalized)
+        let normalized_titles = papers.iter().map(|paper| normalize(&paper.title)).collect();
+        let mut by_id = FastMap::with_capacity_and_hasher(papers.len(), Default::default());
+        for (index, paper) in papers.iter().enumerate() {
+            by_id.entry(WordKey::new(&paper.arxiv_id)).or_insert(index);
+        }
+        ArxivVerifier::from_loaded(LoadedPapers {
+            papers,
+            normalized_titles,
+            by_id,
+        })
     }
 
-    /// [`ArxivVerifier::new`], given each paper's [`normalize`]d title (in paper order),
-    /// as checking the truth made them.
-    pub fn with_normalized_titles(papers: Vec<Paper>, normalized: Vec<String>) -> ArxivVerifier {
+    /// The verifier for papers loaded from a truth file, using what checking them
+    /// built: the normalised titles and the papers by ID (the first paper where an ID
+    /// repeats, as [`ArxivVerifier::new`] keeps them).
+    pub fn from_loaded(loaded: LoadedPapers) -> ArxivVerifier {
+        let LoadedPapers {
+            papers,
+            normalized_titles,
+            by_id,
+        } = loaded;
         assert_eq!(
             papers.len(),
-            normalized.len(),
+            normalized_titles.len(),
             "one normalised title a paper"
         );
         let titles = TitleIndex::with_normalized(
             papers
                 .iter()
                 .map(|paper| paper.title.as_str())
-                .zip(normalized),
+                .zip(normalized_titles),
         );
         let surnames = SurnameIndex::from_cores(
             papers
                 .iter()
                 .map(|paper| authors::surname_core(&paper.first_author)),
         );
-        let mut by_id = FastMap::with_capacity_and_hasher(papers.len(), Default::default());
-        for (index, paper) in papers.iter().enumerate() {
-            by_id.entry(WordKey::new(&paper.arxiv_id)).or_insert(index);
-        }
         ArxivVerifier {
             ids_repeat: by_id.len() < papers.len(),
             papers,
@@ -109,9 +119,8 @@ impl ArxivVerifier {
 
     /// Loads the papers of a truth table and builds the verifier.
     pub fn boxed(table: &Table) -> Result<Box<dyn Verifier>, InputError> {
-        let (papers, normalized) = load_papers_normalizing(table)?;
-        Ok(Box::new(ArxivVerifier::with_normalized_titles(
-            papers, normalized,
+        Ok(Box::new(ArxivVerifier::from_loaded(
+            load_papers_normalizing(table)?,
         )))
     }
 
@@ -166,8 +175,7 @@ impl ArxivVerifier {
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
         let author = |paper: usize| AuthorName::parse(&self.papers[paper].first_author);
-        let expected = author(index);
-        let expected_key = expected.person();
+        let expected = &self.papers[index].first_author;
         let tokens = authors::tokens(answer);
         let named: Vec<AuthorName> = self
             .surnames
@@ -177,12 +185,16 @@ impl ArxivVerifier {
             .collect();
         let mut people: Vec<(&str, &str)> = Vec::new();
         let mut found: Vec<String> = Vec::new();
+        // Most answers name no known author: the expected name is parsed only when
+        // some other name is to be compared with it.
+        let expected_name = (!named.is_empty()).then(|| author(index));
+        let expected_key = expected_name.as_ref().map(AuthorName::person);
         for name in &named {
             let key = name.person();
             if !people.contains(&key) {
                 people.push(key);
-                found.push(if key == expected_key {
-                    expected.display.clone()
+                found.push(if Some(key) == expected_key {
+                    expected.clone()
                 } else {
                     name.display.clone()
                 });
@@ -194,7 +206,7 @@ impl ArxivVerifier {
                 found.push(name);
             }
         }
-        outcome(&expected.display, &found, "first author", &expected.display)
+        outcome(expected, &found, "first author", expected)
     }
 
     /// Whether `word` normalises to a word of some known title; an ASCII word of
