@@ -46,21 +46,27 @@ static ASCII_FOLD: [u8; 256] = {
 /// [`normalize`] for ASCII text, where decomposition changes nothing: the fast path
 /// for the common case, a table lookup per byte.
 fn normalize_ascii(text: &str) -> String {
-    // Never longer than the text: a space is written only for a run of other bytes.
-    let mut out = Vec::with_capacity(text.len());
+    // Never longer than the text: a space is written only for a run of other bytes
+    // after a letter or digit. Writing at an index into a buffer of that length costs
+    // less a byte than `push`.
+    let mut out = vec![0u8; text.len()];
+    let mut len = 0;
     let mut pending_space = false;
     for &byte in text.as_bytes() {
         let folded = ASCII_FOLD[usize::from(byte)];
         if folded == 0 {
-            pending_space = true;
+            pending_space = len > 0;
             continue;
         }
-        if pending_space && !out.is_empty() {
-            out.push(b' ');
+        if pending_space {
+            out[len] = b' ';
+            len += 1;
+            pending_space = false;
         }
-        pending_space = false;
-        out.push(folded);
+        out[len] = folded;
+        len += 1;
     }
+    out.truncate(len);
     String::from_utf8(out).expect("ASCII letters, digits and spaces are UTF-8")
 }
 

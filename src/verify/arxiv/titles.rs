@@ -220,14 +220,12 @@ impl TitleIndex {
     /// The words of `answer` (already normalised) as vocabulary ids, `u32::MAX` for a
     /// word of no title: computed once, then used to find titles and to count words.
     pub fn words(&self, answer: &str) -> Vec<u32> {
+        // Split as bytes: a space is never inside a character, and the vocabulary is
+        // keyed by bytes, so the words need not be checked as text again.
         answer
-            .split(' ')
-            .map(|word| {
-                self.vocabulary
-                    .get(word.as_bytes())
-                    .copied()
-                    .unwrap_or(UNKNOWN)
-            })
+            .as_bytes()
+            .split(|&byte| byte == b' ')
+            .map(|word| self.vocabulary.get(word).copied().unwrap_or(UNKNOWN))
             .collect()
     }
 
