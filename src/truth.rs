@@ -150,7 +150,7 @@ fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
 
 /// The papers of a clean truth file; the first problem, if any, is an error.
 pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
-    Ok(load_papers_normalizing(table)?.papers)
+    Ok(load_truth(table.clone())?.papers)
 }
 
 /// A clean truth file's papers, with what checking them built that the verifier needs.
@@ -164,10 +164,11 @@ pub struct LoadedPapers {
     pub by_id: FastMap<WordKey, usize>,
 }
 
-/// [`load_papers`], with what checking the papers built.
-pub fn load_papers_normalizing(table: &Table) -> Result<LoadedPapers, InputError> {
+/// [`load_papers`], taking the table apart: each paper keeps the table's own text
+/// rather than a copy of it.
+pub fn load_truth(table: Table) -> Result<LoadedPapers, InputError> {
     table.require_rows()?;
-    let checked = check_normalizing(table)?;
+    let checked = check_normalizing(&table)?;
     if let Some(problem) = checked.problems.first() {
         return Err(InputError::invalid(
             &table.source,
@@ -187,15 +188,19 @@ pub fn load_papers_normalizing(table: &Table) -> Result<LoadedPapers, InputError
     );
     let papers = table
         .rows
-        .iter()
-        .map(|row| Paper {
-            arxiv_id: row.fields[id].trim().to_string(),
-            title: row.fields[title].trim().to_string(),
-            first_author: row.fields[author].trim().to_string(),
-            year: row.fields[year]
-                .trim()
-                .parse()
-                .expect("check parsed every year"),
+        .into_iter()
+        .map(|row| {
+            let mut fields = row.fields;
+            let mut take = |index: usize| trimmed(std::mem::take(&mut fields[index]));
+            Paper {
+                arxiv_id: take(id),
+                title: take(title),
+                first_author: take(author),
+                year: fields[year]
+                    .trim()
+                    .parse()
+                    .expect("check parsed every year"),
+            }
         })
         .collect();
     Ok(LoadedPapers {
@@ -203,6 +208,15 @@ pub fn load_papers_normalizing(table: &Table) -> Result<LoadedPapers, InputError
         normalized_titles: checked.normalized_titles,
         by_id: checked.by_id,
     })
+}
+
+/// `text` without surrounding whitespace, reusing its buffer when it has none.
+fn trimmed(text: String) -> String {
+    if text.trim().len() == text.len() {
+        text
+    } else {
+        text.trim().to_string()
+    }
 }
 
 #[cfg(test)]
@@ -277,11 +291,14 @@ mod tests {
             1706.03762,  Attention Is All You Need ,Ashish Vaswani,2017\n\
             1810.04805,BERT: Pre-training of Déjà-vu,Jacob Devlin,2018\n";
         let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let loaded = load_papers_normalizing(&table).unwrap();
+        let loaded = load_truth(table.clone()).unwrap();
         let expected: Vec<String> = loaded.papers.iter().map(|p| normalize(&p.title)).collect();
         assert_eq!(loaded.normalized_titles, expected);
         assert_eq!(loaded.normalized_titles[1], "bert pre training of deja vu");
         assert_eq!(loaded.papers, load_papers(&table).unwrap());
+        // Taken from the table without their surrounding spaces.
+        assert_eq!(loaded.papers[0].title, "Attention Is All You Need");
+        assert_eq!(loaded.papers[1].arxiv_id, "1810.04805");
         for (position, paper) in loaded.papers.iter().enumerate() {
             assert_eq!(loaded.by_id[paper.arxiv_id.as_bytes()], position);
         }

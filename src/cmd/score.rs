@@ -11,8 +11,7 @@ use crate::verify;
 /// Runs `score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     let truth = scan_table(&args.truth.display().to_string(), open_file(&args.truth)?)?;
-    let verifier = verify::build(&args.verifier, &truth)?;
-    drop(truth);
+    let verifier = verify::build(&args.verifier, truth)?;
     let tasks_source = args.tasks.display().to_string();
     let tasks = RowScanner::new(&tasks_source, open_file(&args.tasks)?)?;
     // An error reading the outputs is reported only after the whole tasks file is

@@ -27,7 +27,7 @@ use super::{Grade, Outcome, Verifier, shape};
 use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
-use crate::truth::{LoadedPapers, Paper, load_papers_normalizing};
+use crate::truth::{LoadedPapers, Paper, load_truth};
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
@@ -118,10 +118,8 @@ impl ArxivVerifier {
     }
 
     /// Loads the papers of a truth table and builds the verifier.
-    pub fn boxed(table: &Table) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(ArxivVerifier::from_loaded(
-            load_papers_normalizing(table)?,
-        )))
+    pub fn boxed(table: Table) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(ArxivVerifier::from_loaded(load_truth(table)?)))
     }
 
     fn paper_index(&self, task: &Task) -> Option<usize> {
