@@ -61,7 +61,12 @@ pub fn shape(outcome: Outcome, output: &str, feedback: String) -> Grade {
         Outcome::Partial(share) if share.is_finite() => (share.clamp(0.0, 1.0), 1.0),
         Outcome::Partial(_) | Outcome::Absent => (0.0, 0.0),
     };
-    let chars = output.chars().count();
+    // A text has no more characters than bytes, so a short one needs no counting.
+    let chars = if output.len() <= CONCISE_CHARS {
+        output.len()
+    } else {
+        output.chars().count()
+    };
     let conciseness = if correctness == 0.0 && well_formed == 0.0 {
         0.0
     } else if chars <= CONCISE_CHARS {

@@ -243,6 +243,11 @@ fn conciseness_falls_linearly_from_800_to_4000_characters() {
         "{}",
         graded.composite
     );
+    // Characters, not bytes: 711 characters in 1,411 bytes are concise.
+    let accented = format!("1706.03762 {}", "é".repeat(700));
+    assert_eq!(grade("1706.03762:id", &accented).composite, 1.0);
+    let wide = format!("1706.03762 {}", "é".repeat(2389));
+    assert!((grade("1706.03762:id", &wide).composite - 0.9).abs() < 1e-12);
     let verbose = grade("1706.03762:id", &format!("1706.03762 {}", "x".repeat(5000)));
     assert!((verbose.composite - 0.8).abs() < 1e-12);
     assert_eq!(
