@@ -60,8 +60,9 @@ impl Hasher for WordHasher {
 
 /// A word as a map key, kept inside the map's slot when it is short, so that finding
 /// it compares bytes already at hand instead of following a pointer to them (a cache
-/// miss apiece once a map outgrows the cache). Look one up by its bytes:
-/// `map.get(word.as_bytes())`.
+/// miss apiece once a map outgrows the cache). The key is 16 bytes, so a slot with a
+/// 32-bit value is 24 and a table of a million words is a quarter smaller than with a
+/// `String`'s 24-byte key. Look one up by its bytes: `map.get(word.as_bytes())`.
 #[derive(Debug, Clone)]
 pub enum WordKey {
     /// A word of at most [`WordKey::INLINE`] bytes.
@@ -71,13 +72,13 @@ pub enum WordKey {
         /// Its bytes, then zeros.
         bytes: [u8; WordKey::INLINE],
     },
-    /// A longer word.
-    Heap(Box<[u8]>),
+    /// A longer word, behind a thin pointer (a boxed slice's would be 16 bytes).
+    Heap(Box<Box<[u8]>>),
 }
 
 impl WordKey {
-    /// The longest word kept inline: the slot is then as large as a `String`'s.
-    pub const INLINE: usize = 22;
+    /// The longest word kept inline: with its length and the variant's tag, 16 bytes.
+    pub const INLINE: usize = 14;
 
     /// The key of `word`.
     pub fn new(word: &str) -> WordKey {
@@ -90,7 +91,7 @@ impl WordKey {
                 bytes,
             }
         } else {
-            WordKey::Heap(word.into())
+            WordKey::Heap(Box::new(word.into()))
         }
     }
 
@@ -175,6 +176,7 @@ mod tests {
         }
         assert_eq!(map.get("é".repeat(31).as_bytes()), None);
         assert_eq!(map.get(&b"x\0"[..]), None);
+        assert_eq!(std::mem::size_of::<WordKey>(), 16);
     }
 
     #[test]
