@@ -87,18 +87,15 @@ fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
                 message,
             })
         };
-        let field = |index: usize| row.fields[index].trim();
-        for (index, name) in [
-            (id, "arxiv_id"),
-            (title, "title"),
-            (author, "first_author"),
-            (year, "year"),
-        ] {
-            if field(index).is_empty() {
+        // Each field trimmed once: `trim` asks every end character whether it is
+        // Unicode whitespace.
+        let fields = [id, title, author, year].map(|index| row.fields[index].trim());
+        for (field, name) in fields.iter().zip(PAPER_COLUMNS) {
+            if field.is_empty() {
                 problem(format!("`{name}` is empty; fill it in or remove the row"));
             }
         }
-        let arxiv_id = field(id);
+        let [arxiv_id, title_text, _, year_text] = fields;
         let valid_id = is_valid_id(arxiv_id);
         if !arxiv_id.is_empty() {
             if !valid_id {
@@ -119,11 +116,9 @@ fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
             && first != row.line
         {
             problem(format!(
-                "title \"{}\" repeats the title on row {first}",
-                field(title)
+                "title \"{title_text}\" repeats the title on row {first}"
             ));
         }
-        let year_text = field(year);
         if !year_text.is_empty() {
             match year_text.parse::<u16>() {
                 Err(_) => problem(format!("year `{year_text}` is not a whole number")),
