@@ -135,7 +135,6 @@ fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
             }
         }
     }
-    drop(titles);
     Ok(Checked {
         problems,
         normalized_titles: normalized,

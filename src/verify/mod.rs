@@ -6,6 +6,7 @@
 pub mod arxiv;
 pub mod facts;
 pub mod fasthash;
+pub mod flat;
 pub mod normalize;
 
 use crate::error::InputError;

@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::verify::fasthash::{FastMap, FastSet, WordKey};
+use crate::verify::flat::group_flat;
 use crate::verify::normalize::fold_marks;
 
 /// Lowercase particles that belong to a surname.
@@ -440,39 +441,20 @@ impl SurnameIndex {
 
     /// Indexes names by position, given the [`surname_core`] of each.
     pub fn from_cores<'a>(cores: impl ExactSizeIterator<Item = Cow<'a, str>>) -> SurnameIndex {
-        /// The list of a name without a surname: none.
-        const NO_LIST: u32 = u32::MAX;
         let count = cores.len();
         let mut by_core: FastMap<WordKey, u32> =
             FastMap::with_capacity_and_hasher(count, Default::default());
-        let mut list_of: Vec<u32> = Vec::with_capacity(count);
-        let mut sizes: Vec<usize> = Vec::with_capacity(count);
-        for core in cores {
+        // (surname, name) for every name with a surname, in name order.
+        let mut members: Vec<(u32, u32)> = Vec::with_capacity(count);
+        for (name, core) in cores.enumerate() {
             if core.is_empty() {
-                list_of.push(NO_LIST);
                 continue;
             }
-            let next = sizes.len() as u32;
+            let next = by_core.len() as u32;
             let list = *by_core.entry(WordKey::new(&core)).or_insert(next);
-            if list == next {
-                sizes.push(0);
-            }
-            sizes[list as usize] += 1;
-            list_of.push(list);
+            members.push((list, name as u32));
         }
-        let mut start = Vec::with_capacity(sizes.len() + 1);
-        start.push(0);
-        for size in sizes {
-            start.push(start[start.len() - 1] + size);
-        }
-        let mut next = start.clone();
-        let mut names = vec![0; start[start.len() - 1]];
-        for (name, list) in list_of.into_iter().enumerate() {
-            if list != NO_LIST {
-                names[next[list as usize]] = name as u32;
-                next[list as usize] += 1;
-            }
-        }
+        let (start, names) = group_flat(by_core.len(), &members);
         SurnameIndex {
             by_core,
             names,

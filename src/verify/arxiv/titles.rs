@@ -4,6 +4,7 @@
 //! found only inside a longer title that is also found does not count on its own.
 
 use crate::verify::fasthash::{FastMap, WordKey};
+use crate::verify::flat::group_flat;
 use crate::verify::normalize::{contains_words, normalize};
 
 /// The id of an answer's word that is in no title.
@@ -162,20 +163,9 @@ impl TitleIndex {
             index.variants.push(forms);
         }
         index.content_start.push(index.content.len());
-        // A counting sort of the ends by node; each node's papers stay ascending.
-        let mut start = vec![0usize; last_end.len() + 1];
-        for &(node, _) in &ends {
-            start[node as usize + 1] += 1;
-        }
-        for node in 0..last_end.len() {
-            start[node + 1] += start[node];
-        }
-        let mut next = start.clone();
-        index.ends = vec![0; ends.len()];
-        for (node, paper) in ends {
-            index.ends[next[node as usize]] = paper;
-            next[node as usize] += 1;
-        }
+        // Each node's papers stay ascending, as they came.
+        let (start, papers) = group_flat(last_end.len(), &ends);
+        index.ends = papers;
         index.end_start = start;
         index
     }
