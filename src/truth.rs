@@ -289,10 +289,29 @@ mod tests {
         let expected: Vec<String> = loaded.papers.iter().map(|p| normalize(&p.title)).collect();
         assert_eq!(loaded.normalized_titles, expected);
         assert_eq!(loaded.normalized_titles[1], "bert pre training of deja vu");
-        assert_eq!(loaded.papers, load_papers(&table).unwrap());
         // Taken from the table without their surrounding spaces.
-        assert_eq!(loaded.papers[0].title, "Attention Is All You Need");
-        assert_eq!(loaded.papers[1].arxiv_id, "1810.04805");
+        let paper = |arxiv_id: &str, title: &str, first_author: &str, year| Paper {
+            arxiv_id: arxiv_id.to_string(),
+            title: title.to_string(),
+            first_author: first_author.to_string(),
+            year,
+        };
+        let expected_papers = [
+            paper(
+                "1706.03762",
+                "Attention Is All You Need",
+                "Ashish Vaswani",
+                2017,
+            ),
+            paper(
+                "1810.04805",
+                "BERT: Pre-training of Déjà-vu",
+                "Jacob Devlin",
+                2018,
+            ),
+        ];
+        assert_eq!(loaded.papers, expected_papers);
+        assert_eq!(load_papers(&table).unwrap(), expected_papers);
         for (position, paper) in loaded.papers.iter().enumerate() {
             assert_eq!(loaded.by_id[paper.arxiv_id.as_bytes()], position);
         }

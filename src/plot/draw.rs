@@ -324,6 +324,17 @@ mod tests {
             .collect()
     }
 
+    /// Asserts that every one of `wanted` is the whole text of some `<text>` of `svg`.
+    fn assert_shows(svg: &str, wanted: &[&str]) {
+        let texts = texts(svg);
+        for text in wanted {
+            assert!(
+                texts.iter().any(|t| t == text),
+                "missing {text} in {texts:?}"
+            );
+        }
+    }
+
     #[test]
     fn cells_plot_shows_the_four_counts() {
         let svg = outcomes_svg(&OutcomesPlot::Cells {
@@ -333,20 +344,17 @@ mod tests {
             both_wrong: 76,
         });
         assert_well_formed(&svg);
-        let texts = texts(&svg);
-        for text in [
-            "40",
-            "3",
-            "17",
-            "76",
-            "candidate only (c)",
-            "Paired outcomes",
-        ] {
-            assert!(
-                texts.iter().any(|t| t == text),
-                "missing {text} in {texts:?}"
-            );
-        }
+        assert_shows(
+            &svg,
+            &[
+                "40",
+                "3",
+                "17",
+                "76",
+                "candidate only (c)",
+                "Paired outcomes",
+            ],
+        );
         assert_eq!(
             svg,
             outcomes_svg(&OutcomesPlot::Cells {
@@ -394,7 +402,7 @@ mod tests {
                 .any(|t| t == "kind=&lt;script&gt;&amp;&quot;&apos;"),
             "label not escaped: {texts:?}"
         );
-        assert!(texts.iter().any(|t| t == "overall") && texts.iter().any(|t| t == "kind=id"));
+        assert_shows(&svg, &["overall", "kind=id"]);
         assert_eq!(svg.matches("<circle").count(), 3);
         assert!(
             svg.contains("stroke-dasharray")
@@ -425,17 +433,15 @@ mod tests {
         };
         let svg = strata_svg(&plot);
         assert_well_formed(&svg);
+        assert_shows(
+            &svg,
+            &[
+                "overall",
+                "kind=year (no interval)",
+                "kind=id (no interval)",
+            ],
+        );
         let texts = texts(&svg);
-        for label in [
-            "overall",
-            "kind=year (no interval)",
-            "kind=id (no interval)",
-        ] {
-            assert!(
-                texts.iter().any(|t| t == label),
-                "{label} missing: {texts:?}"
-            );
-        }
         // A row without a finite estimate has no point to draw.
         assert!(
             !texts.iter().any(|t| t.starts_with("kind=title")),
