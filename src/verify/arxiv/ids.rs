@@ -117,9 +117,10 @@ fn new_shapes(text: &str) -> Vec<Shape> {
     shapes
 }
 
-/// Every distinct arXiv ID in `text`, versions dropped, in order of first appearance.
-pub fn find_ids(text: &str) -> Vec<String> {
-    let mut found: Vec<(usize, String)> = Vec::new();
+/// Every distinct arXiv ID in `text`, versions dropped, in order of first appearance;
+/// a new-style ID is borrowed from `text`.
+pub fn find_ids(text: &str) -> Vec<Cow<'_, str>> {
+    let mut found: Vec<(usize, Cow<str>)> = Vec::new();
     let bytes = text.as_bytes();
     for shape in new_shapes(text) {
         let (start, end) = (shape.start, shape.end);
@@ -132,7 +133,7 @@ pub fn find_ids(text: &str) -> Vec<String> {
         let number = &text[shape.number.0..shape.number.1];
         if before_ok && after_ok && valid_new(yymm, number) {
             // The ID is the match without its version: `yymm.number`, one slice.
-            found.push((start, text[shape.yymm.0..shape.number.1].to_string()));
+            found.push((start, Cow::Borrowed(&text[shape.yymm.0..shape.number.1])));
         }
     }
     // Old-style IDs need a slash; most answers have none.
@@ -149,7 +150,7 @@ pub fn find_ids(text: &str) -> Vec<String> {
                     }
                     None => archive.to_lowercase(),
                 };
-                found.push((whole.start(), format!("{archive}/{digits}")));
+                found.push((whole.start(), Cow::Owned(format!("{archive}/{digits}"))));
             }
         }
     }

@@ -18,6 +18,7 @@ pub mod authors;
 pub mod ids;
 pub mod titles;
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use authors::{AuthorName, SurnameIndex};
@@ -140,35 +141,44 @@ impl ArxivVerifier {
 
     fn grade_id(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
         let found = ids::find_ids(answer);
-        outcome(&paper.arxiv_id, &found, "ID", &paper.arxiv_id)
+        outcome(&paper.arxiv_id, &found, "ID", Shown::Plain)
     }
 
     fn grade_year(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
-        let found: Vec<String> = ids::find_years(answer).iter().map(u16::to_string).collect();
-        let expected = paper.year.to_string();
-        outcome(&expected, &found, "year", &expected)
+        let found: Vec<YearText> = ids::find_years(answer)
+            .into_iter()
+            .map(YearText::new)
+            .collect();
+        outcome(
+            YearText::new(paper.year).as_ref(),
+            &found,
+            "year",
+            Shown::Plain,
+        )
     }
 
     fn grade_title(&self, index: usize, answer: &str) -> (Outcome, String) {
         let paper = &self.papers[index];
         let normalized = normalize(answer);
         let words = self.titles.words(&normalized);
-        let found: Vec<String> = self
+        let found: Vec<&str> = self
             .titles
             .present_words(&normalized, &words)
             .into_iter()
-            .map(|i| concat(&["\"", &self.papers[i].title, "\""]))
+            .map(|i| self.papers[i].title.as_str())
             .collect();
-        let quoted = concat(&["\"", &paper.title, "\""]);
         if found.is_empty()
             && let Some((present, total)) = self.titles.word_share_words(index, &words)
             && 2 * present >= total
         {
             let share = present as f64 / total as f64;
-            let feedback = format!("partial title ({present}/{total} words); expected {quoted}");
+            let feedback = format!(
+                "partial title ({present}/{total} words); expected \"{}\"",
+                paper.title
+            );
             return (Outcome::Partial(share), feedback);
         }
-        outcome(&quoted, &found, "title", &quoted)
+        outcome(&paper.title, &found, "title", Shown::Quoted)
     }
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
@@ -182,7 +192,7 @@ impl ArxivVerifier {
             .map(author)
             .collect();
         let mut people: Vec<(&str, &str)> = Vec::new();
-        let mut found: Vec<String> = Vec::new();
+        let mut found: Vec<Cow<str>> = Vec::new();
         // Most answers name no known author: the expected name is parsed only when
         // some other name is to be compared with it.
         let expected_name = (!named.is_empty()).then(|| author(index));
@@ -191,20 +201,20 @@ impl ArxivVerifier {
             let key = name.person();
             if !people.contains(&key) {
                 people.push(key);
-                found.push(if Some(key) == expected_key {
-                    expected.clone()
+                found.push(Cow::Borrowed(if Some(key) == expected_key {
+                    expected
                 } else {
-                    name.display.clone()
-                });
+                    &name.display
+                }));
             }
         }
         if found.is_empty() {
             let excluded = |word: &str| self.is_title_word(word);
             if let Some(name) = authors::other_name(&tokens, &excluded) {
-                found.push(name);
+                found.push(Cow::Owned(name));
             }
         }
-        outcome(expected, &found, "first author", expected)
+        outcome(expected, &found, "first author", Shown::Plain)
     }
 
     /// Whether `word` normalises to a word of some known title; an ASCII word of
@@ -222,47 +232,110 @@ impl ArxivVerifier {
     }
 }
 
-/// `parts` joined in one allocation of the exact size (`format!` grows its buffer as
-/// it writes, which costs more than the rest of grading a short answer).
-fn concat(parts: &[&str]) -> String {
-    let mut text = String::with_capacity(parts.iter().map(|part| part.len()).sum());
-    for part in parts {
-        text.push_str(part);
-    }
-    text
+/// How feedback shows a value: titles in quotes, the rest as they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    Plain,
+    Quoted,
 }
 
-/// The outcome of one kind from its distinct candidates, with its feedback.
-fn outcome(expected: &str, found: &[String], what: &str, shown: &str) -> (Outcome, String) {
-    let has_expected = found.iter().any(|f| f == expected);
-    match (found.len(), has_expected) {
-        (0, _) => (
-            Outcome::Absent,
-            concat(&["no ", what, " found; expected ", shown]),
-        ),
-        (1, true) => (Outcome::Right, concat(&["correct ", what, " ", shown])),
-        (_, true) => (
-            Outcome::Hedged,
-            concat(&[
-                "hedged: ",
-                shown,
-                " among ",
-                &found.join(", "),
-                "; give one answer",
-            ]),
-        ),
-        (_, false) => (
-            Outcome::Wrong,
-            concat(&[
-                "expected ",
-                what,
-                " ",
-                shown,
-                ", response said ",
-                &found.join(", "),
-            ]),
-        ),
+impl Shown {
+    fn push(self, text: &mut String, value: &str) {
+        if self == Shown::Quoted {
+            text.push('"');
+            text.push_str(value);
+            text.push('"');
+        } else {
+            text.push_str(value);
+        }
     }
+}
+
+/// A year's digits, held without allocating.
+#[derive(Debug, Clone, Copy)]
+struct YearText {
+    digits: [u8; 5],
+    len: usize,
+}
+
+impl YearText {
+    fn new(year: u16) -> YearText {
+        let mut digits = [0u8; 5];
+        let mut len = 0;
+        let mut rest = year;
+        loop {
+            digits[len] = b'0' + (rest % 10) as u8;
+            len += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        digits[..len].reverse();
+        YearText { digits, len }
+    }
+}
+
+impl AsRef<str> for YearText {
+    fn as_ref(&self) -> &str {
+        std::str::from_utf8(&self.digits[..self.len]).expect("ASCII digits are UTF-8")
+    }
+}
+
+/// The outcome of one kind from its distinct candidates, with its feedback, written
+/// in one allocation of about the right size (`format!` grows its buffer as it
+/// writes, which costs more than the rest of grading a short answer).
+fn outcome<T: AsRef<str>>(
+    expected: &str,
+    found: &[T],
+    what: &str,
+    shown: Shown,
+) -> (Outcome, String) {
+    let has_expected = found.iter().any(|f| f.as_ref() == expected);
+    let listed: usize = found.iter().map(|f| f.as_ref().len() + 4).sum();
+    let mut text = String::with_capacity(40 + what.len() + expected.len() + listed);
+    let list = |text: &mut String| {
+        for (position, value) in found.iter().enumerate() {
+            if position > 0 {
+                text.push_str(", ");
+            }
+            shown.push(text, value.as_ref());
+        }
+    };
+    let result = match (found.len(), has_expected) {
+        (0, _) => {
+            text.push_str("no ");
+            text.push_str(what);
+            text.push_str(" found; expected ");
+            shown.push(&mut text, expected);
+            Outcome::Absent
+        }
+        (1, true) => {
+            text.push_str("correct ");
+            text.push_str(what);
+            text.push(' ');
+            shown.push(&mut text, expected);
+            Outcome::Right
+        }
+        (_, true) => {
+            text.push_str("hedged: ");
+            shown.push(&mut text, expected);
+            text.push_str(" among ");
+            list(&mut text);
+            text.push_str("; give one answer");
+            Outcome::Hedged
+        }
+        (_, false) => {
+            text.push_str("expected ");
+            text.push_str(what);
+            text.push(' ');
+            shown.push(&mut text, expected);
+            text.push_str(", response said ");
+            list(&mut text);
+            Outcome::Wrong
+        }
+    };
+    (result, text)
 }
 
 impl Verifier for ArxivVerifier {
