@@ -137,7 +137,7 @@ pub struct RowRef<'a> {
     record: &'a csv::StringRecord,
 }
 
-impl RowRef<'_> {
+impl<'a> RowRef<'a> {
     /// The number of fields (the header's number).
     pub fn len(&self) -> usize {
         self.record.len()
@@ -148,8 +148,8 @@ impl RowRef<'_> {
         self.record.is_empty()
     }
 
-    /// Field `index`.
-    pub fn field(&self, index: usize) -> &str {
+    /// Field `index`, borrowed from the reader until the next row.
+    pub fn field(&self, index: usize) -> &'a str {
         &self.record[index]
     }
 }
@@ -213,6 +213,15 @@ impl<R: Read> RowReader<R> {
                 line: self.line,
                 record: &self.record,
             }));
+        }
+    }
+
+    /// The row [`RowReader::next_row`] last returned: only meaningful after it
+    /// returned one.
+    pub fn current(&self) -> RowRef<'_> {
+        RowRef {
+            line: self.line,
+            record: &self.record,
         }
     }
 

@@ -4,7 +4,8 @@ use super::{Outcome, Status, open_file};
 use crate::atomic::Streamed;
 use crate::cli::ScoreArgs;
 use crate::error::InputError;
-use crate::grading::{Outputs, grade_tasks};
+use crate::grading::grade_tasks;
+use crate::outputs::OutputsReader;
 use crate::table::scan::{RowScanner, scan_table};
 use crate::verify;
 
@@ -15,10 +16,11 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     let tasks_source = args.tasks.display().to_string();
     let tasks = RowScanner::new(&tasks_source, open_file(&args.tasks)?)?;
     // An error reading the outputs is reported only after the whole tasks file is
-    // known to parse, as it was when both were read whole.
+    // known to parse, as it was when both were read whole; each output is read when
+    // its task's row asks for it.
     let outputs_source = args.outputs.display().to_string();
     let outputs = match std::fs::File::open(&args.outputs) {
-        Ok(file) => Outputs::read(verifier.as_ref(), &outputs_source, file),
+        Ok(file) => OutputsReader::new(&outputs_source, file),
         Err(error) => Err(InputError::Io {
             file: outputs_source,
             message: error.to_string(),

@@ -3,10 +3,13 @@
 //! an empty answer and counted; an output for a task the file does not hold, or a
 //! second output for one task, is an error.
 //!
-//! The outputs are held ([`Outputs`]: their text in one buffer, filed under the
-//! verifier's tasks), and the tasks file is streamed: each row is looked up, graded and
-//! written before the next is read, so neither file is held whole and no task is built.
-//! Errors come in the order checking whole files gives them, whatever the files' sizes:
+//! Both files are streamed. Each tasks row is looked up, graded and written before the
+//! next is read; its output is read from the outputs file when the row asks for it.
+//! Outputs read on the way to it, ahead of their own task, are held (their text in one
+//! buffer, filed under the verifier's tasks) until their task's row comes, so two files
+//! in the same order hold nothing, and a million outputs in another order take a few
+//! allocations. Errors come in the order checking whole files gives them, whatever the
+//! files' sizes and orders:
 //!
 //! 1. the tasks file unreadable or not CSV (its first such row);
 //! 2. the outputs file unreadable or malformed;
@@ -20,7 +23,7 @@ use std::io::Read;
 
 use crate::csvout::{Cell, CsvWriter};
 use crate::error::InputError;
-use crate::outputs::{OutputRef, read_outputs};
+use crate::outputs::{OutputRef, OutputsReader};
 use crate::table::scan::RowScanner;
 use crate::table::{column, require};
 use crate::task::{TASK_COLUMNS, task_id};
@@ -44,21 +47,16 @@ const NONE: usize = usize::MAX;
 /// How many tasks with no output the summary names.
 const MISSING_SHOWN: usize = 5;
 
-/// An outputs file read for grading: every output's text in one buffer, and the output
-/// of each of the verifier's tasks by position, so that a million outputs take three
-/// allocations and a task finds its output without hashing its id again.
+/// What reading the outputs file has found so far about the tasks it answers.
 #[derive(Debug, Clone)]
-pub struct Outputs {
+struct Seen {
     /// The file as given.
     source: String,
-    /// The text of every output whose id the truth holds, in file order.
-    text: String,
-    /// Every output in file order.
-    entries: Vec<Entry>,
-    /// For each of the verifier's tasks, its entry, or [`NONE`].
-    of_task: Vec<usize>,
-    /// The id of the first output whose id the truth does not hold.
-    first_unknown: Option<String>,
+    /// For each of the verifier's tasks, the line of its output (0 before one is read:
+    /// lines start at 1).
+    output_on: Vec<u64>,
+    /// The first output whose id the truth does not hold: its line and id.
+    first_unknown: Option<(u64, String)>,
     /// Ids the truth does not hold, with the line of their first output.
     unknown: HashMap<String, u64>,
     /// The first output that repeats a task, as an error.
@@ -67,61 +65,41 @@ pub struct Outputs {
     last_task: usize,
 }
 
-/// One output: where its text starts in [`Outputs::text`] (it ends where the next
-/// starts), its line, and its task ([`NONE`] for an id the truth does not hold).
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    start: usize,
-    line: u64,
-    task: usize,
-}
-
-impl Outputs {
-    /// Reads the outputs file `input` (named `source`) and files every output under
-    /// `verifier`'s task with its id.
-    pub fn read(
-        verifier: &dyn Verifier,
-        source: &str,
-        input: impl Read,
-    ) -> Result<Outputs, InputError> {
-        let mut outputs = Outputs {
+impl Seen {
+    fn new(source: &str, tasks: usize) -> Seen {
+        Seen {
             source: source.to_string(),
-            text: String::new(),
-            entries: Vec::new(),
-            of_task: vec![NONE; verifier.task_count()],
+            output_on: vec![0; tasks],
             first_unknown: None,
             unknown: HashMap::new(),
             repeat: None,
             last_task: NONE,
-        };
-        read_outputs(source, input, |output| outputs.add(verifier, output))?;
-        Ok(outputs)
+        }
     }
 
-    fn add(&mut self, verifier: &dyn Verifier, output: OutputRef<'_>) {
-        // After a repeat only the file's own errors can come before it: nothing more
-        // is needed.
+    /// Files `output` under its task and returns the task: [`NONE`] for an id the
+    /// truth does not hold, and for any output from the first that repeats a task on
+    /// (after which only the file's own errors can come before that one).
+    fn file(&mut self, verifier: &dyn Verifier, output: &OutputRef<'_>) -> usize {
         if self.repeat.is_some() {
-            return;
+            return NONE;
         }
         let task = verifier
             .find_task_near(output.task_id, self.last_task.wrapping_add(1))
             .unwrap_or(NONE);
-        if task != NONE {
-            self.last_task = task;
-        }
         let first = if task == NONE {
             if self.first_unknown.is_none() {
-                self.first_unknown = Some(output.task_id.to_string());
+                self.first_unknown = Some((output.line, output.task_id.to_string()));
             }
             self.unknown.insert(output.task_id.to_string(), output.line)
         } else {
-            match self.of_task[task] {
-                NONE => {
-                    self.of_task[task] = self.entries.len();
+            self.last_task = task;
+            match self.output_on[task] {
+                0 => {
+                    self.output_on[task] = output.line;
                     None
                 }
-                entry => Some(self.entries[entry].line),
+                line => Some(line),
             }
         };
         if let Some(first) = first {
@@ -133,39 +111,130 @@ impl Outputs {
                     output.task_id
                 ),
             ));
-            return;
+            return NONE;
         }
+        task
+    }
+}
+
+/// Outputs read ahead of their task's row: their text in one buffer, and the output
+/// of each of the verifier's tasks by position (made at the first output held).
+#[derive(Debug, Clone, Default)]
+struct Held {
+    text: String,
+    /// Every output held, in file order.
+    entries: Vec<Entry>,
+    /// For each of the verifier's tasks, its entry, or [`NONE`].
+    of_task: Vec<usize>,
+}
+
+/// One held output: where its text starts in [`Held::text`] (it ends where the next
+/// starts), its line and its task.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    start: usize,
+    line: u64,
+    task: usize,
+}
+
+impl Held {
+    fn hold(&mut self, tasks: usize, task: usize, output: &OutputRef<'_>) {
+        if self.of_task.is_empty() {
+            self.of_task = vec![NONE; tasks];
+        }
+        self.of_task[task] = self.entries.len();
         self.entries.push(Entry {
             start: self.text.len(),
             line: output.line,
             task,
         });
-        if task != NONE {
-            self.text.push_str(output.output);
-        }
+        self.text.push_str(output.output);
     }
 
-    /// How many outputs the file holds (up to the first repeated task).
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the file holds no outputs (never true of one [`Outputs::read`] read).
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The output of the verifier's task `task`, if the file has one.
-    fn of(&self, task: usize) -> Option<&str> {
+    /// The output held for task `task`, which must have one.
+    fn of(&self, task: usize) -> &str {
         let entry = self.of_task[task];
-        if entry == NONE {
-            return None;
-        }
         let end = self
             .entries
             .get(entry + 1)
             .map_or(self.text.len(), |next| next.start);
-        Some(&self.text[self.entries[entry].start..end])
+        &self.text[self.entries[entry].start..end]
+    }
+}
+
+/// The outputs file as `score` reads it: the reader until the file ends or fails,
+/// and what it has read.
+struct Outputs<R: Read> {
+    reader: Option<OutputsReader<R>>,
+    /// Why the file could not be read, once known.
+    failure: Option<InputError>,
+    seen: Seen,
+    held: Held,
+}
+
+impl<R: Read> Outputs<R> {
+    /// Reads outputs until the one for task `task` (whose row just came, and which has
+    /// no output read yet), filing and holding those before it; `None` at the end of
+    /// the file or once it failed.
+    fn read_to(&mut self, verifier: &dyn Verifier, task: usize) -> Option<&str> {
+        let tasks = verifier.task_count();
+        let reader = self.reader.as_mut()?;
+        loop {
+            match reader.advance() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(error) => {
+                    self.failure = Some(error);
+                    self.reader = None;
+                    return None;
+                }
+            }
+            let output = reader.current_output();
+            let filed = self.seen.file(verifier, &output);
+            if filed == task {
+                // Borrowed from the reader: the output is graded without a copy.
+                return Some(self.reader.as_ref()?.current_text());
+            }
+            if filed != NONE {
+                self.held.hold(tasks, filed, &output);
+            }
+        }
+        self.end();
+        None
+    }
+
+    /// Reads the rest of the file, filing every output and telling `each` the line
+    /// and task of each whose id the truth holds, and keeps the file's error.
+    fn drain_noting(&mut self, verifier: &dyn Verifier, mut each: impl FnMut(u64, usize)) {
+        let Some(reader) = self.reader.as_mut() else {
+            return;
+        };
+        loop {
+            match reader.advance() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(error) => {
+                    self.failure = Some(error);
+                    self.reader = None;
+                    return;
+                }
+            }
+            let output = reader.current_output();
+            let task = self.seen.file(verifier, &output);
+            if task != NONE {
+                each(output.line, task);
+            }
+        }
+        self.end();
+    }
+
+    /// At the end of the file: the error only the whole file shows, if any.
+    fn end(&mut self) {
+        if let Some(reader) = self.reader.take()
+            && let Err(error) = reader.finish()
+        {
+            self.failure = Some(error);
+        }
     }
 }
 
@@ -186,24 +255,24 @@ pub struct Summary {
 const HAND_ON_EVERY: usize = 1 << 20;
 
 /// Grades every row of `tasks` (a tasks file, its header read) with `verifier` against
-/// `outputs` (as read, or why they could not be), and hands the scores CSV to `sink`
-/// a megabyte at a time as it is made: [`SCORE_COLUMNS`], then the tasks file's
-/// columns beyond `task_id,group,kind,prompt`. The errors and their order are those of
-/// the module's list; after an error, what `sink` got is not the scores CSV.
-pub fn grade_tasks<R: Read>(
+/// `outputs` (an outputs file as opened, or why it could not be), and hands the scores
+/// CSV to `sink` a megabyte at a time as it is made: [`SCORE_COLUMNS`], then the tasks
+/// file's columns beyond `task_id,group,kind,prompt`. The errors and their order are
+/// those of the module's list; after an error, what `sink` got is not the scores CSV.
+pub fn grade_tasks<T: Read, O: Read>(
     verifier: &dyn Verifier,
-    tasks: RowScanner<R>,
-    outputs: Result<Outputs, InputError>,
+    tasks: RowScanner<T>,
+    outputs: Result<OutputsReader<O>, InputError>,
     sink: &mut dyn FnMut(&str),
 ) -> Result<Summary, InputError> {
     grade_tasks_handing_on(verifier, tasks, outputs, sink, HAND_ON_EVERY)
 }
 
 /// [`grade_tasks`], handing the CSV on once `every` bytes are gathered.
-fn grade_tasks_handing_on<R: Read>(
+fn grade_tasks_handing_on<T: Read, O: Read>(
     verifier: &dyn Verifier,
-    mut tasks: RowScanner<R>,
-    outputs: Result<Outputs, InputError>,
+    mut tasks: RowScanner<T>,
+    outputs: Result<OutputsReader<O>, InputError>,
     sink: &mut dyn FnMut(&str),
     every: usize,
 ) -> Result<Summary, InputError> {
@@ -213,11 +282,16 @@ fn grade_tasks_handing_on<R: Read>(
     let extra: Vec<usize> = (0..headers.len())
         .filter(|&i| !TASK_COLUMNS.contains(&headers[i].as_str()))
         .collect();
-    // Rows are graded only while no error is sure to come; after one, the file is
-    // still read to its end, since an error of its own would come first.
-    let graded = match (&outputs, id_column) {
-        (Ok(outputs), Some(id_column)) if outputs.repeat.is_none() => Some((outputs, id_column)),
-        _ => None,
+    let (reader, failure) = match outputs {
+        Ok(reader) => (Some(reader), None),
+        Err(error) => (None, Some(error)),
+    };
+    let outputs_source = reader.as_ref().map_or("", |r| r.source()).to_string();
+    let mut outputs = Outputs {
+        reader,
+        failure,
+        seen: Seen::new(&outputs_source, verifier.task_count()),
+        held: Held::default(),
     };
     let mut csv = CsvWriter::with_capacity(every + 4096);
     let mut header: Vec<&str> = SCORE_COLUMNS.to_vec();
@@ -236,10 +310,12 @@ fn grade_tasks_handing_on<R: Read>(
     let mut last_task = NONE;
     while let Some(row) = tasks.next_row()? {
         summary.tasks += 1;
-        let Some((outputs, id_column)) = graded else {
+        // Rows are graded only while no error is sure to come; after one, the file is
+        // still read to its end, since an error of its own would come first.
+        let Some(id_column) = id_column else {
             continue;
         };
-        if failure.is_some() {
+        if failure.is_some() || outputs.failure.is_some() || outputs.seen.repeat.is_some() {
             continue;
         }
         let task_id = row.field(id_column).trim();
@@ -266,7 +342,12 @@ fn grade_tasks_handing_on<R: Read>(
         }
         listed_on[index] = row.line;
         last_task = index;
-        let answer = outputs.of(index).unwrap_or_else(|| {
+        let answer = if outputs.seen.output_on[index] != 0 {
+            Some(outputs.held.of(index))
+        } else {
+            outputs.read_to(verifier, index)
+        };
+        let answer = answer.unwrap_or_else(|| {
             summary.missing += 1;
             if summary.first_missing.len() < MISSING_SHOWN {
                 summary.first_missing.push(task_id.to_string());
@@ -291,33 +372,51 @@ fn grade_tasks_handing_on<R: Read>(
         csv.end_row();
         csv.hand_on(every, sink);
     }
-    let outputs = outputs?;
+    // The outputs after the last one a row asked for: read for the file's own errors,
+    // repeats, and outputs for tasks no row lists.
+    let mut stray: Option<(u64, usize)> = None;
+    outputs.drain_noting(verifier, |line, task| {
+        if stray.is_none() && listed_on[task] == 0 {
+            stray = Some((line, task));
+        }
+    });
+    if let Some(error) = outputs.failure {
+        return Err(error);
+    }
     require(&source, &headers, "task_id")?;
     if summary.tasks == 0 {
         return Err(InputError::NoRows { file: source });
     }
-    if let Some(repeat) = outputs.repeat {
+    if let Some(repeat) = outputs.seen.repeat {
         return Err(repeat);
     }
     if let Some(failure) = failure {
         return Err(failure);
     }
-    let stray = outputs
+    // The first output in the file whose task no row lists: an id the truth does not
+    // hold, an output held for a task whose row never came, or one read after the
+    // last row asked.
+    let held = outputs
+        .held
         .entries
         .iter()
-        .find(|entry| entry.task == NONE || listed_on[entry.task] == 0);
-    if let Some(stray) = stray {
-        let id = match stray.task {
-            // The first output an id the truth lacks is the first such output.
-            NONE => outputs.first_unknown.clone().unwrap_or_default(),
-            task => {
-                let (group, kind) = verifier.task_names(task);
-                task_id(group, kind)
-            }
-        };
+        .find(|entry| listed_on[entry.task] == 0)
+        .map(|entry| (entry.line, entry.task));
+    let first_known = [held, stray].into_iter().flatten().min();
+    let stray = match (outputs.seen.first_unknown, first_known) {
+        (Some((line, id)), known) if known.is_none_or(|(other, _)| line < other) => {
+            Some((line, id))
+        }
+        (_, Some((line, task))) => {
+            let (group, kind) = verifier.task_names(task);
+            Some((line, task_id(group, kind)))
+        }
+        (_, None) => None,
+    };
+    if let Some((line, id)) = stray {
         return Err(InputError::invalid(
-            &outputs.source,
-            stray.line,
+            &outputs_source,
+            line,
             format!(
                 "output for task `{id}`, which is not in `{source}`; remove it or score against the tasks file it was made for"
             ),

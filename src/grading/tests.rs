@@ -226,8 +226,7 @@ fn score_now(
 ) -> Result<(String, Summary), String> {
     let tasks =
         RowScanner::new("tasks.csv", Chunks { bytes: tasks, size }).map_err(|e| e.to_string())?;
-    let outputs = Outputs::read(
-        verifier,
+    let outputs = OutputsReader::new(
         "o.jsonl",
         Chunks {
             bytes: outputs,
@@ -416,4 +415,98 @@ fn every_shipped_task_scores_as_before_in_any_order_with_extra_columns() {
     assert_eq!(scores.lines().count(), tasks.len() + 1);
     assert_scores_as_before(verifier.as_ref(), tasks_csv.as_bytes(), jsonl.as_bytes());
     assert_scores_as_before(verifier.as_ref(), tasks_csv.as_bytes(), csv.as_bytes());
+}
+
+/// A tasks file and an outputs file over the shipped tasks, drawn from `seed`: the
+/// outputs in the tasks' order (each output read when its row asks), shuffled a
+/// little or wholly (outputs held until their row comes), some missing, and now and
+/// then an output for a task no row lists, for an id the truth lacks, a second output
+/// for a task, or a row the truth lacks or that repeats.
+fn drawn_files(tasks: &[crate::task::Task], seed: u64) -> (String, String) {
+    use crate::stats::bootstrap::uniform_below;
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::SeedableRng;
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut below = |n: usize| uniform_below(&mut rng, n as u64) as usize;
+    let answers = [
+        "The paper is arXiv 1706.03762.",
+        "\"Attention Is All You Need\" by Ashish Vaswani, 2017",
+        "maybe 2016 or 2015",
+        "",
+    ];
+    let count = 1 + below(12);
+    let mut listed: Vec<usize> = Vec::new();
+    while listed.len() < count {
+        let task = below(40);
+        if !listed.contains(&task) {
+            listed.push(task);
+        }
+    }
+    let mut rows: Vec<String> = listed.iter().map(|&t| tasks[t].task_id.clone()).collect();
+    match below(12) {
+        0 => rows.insert(below(rows.len() + 1), "9999.99999:id".into()),
+        1 => rows.insert(below(rows.len() + 1), rows[below(rows.len())].clone()),
+        _ => {}
+    }
+    let mut outputs: Vec<String> = listed
+        .iter()
+        .filter(|_| below(8) != 0)
+        .map(|&t| tasks[t].task_id.clone())
+        .collect();
+    match below(3) {
+        0 => {
+            for i in (1..outputs.len()).rev() {
+                outputs.swap(i, below(i + 1));
+            }
+        }
+        1 if outputs.len() > 1 => {
+            for _ in 0..1 + below(2) {
+                let i = below(outputs.len() - 1);
+                outputs.swap(i, i + 1);
+            }
+        }
+        _ => {}
+    }
+    let mut extra: Vec<String> = Vec::new();
+    if below(5) == 0 {
+        let unlisted = (40..tasks.len())
+            .nth(below(20))
+            .expect("more than 60 tasks");
+        extra.push(tasks[unlisted].task_id.clone());
+    }
+    if below(5) == 0 {
+        extra.push("0000.00000:id".into());
+    }
+    if below(8) == 0 && !outputs.is_empty() {
+        extra.push(outputs[below(outputs.len())].clone());
+    }
+    for id in extra {
+        let at = below(outputs.len() + 1);
+        outputs.insert(at, id);
+    }
+    let tasks_csv = std::iter::once("task_id,group,kind,prompt".to_string())
+        .chain(rows.iter().map(|id| format!("{id},g,k,p")))
+        .map(|line| line + "\n")
+        .collect();
+    let jsonl = outputs
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let answer = answers[i % answers.len()];
+            format!("{{\"task_id\":{},\"output\":{}}}\n", json(id), json(answer))
+        })
+        .collect();
+    (tasks_csv, jsonl)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn outputs_in_any_order_score_as_the_whole_file_grader_did(seed in proptest::prelude::any::<u64>()) {
+        let truth = Table::parse("papers.csv", SHIPPED).unwrap();
+        let verifier = verify::build("arxiv", truth).unwrap();
+        let (tasks, outputs) = drawn_files(verifier.tasks(), seed);
+        assert_scores_as_before(verifier.as_ref(), tasks.as_bytes(), outputs.as_bytes());
+    }
 }

@@ -63,17 +63,253 @@ pub fn parse_outputs(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputErr
 /// outputs before it; the error is the one [`parse_outputs`] gives for the whole file.
 pub fn read_outputs<R: Read>(
     source: &str,
-    mut input: R,
-    each: impl FnMut(OutputRef<'_>),
+    input: R,
+    mut each: impl FnMut(OutputRef<'_>),
 ) -> Result<(), InputError> {
-    let (mut head, json) = sniff(&mut input).map_err(|error| io_error(source, &error))?;
-    if json {
-        if head.starts_with(BOM) {
-            head.drain(..BOM.len());
+    let mut reader = OutputsReader::new(source, input)?;
+    while let Some(output) = reader.next_output()? {
+        each(output);
+    }
+    reader.finish()
+}
+
+/// The input an [`OutputsReader`] reads: the bytes read to learn the format, then the
+/// rest.
+type Sniffed<R> = std::io::Chain<std::io::Cursor<Vec<u8>>, R>;
+
+/// An outputs file read one output at a time, in either format: what [`read_outputs`]
+/// hands over, asked for output by output, so that a reader can stop between outputs
+/// (as `score` does, grading each output its task is waiting for as it comes).
+pub struct OutputsReader<R: Read> {
+    source: String,
+    format: Format<R>,
+    /// How many outputs were handed over.
+    count: u64,
+}
+
+enum Format<R: Read> {
+    Jsonl {
+        reader: BufReader<Sniffed<R>>,
+        /// The last line read.
+        bytes: Vec<u8>,
+        /// The plain line's strings, unescaped.
+        scratch: String,
+        /// Where the last output's id (trimmed) and text are in `scratch`, or `None`
+        /// when it was read through the general path into `owned`.
+        plain: Option<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+        /// A line read through the general path.
+        owned: Option<Output>,
+        line: u64,
+        /// The first line that is not an output: reported once the rest of the file
+        /// is known to be UTF-8, as a check of the whole file first would.
+        refused: Option<InputError>,
+    },
+    Csv {
+        rows: RowReader<Sniffed<R>>,
+        /// The `task_id` and `output` columns.
+        columns: (Option<usize>, Option<usize>),
+    },
+}
+
+impl<R: Read> OutputsReader<R> {
+    /// Starts reading `input` (named `source` in messages): learns its format and,
+    /// for CSV, reads its header.
+    pub fn new(source: &str, mut input: R) -> Result<OutputsReader<R>, InputError> {
+        let (mut head, json) = sniff(&mut input).map_err(|error| io_error(source, &error))?;
+        let format = if json {
+            if head.starts_with(BOM) {
+                head.drain(..BOM.len());
+            }
+            Format::Jsonl {
+                reader: BufReader::with_capacity(1 << 16, std::io::Cursor::new(head).chain(input)),
+                bytes: Vec::new(),
+                scratch: String::new(),
+                plain: None,
+                owned: None,
+                line: 0,
+                refused: None,
+            }
+        } else {
+            let rows = RowReader::new(source, std::io::Cursor::new(head).chain(input))?;
+            let columns = (
+                column(rows.headers(), "task_id"),
+                column(rows.headers(), "output"),
+            );
+            Format::Csv { rows, columns }
+        };
+        Ok(OutputsReader {
+            source: source.to_string(),
+            format,
+            count: 0,
+        })
+    }
+
+    /// The file as given.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The next output, or `None` at the end of the file. An error here is one no
+    /// later part of the file can precede (unreadable bytes, invalid UTF-8, broken
+    /// CSV); the errors found only once the whole file is read come from
+    /// [`OutputsReader::finish`].
+    pub fn next_output(&mut self) -> Result<Option<OutputRef<'_>>, InputError> {
+        Ok(if self.advance()? {
+            Some(self.current_output())
+        } else {
+            None
+        })
+    }
+
+    /// Moves to the next output: `false` at the end of the file. The output is then
+    /// [`OutputsReader::current_output`].
+    pub fn advance(&mut self) -> Result<bool, InputError> {
+        let source = self.source.as_str();
+        match &mut self.format {
+            Format::Csv { rows, columns } => {
+                if columns.0.is_none() || columns.1.is_none() {
+                    // A missing column is reported once the whole file is known to
+                    // parse: the rows are only counted.
+                    while rows.next_row()?.is_some() {
+                        self.count += 1;
+                    }
+                    return Ok(false);
+                }
+                if rows.next_row()?.is_none() {
+                    return Ok(false);
+                }
+            }
+            Format::Jsonl {
+                reader,
+                bytes,
+                scratch,
+                plain,
+                owned,
+                line,
+                refused,
+            } => loop {
+                bytes.clear();
+                let read = read_line(reader, bytes).map_err(|error| io_error(source, &error))?;
+                if read == 0 {
+                    return Ok(false);
+                }
+                *line += 1;
+                // A line break is ASCII, never inside a character: the first invalid byte
+                // of the file is on the first line that is not UTF-8.
+                let text = std::str::from_utf8(bytes).map_err(|_| InputError::Utf8 {
+                    file: source.to_string(),
+                    line: *line,
+                    column: 1,
+                })?;
+                if refused.is_some() {
+                    continue;
+                }
+                let raw = line_content(text);
+                if raw.trim().is_empty() {
+                    continue;
+                }
+                if let Some((id, output)) = plain::parse_plain_line(raw, scratch) {
+                    // The id's surrounding whitespace dropped once, here.
+                    let trimmed = scratch[id.clone()].trim();
+                    let start = trimmed.as_ptr() as usize - scratch.as_ptr() as usize;
+                    *plain = Some((start..start + trimmed.len(), output));
+                    break;
+                }
+                *plain = None;
+                if let Some(fields) = parse_line_fast(raw) {
+                    // Escapes made the strings owned: they are kept until the next.
+                    *owned = Some(Output {
+                        line: *line,
+                        task_id: fields.task_id.trim().to_string(),
+                        output: fields.output.into_owned(),
+                    });
+                    break;
+                }
+                match parse_line(source, *line, raw) {
+                    Ok(output) => {
+                        *owned = Some(output);
+                        break;
+                    }
+                    Err(error) => *refused = Some(error),
+                }
+            },
         }
-        read_jsonl(source, std::io::Cursor::new(head).chain(input), each)
-    } else {
-        read_csv(source, std::io::Cursor::new(head).chain(input), each)
+        self.count += 1;
+        Ok(true)
+    }
+
+    /// The text of [`OutputsReader::current_output`], found without its id.
+    pub fn current_text(&self) -> &str {
+        match &self.format {
+            Format::Jsonl {
+                scratch,
+                plain: Some((_, output)),
+                ..
+            } => &scratch[output.clone()],
+            _ => self.current_output().output,
+        }
+    }
+
+    /// The output [`OutputsReader::advance`] moved to: only meaningful after it
+    /// returned `true`.
+    pub fn current_output(&self) -> OutputRef<'_> {
+        match &self.format {
+            Format::Csv { rows, columns } => {
+                let row = rows.current();
+                let (id, output) = (columns.0.unwrap_or(0), columns.1.unwrap_or(0));
+                OutputRef {
+                    line: row.line,
+                    task_id: row.field(id).trim(),
+                    output: row.field(output),
+                }
+            }
+            Format::Jsonl {
+                scratch,
+                plain: Some((id, output)),
+                line,
+                ..
+            } => OutputRef {
+                line: *line,
+                task_id: &scratch[id.clone()],
+                output: &scratch[output.clone()],
+            },
+            Format::Jsonl { owned, line, .. } => match owned {
+                Some(output) => OutputRef {
+                    line: *line,
+                    task_id: &output.task_id,
+                    output: &output.output,
+                },
+                None => OutputRef {
+                    line: *line,
+                    task_id: "",
+                    output: "",
+                },
+            },
+        }
+    }
+
+    /// Reads what is left of the file without handing it over, and returns the error
+    /// the whole file gives, if any: what [`read_outputs`] returns after the last
+    /// output.
+    pub fn finish(mut self) -> Result<(), InputError> {
+        while self.next_output()?.is_some() {}
+        match self.format {
+            Format::Jsonl { refused, .. } => {
+                if let Some(error) = refused {
+                    return Err(error);
+                }
+            }
+            Format::Csv { rows, .. } => {
+                require(&self.source, rows.headers(), "task_id")?;
+                require(&self.source, rows.headers(), "output")?;
+            }
+        }
+        if self.count == 0 {
+            return Err(InputError::NoRows {
+                file: self.source.clone(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -117,114 +353,6 @@ fn io_error(source: &str, error: &std::io::Error) -> InputError {
         file: source.to_string(),
         message: error.to_string(),
     }
-}
-
-fn read_csv(
-    source: &str,
-    input: impl Read,
-    mut each: impl FnMut(OutputRef<'_>),
-) -> Result<(), InputError> {
-    let mut rows = RowReader::new(source, input)?;
-    let columns = (
-        column(rows.headers(), "task_id"),
-        column(rows.headers(), "output"),
-    );
-    let mut count = 0u64;
-    while let Some(row) = rows.next_row()? {
-        count += 1;
-        // A missing column is reported once the whole file is known to parse.
-        if let (Some(id), Some(output)) = columns {
-            each(OutputRef {
-                line: row.line,
-                task_id: row.field(id).trim(),
-                output: row.field(output),
-            });
-        }
-    }
-    require(source, rows.headers(), "task_id")?;
-    require(source, rows.headers(), "output")?;
-    if count == 0 {
-        return Err(InputError::NoRows {
-            file: source.to_string(),
-        });
-    }
-    Ok(())
-}
-
-fn read_jsonl(
-    source: &str,
-    input: impl Read,
-    mut each: impl FnMut(OutputRef<'_>),
-) -> Result<(), InputError> {
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut bytes = Vec::new();
-    // The plain line's strings, unescaped.
-    let mut scratch = String::new();
-    let mut line = 0u64;
-    let mut count = 0u64;
-    // The first line that is not an output: reported once the rest of the file is
-    // known to be UTF-8, as a check of the whole file first would.
-    let mut refused: Option<InputError> = None;
-    loop {
-        bytes.clear();
-        let read = read_line(&mut reader, &mut bytes).map_err(|error| io_error(source, &error))?;
-        if read == 0 {
-            break;
-        }
-        line += 1;
-        // A line break is ASCII, never inside a character: the first invalid byte of
-        // the file is on the first line that is not UTF-8.
-        let text = std::str::from_utf8(&bytes).map_err(|_| InputError::Utf8 {
-            file: source.to_string(),
-            line,
-            column: 1,
-        })?;
-        if refused.is_some() {
-            continue;
-        }
-        let raw = line_content(text);
-        if raw.trim().is_empty() {
-            continue;
-        }
-        if let Some((id, output)) = plain::parse_plain_line(raw, &mut scratch) {
-            each(OutputRef {
-                line,
-                task_id: scratch[id].trim(),
-                output: &scratch[output],
-            });
-            count += 1;
-            continue;
-        }
-        if let Some(fields) = parse_line_fast(raw) {
-            each(OutputRef {
-                line,
-                task_id: fields.task_id.trim(),
-                output: &fields.output,
-            });
-            count += 1;
-            continue;
-        }
-        match parse_line(source, line, raw) {
-            Ok(output) => {
-                each(OutputRef {
-                    line,
-                    task_id: &output.task_id,
-                    output: &output.output,
-                });
-                count += 1;
-            }
-            Err(error) => refused = Some(error),
-        }
-    }
-    if let Some(error) = refused {
-        return Err(error);
-    }
-    if count == 0 {
-        return Err(InputError::NoRows {
-            file: source.to_string(),
-        });
-    }
-    Ok(())
 }
 
 /// A line as [`str::lines`] gives it: without its `\n`, and then without one `\r`.

@@ -286,7 +286,19 @@ fn grading_by_position_builds_no_tasks_until_they_are_asked_for() {
 
 #[test]
 fn a_year_is_shown_as_its_decimal_digits() {
-    for year in [0u16, 7, 10, 99, 100, 1991, 2017, 2099, 9999, 10000, u16::MAX] {
+    for year in [
+        0u16,
+        7,
+        10,
+        99,
+        100,
+        1991,
+        2017,
+        2099,
+        9999,
+        10000,
+        u16::MAX,
+    ] {
         assert_eq!(YearText::new(year).as_ref(), year.to_string());
     }
 }
