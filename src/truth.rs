@@ -3,7 +3,7 @@
 //! [`load_papers`] refuses a file with any, so no split or grade is built on bad facts.
 
 use crate::error::InputError;
-use crate::table::Table;
+use crate::table::{Table, trim_field};
 use crate::verify::arxiv::ids::is_valid_id;
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
@@ -71,7 +71,7 @@ fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
     let normalized: Vec<String> = table
         .rows
         .iter()
-        .map(|row| normalize(row.fields[title].trim()))
+        .map(|row| normalize(trim_field(&row.fields[title])))
         .collect();
     let mut problems = Vec::new();
     // Only asked whether a key was seen before, so order does not matter here; the
@@ -89,7 +89,7 @@ fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
         };
         // Each field trimmed once: `trim` asks every end character whether it is
         // Unicode whitespace.
-        let fields = [id, title, author, year].map(|index| row.fields[index].trim());
+        let fields = [id, title, author, year].map(|index| trim_field(&row.fields[index]));
         for (field, name) in fields.iter().zip(PAPER_COLUMNS) {
             if field.is_empty() {
                 problem(format!("`{name}` is empty; fill it in or remove the row"));
@@ -190,8 +190,7 @@ pub fn load_truth(table: Table) -> Result<LoadedPapers, InputError> {
                 arxiv_id: take(id),
                 title: take(title),
                 first_author: take(author),
-                year: fields[year]
-                    .trim()
+                year: trim_field(&fields[year])
                     .parse()
                     .expect("check parsed every year"),
             }
@@ -206,7 +205,7 @@ pub fn load_truth(table: Table) -> Result<LoadedPapers, InputError> {
 
 /// `text` without surrounding whitespace, reusing its buffer when it has none.
 fn trimmed(text: String) -> String {
-    if text.trim().len() == text.len() {
+    if trim_field(&text).len() == text.len() {
         text
     } else {
         text.trim().to_string()

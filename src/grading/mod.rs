@@ -25,7 +25,7 @@ use crate::csvout::{Cell, CsvWriter};
 use crate::error::InputError;
 use crate::outputs::{OutputRef, OutputsReader};
 use crate::table::scan::RowScanner;
-use crate::table::{column, require};
+use crate::table::{column, require, trim_field};
 use crate::task::{TASK_COLUMNS, task_id};
 use crate::verify::Verifier;
 
@@ -318,7 +318,7 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
         if failure.is_some() || outputs.failure.is_some() || outputs.seen.repeat.is_some() {
             continue;
         }
-        let task_id = row.field(id_column).trim();
+        let task_id = trim_field(row.field(id_column));
         let Some(index) = verifier.find_task_near(task_id, last_task.wrapping_add(1)) else {
             failure = Some(InputError::invalid(
                 &source,

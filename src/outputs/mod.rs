@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read};
 
 use crate::error::InputError;
-use crate::table::{RowReader, column, require};
+use crate::table::{RowReader, column, require, trim_field};
 
 mod plain;
 
@@ -210,7 +210,7 @@ impl<R: Read> OutputsReader<R> {
                 }
                 if let Some((id, output)) = plain::parse_plain_line(raw, scratch) {
                     // The id's surrounding whitespace dropped once, here.
-                    let trimmed = scratch[id.clone()].trim();
+                    let trimmed = trim_field(&scratch[id.clone()]);
                     let start = trimmed.as_ptr() as usize - scratch.as_ptr() as usize;
                     *plain = Some((start..start + trimmed.len(), output));
                     break;
@@ -220,7 +220,7 @@ impl<R: Read> OutputsReader<R> {
                     // Escapes made the strings owned: they are kept until the next.
                     *owned = Some(Output {
                         line: *line,
-                        task_id: fields.task_id.trim().to_string(),
+                        task_id: trim_field(&fields.task_id).to_string(),
                         output: fields.output.into_owned(),
                     });
                     break;
@@ -259,7 +259,7 @@ impl<R: Read> OutputsReader<R> {
                 let (id, output) = (columns.0.unwrap_or(0), columns.1.unwrap_or(0));
                 OutputRef {
                     line: row.line,
-                    task_id: row.field(id).trim(),
+                    task_id: trim_field(row.field(id)),
                     output: row.field(output),
                 }
             }
