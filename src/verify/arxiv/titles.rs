@@ -211,12 +211,16 @@ impl TitleIndex {
     /// word of no title: computed once, then used to find titles and to count words.
     pub fn words(&self, answer: &str) -> Vec<u32> {
         // Split as bytes: a space is never inside a character, and the vocabulary is
-        // keyed by bytes, so the words need not be checked as text again.
-        answer
-            .as_bytes()
-            .split(|&byte| byte == b' ')
-            .map(|word| self.vocabulary.get(word).copied().unwrap_or(UNKNOWN))
-            .collect()
+        // keyed by bytes, so the words need not be checked as text again. Sized first:
+        // grown from nothing, the vector of a long answer moved twice or more.
+        let bytes = answer.as_bytes();
+        let mut words = Vec::with_capacity(1 + bytes.iter().filter(|&&b| b == b' ').count());
+        words.extend(
+            bytes
+                .split(|&byte| byte == b' ')
+                .map(|word| self.vocabulary.get(word).copied().unwrap_or(UNKNOWN)),
+        );
+        words
     }
 
     /// The papers whose title is present in `answer` (already normalised), ascending.
