@@ -64,24 +64,23 @@ struct Shape {
     number: (usize, usize),
 }
 
-/// Every match of [`NEW_SHAPE`] in `text`, leftmost first. ASCII text is scanned by
-/// hand: there `\d` is `[0-9]`, a match starts at the first digit of a run followed by
-/// a dot and a digit, and ends after the second run and any `v` with digits.
-fn new_shapes(text: &str) -> Vec<Shape> {
+/// Every match of [`NEW_SHAPE`] in `text`, leftmost first, handed to `each`. ASCII
+/// text is scanned by hand: there `\d` is `[0-9]`, a match starts at the first digit
+/// of a run followed by a dot and a digit, and ends after the second run and any `v`
+/// with digits.
+fn each_new_shape(text: &str, mut each: impl FnMut(Shape)) {
     if !text.is_ascii() {
-        return NEW_SHAPE
-            .captures_iter(text)
-            .map(|caps| {
-                let whole = caps.get(0).expect("group 0 always matches");
-                let (yymm, number) = (caps.get(1).expect("group 1"), caps.get(2).expect("group 2"));
-                Shape {
-                    start: whole.start(),
-                    end: whole.end(),
-                    yymm: (yymm.start(), yymm.end()),
-                    number: (number.start(), number.end()),
-                }
-            })
-            .collect();
+        for caps in NEW_SHAPE.captures_iter(text) {
+            let whole = caps.get(0).expect("group 0 always matches");
+            let (yymm, number) = (caps.get(1).expect("group 1"), caps.get(2).expect("group 2"));
+            each(Shape {
+                start: whole.start(),
+                end: whole.end(),
+                yymm: (yymm.start(), yymm.end()),
+                number: (number.start(), number.end()),
+            });
+        }
+        return;
     }
     let bytes = text.as_bytes();
     let digit = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
@@ -91,7 +90,6 @@ fn new_shapes(text: &str) -> Vec<Shape> {
         }
         at
     };
-    let mut shapes = Vec::new();
     let mut at = 0;
     while let Some(offset) = bytes[at..].iter().position(u8::is_ascii_digit) {
         let start = at + offset;
@@ -106,7 +104,7 @@ fn new_shapes(text: &str) -> Vec<Shape> {
         } else {
             after
         };
-        shapes.push(Shape {
+        each(Shape {
             start,
             end,
             yymm: (start, dot),
@@ -114,7 +112,6 @@ fn new_shapes(text: &str) -> Vec<Shape> {
         });
         at = end;
     }
-    shapes
 }
 
 /// Every distinct arXiv ID in `text`, versions dropped, in order of first appearance;
@@ -122,7 +119,7 @@ fn new_shapes(text: &str) -> Vec<Shape> {
 pub fn find_ids(text: &str) -> Vec<Cow<'_, str>> {
     let mut found: Vec<(usize, Cow<str>)> = Vec::new();
     let bytes = text.as_bytes();
-    for shape in new_shapes(text) {
+    each_new_shape(text, |shape| {
         let (start, end) = (shape.start, shape.end);
         // A longer run of digits or dots around the match is not an ID (e.g. 1.2.3).
         let before_ok = start == 0 || !matches!(bytes[start - 1], b'.' | b'0'..=b'9');
@@ -135,7 +132,7 @@ pub fn find_ids(text: &str) -> Vec<Cow<'_, str>> {
             // The ID is the match without its version: `yymm.number`, one slice.
             found.push((start, Cow::Borrowed(&text[shape.yymm.0..shape.number.1])));
         }
-    }
+    });
     // Old-style IDs need a slash; most answers have none.
     if text.contains('/') {
         for caps in OLD_SHAPE.captures_iter(text) {
@@ -155,32 +152,37 @@ pub fn find_ids(text: &str) -> Vec<Cow<'_, str>> {
         }
     }
     found.sort();
-    let mut distinct = Vec::new();
-    for (_, id) in found {
-        if !distinct.contains(&id) {
-            distinct.push(id);
+    // The first of each ID kept, in place.
+    let mut kept = 0;
+    for at in 0..found.len() {
+        if !found[..kept].iter().any(|(_, id)| *id == found[at].1) {
+            found.swap(kept, at);
+            kept += 1;
         }
     }
-    distinct
+    found.truncate(kept);
+    found.into_iter().map(|(_, id)| id).collect()
 }
 
 /// Every distinct year from 1991 to 2099 standing alone in `text` once every
 /// ID-shaped substring is removed, in order of first appearance.
 pub fn find_years(text: &str) -> Vec<u16> {
     let without_new: Cow<str> = if text.is_ascii() {
-        let shapes = new_shapes(text);
-        if shapes.is_empty() {
-            Cow::Borrowed(text)
-        } else {
-            let mut rest = String::with_capacity(text.len());
-            let mut last = 0;
-            for shape in shapes {
-                rest.push_str(&text[last..shape.start]);
-                rest.push(' ');
-                last = shape.end;
+        // Copied only once some ID-shaped substring is found.
+        let mut rest: Option<String> = None;
+        let mut last = 0;
+        each_new_shape(text, |shape| {
+            let rest = rest.get_or_insert_with(|| String::with_capacity(text.len()));
+            rest.push_str(&text[last..shape.start]);
+            rest.push(' ');
+            last = shape.end;
+        });
+        match rest {
+            None => Cow::Borrowed(text),
+            Some(mut rest) => {
+                rest.push_str(&text[last..]);
+                Cow::Owned(rest)
             }
-            rest.push_str(&text[last..]);
-            Cow::Owned(rest)
         }
     } else {
         NEW_SHAPE.replace_all(text, " ")
@@ -191,9 +193,22 @@ pub fn find_years(text: &str) -> Vec<u16> {
         without_new
     };
     let bytes = without_ids.as_bytes();
-    let runs: Vec<(usize, usize)> = if without_ids.is_ascii() {
+    let mut years = Vec::new();
+    let mut consider = |start: usize, end: usize| {
+        let alone_before = start == 0 || !bytes[start - 1].is_ascii_alphanumeric();
+        let alone_after = end == bytes.len() || !bytes[end].is_ascii_alphanumeric();
+        if end - start != 4 || !alone_before || !alone_after {
+            return;
+        }
+        if let Ok(year) = without_ids[start..end].parse::<u16>()
+            && (1991..=2099).contains(&year)
+            && !years.contains(&year)
+        {
+            years.push(year);
+        }
+    };
+    if without_ids.is_ascii() {
         // `\d+` on ASCII text: the maximal runs of `[0-9]`.
-        let mut runs = Vec::new();
         let mut at = 0;
         while let Some(offset) = bytes[at..].iter().position(u8::is_ascii_digit) {
             let start = at + offset;
@@ -201,26 +216,11 @@ pub fn find_years(text: &str) -> Vec<u16> {
             while bytes.get(at).is_some_and(u8::is_ascii_digit) {
                 at += 1;
             }
-            runs.push((start, at));
+            consider(start, at);
         }
-        runs
     } else {
-        YEAR.find_iter(&without_ids)
-            .map(|m| (m.start(), m.end()))
-            .collect()
-    };
-    let mut years = Vec::new();
-    for (start, end) in runs {
-        let alone_before = start == 0 || !bytes[start - 1].is_ascii_alphanumeric();
-        let alone_after = end == bytes.len() || !bytes[end].is_ascii_alphanumeric();
-        if end - start != 4 || !alone_before || !alone_after {
-            continue;
-        }
-        if let Ok(year) = without_ids[start..end].parse::<u16>()
-            && (1991..=2099).contains(&year)
-            && !years.contains(&year)
-        {
-            years.push(year);
+        for found in YEAR.find_iter(&without_ids) {
+            consider(found.start(), found.end());
         }
     }
     years
