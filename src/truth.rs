@@ -3,7 +3,10 @@
 //! [`load_papers`] refuses a file with any, so no split or grade is built on bad facts.
 
 use crate::error::InputError;
-use crate::table::{Table, trim_field};
+use std::io::Read;
+
+use crate::table::scan::RowScanner;
+use crate::table::{Table, column, require, trim_field};
 use crate::verify::arxiv::ids::is_valid_id;
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
@@ -62,40 +65,72 @@ struct Checked {
     by_id: FastMap<WordKey, usize>,
 }
 
+/// One row's facts as checking reads them: trimmed, and the year parsed or, where it
+/// does not parse as a whole number, its text (empty when the cell is).
+#[derive(Debug, Clone, Copy)]
+struct Fields<'a> {
+    line: u64,
+    arxiv_id: &'a str,
+    title: &'a str,
+    author: &'a str,
+    year: Result<u16, &'a str>,
+}
+
+/// A year cell, trimmed: its number, or its text when that is not a whole number.
+fn parse_year(text: &str) -> Result<u16, &str> {
+    let text = trim_field(text);
+    text.parse().map_err(|_| text)
+}
+
 /// [`check`], keeping every row's [`normalize`]d title and the rows by ID, which the
 /// checking makes anyway and the verifier needs again.
 fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
     let columns = PAPER_COLUMNS.map(|name| table.require(name));
     let [id, title, author, year] = columns;
     let (id, title, author, year) = (id?, title?, author?, year?);
-    let normalized: Vec<String> = table
-        .rows
-        .iter()
-        .map(|row| normalize(trim_field(&row.fields[title])))
-        .collect();
+    Ok(check_fields(table.rows.len(), |position| {
+        let row = &table.rows[position];
+        Fields {
+            line: row.line,
+            arxiv_id: trim_field(&row.fields[id]),
+            title: trim_field(&row.fields[title]),
+            author: trim_field(&row.fields[author]),
+            year: parse_year(&row.fields[year]),
+        }
+    }))
+}
+
+/// Every problem of the `rows` rows that `row` gives by position, in row order.
+fn check_fields<'a>(rows: usize, row: impl Fn(usize) -> Fields<'a>) -> Checked {
+    let normalized: Vec<String> = (0..rows).map(|i| normalize(row(i).title)).collect();
     let mut problems = Vec::new();
     // Only asked whether a key was seen before, so order does not matter here; the
     // keys are the truth's own, so the graders' fast hash serves (see `fasthash`).
     let mut by_id: FastMap<WordKey, usize> =
-        FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
+        FastMap::with_capacity_and_hasher(rows, Default::default());
     let mut titles: FastMap<&str, u64> =
-        FastMap::with_capacity_and_hasher(table.rows.len(), Default::default());
-    for (position, (row, normalized)) in table.rows.iter().zip(&normalized).enumerate() {
+        FastMap::with_capacity_and_hasher(rows, Default::default());
+    for (position, normalized) in normalized.iter().enumerate() {
+        let fields = row(position);
         let mut problem = |message: String| {
             problems.push(Problem {
-                line: row.line,
+                line: fields.line,
                 message,
             })
         };
-        // Each field trimmed once: `trim` asks every end character whether it is
-        // Unicode whitespace.
-        let fields = [id, title, author, year].map(|index| trim_field(&row.fields[index]));
-        for (field, name) in fields.iter().zip(PAPER_COLUMNS) {
+        let year_text = fields.year.err();
+        let cells = [
+            fields.arxiv_id,
+            fields.title,
+            fields.author,
+            year_text.unwrap_or("a year"),
+        ];
+        for (field, name) in cells.iter().zip(PAPER_COLUMNS) {
             if field.is_empty() {
                 problem(format!("`{name}` is empty; fill it in or remove the row"));
             }
         }
-        let [arxiv_id, title_text, _, year_text] = fields;
+        let (arxiv_id, title_text) = (fields.arxiv_id, fields.title);
         let valid_id = is_valid_id(arxiv_id);
         if !arxiv_id.is_empty() {
             if !valid_id {
@@ -105,40 +140,112 @@ fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
             } else if let first = *by_id.entry(WordKey::new(arxiv_id)).or_insert(position)
                 && first != position
             {
-                let first = table.rows[first].line;
+                let first = row(first).line;
                 problem(format!(
                     "ID {arxiv_id} appears again (first on row {first}); keep one row per paper"
                 ));
             }
         }
         if !normalized.is_empty()
-            && let first = *titles.entry(normalized).or_insert(row.line)
-            && first != row.line
+            && let first = *titles.entry(normalized).or_insert(fields.line)
+            && first != fields.line
         {
             problem(format!(
                 "title \"{title_text}\" repeats the title on row {first}"
             ));
         }
-        if !year_text.is_empty() {
-            match year_text.parse::<u16>() {
-                Err(_) => problem(format!("year `{year_text}` is not a whole number")),
-                Ok(value) => {
-                    if valid_id
-                        && let Some(implied) = implied_year(arxiv_id)
-                        && implied != value
-                    {
-                        problem(format!(
-                            "year {value} contradicts ID {arxiv_id}, which was first submitted in {implied}"
-                        ));
-                    }
+        match fields.year {
+            Err("") => {}
+            Err(year_text) => problem(format!("year `{year_text}` is not a whole number")),
+            Ok(value) => {
+                if valid_id
+                    && let Some(implied) = implied_year(arxiv_id)
+                    && implied != value
+                {
+                    problem(format!(
+                        "year {value} contradicts ID {arxiv_id}, which was first submitted in {implied}"
+                    ));
                 }
             }
         }
     }
-    Ok(Checked {
+    Checked {
         problems,
         normalized_titles: normalized,
         by_id,
+    }
+}
+
+/// The error refusing a truth file (`source`) for its first problem.
+fn refusal(source: &str, problem: &Problem) -> InputError {
+    InputError::invalid(
+        source,
+        problem.line,
+        format!(
+            "{}; run `evogate truth check {source}` to list every problem",
+            problem.message
+        ),
+    )
+}
+
+/// [`load_truth`] of a truth file read row by row (its header read): the same papers
+/// and the same error, first among several, without holding the file's rows as a
+/// [`Table`] first (each paper is made from its row as it is read, its text copied
+/// once, trimmed).
+pub fn load_truth_rows<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
+    let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
+    let mut papers: Vec<Paper> = Vec::new();
+    let mut lines: Vec<u64> = Vec::new();
+    // The year cells that are not whole numbers (empty ones too), by paper, ascending.
+    let mut bad_years: Vec<(usize, String)> = Vec::new();
+    let mut count = 0usize;
+    while let Some(row) = rows.next_row()? {
+        count += 1;
+        // Without every column the rows are only counted: the error comes after the
+        // whole file is known to parse, and after an empty one's.
+        let [Some(id), Some(title), Some(author), Some(year)] = columns else {
+            continue;
+        };
+        let year = parse_year(row.field(year)).unwrap_or_else(|text| {
+            bad_years.push((papers.len(), text.to_string()));
+            0
+        });
+        lines.push(row.line);
+        papers.push(Paper {
+            arxiv_id: trim_field(row.field(id)).to_string(),
+            title: trim_field(row.field(title)).to_string(),
+            first_author: trim_field(row.field(author)).to_string(),
+            year,
+        });
+    }
+    let source = rows.source().to_string();
+    if count == 0 {
+        return Err(InputError::NoRows { file: source });
+    }
+    for name in PAPER_COLUMNS {
+        require(&source, rows.headers(), name)?;
+    }
+    let checked = check_fields(papers.len(), |position| {
+        let paper = &papers[position];
+        let year = match bad_years.binary_search_by_key(&position, |(at, _)| *at) {
+            Ok(bad) => Err(bad_years[bad].1.as_str()),
+            Err(_) => Ok(paper.year),
+        };
+        Fields {
+            line: lines[position],
+            arxiv_id: &paper.arxiv_id,
+            title: &paper.title,
+            author: &paper.first_author,
+            year,
+        }
+    });
+    if let Some(problem) = checked.problems.first() {
+        return Err(refusal(&source, problem));
+    }
+    Ok(LoadedPapers {
+        papers,
+        normalized_titles: checked.normalized_titles,
+        by_id: checked.by_id,
     })
 }
 
@@ -164,14 +271,7 @@ pub fn load_truth(table: Table) -> Result<LoadedPapers, InputError> {
     table.require_rows()?;
     let checked = check_normalizing(&table)?;
     if let Some(problem) = checked.problems.first() {
-        return Err(InputError::invalid(
-            &table.source,
-            problem.line,
-            format!(
-                "{}; run `evogate truth check {}` to list every problem",
-                problem.message, table.source
-            ),
-        ));
+        return Err(refusal(&table.source, problem));
     }
     let index = |name: &str| table.column(name).expect("check required every column");
     let (id, title, author, year) = (
@@ -322,5 +422,91 @@ mod tests {
         assert_eq!(implied_year("hep-th/9901001"), Some(1999));
         assert_eq!(implied_year("cs/0112017"), Some(2001));
         assert_eq!(implied_year("1706.03762"), Some(2017));
+    }
+
+    /// Truth files made of rows drawn from `cells`: clean and broken in every way
+    /// checking knows, with columns reordered or missing, and rows with spaces.
+    fn drawn_truth(picks: &[usize], header: usize) -> String {
+        const HEADERS: [&str; 5] = [
+            "arxiv_id,title,first_author,year",
+            "year,first_author,title,arxiv_id",
+            "arxiv_id,title,first_author,year,note",
+            "arxiv_id,title,year",
+            "arxiv_id,title,first_author,year",
+        ];
+        const ROWS: [[&str; 4]; 12] = [
+            [
+                "1706.03762",
+                "Attention Is All You Need",
+                "Ashish Vaswani",
+                "2017",
+            ],
+            ["1810.04805", "BERT: Pre-training", "Jacob Devlin", "2018"],
+            [
+                " 1512.03385 ",
+                " Deep Residual Learning ",
+                " Kaiming He ",
+                " 2015 ",
+            ],
+            ["1706.03762", "Another Title", "Someone", "2017"],
+            ["1810.04805", "attention is ALL you need!", "X Y", "2018"],
+            ["9913.12345", "Bad Month", "A B", "2099"],
+            ["2005.14165", "Few-Shot Learners", "Tom B. Brown", "2021"],
+            ["2106.09685", "", "Edward J. Hu", "twenty"],
+            ["hep-th/9901001", "Old Style", "Ann Old", "1999"],
+            ["", "No Id", "", ""],
+            [
+                "1412.6980",
+                "Adam",
+                "Diederik P. Kingma",
+                "\u{a0}2014\u{3000}",
+            ],
+            ["1301.3781", "Word Vectors", "Tomas Mikolov", "-2013"],
+        ];
+        let header = HEADERS[header % HEADERS.len()];
+        let names: Vec<&str> = header.split(',').collect();
+        let mut text = String::from(header);
+        text.push('\n');
+        for &pick in picks {
+            let row = ROWS[pick % ROWS.len()];
+            let cells: Vec<String> = names
+                .iter()
+                .map(|name| {
+                    let cell = match *name {
+                        "arxiv_id" => row[0],
+                        "title" => row[1],
+                        "first_author" => row[2],
+                        "year" => row[3],
+                        _ => "n",
+                    };
+                    format!("\"{cell}\"")
+                })
+                .collect();
+            text.push_str(&cells.join(","));
+            text.push('\n');
+        }
+        text
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn truth_read_row_by_row_loads_as_the_table_does(
+            picks in proptest::collection::vec(0usize..12, 0..8),
+            header in 0usize..5,
+        ) {
+            let text = drawn_truth(&picks, header);
+            let whole = crate::table::scan::scan_table("t.csv", text.as_bytes())
+                .and_then(load_truth)
+                .map(|loaded| (loaded.papers, loaded.normalized_titles, loaded.by_id.len()));
+            let rows = RowScanner::new("t.csv", text.as_bytes())
+                .and_then(load_truth_rows)
+                .map(|loaded| (loaded.papers, loaded.normalized_titles, loaded.by_id.len()));
+            proptest::prop_assert_eq!(
+                rows.map_err(|e| e.to_string()),
+                whole.map_err(|e| e.to_string()),
+                "{}",
+                text
+            );
+        }
     }
 }

@@ -6,13 +6,14 @@ use crate::cli::ScoreArgs;
 use crate::error::InputError;
 use crate::grading::grade_tasks;
 use crate::outputs::OutputsReader;
-use crate::table::scan::{RowScanner, scan_table};
+use crate::table::scan::RowScanner;
 use crate::verify;
 
 /// Runs `score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
-    let truth = scan_table(&args.truth.display().to_string(), open_file(&args.truth)?)?;
-    let verifier = verify::build(&args.verifier, truth)?;
+    let truth_file: Box<dyn std::io::Read> = Box::new(open_file(&args.truth)?);
+    let truth = RowScanner::new(&args.truth.display().to_string(), truth_file)?;
+    let verifier = verify::build_from_rows(&args.verifier, truth)?;
     let tasks_source = args.tasks.display().to_string();
     let tasks = RowScanner::new(&tasks_source, open_file(&args.tasks)?)?;
     // An error reading the outputs is reported only after the whole tasks file is

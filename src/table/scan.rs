@@ -115,7 +115,11 @@ impl<R: Read> Rows for RowScanner<R> {
 /// A whole table read through a [`RowScanner`]: what [`Table::parse`] gives for the
 /// same bytes.
 pub fn scan_table(source: &str, input: impl Read) -> Result<Table, InputError> {
-    let mut scanner = RowScanner::new(source, input)?;
+    table_of(RowScanner::new(source, input)?)
+}
+
+/// The table of the rows `scanner` (its header read) has yet to give.
+pub fn table_of<R: Read>(mut scanner: RowScanner<R>) -> Result<Table, InputError> {
     let mut rows = Vec::new();
     while let Some(row) = scanner.next_row()? {
         rows.push(Row {
@@ -124,7 +128,7 @@ pub fn scan_table(source: &str, input: impl Read) -> Result<Table, InputError> {
         });
     }
     Ok(Table {
-        source: source.to_string(),
+        source: scanner.source,
         headers: scanner.headers,
         rows,
     })

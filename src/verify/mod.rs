@@ -10,7 +10,10 @@ pub mod flat;
 pub mod normalize;
 
 use crate::error::InputError;
+use std::io::Read;
+
 use crate::table::Table;
+use crate::table::scan::{RowScanner, table_of};
 use crate::task::Task;
 
 /// The grade of one output.
@@ -129,6 +132,27 @@ pub const REGISTRY: &[(&str, Constructor)] = &[
     ("arxiv", arxiv::ArxivVerifier::boxed),
     ("facts", facts::FactsVerifier::boxed),
 ];
+
+/// A ground-truth file being read row by row, its header read.
+pub type TruthRows = RowScanner<Box<dyn Read>>;
+
+/// A constructor of a verifier from its ground truth read row by row, for a verifier
+/// whose truth is big enough for holding it whole as a [`Table`] first to cost.
+pub type RowsConstructor = fn(TruthRows) -> Result<Box<dyn Verifier>, InputError>;
+
+/// The verifiers of [`REGISTRY`] that can also be built from rows as they are read;
+/// the others are built from the table of the rows.
+pub const FROM_ROWS: &[(&str, RowsConstructor)] =
+    &[("arxiv", arxiv::ArxivVerifier::boxed_from_rows)];
+
+/// [`build`] from a ground-truth file being read (its header read): the same verifier
+/// and the same errors.
+pub fn build_from_rows(name: &str, truth: TruthRows) -> Result<Box<dyn Verifier>, InputError> {
+    match FROM_ROWS.iter().find(|(registered, _)| *registered == name) {
+        Some((_, construct)) => construct(truth),
+        None => build(name, table_of(truth)?),
+    }
+}
 
 /// The registered names, for `--help` and messages.
 pub fn names() -> Vec<&'static str> {

@@ -24,11 +24,11 @@ use std::sync::OnceLock;
 use authors::{AuthorName, SurnameIndex};
 use titles::TitleIndex;
 
-use super::{Grade, Outcome, Verifier, shape};
+use super::{Grade, Outcome, TruthRows, Verifier, shape};
 use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
-use crate::truth::{LoadedPapers, Paper, load_truth};
+use crate::truth::{LoadedPapers, Paper, load_truth, load_truth_rows};
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
@@ -121,6 +121,11 @@ impl ArxivVerifier {
     /// Loads the papers of a truth table and builds the verifier.
     pub fn boxed(table: Table) -> Result<Box<dyn Verifier>, InputError> {
         Ok(Box::new(ArxivVerifier::from_loaded(load_truth(table)?)))
+    }
+
+    /// [`ArxivVerifier::boxed`] of a truth file read row by row, its header read.
+    pub fn boxed_from_rows(rows: TruthRows) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(ArxivVerifier::from_loaded(load_truth_rows(rows)?)))
     }
 
     fn paper_index(&self, task: &Task) -> Option<usize> {
