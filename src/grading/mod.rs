@@ -178,36 +178,37 @@ impl<R: Read> Outputs<R> {
     /// the file or once it failed.
     fn read_to(&mut self, verifier: &dyn Verifier, task: usize) -> Option<&str> {
         let tasks = verifier.task_count();
-        let reader = self.reader.as_mut()?;
-        loop {
-            match reader.advance() {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(error) => {
-                    self.failure = Some(error);
-                    self.reader = None;
-                    return None;
-                }
-            }
-            let output = reader.current_output();
-            let filed = self.seen.file(verifier, &output);
+        let found = self.read_until(verifier, |held, output, filed| {
             if filed == task {
-                // Borrowed from the reader: the output is graded without a copy.
-                return Some(self.reader.as_ref()?.current_text());
+                return true;
             }
-            if filed != NONE {
-                self.held.hold(tasks, filed, &output);
-            }
-        }
-        self.end();
-        None
+            held.hold(tasks, filed, output);
+            false
+        });
+        // Borrowed from the reader: the output is graded without a copy.
+        found.then(|| self.reader.as_ref().map(OutputsReader::current_text))?
     }
 
     /// Reads the rest of the file, filing every output and telling `each` the line
     /// and task of each whose id the truth holds, and keeps the file's error.
     fn drain_noting(&mut self, verifier: &dyn Verifier, mut each: impl FnMut(u64, usize)) {
+        self.read_until(verifier, |_, output, task| {
+            each(output.line, task);
+            false
+        });
+    }
+
+    /// Reads outputs, filing each, until `stop` (given the held outputs, an output
+    /// whose id the truth holds and its task) says to stop at one: `true` then, with
+    /// that output the reader's current one; `false` at the end of the file, whose
+    /// error is then kept, or once it failed.
+    fn read_until(
+        &mut self,
+        verifier: &dyn Verifier,
+        mut stop: impl FnMut(&mut Held, &OutputRef<'_>, usize) -> bool,
+    ) -> bool {
         let Some(reader) = self.reader.as_mut() else {
-            return;
+            return false;
         };
         loop {
             match reader.advance() {
@@ -216,16 +217,17 @@ impl<R: Read> Outputs<R> {
                 Err(error) => {
                     self.failure = Some(error);
                     self.reader = None;
-                    return;
+                    return false;
                 }
             }
             let output = reader.current_output();
             let task = self.seen.file(verifier, &output);
-            if task != NONE {
-                each(output.line, task);
+            if task != NONE && stop(&mut self.held, &output, task) {
+                return true;
             }
         }
         self.end();
+        false
     }
 
     /// At the end of the file: the error only the whole file shows, if any.
