@@ -118,15 +118,14 @@ fn check_fields<'a>(rows: usize, row: impl Fn(usize) -> Fields<'a>) -> Checked {
                 message,
             })
         };
-        let year_text = fields.year.err();
-        let cells = [
-            fields.arxiv_id,
-            fields.title,
-            fields.author,
-            year_text.unwrap_or("a year"),
+        let empty = [
+            fields.arxiv_id.is_empty(),
+            fields.title.is_empty(),
+            fields.author.is_empty(),
+            fields.year == Err(""),
         ];
-        for (field, name) in cells.iter().zip(PAPER_COLUMNS) {
-            if field.is_empty() {
+        for (empty, name) in empty.into_iter().zip(PAPER_COLUMNS) {
+            if empty {
                 problem(format!("`{name}` is empty; fill it in or remove the row"));
             }
         }
@@ -356,6 +355,32 @@ mod tests {
         let error = load_papers(&table).unwrap_err().to_string();
         assert!(error.starts_with("`t.csv` row 3: "), "{error}");
         assert!(error.contains("run `evogate truth check t.csv`"), "{error}");
+    }
+
+    #[test]
+    fn an_empty_cell_is_named_by_its_column() {
+        let text = "arxiv_id,title,first_author,year\n\
+            1706.03762,Attention Is All You Need,Ashish Vaswani, \n\
+            1810.04805,BERT,,2018\n";
+        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
+        let problems: Vec<(u64, String)> = check(&table)
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.line, p.message))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                (
+                    2,
+                    "`year` is empty; fill it in or remove the row".to_string()
+                ),
+                (
+                    3,
+                    "`first_author` is empty; fill it in or remove the row".to_string()
+                ),
+            ]
+        );
     }
 
     #[test]
