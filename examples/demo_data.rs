@@ -229,7 +229,7 @@ const SAME_ACT: f64 = 0.9;
 fn main() -> anyhow::Result<()> {
     let truth = Table::read("data/arxiv/papers.csv".as_ref())?;
     let papers = load_papers(&truth)?;
-    let verifier = evogate::verify::build("arxiv", truth)?;
+    let verifier = evogate::verify::build("arxiv", &truth)?;
     let request = SplitRequest {
         seed: 13,
         ratios: [50, 25, 25],

@@ -187,35 +187,80 @@ fn refusal(source: &str, problem: &Problem) -> InputError {
     )
 }
 
+/// Papers gathered from a truth file's rows, each field trimmed, before they are
+/// checked: the rows' lines beside them, and the year cells that are not whole numbers
+/// (empty ones too) by paper, ascending.
+#[derive(Debug, Default)]
+struct Gathered {
+    papers: Vec<Paper>,
+    lines: Vec<u64>,
+    bad_years: Vec<(usize, String)>,
+}
+
+impl Gathered {
+    /// Adds the row on `line` whose `arxiv_id`, `title`, `first_author` and `year`
+    /// cells are `cells`.
+    fn add(&mut self, line: u64, [id, title, author, year]: [&str; 4]) {
+        let year = parse_year(year).unwrap_or_else(|text| {
+            self.bad_years.push((self.papers.len(), text.to_string()));
+            0
+        });
+        self.lines.push(line);
+        self.papers.push(Paper {
+            arxiv_id: trim_field(id).to_string(),
+            title: trim_field(title).to_string(),
+            first_author: trim_field(author).to_string(),
+            year,
+        });
+    }
+
+    /// Checks the papers of `source` and keeps them if it finds no problem; the first
+    /// problem is the error otherwise.
+    fn load(self, source: &str) -> Result<LoadedPapers, InputError> {
+        let Gathered {
+            papers,
+            lines,
+            bad_years,
+        } = self;
+        let checked = check_fields(papers.len(), |position| {
+            let paper = &papers[position];
+            let year = match bad_years.binary_search_by_key(&position, |(at, _)| *at) {
+                Ok(bad) => Err(bad_years[bad].1.as_str()),
+                Err(_) => Ok(paper.year),
+            };
+            Fields {
+                line: lines[position],
+                arxiv_id: &paper.arxiv_id,
+                title: &paper.title,
+                author: &paper.first_author,
+                year,
+            }
+        });
+        if let Some(problem) = checked.problems.first() {
+            return Err(refusal(source, problem));
+        }
+        Ok(LoadedPapers {
+            papers,
+            normalized_titles: checked.normalized_titles,
+            by_id: checked.by_id,
+        })
+    }
+}
+
 /// [`load_truth`] of a truth file read row by row (its header read): the same papers
 /// and the same error, first among several, without holding the file's rows as a
-/// [`Table`] first (each paper is made from its row as it is read, its text copied
-/// once, trimmed).
+/// [`Table`] first.
 pub fn load_truth_rows<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
     let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
-    let mut papers: Vec<Paper> = Vec::new();
-    let mut lines: Vec<u64> = Vec::new();
-    // The year cells that are not whole numbers (empty ones too), by paper, ascending.
-    let mut bad_years: Vec<(usize, String)> = Vec::new();
+    let mut gathered = Gathered::default();
     let mut count = 0usize;
     while let Some(row) = rows.next_row()? {
         count += 1;
         // Without every column the rows are only counted: the error comes after the
         // whole file is known to parse, and after an empty one's.
-        let [Some(id), Some(title), Some(author), Some(year)] = columns else {
-            continue;
-        };
-        let year = parse_year(row.field(year)).unwrap_or_else(|text| {
-            bad_years.push((papers.len(), text.to_string()));
-            0
-        });
-        lines.push(row.line);
-        papers.push(Paper {
-            arxiv_id: trim_field(row.field(id)).to_string(),
-            title: trim_field(row.field(title)).to_string(),
-            first_author: trim_field(row.field(author)).to_string(),
-            year,
-        });
+        if let [Some(id), Some(title), Some(author), Some(year)] = columns {
+            gathered.add(row.line, [id, title, author, year].map(|i| row.field(i)));
+        }
     }
     let source = rows.source().to_string();
     if count == 0 {
@@ -224,33 +269,12 @@ pub fn load_truth_rows<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers,
     for name in PAPER_COLUMNS {
         require(&source, rows.headers(), name)?;
     }
-    let checked = check_fields(papers.len(), |position| {
-        let paper = &papers[position];
-        let year = match bad_years.binary_search_by_key(&position, |(at, _)| *at) {
-            Ok(bad) => Err(bad_years[bad].1.as_str()),
-            Err(_) => Ok(paper.year),
-        };
-        Fields {
-            line: lines[position],
-            arxiv_id: &paper.arxiv_id,
-            title: &paper.title,
-            author: &paper.first_author,
-            year,
-        }
-    });
-    if let Some(problem) = checked.problems.first() {
-        return Err(refusal(&source, problem));
-    }
-    Ok(LoadedPapers {
-        papers,
-        normalized_titles: checked.normalized_titles,
-        by_id: checked.by_id,
-    })
+    gathered.load(&source)
 }
 
 /// The papers of a clean truth file; the first problem, if any, is an error.
 pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
-    Ok(load_truth(table.clone())?.papers)
+    Ok(load_truth(table)?.papers)
 }
 
 /// A clean truth file's papers, with what checking them built that the verifier needs.
@@ -264,51 +288,18 @@ pub struct LoadedPapers {
     pub by_id: FastMap<WordKey, usize>,
 }
 
-/// [`load_papers`], taking the table apart: each paper keeps the table's own text
-/// rather than a copy of it.
-pub fn load_truth(table: Table) -> Result<LoadedPapers, InputError> {
+/// [`load_papers`], with what checking the papers built.
+pub fn load_truth(table: &Table) -> Result<LoadedPapers, InputError> {
     table.require_rows()?;
-    let checked = check_normalizing(&table)?;
-    if let Some(problem) = checked.problems.first() {
-        return Err(refusal(&table.source, problem));
+    let mut columns = [0; 4];
+    for (column, name) in columns.iter_mut().zip(PAPER_COLUMNS) {
+        *column = table.require(name)?;
     }
-    let index = |name: &str| table.column(name).expect("check required every column");
-    let (id, title, author, year) = (
-        index("arxiv_id"),
-        index("title"),
-        index("first_author"),
-        index("year"),
-    );
-    let papers = table
-        .rows
-        .into_iter()
-        .map(|row| {
-            let mut fields = row.fields;
-            let mut take = |index: usize| trimmed(std::mem::take(&mut fields[index]));
-            Paper {
-                arxiv_id: take(id),
-                title: take(title),
-                first_author: take(author),
-                year: trim_field(&fields[year])
-                    .parse()
-                    .expect("check parsed every year"),
-            }
-        })
-        .collect();
-    Ok(LoadedPapers {
-        papers,
-        normalized_titles: checked.normalized_titles,
-        by_id: checked.by_id,
-    })
-}
-
-/// `text` without surrounding whitespace, reusing its buffer when it has none.
-fn trimmed(text: String) -> String {
-    if trim_field(&text).len() == text.len() {
-        text
-    } else {
-        text.trim().to_string()
+    let mut gathered = Gathered::default();
+    for row in &table.rows {
+        gathered.add(row.line, columns.map(|i| row.fields[i].as_str()));
     }
+    gathered.load(&table.source)
 }
 
 #[cfg(test)]
@@ -409,7 +400,7 @@ mod tests {
             1706.03762,  Attention Is All You Need ,Ashish Vaswani,2017\n\
             1810.04805,BERT: Pre-training of Déjà-vu,Jacob Devlin,2018\n";
         let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let loaded = load_truth(table.clone()).unwrap();
+        let loaded = load_truth(&table).unwrap();
         let expected: Vec<String> = loaded.papers.iter().map(|p| normalize(&p.title)).collect();
         assert_eq!(loaded.normalized_titles, expected);
         assert_eq!(loaded.normalized_titles[1], "bert pre training of deja vu");
@@ -513,25 +504,49 @@ mod tests {
         text
     }
 
+    /// What loading `text` must give, worked out apart from the loaders: the table's
+    /// first error, else the refusal of `check`'s first problem, else each row's cells
+    /// trimmed and the year parsed.
+    fn expected_load(text: &str) -> Result<Vec<Paper>, String> {
+        let table =
+            crate::table::scan::scan_table("t.csv", text.as_bytes()).map_err(|e| e.to_string())?;
+        table.require_rows().map_err(|e| e.to_string())?;
+        if let Some(problem) = check(&table).map_err(|e| e.to_string())?.first() {
+            return Err(refusal("t.csv", problem).to_string());
+        }
+        let cell = |row: &crate::table::Row, name: &str| {
+            row.fields[table.column(name).unwrap()].trim().to_string()
+        };
+        Ok(table
+            .rows
+            .iter()
+            .map(|row| Paper {
+                arxiv_id: cell(row, "arxiv_id"),
+                title: cell(row, "title"),
+                first_author: cell(row, "first_author"),
+                year: cell(row, "year").parse().unwrap(),
+            })
+            .collect())
+    }
+
     proptest::proptest! {
         #[test]
-        fn truth_read_row_by_row_loads_as_the_table_does(
+        fn truth_loads_row_by_row_and_from_a_table_as_checking_says(
             picks in proptest::collection::vec(0usize..12, 0..8),
             header in 0usize..5,
         ) {
             let text = drawn_truth(&picks, header);
+            let expected = expected_load(&text);
             let whole = crate::table::scan::scan_table("t.csv", text.as_bytes())
-                .and_then(load_truth)
-                .map(|loaded| (loaded.papers, loaded.normalized_titles, loaded.by_id.len()));
+                .and_then(|table| load_truth(&table))
+                .map(|loaded| loaded.papers)
+                .map_err(|e| e.to_string());
             let rows = RowScanner::new("t.csv", text.as_bytes())
                 .and_then(load_truth_rows)
-                .map(|loaded| (loaded.papers, loaded.normalized_titles, loaded.by_id.len()));
-            proptest::prop_assert_eq!(
-                rows.map_err(|e| e.to_string()),
-                whole.map_err(|e| e.to_string()),
-                "{}",
-                text
-            );
+                .map(|loaded| loaded.papers)
+                .map_err(|e| e.to_string());
+            proptest::prop_assert_eq!(&whole, &expected, "{}", text);
+            proptest::prop_assert_eq!(&rows, &expected, "{}", text);
         }
     }
 }

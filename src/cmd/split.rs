@@ -38,7 +38,7 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Outcome> {
     }
     let truth_bytes = super::read_file(truth_path)?;
     let truth = crate::table::Table::parse(&truth_path.display().to_string(), &truth_bytes)?;
-    let verifier = verify::build(&args.verifier, truth)?;
+    let verifier = verify::build(&args.verifier, &truth)?;
     let (splits, algorithm) = match args.compat.as_deref() {
         None => (
             build_splits(verifier.tasks(), &request)?,

@@ -299,7 +299,7 @@ const OUTPUTS: &[&[u8]] = &[
 #[test]
 fn every_pairing_of_tricky_files_scores_as_the_whole_file_grader_did() {
     let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-    let verifier = verify::build("arxiv", truth).unwrap();
+    let verifier = verify::build("arxiv", &truth).unwrap();
     for tasks in TASKS {
         for outputs in OUTPUTS {
             assert_scores_as_before(verifier.as_ref(), tasks, outputs);
@@ -314,7 +314,7 @@ fn the_facts_verifier_scores_as_before_too() {
         de,capital,Capital of Germany?,Berlin\n\
         a:b,c,Colons?,x|y\n";
     let truth = Table::parse("f.csv", text.as_bytes()).unwrap();
-    let verifier = verify::build("facts", truth).unwrap();
+    let verifier = verify::build("facts", &truth).unwrap();
     let tasks = b"task_id,group,kind,prompt\nfr:capital,,,\na:b:c,,,\nde:capital,,,\n";
     for outputs in [
         &b"task_id,output\nfr:capital,Paris or Berlin\na:b:c,y\n"[..],
@@ -328,7 +328,7 @@ fn the_facts_verifier_scores_as_before_too() {
 #[test]
 fn a_summary_names_the_first_five_tasks_without_an_output() {
     let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-    let verifier = verify::build("arxiv", truth).unwrap();
+    let verifier = verify::build("arxiv", &truth).unwrap();
     let (csv, summary) = score_now(
         verifier.as_ref(),
         TASKS[3],
@@ -369,7 +369,7 @@ fn quoted(text: &str) -> String {
 #[test]
 fn every_shipped_task_scores_as_before_in_any_order_with_extra_columns() {
     let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-    let verifier = verify::build("arxiv", truth).unwrap();
+    let verifier = verify::build("arxiv", &truth).unwrap();
     let tasks = verifier.tasks();
     let answers = [
         "The paper is arXiv 1706.03762.",
@@ -505,7 +505,7 @@ proptest::proptest! {
     #[test]
     fn outputs_in_any_order_score_as_the_whole_file_grader_did(seed in proptest::prelude::any::<u64>()) {
         let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-        let verifier = verify::build("arxiv", truth).unwrap();
+        let verifier = verify::build("arxiv", &truth).unwrap();
         let (tasks, outputs) = drawn_files(verifier.tasks(), seed);
         assert_scores_as_before(verifier.as_ref(), tasks.as_bytes(), outputs.as_bytes());
     }

@@ -87,6 +87,16 @@ pub struct OutputsReader<R: Read> {
     count: u64,
 }
 
+/// Where the last output of a JSON Lines file is.
+enum Current {
+    /// Nowhere: none was read yet.
+    Nothing,
+    /// In the reader's scratch buffer: the id's range (trimmed) and the text's.
+    Plain(std::ops::Range<usize>, std::ops::Range<usize>),
+    /// Owned: a line whose strings had escapes, or read through the general path.
+    Owned(Output),
+}
+
 enum Format<R: Read> {
     Jsonl {
         reader: BufReader<Sniffed<R>>,
@@ -94,11 +104,8 @@ enum Format<R: Read> {
         bytes: Vec<u8>,
         /// The plain line's strings, unescaped.
         scratch: String,
-        /// Where the last output's id (trimmed) and text are in `scratch`, or `None`
-        /// when it was read through the general path into `owned`.
-        plain: Option<(std::ops::Range<usize>, std::ops::Range<usize>)>,
-        /// A line read through the general path.
-        owned: Option<Output>,
+        /// Where the last output is.
+        current: Current,
         line: u64,
         /// The first line that is not an output: reported once the rest of the file
         /// is known to be UTF-8, as a check of the whole file first would.
@@ -124,8 +131,7 @@ impl<R: Read> OutputsReader<R> {
                 reader: BufReader::with_capacity(1 << 16, std::io::Cursor::new(head).chain(input)),
                 bytes: Vec::new(),
                 scratch: String::new(),
-                plain: None,
-                owned: None,
+                current: Current::Nothing,
                 line: 0,
                 refused: None,
             }
@@ -183,8 +189,7 @@ impl<R: Read> OutputsReader<R> {
                 reader,
                 bytes,
                 scratch,
-                plain,
-                owned,
+                current,
                 line,
                 refused,
             } => loop {
@@ -212,13 +217,12 @@ impl<R: Read> OutputsReader<R> {
                     // The id's surrounding whitespace dropped once, here.
                     let trimmed = trim_field(&scratch[id.clone()]);
                     let start = trimmed.as_ptr() as usize - scratch.as_ptr() as usize;
-                    *plain = Some((start..start + trimmed.len(), output));
+                    *current = Current::Plain(start..start + trimmed.len(), output);
                     break;
                 }
-                *plain = None;
                 if let Some(fields) = parse_line_fast(raw) {
                     // Escapes made the strings owned: they are kept until the next.
-                    *owned = Some(Output {
+                    *current = Current::Owned(Output {
                         line: *line,
                         task_id: trim_field(&fields.task_id).to_string(),
                         output: fields.output.into_owned(),
@@ -227,7 +231,7 @@ impl<R: Read> OutputsReader<R> {
                 }
                 match parse_line(source, *line, raw) {
                     Ok(output) => {
-                        *owned = Some(output);
+                        *current = Current::Owned(output);
                         break;
                     }
                     Err(error) => *refused = Some(error),
@@ -243,7 +247,7 @@ impl<R: Read> OutputsReader<R> {
         match &self.format {
             Format::Jsonl {
                 scratch,
-                plain: Some((_, output)),
+                current: Current::Plain(_, output),
                 ..
             } => &scratch[output.clone()],
             _ => self.current_output().output,
@@ -265,21 +269,21 @@ impl<R: Read> OutputsReader<R> {
             }
             Format::Jsonl {
                 scratch,
-                plain: Some((id, output)),
+                current,
                 line,
                 ..
-            } => OutputRef {
-                line: *line,
-                task_id: &scratch[id.clone()],
-                output: &scratch[output.clone()],
-            },
-            Format::Jsonl { owned, line, .. } => match owned {
-                Some(output) => OutputRef {
+            } => match current {
+                Current::Plain(id, output) => OutputRef {
+                    line: *line,
+                    task_id: &scratch[id.clone()],
+                    output: &scratch[output.clone()],
+                },
+                Current::Owned(output) => OutputRef {
                     line: *line,
                     task_id: &output.task_id,
                     output: &output.output,
                 },
-                None => OutputRef {
+                Current::Nothing => OutputRef {
                     line: *line,
                     task_id: "",
                     output: "",

@@ -89,8 +89,8 @@ impl FactsVerifier {
     }
 
     /// [`FactsVerifier::from_table`], boxed for the registry.
-    pub fn boxed(table: Table) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(FactsVerifier::from_table(&table)?))
+    pub fn boxed(table: &Table) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(FactsVerifier::from_table(table)?))
     }
 }
 

@@ -124,8 +124,8 @@ pub trait Verifier {
     fn grade_at(&self, index: usize, output: &str) -> Grade;
 }
 
-/// A constructor of a verifier from its ground-truth table, which it may take apart.
-pub type Constructor = fn(Table) -> Result<Box<dyn Verifier>, InputError>;
+/// A constructor of a verifier from its ground-truth table.
+pub type Constructor = fn(&Table) -> Result<Box<dyn Verifier>, InputError>;
 
 /// Every verifier, by name.
 pub const REGISTRY: &[(&str, Constructor)] = &[
@@ -150,7 +150,7 @@ pub const FROM_ROWS: &[(&str, RowsConstructor)] =
 pub fn build_from_rows(name: &str, truth: TruthRows) -> Result<Box<dyn Verifier>, InputError> {
     match FROM_ROWS.iter().find(|(registered, _)| *registered == name) {
         Some((_, construct)) => construct(truth),
-        None => build(name, table_of(truth)?),
+        None => build(name, &table_of(truth)?),
     }
 }
 
@@ -160,7 +160,7 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// Builds the verifier registered as `name` from its ground truth.
-pub fn build(name: &str, truth: Table) -> Result<Box<dyn Verifier>, InputError> {
+pub fn build(name: &str, truth: &Table) -> Result<Box<dyn Verifier>, InputError> {
     let (_, construct) = REGISTRY
         .iter()
         .find(|(registered, _)| *registered == name)
@@ -233,7 +233,7 @@ mod tests {
     #[test]
     fn the_arxiv_verifier_reaches_every_task_by_position_as_its_task_list_does() {
         let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-        let verifier = build("arxiv", truth).unwrap();
+        let verifier = build("arxiv", &truth).unwrap();
         for id in [
             "1706.03762:title",
             "1706.03762:id",
@@ -292,7 +292,7 @@ mod tests {
             a:b,c,Colons?,x|y\n\
             fr,river,River of Paris?,Seine\n";
         let truth = Table::parse("f.csv", text.as_bytes()).unwrap();
-        let verifier = build("facts", truth).unwrap();
+        let verifier = build("facts", &truth).unwrap();
         assert_eq!(verifier.find_task("a:b:c"), Some(2));
         assert_eq!(verifier.find_task("a:b"), None);
         assert_eq!(verifier.find_task("fr:capital "), None);

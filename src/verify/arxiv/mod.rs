@@ -119,7 +119,7 @@ impl ArxivVerifier {
     }
 
     /// Loads the papers of a truth table and builds the verifier.
-    pub fn boxed(table: Table) -> Result<Box<dyn Verifier>, InputError> {
+    pub fn boxed(table: &Table) -> Result<Box<dyn Verifier>, InputError> {
         Ok(Box::new(ArxivVerifier::from_loaded(load_truth(table)?)))
     }
 
