@@ -16,6 +16,7 @@
 //! every error names the file, the row and the fix.
 
 pub mod admission;
+pub mod alpha;
 pub mod atomic;
 pub mod audit;
 pub mod cli;
@@ -26,6 +27,7 @@ pub mod error;
 pub mod grading;
 pub mod ledger;
 pub mod outputs;
+pub mod pipeline;
 pub mod plot;
 pub mod report;
 pub mod scores;

@@ -22,7 +22,7 @@ mod properties;
 #[cfg(test)]
 mod tests;
 
-pub use config::{Alpha, Config, ConfigError, Margin, Test, TestChoice};
+pub use config::{Config, ConfigError, Margin, Test, TestChoice};
 pub use decide::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, decide};
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};

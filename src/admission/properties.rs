@@ -8,9 +8,10 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
-use super::{Alpha, StrataRequest, TestChoice, Verdict};
-use crate::cmd::admit::{Evaluation, Input, Settings, evaluate, report_files};
+use super::{StrataRequest, TestChoice, Verdict};
+use crate::alpha::Alpha;
 use crate::digest::sha256_hex;
+use crate::pipeline::admit::{Evaluation, Input, Settings, evaluate, report_files};
 use crate::report::text;
 use crate::stats::signed_rank::ZeroMethod;
 

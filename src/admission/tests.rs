@@ -3,6 +3,7 @@
 //! probability ½, so P(all m one way) = 2^-m and tails are sums of C(m, k) / 2^m.
 
 use super::*;
+use crate::alpha::Alpha;
 use crate::stats::signed_rank::ZeroMethod;
 
 /// Tolerance for p-values compared with exact fractions.

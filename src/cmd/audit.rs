@@ -5,14 +5,15 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::bail;
 use serde::Serialize;
 
-use super::admit::{Input, Settings, evaluate};
 use super::{Outcome, Status, read_table};
-use crate::admission::{Alpha, StrataRequest, TestChoice, Verdict};
+use crate::admission::{StrataRequest, TestChoice, Verdict};
+use crate::alpha::Alpha;
 use crate::atomic::{Output, ensure_dir, write_all};
 use crate::audit::{
     Claim, ClaimVerdict, Evidence, Judgement, judge, judge_admission, parse_claims,
 };
-use crate::cli::AuditArgs;
+use crate::cli::{AuditArgs, ReportFormat};
+use crate::pipeline::admit::{Input, Settings, evaluate};
 use crate::report::escape::markdown;
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -68,10 +69,10 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
             Output::new(dir.join("audit.md"), md.clone()),
         ])?;
     }
-    let stdout = match args.format.as_str() {
-        "json" => json,
-        "markdown" => md,
-        _ => text_report(&report),
+    let stdout = match args.format {
+        ReportFormat::Json => json,
+        ReportFormat::Markdown => md,
+        ReportFormat::Text => text_report(&report),
     };
     let status = if supported == report.claims {
         Status::Success

@@ -12,12 +12,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::admit::{Evaluation, Input, Settings, evaluate, report_files};
 use super::{Outcome, Status};
 use crate::admission::wording::{p_value, percent};
-use crate::admission::{Alpha, StrataRequest, TestChoice, Verdict};
+use crate::admission::{StrataRequest, TestChoice, Verdict};
+use crate::alpha::Alpha;
 use crate::atomic::{ensure_dir, write_all};
 use crate::cli::{DemoArgs, ScoreArgs, SplitArgs};
+use crate::pipeline::admit::{Evaluation, Input, Settings, evaluate, report_files};
 use crate::split::manifest::Manifest;
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
@@ -249,7 +250,7 @@ fn audit(demo: &mut Demo) -> anyhow::Result<()> {
     let outcome = super::audit::run(crate::cli::AuditArgs {
         claims: PathBuf::from("data/demo/claims.csv"),
         alpha: 0.05,
-        format: "json".to_string(),
+        format: crate::cli::ReportFormat::Json,
         report_dir: Some(demo.out.clone()),
     })?;
     let report: serde_json::Value = serde_json::from_str(&outcome.stdout)?;

@@ -30,7 +30,7 @@ pub fn run(args: LedgerShowArgs) -> anyhow::Result<Outcome> {
     })?;
     let records = ledger::parse_ledger(&source, &text)?;
     let holdouts = ledger::summarise(&records);
-    let stdout = if args.format == "json" {
+    let stdout = if args.format == crate::cli::SummaryFormat::Json {
         let report = Report {
             schema: "evogate/ledger-summary/v1",
             ledger: &source,

@@ -11,9 +11,8 @@ pub mod score;
 pub mod split;
 pub mod truth;
 
-use std::path::Path;
-
 use crate::cli::{Cli, Command, LedgerCommand, TruthCommand};
+pub(crate) use crate::pipeline::{open_file, read_file, read_table};
 
 /// What a command's result means for its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,23 +58,4 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Power(args) => power::run(args),
         Command::Audit(args) => audit::run(args),
     }
-}
-
-/// Reads a whole file, naming it in the error.
-pub(crate) fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| cannot_read(path, &e))
-}
-
-/// Opens a file to be read as a stream, with [`read_file`]'s message when it cannot be.
-pub(crate) fn open_file(path: &Path) -> anyhow::Result<std::fs::File> {
-    std::fs::File::open(path).map_err(|e| cannot_read(path, &e))
-}
-
-fn cannot_read(path: &Path, error: &std::io::Error) -> anyhow::Error {
-    anyhow::anyhow!("`{}`: cannot read it: {error}", path.display())
-}
-
-/// Reads and parses a CSV file.
-pub(crate) fn read_table(path: &Path) -> anyhow::Result<crate::table::Table> {
-    Ok(crate::table::Table::read(path)?)
 }

@@ -4,7 +4,8 @@ use anyhow::bail;
 use serde::Serialize;
 
 use super::{Outcome, Status};
-use crate::cli::PowerArgs;
+use crate::alpha::Alpha;
+use crate::cli::{PowerArgs, SummaryFormat};
 use crate::stats::power::{
     EXACT_POWER_LIMIT, detectable_shift, min_detectable_shift, min_discordant, required_n,
     required_n_for_power,
@@ -40,10 +41,10 @@ struct Answer {
 
 /// Runs `power`.
 pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
-    let Some(k) = min_discordant(args.alpha).filter(|_| args.alpha < 1.0) else {
+    let alpha = Alpha::new(args.alpha)?.get();
+    let Some(k) = min_discordant(alpha) else {
         bail!(
-            "--alpha {} is outside (0, 1): use a level such as 0.05",
-            args.alpha
+            "--alpha {alpha} is too small for any number of pairs to reach: use a level such as 0.05"
         );
     };
     if let Some(r) = args.discordance
@@ -62,11 +63,11 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
             .map(|n| Row {
                 n: Some(n),
                 shift: None,
-                min_detectable_shift: min_detectable_shift(n, args.alpha),
+                min_detectable_shift: min_detectable_shift(n, alpha),
                 required_n: None,
                 shift_for_power: args
                     .discordance
-                    .and_then(|r| detectable_shift(n, r, args.alpha, args.power)),
+                    .and_then(|r| detectable_shift(n, r, alpha, args.power)),
                 n_for_power: None,
             })
             .collect(),
@@ -80,24 +81,24 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
                 n: None,
                 shift: Some(shift),
                 min_detectable_shift: None,
-                required_n: required_n(shift, args.alpha),
+                required_n: required_n(shift, alpha),
                 shift_for_power: None,
                 n_for_power: args
                     .discordance
-                    .and_then(|r| required_n_for_power(shift, r, args.alpha, args.power)),
+                    .and_then(|r| required_n_for_power(shift, r, alpha, args.power)),
             }]
         }
         (None, None) => bail!("give --n N[,N...] or --shift D"),
     };
     let answer = Answer {
         schema: "evogate/power/v1",
-        alpha: args.alpha,
+        alpha,
         min_discordant: k,
         discordance: args.discordance,
         power: args.discordance.map(|_| args.power),
         rows,
     };
-    let text = if args.format == "json" {
+    let text = if args.format == SummaryFormat::Json {
         let mut json = serde_json::to_string_pretty(&answer)?;
         json.push('\n');
         json

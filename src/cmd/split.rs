@@ -30,23 +30,18 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Outcome> {
         ratios: parse_ratios(&args.ratios)?,
         cases: parse_cases(&args.cases)?,
     };
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        bail!(
-            "--alpha {} is outside (0, 1): use a level such as 0.05",
-            args.alpha
-        );
-    }
+    let alpha = crate::alpha::Alpha::new(args.alpha)?;
     let truth_bytes = super::read_file(truth_path)?;
     let truth = crate::table::Table::parse(&truth_path.display().to_string(), &truth_bytes)?;
     let verifier = verify::build(&args.verifier, &truth)?;
-    let (splits, algorithm) = match args.compat.as_deref() {
+    let (splits, algorithm) = match args.compat {
         None => (
             build_splits(verifier.tasks(), &request)?,
             "evogate".to_string(),
         ),
-        Some(name) => (
-            compat_splits(name, verifier.tasks(), &request)?,
-            name.to_string(),
+        Some(compat) => (
+            compat_splits(compat, verifier.tasks(), &request)?,
+            compat.name().to_string(),
         ),
     };
     let files: Vec<String> = splits.parts.iter().map(|part| tasks_csv(part)).collect();
@@ -62,7 +57,7 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Outcome> {
         cases: args.cases.trim().to_string(),
         algorithm,
         splits: entries(&splits, &files),
-        holdout_power: holdout_power(splits.parts[2].len(), args.alpha)?,
+        holdout_power: holdout_power(splits.parts[2].len(), alpha.get())?,
     };
     ensure_dir(out)?;
     let mut outputs: Vec<Output> = SPLIT_NAMES
@@ -89,7 +84,8 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Outcome> {
 }
 
 /// The split an earlier tool built, as evogate tasks in that tool's order.
-fn compat_splits(name: &str, tasks: &[Task], request: &SplitRequest) -> anyhow::Result<Splits> {
+fn compat_splits(compat: Compat, tasks: &[Task], request: &SplitRequest) -> anyhow::Result<Splits> {
+    let name = compat.name();
     let Cases::Exactly(cases) = request.cases else {
         bail!(
             "--compat {name} needs --cases N (the reference pipeline always sampled a number of cases)"
@@ -98,11 +94,6 @@ fn compat_splits(name: &str, tasks: &[Task], request: &SplitRequest) -> anyhow::
     if request.ratios != [50, 25, 25] {
         bail!("--compat {name} uses the reference's fixed 50/25/25 split: drop --ratios");
     }
-    let compat = if name == "hermes" {
-        Compat::Hermes
-    } else {
-        Compat::HermesV1
-    };
     let mut papers: Vec<String> = Vec::new();
     for task in tasks {
         if !papers.contains(&task.group) {

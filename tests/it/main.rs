@@ -2,6 +2,7 @@
 //! shipped in `data/`, checking exit status, stdout and stderr together.
 
 mod admit;
+mod alpha;
 mod audit;
 mod cluster;
 mod demo;
