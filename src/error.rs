@@ -147,14 +147,11 @@ pub fn for_terminal(message: &str) -> String {
     out
 }
 
+/// The terminal's one rule for what may be shown ([`crate::report::escape::push_shown`]);
+/// a message is one line, so its line breaks are escaped too.
 fn push_visible(out: &mut String, chars: impl Iterator<Item = char>) {
     for c in chars {
-        let bidi = matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-        if c.is_control() || bidi {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
+        crate::report::escape::push_shown(out, c);
     }
 }
 

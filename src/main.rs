@@ -23,7 +23,7 @@ fn main() -> ExitCode {
         Ok(outcome) => {
             let mut stdout = std::io::stdout().lock();
             let written = stdout
-                .write_all(outcome.stdout.as_bytes())
+                .write_all(evogate::report::escape::terminal(&outcome.stdout).as_bytes())
                 .and_then(|()| stdout.flush());
             if let Err(error) = written
                 && error.kind() != std::io::ErrorKind::BrokenPipe

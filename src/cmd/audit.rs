@@ -59,8 +59,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
         claims: judgements.len(),
         judgements,
     };
-    let mut json = serde_json::to_string_pretty(&report)?;
-    json.push('\n');
+    let json = crate::report::json::document(&report)?;
     let md = markdown_report(&report);
     if let Some(dir) = &args.report_dir {
         ensure_dir(dir)?;

@@ -37,9 +37,7 @@ pub fn run(args: LedgerShowArgs) -> anyhow::Result<Outcome> {
             records: records.len(),
             holdouts: &holdouts,
         };
-        let mut json = serde_json::to_string_pretty(&report)?;
-        json.push('\n');
-        json
+        crate::report::json::document(&report)?
     } else {
         render_text(&source, records.len(), &holdouts)
     };

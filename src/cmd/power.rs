@@ -99,9 +99,7 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
         rows,
     };
     let text = if args.format == SummaryFormat::Json {
-        let mut json = serde_json::to_string_pretty(&answer)?;
-        json.push('\n');
-        json
+        crate::report::json::document(&answer)?
     } else {
         text(&answer)
     };

@@ -65,8 +65,7 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Outcome> {
         .zip(&files)
         .map(|(name, csv)| Output::new(out.join(format!("{name}.csv")), csv.as_bytes()))
         .collect();
-    let mut json = serde_json::to_string_pretty(&manifest)?;
-    json.push('\n');
+    let json = crate::report::json::document(&manifest)?;
     outputs.push(Output::new(out.join("manifest.json"), json));
     write_all(&outputs)?;
     let mut outcome = Outcome::new(Status::Success, summary(&manifest, out));

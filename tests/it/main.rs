@@ -11,5 +11,6 @@ mod ledger;
 mod power;
 mod score;
 mod split;
+mod terminal;
 mod truth;
 mod util;
