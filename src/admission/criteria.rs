@@ -2,12 +2,13 @@
 //! and the sentence a person reads, built from the analyses `decide` ran. A criterion
 //! passes only on its own evidence; nothing here assumes another one held.
 
+use super::analysis::Analysis;
 use super::config::Test;
-use super::decide::Analysis;
 use super::pairing::{Basis, Pairs};
-use super::wording::{compare, p_value, percent, signed};
+use super::wording::compare;
 use super::{Check, Criterion, Delta, Evidence, Stratum};
-use crate::csvout::number;
+use crate::alpha::Alpha;
+use crate::figures::{number, p_value, percent, signed};
 
 /// `kind=year`.
 pub(super) fn label(stratum: &Stratum) -> String {
@@ -50,10 +51,10 @@ fn rows(count: usize, arm: &str) -> String {
     format!("{count} other {arm} {noun}")
 }
 
-pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -> Evidence {
-    let significant = overall.p_improvement < alpha;
+pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha) -> Evidence {
+    let significant = alpha.rejects(overall.p_improvement);
     let p = compare("p_improvement", overall.p_improvement, alpha);
-    let level = number(alpha);
+    let level = number(alpha.get());
     let (pass, proof, sentence) = match (test, overall.discordant) {
         (Test::McNemar, Some(d)) => {
             let (b, c) = (d.baseline_only, d.candidate_only);
@@ -110,11 +111,11 @@ pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -
 pub(super) fn regression_evidence(
     overall: &Analysis,
     strata: &[(Stratum, String)],
-    alpha: f64,
+    alpha: Alpha,
 ) -> Evidence {
-    let level = number(alpha);
+    let level = number(alpha.get());
     if strata.is_empty() {
-        let pass = overall.p_regression >= alpha;
+        let pass = !alpha.rejects(overall.p_regression);
         let proof = format!(
             "{} overall, not stratified ({})",
             compare("p_regression", overall.p_regression, alpha),

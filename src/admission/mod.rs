@@ -6,26 +6,28 @@
 //! is [`Verdict::Admitted`] only when every entry passes. Admitted and refused both come
 //! back as values; only unusable input is an error.
 
+mod analysis;
 pub mod clustering;
 pub mod config;
 mod criteria;
 pub mod decide;
 pub mod holdout;
 pub mod join;
+pub mod losses;
 pub mod pairing;
 pub mod wording;
 
 #[cfg(test)]
 mod join_oracle;
 #[cfg(test)]
-mod properties;
-#[cfg(test)]
 mod tests;
 
+pub use analysis::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
-pub use decide::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, decide};
+pub use decide::decide;
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
+pub use losses::{Loss, SHOWN_LOSSES};
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList};
 
 use serde::Serialize;
@@ -238,6 +240,9 @@ pub struct Admission {
     pub strata: Vec<Stratum>,
     /// One entry per criterion, in [`Criterion`] order.
     pub evidence: Vec<Evidence>,
-    /// The cluster view, whenever every pair has a group.
+    /// Up to ten pairs the candidate lost, largest loss first, then by task.
+    pub losses: Vec<Loss>,
+    /// The cluster view (tasks of one group tested as one unit), whenever every pair
+    /// has a group.
     pub cluster: Option<clustering::ClusterSummary>,
 }

@@ -55,7 +55,12 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
             info.path, info.attempt, info.alpha_this_attempt
         ));
     }
-    if let Some(warning) = report.cluster.as_ref().and_then(|c| c.warning.clone()) {
+    if let Some(warning) = report
+        .admission
+        .cluster
+        .as_ref()
+        .and_then(|c| c.warning.clone())
+    {
         notes.push(warning);
     }
     if let Some(dir) = &args.report_dir {
@@ -73,7 +78,7 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
         ReportFormat::Markdown => markdown::render(report),
         ReportFormat::Text => text::render(report),
     };
-    let status = match report.verdict {
+    let status = match report.admission.verdict {
         Verdict::Admitted => Status::Success,
         Verdict::Refused => Status::Negative,
     };

@@ -43,7 +43,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
         .map_or_else(PathBuf::new, Path::to_path_buf);
     let mut judgements = Vec::new();
     for claim in &claims {
-        judgements.push(match judge(claim, args.alpha) {
+        judgements.push(match judge(claim, alpha) {
             Some(judged) => judged,
             None => rerun(claim, &folder, &table.source, alpha)?,
         });
@@ -152,11 +152,11 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         &settings,
     )?;
     let report = &evaluation.report;
-    let first = report.reasons.first().map_or("", String::as_str);
+    let first = report.admission.reasons.first().map_or("", String::as_str);
     Ok(judge_admission(
         claim,
-        report.verdict == Verdict::Admitted,
-        report.p_improvement,
+        report.admission.verdict == Verdict::Admitted,
+        report.admission.p_improvement,
         first,
     ))
 }

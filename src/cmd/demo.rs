@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use super::{Outcome, Status};
-use crate::admission::wording::{p_value, percent};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{ensure_dir, write_all};
 use crate::cli::{DemoArgs, ScoreArgs, SplitArgs};
+use crate::figures::{p_value, percent};
 use crate::pipeline::admit::{Evaluation, Input, Settings, evaluate, report_files};
 use crate::split::manifest::Manifest;
 use crate::stats::signed_rank::ZeroMethod;
@@ -213,7 +213,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
         let dir = demo.out.join(&folder);
         ensure_dir(&dir)?;
         write_all(&report_files(&dir, &evaluation))?;
-        demo.as_built &= evaluation.report.verdict == expected;
+        demo.as_built &= evaluation.report.admission.verdict == expected;
         let shown = demo.shown.join(&folder);
         demo.lines.push(summary(arm, &shown, &evaluation));
     }
@@ -222,22 +222,23 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
 
 fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
     let report = &evaluation.report;
-    let verdict = match report.verdict {
+    let verdict = match report.admission.verdict {
         Verdict::Admitted => "admitted",
         Verdict::Refused => "refused",
     };
-    let counts = report.discordant.map_or(String::new(), |d| {
+    let counts = report.admission.discordant.map_or(String::new(), |d| {
         format!(", b {} c {}", d.baseline_only, d.candidate_only)
     });
     let mut line = format!(
         "admit:  {arm} against baseline: {verdict} (p_improvement {}{counts}); report in {}",
-        p_value(report.p_improvement),
+        p_value(report.admission.p_improvement),
         folder.join("admission.md").display()
     );
     for reason in report
+        .admission
         .reasons
         .iter()
-        .filter(|_| report.verdict == Verdict::Refused)
+        .filter(|_| report.admission.verdict == Verdict::Refused)
     {
         line.push_str("\n        ");
         line.push_str(reason);

@@ -158,7 +158,7 @@ fn text(answer: &Answer) -> String {
             );
             out.push_str(&format!(
                 "shift {}: smallest n whose best case detects it {best}{power}\n",
-                crate::admission::wording::p_value(shift)
+                crate::figures::p_value(shift)
             ));
         }
     }
@@ -171,6 +171,6 @@ fn shift_text(shift: f64) -> String {
     if shift >= 0.000_05 {
         format!("{shift:.4}")
     } else {
-        crate::admission::wording::p_value(shift)
+        crate::figures::p_value(shift)
     }
 }

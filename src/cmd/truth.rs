@@ -2,7 +2,7 @@
 
 use super::{Outcome, Status, read_table};
 use crate::cli::TruthCheckArgs;
-use crate::truth;
+use crate::verify::arxiv::truth;
 
 /// Runs `truth check`.
 pub fn run(args: TruthCheckArgs) -> anyhow::Result<Outcome> {

@@ -114,7 +114,7 @@ impl Prepared<'_> {
         };
         let admission = decide(&self.pairs, &config);
         Evaluation {
-            report: Report::new(admission, &self.pairs, self.inputs),
+            report: Report::new(admission, self.inputs),
             pairs: self.pairs,
         }
     }
@@ -247,13 +247,13 @@ fn under_ledger(path: &Path, prepared: Prepared) -> anyhow::Result<Evaluation> {
             let decision = ledger::Decision {
                 candidate_sha256: report.inputs[1].sha256.clone(),
                 baseline_sha256: report.inputs[0].sha256.clone(),
-                test: match report.test.name {
+                test: match report.admission.test.name {
                     TestName::McNemar => "mcnemar".to_string(),
                     TestName::SignedRank => "signed-rank".to_string(),
                 },
-                n: report.n as u64,
-                p_improvement: report.p_improvement,
-                verdict: match report.verdict {
+                n: report.admission.n as u64,
+                p_improvement: report.admission.p_improvement,
+                verdict: match report.admission.verdict {
                     Verdict::Admitted => ledger::Verdict::Admitted,
                     Verdict::Refused => ledger::Verdict::Refused,
                 },

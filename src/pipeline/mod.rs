@@ -5,6 +5,9 @@
 
 pub mod admit;
 
+#[cfg(test)]
+mod admit_properties;
+
 use std::path::Path;
 
 /// Reads a whole file, naming it in the error.

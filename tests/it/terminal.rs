@@ -18,7 +18,9 @@ fn assert_inert(result: &Run) {
         assert!(active.is_empty(), "{active:?} in {printed}");
     }
     assert!(
-        result.stdout.contains("x\\u{1b}[2J\\u{1b}]52;c;aGk=\\u{7}\\u{202e}y\\u{9b}31m"),
+        result
+            .stdout
+            .contains("x\\u{1b}[2J\\u{1b}]52;c;aGk=\\u{7}\\u{202e}y\\u{9b}31m"),
         "{}",
         result.stdout
     );
@@ -39,7 +41,11 @@ fn split_check_shows_a_hostile_group_without_running_it() {
     let dir = tempfile::tempdir().unwrap();
     let row = format!("{HOSTILE}:year,{HOSTILE},year,When?\n");
     for name in ["train", "val", "holdout"] {
-        let rows = if name == "val" { String::new() } else { row.clone() };
+        let rows = if name == "val" {
+            String::new()
+        } else {
+            row.clone()
+        };
         write(
             dir.path(),
             &format!("{name}.csv"),
