@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::pairing::Pairs;
-use super::{Check, Criterion, Evidence, TestMethod};
+use super::{Check, Criterion, Finding, TestMethod};
 use crate::alpha::Alpha;
 use crate::stats::cluster::{DESIGN_EFFECT_WARNING, cluster_view};
 use crate::stats::power::min_detectable_shift;
@@ -67,12 +67,12 @@ pub fn summarise(pairs: &Pairs, decides: bool, alpha: f64) -> Option<ClusterSumm
 }
 
 /// The clustered-improvement criterion (only with `--cluster`).
-pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: Alpha) -> Evidence {
+pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: Alpha) -> Finding {
     let alpha = level.get();
     let Some(summary) = summary else {
         let proof =
             "no group on every pair: --cluster needs a `group` column in the scores".to_string();
-        return Evidence {
+        return Finding {
             criterion: Criterion::ClusteredImprovementSignificant,
             result: Check::Fail,
             sentence: proof.clone(),
@@ -98,7 +98,7 @@ pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: A
     } else {
         format!("Clustered by group, the improvement is not significant: {proof}.")
     };
-    Evidence {
+    Finding {
         criterion: Criterion::ClusteredImprovementSignificant,
         result: if pass { Check::Pass } else { Check::Fail },
         proof,

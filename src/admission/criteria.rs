@@ -6,7 +6,7 @@ use super::analysis::Analysis;
 use super::config::Test;
 use super::pairing::{Basis, Pairs};
 use super::wording::compare;
-use super::{Check, Criterion, Delta, Evidence, Stratum};
+use super::{Check, Criterion, Delta, Finding, Stratum};
 use crate::alpha::Alpha;
 use crate::figures::{number, p_value, percent, signed};
 
@@ -15,8 +15,8 @@ pub(super) fn label(stratum: &Stratum) -> String {
     format!("{}={}", stratum.name, stratum.value)
 }
 
-fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -> Evidence {
-    Evidence {
+fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -> Finding {
+    Finding {
         criterion,
         result: if pass { Check::Pass } else { Check::Fail },
         proof,
@@ -24,7 +24,7 @@ fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -
     }
 }
 
-pub(super) fn pairing_evidence(pairs: &Pairs) -> Evidence {
+pub(super) fn pairing_evidence(pairs: &Pairs) -> Finding {
     let n = pairs.pairs.len();
     let proof = match &pairs.basis {
         Basis::SameTasks => format!(
@@ -51,7 +51,7 @@ fn rows(count: usize, arm: &str) -> String {
     format!("{count} other {arm} {noun}")
 }
 
-pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha) -> Evidence {
+pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha) -> Finding {
     let significant = alpha.rejects(overall.p_improvement);
     let p = compare("p_improvement", overall.p_improvement, alpha);
     let level = number(alpha.get());
@@ -112,7 +112,7 @@ pub(super) fn regression_evidence(
     overall: &Analysis,
     strata: &[(Stratum, String)],
     alpha: Alpha,
-) -> Evidence {
+) -> Finding {
     let level = number(alpha.get());
     if strata.is_empty() {
         let pass = !alpha.rejects(overall.p_regression);
@@ -194,7 +194,7 @@ pub(super) fn margin_evidence(
     overall: &Analysis,
     strata: &[(Stratum, String)],
     margin: f64,
-) -> Evidence {
+) -> Finding {
     let bounds: Vec<(String, &Delta)> = if strata.is_empty() {
         vec![("overall".to_string(), &overall.delta)]
     } else {

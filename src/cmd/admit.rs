@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{Outcome, Status};
+use super::{Printout, Status};
 use crate::admission::{Margin, StrataRequest, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{ensure_dir, write_all};
@@ -36,7 +36,7 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
 }
 
 /// Runs `admit`.
-pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let settings = settings(&args)?;
     let files = Files {
         baseline: args.baseline.clone(),
@@ -85,7 +85,7 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
     // Freeing a million pairs one allocation at a time takes a visible share of the
     // run, and the process ends right after this returns.
     std::mem::forget(evaluation);
-    Ok(Outcome {
+    Ok(Printout {
         status,
         stdout,
         notes,

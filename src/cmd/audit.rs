@@ -5,10 +5,10 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::bail;
 use serde::Serialize;
 
-use super::{Outcome, Status, read_table};
+use super::{Printout, Status, read_table};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
-use crate::atomic::{Output, ensure_dir, write_all};
+use crate::atomic::{FileToWrite, ensure_dir, write_all};
 use crate::audit::{
     Claim, ClaimVerdict, Evidence, Judgement, judge, judge_admission, parse_claims,
 };
@@ -33,7 +33,7 @@ pub struct AuditReport {
 }
 
 /// Runs `audit`.
-pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: AuditArgs) -> anyhow::Result<Printout> {
     let alpha = Alpha::new(args.alpha)?;
     let table = read_table(&args.claims)?;
     let claims = parse_claims(&table)?;
@@ -64,8 +64,8 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
     if let Some(dir) = &args.report_dir {
         ensure_dir(dir)?;
         write_all(&[
-            Output::new(dir.join("audit.json"), json.clone()),
-            Output::new(dir.join("audit.md"), md.clone()),
+            FileToWrite::new(dir.join("audit.json"), json.clone()),
+            FileToWrite::new(dir.join("audit.md"), md.clone()),
         ])?;
     }
     let stdout = match args.format {
@@ -78,7 +78,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
     } else {
         Status::Negative
     };
-    Ok(Outcome::new(status, stdout))
+    Ok(Printout::new(status, stdout))
 }
 
 /// Reruns the admission test on a claim's score files.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::{Outcome, Status};
+use super::{Printout, Status};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{ensure_dir, write_all};
@@ -56,7 +56,7 @@ const STEPS: [(&str, Step); 4] = [
 ];
 
 /// Runs `demo`.
-pub fn run(args: DemoArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: DemoArgs) -> anyhow::Result<Printout> {
     if args.out.is_file() {
         anyhow::bail!(
             "`{}` is a file, not a folder: give a folder to write the demo into",
@@ -87,7 +87,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<Outcome> {
     };
     let mut stdout = demo.lines.join("\n");
     stdout.push('\n');
-    Ok(Outcome {
+    Ok(Printout {
         status,
         stdout,
         notes: demo.notes,

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Outcome, Status, read_file};
+use super::{Printout, Status, read_file};
 use crate::cli::LedgerShowArgs;
 use crate::ledger::{self, HoldoutSummary};
 
@@ -22,7 +22,7 @@ struct Report<'a> {
 }
 
 /// Runs `ledger show`.
-pub fn run(args: LedgerShowArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: LedgerShowArgs) -> anyhow::Result<Printout> {
     let source = args.file.display().to_string();
     let bytes = read_file(&args.file)?;
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -41,7 +41,7 @@ pub fn run(args: LedgerShowArgs) -> anyhow::Result<Outcome> {
     } else {
         render_text(&source, records.len(), &holdouts)
     };
-    Ok(Outcome::new(Status::Success, stdout))
+    Ok(Printout::new(Status::Success, stdout))
 }
 
 /// The human-readable summary.

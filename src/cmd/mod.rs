@@ -1,6 +1,6 @@
 //! One module per subcommand. Each `run` validates its arguments into domain types,
 //! reads the inputs, calls the pure core, writes files atomically, and returns an
-//! [`Outcome`]: what to print and which exit status the result means.
+//! [`Printout`]: what to print and which exit status the result means.
 
 pub mod admit;
 pub mod audit;
@@ -26,7 +26,7 @@ pub enum Status {
 
 /// A command's result: stdout text, notes for stderr, and the status.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Printout {
     /// The exit status meant.
     pub status: Status,
     /// What goes to stdout.
@@ -35,10 +35,10 @@ pub struct Outcome {
     pub notes: Vec<String>,
 }
 
-impl Outcome {
+impl Printout {
     /// An outcome with `status` and `stdout` and no notes.
-    pub fn new(status: Status, stdout: String) -> Outcome {
-        Outcome {
+    pub fn new(status: Status, stdout: String) -> Printout {
+        Printout {
             status,
             stdout,
             notes: Vec::new(),
@@ -47,7 +47,7 @@ impl Outcome {
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+pub fn run(cli: Cli) -> anyhow::Result<Printout> {
     match cli.command {
         Command::Split(args) => split::run(args),
         Command::Score(args) => score::run(args),

@@ -3,7 +3,7 @@
 use anyhow::bail;
 use serde::Serialize;
 
-use super::{Outcome, Status};
+use super::{Printout, Status};
 use crate::alpha::Alpha;
 use crate::cli::{PowerArgs, SummaryFormat};
 use crate::stats::power::{
@@ -40,7 +40,7 @@ struct Answer {
 }
 
 /// Runs `power`.
-pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: PowerArgs) -> anyhow::Result<Printout> {
     let alpha = Alpha::new(args.alpha)?.get();
     let Some(k) = min_discordant(alpha) else {
         bail!(
@@ -103,7 +103,7 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
     } else {
         text(&answer)
     };
-    Ok(Outcome::new(Status::Success, text))
+    Ok(Printout::new(Status::Success, text))
 }
 
 /// The `--n` list; with `--discordance` each n must be one whose exact power can be

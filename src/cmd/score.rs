@@ -1,6 +1,6 @@
 //! `evogate score`: grade a tasks file's outputs and write the scores CSV.
 
-use super::{Outcome, Status, open_file};
+use super::{Printout, Status, open_file};
 use crate::atomic::Streamed;
 use crate::cli::ScoreArgs;
 use crate::error::InputError;
@@ -10,7 +10,7 @@ use crate::table::scan::RowScanner;
 use crate::verify;
 
 /// Runs `score`.
-pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
     let truth_file: Box<dyn std::io::Read> = Box::new(open_file(&args.truth)?);
     let truth = RowScanner::new(&args.truth.display().to_string(), truth_file)?;
     let verifier = verify::build_from_rows(&args.verifier, truth)?;
@@ -66,7 +66,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     // at a time takes a visible share of the run, and the process ends right after
     // this returns.
     std::mem::forget(verifier);
-    Ok(Outcome {
+    Ok(Printout {
         status: Status::Success,
         stdout,
         notes,

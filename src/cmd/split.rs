@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use super::{Outcome, Status, read_table};
-use crate::atomic::{Output, ensure_dir, write_all};
+use super::{Printout, Status, read_table};
+use crate::atomic::{FileToWrite, ensure_dir, write_all};
 use crate::cli::SplitArgs;
 use crate::csvout::{Cell, CsvWriter};
 use crate::digest::sha256_hex;
@@ -18,7 +18,7 @@ use crate::task::{TASK_COLUMNS, Task};
 use crate::verify;
 
 /// Runs `split`.
-pub fn run(args: SplitArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: SplitArgs) -> anyhow::Result<Printout> {
     if let Some(files) = &args.check {
         return check(files);
     }
@@ -60,15 +60,15 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Outcome> {
         holdout_power: holdout_power(splits.parts[2].len(), alpha.get())?,
     };
     ensure_dir(out)?;
-    let mut outputs: Vec<Output> = SPLIT_NAMES
+    let mut outputs: Vec<FileToWrite> = SPLIT_NAMES
         .iter()
         .zip(&files)
-        .map(|(name, csv)| Output::new(out.join(format!("{name}.csv")), csv.as_bytes()))
+        .map(|(name, csv)| FileToWrite::new(out.join(format!("{name}.csv")), csv.as_bytes()))
         .collect();
     let json = crate::report::json::document(&manifest)?;
-    outputs.push(Output::new(out.join("manifest.json"), json));
+    outputs.push(FileToWrite::new(out.join("manifest.json"), json));
     write_all(&outputs)?;
-    let mut outcome = Outcome::new(Status::Success, summary(&manifest, out));
+    let mut outcome = Printout::new(Status::Success, summary(&manifest, out));
     let leaks = find_leaks(&splits.named());
     if !leaks.is_empty() {
         outcome.notes.push(format!(
@@ -211,7 +211,7 @@ fn parse_cases(text: &str) -> anyhow::Result<Cases> {
 }
 
 /// `split --check`: leaks among split files made by any tool.
-fn check(paths: &[PathBuf]) -> anyhow::Result<Outcome> {
+fn check(paths: &[PathBuf]) -> anyhow::Result<Printout> {
     let files: Vec<PathBuf> = match paths {
         [dir] if dir.is_dir() => SPLIT_NAMES
             .iter()
@@ -275,7 +275,7 @@ fn check(paths: &[PathBuf]) -> anyhow::Result<Outcome> {
         ));
         Status::Negative
     };
-    Ok(Outcome::new(status, text))
+    Ok(Printout::new(status, text))
 }
 
 #[cfg(test)]

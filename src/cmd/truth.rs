@@ -1,17 +1,17 @@
 //! `evogate truth check FILE`: every problem of an arxiv ground-truth file, with its row.
 
-use super::{Outcome, Status, read_table};
+use super::{Printout, Status, read_table};
 use crate::cli::TruthCheckArgs;
 use crate::verify::arxiv::truth;
 
 /// Runs `truth check`.
-pub fn run(args: TruthCheckArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: TruthCheckArgs) -> anyhow::Result<Printout> {
     let table = read_table(&args.file)?;
     let problems = truth::check(&table)?;
     let source = &table.source;
     if problems.is_empty() {
         let text = format!("`{source}`: {} papers, no problems\n", table.rows.len());
-        return Ok(Outcome::new(Status::Success, text));
+        return Ok(Printout::new(Status::Success, text));
     }
     let mut text = String::new();
     for problem in &problems {
@@ -26,5 +26,5 @@ pub fn run(args: TruthCheckArgs) -> anyhow::Result<Outcome> {
         if problems.len() == 1 { "" } else { "s" },
         table.rows.len()
     ));
-    Ok(Outcome::new(Status::Negative, text))
+    Ok(Printout::new(Status::Negative, text))
 }

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use super::{open_file, read_file};
 use crate::admission::{
     Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, StrataRequest, Test, TestChoice,
-    TestName, Verdict, decide,
+    TestName, decide,
 };
 use crate::alpha::Alpha;
-use crate::atomic::Output;
+use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
 use crate::error::InputError;
 use crate::ledger;
@@ -253,10 +253,7 @@ fn under_ledger(path: &Path, prepared: Prepared) -> anyhow::Result<Evaluation> {
                 },
                 n: report.admission.n as u64,
                 p_improvement: report.admission.p_improvement,
-                verdict: match report.admission.verdict {
-                    Verdict::Admitted => ledger::Verdict::Admitted,
-                    Verdict::Refused => ledger::Verdict::Refused,
-                },
+                verdict: report.admission.verdict,
             };
             Ok((decision, evaluation))
         })?;
@@ -274,15 +271,15 @@ fn under_ledger(path: &Path, prepared: Prepared) -> anyhow::Result<Evaluation> {
 
 /// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv` and the
 /// plots `outcomes.svg`, `strata.svg` and `power.svg`.
-pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<Output> {
+pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let mut files = vec![
-        Output::new(dir.join("admission.json"), json::render(report)),
-        Output::new(dir.join("admission.md"), markdown::render(report)),
-        Output::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
+        FileToWrite::new(dir.join("admission.json"), json::render(report)),
+        FileToWrite::new(dir.join("admission.md"), markdown::render(report)),
+        FileToWrite::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
     ];
     for (name, svg) in svg::render(report, &evaluation.pairs) {
-        files.push(Output::new(dir.join(name), svg));
+        files.push(FileToWrite::new(dir.join(name), svg));
     }
     files
 }
