@@ -4,6 +4,11 @@
 //! modules below them never open a file.
 
 pub mod admit;
+pub mod audit;
+pub mod demo;
+pub mod power;
+pub mod score;
+pub mod split;
 
 #[cfg(test)]
 mod admit_properties;

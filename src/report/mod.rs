@@ -3,12 +3,16 @@
 //! [`crate::admission`] types it holds) is the schema of `admission.json`,
 //! `evogate/admission/v1`.
 
+pub mod audit;
 pub mod escape;
 pub mod json;
 pub mod markdown;
 pub mod pairs;
+pub mod power;
+pub mod split;
 pub mod svg;
 pub mod text;
+pub mod truth;
 
 use serde::Serialize;
 
