@@ -59,7 +59,8 @@ const RECENT_STRATA: usize = 8;
 /// difference is positive, so ranks and mean agree), no stratum has `p_regression <
 /// alpha`, every stratum's lower bound is above −margin (with a margin), and the tasks
 /// are the recorded holdout (with a manifest). Time: the tests' cost, plus
-/// [`BOOTSTRAP_RESAMPLES`] · n for signed-rank intervals on up to [`BOOTSTRAP_LIMIT`]
+/// [`BOOTSTRAP_RESAMPLES`](super::BOOTSTRAP_RESAMPLES) · n for signed-rank intervals on up to
+/// [`BOOTSTRAP_LIMIT`](super::BOOTSTRAP_LIMIT)
 /// pairs and O(n) beyond.
 pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
     let alpha = config.alpha.get();

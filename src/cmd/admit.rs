@@ -1,4 +1,4 @@
-//! `evogate admit`: turn the arguments into [`Settings`], run the admission
+//! `evogate admit`: turn the arguments into [`AdmitSettings`], run the admission
 //! ([`crate::pipeline::admit`]), print the report, write the report folder and append
 //! the Markdown to the GitHub step summary when there is one.
 
@@ -10,10 +10,10 @@ use crate::admission::{Margin, StrataRequest, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{ensure_dir, write_all};
 use crate::cli::{AdmitArgs, ReportFormat};
-use crate::pipeline::admit::{Files, Settings, admit, report_files};
+use crate::pipeline::admit::{AdmitFiles, AdmitSettings, admit, report_files};
 use crate::report::{json, markdown, text};
 
-fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
+fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
     let strata = match args.strata.as_deref().map(str::trim) {
         Some("none") => None,
         Some(column) => Some(StrataRequest {
@@ -25,7 +25,7 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
             required: false,
         }),
     };
-    Ok(Settings {
+    Ok(AdmitSettings {
         alpha: Alpha::new(args.alpha)?,
         test: args.test,
         zero: args.zero_method,
@@ -38,7 +38,7 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
 /// Runs `admit`.
 pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let settings = settings(&args)?;
-    let files = Files {
+    let files = AdmitFiles {
         baseline: args.baseline.clone(),
         candidate: args.candidate.clone(),
         tasks: args.tasks.clone(),

@@ -1,4 +1,4 @@
-//! `evogate power`: check the arguments into [`Settings`], answer
+//! `evogate power`: check the arguments into [`PowerSettings`], answer
 //! ([`crate::pipeline::power`]) and print the answer as text or JSON.
 
 use anyhow::bail;
@@ -6,7 +6,7 @@ use anyhow::bail;
 use super::{Printout, Status};
 use crate::alpha::Alpha;
 use crate::cli::{PowerArgs, SummaryFormat};
-use crate::pipeline::power::{Question, Settings, power};
+use crate::pipeline::power::{PowerSettings, Question, power};
 use crate::report::{json, power::text};
 use crate::stats::power::EXACT_POWER_LIMIT;
 
@@ -31,7 +31,7 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Printout> {
         ),
         (None, None) => bail!("give --n N[,N...] or --shift D"),
     };
-    let settings = Settings {
+    let settings = PowerSettings {
         alpha,
         question,
         exact: args.discordance.map(|r| (r, args.power)),

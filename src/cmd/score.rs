@@ -4,11 +4,11 @@
 use super::{Printout, Status};
 use crate::atomic::Streamed;
 use crate::cli::ScoreArgs;
-use crate::pipeline::score::{Files, missing_note, score};
+use crate::pipeline::score::{ScoreFiles, missing_note, score};
 
 /// Runs `score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
-    let files = Files {
+    let files = ScoreFiles {
         truth: args.truth.clone(),
         tasks: args.tasks.clone(),
         outputs: args.outputs.clone(),

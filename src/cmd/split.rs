@@ -8,7 +8,7 @@ use super::{Printout, Status};
 use crate::alpha::Alpha;
 use crate::atomic::{ensure_dir, write_all};
 use crate::cli::SplitArgs;
-use crate::pipeline::split::{Settings, build, check};
+use crate::pipeline::split::{SplitSettings, build, check};
 use crate::report::split::{check_text, summary};
 use crate::split::{Cases, SplitRequest};
 
@@ -26,7 +26,7 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Printout> {
     let (Some(truth), Some(out)) = (&args.truth, &args.out) else {
         bail!("give --truth FILE and --out DIR, or --check DIR");
     };
-    let settings = Settings {
+    let settings = SplitSettings {
         truth: truth.clone(),
         verifier: args.verifier.clone(),
         request: SplitRequest {

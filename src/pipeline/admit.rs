@@ -50,7 +50,7 @@ impl Input {
 
 /// The settings of one admission, checked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Settings {
+pub struct AdmitSettings {
     /// The level.
     pub alpha: Alpha,
     /// `--test`.
@@ -67,7 +67,7 @@ pub struct Settings {
 
 /// The files of one `admit` run, read as streams.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Files {
+pub struct AdmitFiles {
     /// The baseline's scores.
     pub baseline: PathBuf,
     /// The candidate's scores.
@@ -99,7 +99,7 @@ struct Prepared<'a> {
     inputs: Vec<InputFile>,
     test: Test,
     holdout: Option<HoldoutRecord>,
-    settings: &'a Settings,
+    settings: &'a AdmitSettings,
 }
 
 impl Prepared<'_> {
@@ -127,7 +127,7 @@ pub fn evaluate(
     candidate: &Input,
     tasks: Option<&Input>,
     manifest: Option<&Input>,
-    settings: &Settings,
+    settings: &AdmitSettings,
 ) -> anyhow::Result<Evaluation> {
     let column = settings.strata.as_ref().map(|s| s.column.as_str());
     let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, true)?;
@@ -140,7 +140,7 @@ pub fn evaluate(
 /// Runs `admit` on `files`: streams the two scores files (digesting them on the way),
 /// pairs, and decides once, at the level the ledger leaves for this attempt when there
 /// is a ledger (the attempt is recorded under its lock), else at `settings.alpha`.
-pub fn admit(files: &Files, settings: &Settings) -> anyhow::Result<Evaluation> {
+pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
     // Every file is opened before any is parsed, so an unreadable one is reported first.
     let baseline = open_file(&files.baseline)?;
     let candidate = open_file(&files.candidate)?;
@@ -202,7 +202,7 @@ fn prepare<'a>(
     digests: [InputFile; 2],
     tasks: Option<&Input>,
     manifest: Option<&Input>,
-    settings: &'a Settings,
+    settings: &'a AdmitSettings,
 ) -> anyhow::Result<Prepared<'a>> {
     let list = match tasks {
         Some(t) => Some(crate::admission::TaskList::from_table(&Table::parse(

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::digest::sha256_hex;
-use crate::pipeline::admit::{Evaluation, Input, Settings, evaluate, report_files};
+use crate::pipeline::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
 use crate::report::text;
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -59,8 +59,8 @@ fn file(
     }
 }
 
-fn settings(test: TestChoice) -> Settings {
-    Settings {
+fn settings(test: TestChoice) -> AdmitSettings {
+    AdmitSettings {
         alpha: Alpha::new(0.05).expect("a valid level"),
         test,
         zero: ZeroMethod::Wilcox,

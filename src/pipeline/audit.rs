@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::bail;
 
-use super::admit::{Input, Settings, evaluate};
+use super::admit::{AdmitSettings, Input, evaluate};
 use super::read_table;
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
@@ -94,7 +94,7 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
             bytes,
         })
     };
-    let settings = Settings {
+    let settings = AdmitSettings {
         alpha,
         test: TestChoice::Auto,
         zero: ZeroMethod::Wilcox,

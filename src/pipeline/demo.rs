@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::admit::{Evaluation, Input, Settings, evaluate, report_files};
+use super::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
 use super::{audit, read_file, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
@@ -102,7 +102,7 @@ fn locate_data(out: &Path) -> anyhow::Result<PathBuf> {
 
 fn split(demo: &mut Demo) -> anyhow::Result<()> {
     let folder = demo.out.join("split");
-    let settings = split::Settings {
+    let settings = split::SplitSettings {
         truth: TRUTH.into(),
         verifier: "arxiv".to_string(),
         request: SplitRequest {
@@ -140,7 +140,7 @@ fn score(demo: &mut Demo) -> anyhow::Result<()> {
     let mut counts = Vec::new();
     for arm in ARMS {
         let path = demo.out.join(format!("{arm}-scores.csv"));
-        let files = score::Files {
+        let files = score::ScoreFiles {
             truth: TRUTH.into(),
             tasks: demo.out.join("split/holdout.csv"),
             outputs: PathBuf::from(format!("{OUTPUTS}/{arm}.jsonl")),
@@ -168,7 +168,7 @@ fn local(demo: &Demo, name: &str) -> anyhow::Result<Input> {
 }
 
 fn admit(demo: &mut Demo) -> anyhow::Result<()> {
-    let settings = Settings {
+    let settings = AdmitSettings {
         alpha: Alpha::new(0.05)?,
         test: TestChoice::Auto,
         zero: ZeroMethod::Wilcox,

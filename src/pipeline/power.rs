@@ -19,7 +19,7 @@ pub enum Question {
 
 /// The settings of one `power`, checked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Settings {
+pub struct PowerSettings {
     /// The one-sided level.
     pub alpha: Alpha,
     /// The question.
@@ -31,7 +31,7 @@ pub struct Settings {
 
 /// Answers the question, or `None` when the level is too small for any number of
 /// pairs to reach it.
-pub fn power(settings: &Settings) -> Option<PowerReport> {
+pub fn power(settings: &PowerSettings) -> Option<PowerReport> {
     let alpha = settings.alpha.get();
     let k = min_discordant(alpha)?;
     let rows = match &settings.question {

@@ -13,7 +13,7 @@ use crate::verify;
 
 /// The inputs of one `score`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Files {
+pub struct ScoreFiles {
     /// The ground truth the tasks were built from.
     pub truth: PathBuf,
     /// The tasks file.
@@ -25,7 +25,7 @@ pub struct Files {
 }
 
 /// Grades `files.outputs` against the truth, handing the scores CSV to `write`.
-pub fn score(files: &Files, write: &mut dyn FnMut(&str)) -> anyhow::Result<Summary> {
+pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<Summary> {
     let truth_file: Box<dyn std::io::Read> = Box::new(open_file(&files.truth)?);
     let truth = RowScanner::new(&files.truth.display().to_string(), truth_file)?;
     let verifier = verify::build_from_rows(&files.verifier, truth)?;

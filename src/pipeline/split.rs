@@ -21,7 +21,7 @@ use crate::verify;
 
 /// The settings of one `split`, checked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Settings {
+pub struct SplitSettings {
     /// The ground-truth file.
     pub truth: PathBuf,
     /// The verifier that turns it into tasks.
@@ -58,7 +58,7 @@ pub struct SplitCheck {
 }
 
 /// Builds the splits of `settings.truth` into files for the folder `out`.
-pub fn build(settings: &Settings, out: &Path) -> anyhow::Result<Built> {
+pub fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
     let truth_path = &settings.truth;
     let request = &settings.request;
     let truth_bytes = read_file(truth_path)?;

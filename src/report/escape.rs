@@ -3,8 +3,7 @@
 //! markup, HTML, a table cell break, a mention, an issue link or a live URL; in plain
 //! text nothing may move the terminal's cursor or reorder what is shown.
 //!
-//! One sanitiser per medium: [`terminal`] for everything a command prints (`main`
-//! passes all of stdout through it, and [`push_shown`] is the rule for stderr),
+//! One sanitiser per medium: [`super::terminal`] for everything a command prints,
 //! [`markdown`] for Markdown, [`json_fragment`] for JSON; CSV cells go through
 //! [`crate::csvout`] and SVG text through the plot writer's XML escaping.
 
@@ -37,54 +36,17 @@ pub fn plain(text: &str) -> String {
     out
 }
 
-/// Whether `ch` can act on a terminal instead of being shown: every control character
-/// (C0, DEL and the C1 set, whose U+009B is a CSI on its own) and every bidirectional
-/// control.
-pub fn acts_on_terminal(ch: char) -> bool {
-    ch.is_control() || is_bidi_control(ch)
-}
-
-/// Appends `ch` as a terminal will show it: itself, or a visible `\u{..}` escape when it
-/// [acts on the terminal](acts_on_terminal).
-pub fn push_shown(out: &mut String, ch: char) {
-    if acts_on_terminal(ch) {
-        out.push_str(&format!("\\u{{{:x}}}", u32::from(ch)));
-    } else {
-        out.push(ch);
-    }
-}
-
-/// The terminal sanitiser: `text` with every character that [acts on a
-/// terminal](acts_on_terminal) shown as a `\u{..}` escape, line breaks and tabs kept.
-/// An escape sequence, an OSC 52 clipboard write or a right-to-left override in a cell
-/// value is printed, never run. Text without such characters comes back borrowed.
-pub fn terminal(text: &str) -> Cow<'_, str> {
-    let kept = |ch: char| ch == '\n' || ch == '\t';
-    if !text.chars().any(|ch| acts_on_terminal(ch) && !kept(ch)) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for ch in text.chars() {
-        if kept(ch) {
-            out.push(ch);
-        } else {
-            push_shown(&mut out, ch);
-        }
-    }
-    Cow::Owned(out)
-}
-
 /// The JSON sanitiser, for a run of string characters that serde_json leaves unescaped
 /// (it escapes the C0 controls, `"` and `\\` itself): DEL, the C1 controls and the
 /// bidirectional controls are written as `\\uXXXX` escapes, so the document means the
 /// same and no raw control character reaches a terminal that shows it.
 pub fn json_fragment(fragment: &str) -> Cow<'_, str> {
-    if !fragment.chars().any(acts_on_terminal) {
+    if !fragment.chars().any(super::terminal::acts_on_terminal) {
         return Cow::Borrowed(fragment);
     }
     let mut out = String::with_capacity(fragment.len() + 16);
     for ch in fragment.chars() {
-        if acts_on_terminal(ch) {
+        if super::terminal::acts_on_terminal(ch) {
             // Every such character is in the Basic Multilingual Plane.
             out.push_str(&format!("\\u{:04x}", u32::from(ch)));
         } else {
@@ -96,7 +58,7 @@ pub fn json_fragment(fragment: &str) -> Cow<'_, str> {
 
 /// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
 /// right-to-left and the Arabic letter mark, U+061C).
-fn is_bidi_control(ch: char) -> bool {
+pub(super) fn is_bidi_control(ch: char) -> bool {
     matches!(
         ch,
         '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
@@ -238,16 +200,6 @@ mod tests {
         assert_eq!(plain("  spaced \t out  "), "spaced out");
         // Every directional mark goes, the Arabic letter mark included.
         assert_eq!(plain("a\u{200E}b\u{200F}c\u{061C}d\u{2067}e"), "abcde");
-    }
-
-    #[test]
-    fn the_terminal_sees_escape_sequences_osc_52_and_overrides_as_text() {
-        let hostile = "a\u{1b}[2J\u{1b}]52;c;aGk=\u{7}b\u{202E}c\u{9b}d\nnext\tcell";
-        assert_eq!(
-            terminal(hostile),
-            "a\\u{1b}[2J\\u{1b}]52;c;aGk=\\u{7}b\\u{202e}c\\u{9b}d\nnext\tcell"
-        );
-        assert!(matches!(terminal("plain\ttext\n"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod pairs;
 pub mod power;
 pub mod split;
 pub mod svg;
+pub mod terminal;
 pub mod text;
 pub mod truth;
 
