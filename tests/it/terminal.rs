@@ -8,8 +8,11 @@ use crate::util::{Run, run, write};
 /// text that follows, and opens a C1 control sequence.
 const HOSTILE: &str = "x\u{1b}[2J\u{1b}]52;c;aGk=\u{7}\u{202E}y\u{9b}31m";
 
-/// Asserts nothing in the run can act on a terminal, and the hostile value is shown.
-fn assert_inert(result: &Run) {
+/// Runs `args` in `dir`, and asserts it found a problem (exit 1), that nothing it
+/// printed can act on a terminal, and that the hostile value is shown.
+fn assert_inert(dir: &std::path::Path, args: &[&str]) {
+    let result: Run = run(dir, args);
+    assert_eq!(result.code, 1, "{}", result.stderr);
     for printed in [&result.stdout, &result.stderr] {
         let active: Vec<char> = printed
             .chars()
@@ -31,9 +34,7 @@ fn truth_check_shows_a_hostile_id_without_running_it() {
     let dir = tempfile::tempdir().unwrap();
     let truth = format!("arxiv_id,title,first_author,year\n{HOSTILE},A title,An Author,2017\n");
     write(dir.path(), "papers.csv", &truth);
-    let result = run(dir.path(), &["truth", "check", "papers.csv"]);
-    assert_eq!(result.code, 1, "{}", result.stderr);
-    assert_inert(&result);
+    assert_inert(dir.path(), &["truth", "check", "papers.csv"]);
 }
 
 #[test]
@@ -52,9 +53,7 @@ fn split_check_shows_a_hostile_group_without_running_it() {
             &format!("task_id,group,kind,prompt\n{rows}"),
         );
     }
-    let result = run(dir.path(), &["split", "--check", "."]);
-    assert_eq!(result.code, 1, "{}", result.stderr);
-    assert_inert(&result);
+    assert_inert(dir.path(), &["split", "--check", "."]);
 }
 
 #[test]
@@ -62,7 +61,5 @@ fn audit_shows_a_hostile_claim_without_running_it() {
     let dir = tempfile::tempdir().unwrap();
     let claims = format!("claim_id,description,b,c\n{HOSTILE},{HOSTILE},1,5\n");
     write(dir.path(), "claims.csv", &claims);
-    let result = run(dir.path(), &["audit", "--claims", "claims.csv"]);
-    assert_eq!(result.code, 1, "{}", result.stderr);
-    assert_inert(&result);
+    assert_inert(dir.path(), &["audit", "--claims", "claims.csv"]);
 }
