@@ -11,6 +11,7 @@ use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
 use crate::csvout::{Cell, CsvWriter};
 use crate::digest::sha256_hex;
+use crate::report::split::SplitCheck;
 use crate::split::Cases;
 use crate::split::hermes::Compat;
 use crate::split::manifest::{FileDigest, HoldoutPower, MANIFEST_SCHEMA, Manifest, SplitEntry};
@@ -44,15 +45,6 @@ pub struct Built {
     pub manifest: Manifest,
     /// `train.csv`, `val.csv`, `holdout.csv` and `manifest.json`, in that order.
     pub files: Vec<FileToWrite>,
-    /// Groups in two splits or tasks listed twice.
-    pub leaks: Vec<Leak>,
-}
-
-/// What `split --check` found: each file's name and task count, and the leaks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SplitCheck {
-    /// Each split's name (the file stem) and number of tasks, in the order given.
-    pub files: Vec<(String, usize)>,
     /// Groups in two splits or tasks listed twice.
     pub leaks: Vec<Leak>,
 }

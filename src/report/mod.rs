@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod escape;
 pub mod json;
+pub mod ledger;
 pub mod markdown;
 pub mod pairs;
 pub mod power;

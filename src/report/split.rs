@@ -3,8 +3,17 @@
 
 use std::path::Path;
 
-use crate::pipeline::split::SplitCheck;
+use crate::split::Leak;
 use crate::split::manifest::Manifest;
+
+/// What `split --check` found: each file's name and task count, and the leaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitCheck {
+    /// Each split's name (the file stem) and number of tasks, in the order given.
+    pub files: Vec<(String, usize)>,
+    /// Groups in two splits or tasks listed twice.
+    pub leaks: Vec<Leak>,
+}
 
 /// The summary of a built split: each split's size, the holdout's power, the folder.
 pub fn summary(manifest: &Manifest, out: &Path) -> String {
