@@ -473,6 +473,55 @@ fn cases() -> Vec<Case> {
             "demo --out afile",
             &["`afile` is a file, not a folder"],
         ),
+        // No command writes over one of its own inputs.
+        case(
+            "score --out naming its own outputs",
+            &[
+                ("t.csv", TRUTH.as_bytes()),
+                ("tasks.csv", TASKS.as_bytes()),
+                ("o.jsonl", b"{\"task_id\": \"1706.03762:id\", \"output\": \"1706.03762\"}\n"),
+            ],
+            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out o.jsonl",
+            &["`o.jsonl` would be written over the input `o.jsonl` (--outputs)"],
+        ),
+        case(
+            "score --out naming its own truth",
+            &[("t.csv", TRUTH.as_bytes()), ("tasks.csv", TASKS.as_bytes()), ("o.jsonl", b"")],
+            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out ./t.csv",
+            &["`./t.csv` would be written over the input `t.csv` (--truth)"],
+        ),
+        case(
+            "score --out naming its own tasks",
+            &[("t.csv", TRUTH.as_bytes()), ("tasks.csv", TASKS.as_bytes()), ("o.jsonl", b"")],
+            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out tasks.csv",
+            &["`tasks.csv` would be written over the input `tasks.csv` (--tasks)"],
+        ),
+        case(
+            "admit --report-dir over a baseline named pairs.csv",
+            &[("rep/pairs.csv", BASELINE.as_bytes()), ("c.csv", CANDIDATE.as_bytes())],
+            "admit --baseline rep/pairs.csv --candidate c.csv --report-dir rep",
+            &["`rep/pairs.csv` would be written over the input `rep/pairs.csv` (--baseline)"],
+        ),
+        case(
+            "admit --report-dir over a candidate named admission.json",
+            &[("b.csv", BASELINE.as_bytes()), ("rep/admission.json", CANDIDATE.as_bytes())],
+            "admit --baseline b.csv --candidate rep/admission.json --report-dir rep",
+            &["(--candidate)", "write the output to another folder"],
+        ),
+        case(
+            "split --out over a truth file named train.csv",
+            &[("prev/split/train.csv", TRUTH.as_bytes())],
+            "split --truth prev/split/train.csv --out prev/split",
+            &["`prev/split/train.csv` would be written over the input `prev/split/train.csv` (--truth)"],
+        ),
+        case(
+            "audit --report-dir over its own claims",
+            &[
+                ("rep/audit.md", b"claim_id,description,b,c\nc1,x,2,14\n"),
+            ],
+            "audit --claims rep/audit.md --report-dir rep",
+            &["`rep/audit.md` would be written over the input `rep/audit.md` (--claims)"],
+        ),
     ]
 }
 
@@ -679,14 +728,12 @@ fn an_unwritable_report_folder_exits_2_and_leaves_nothing_behind() {
     );
     let stderr = &result.stderr;
     assert_eq!(result.code, 2, "{stderr}");
+    // The report folder is replaced as a whole, so the message names the folder.
     assert!(
-        stderr.contains("admission.json`: cannot write it"),
+        stderr.contains(&format!("`{report_dir}`: cannot ")),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("check that its folder exists, is writable"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("is writable"), "{stderr}");
     assert_eq!(fs::read_dir(&folder).unwrap().count(), before);
 }
 
@@ -750,5 +797,44 @@ fn a_claims_score_file_that_links_outside_its_folder_is_refused() {
             "`b.csv` is a link that leads outside the claims file's folder",
             "copy the file into the folder",
         ],
+    );
+}
+
+#[test]
+fn leftovers_of_a_report_swap_killed_midway_are_put_back_or_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("claims.csv"),
+        "claim_id,description,b,c\nc1,x,2,14\n",
+    )
+    .unwrap();
+    // A run killed between its two renames: the old set aside, the new one beside it.
+    let old = dir.path().join(".rep.evogate-old-k1");
+    let new = dir.path().join(".rep.evogate-new-k1");
+    for (folder, text) in [(&old, "old"), (&new, "new")] {
+        fs::create_dir_all(folder).unwrap();
+        fs::write(folder.join("audit.md"), text).unwrap();
+        fs::write(folder.join("audit.json"), text).unwrap();
+    }
+    fs::write(old.join("notes.txt"), "mine").unwrap();
+    let result = run(
+        dir.path(),
+        &["audit", "--claims", "claims.csv", "--report-dir", "rep"],
+    );
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["claims.csv", "rep"]);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("rep/notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(
+        fs::read_to_string(dir.path().join("rep/audit.md"))
+            .unwrap()
+            .contains("c1")
     );
 }
