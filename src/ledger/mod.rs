@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::admission::Verdict;
 
 pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
-pub use parse::parse_ledger;
+pub use parse::{Ledger, Tail, parse_ledger, read_ledger};
 pub use spending::attempt_alpha;
 pub(crate) use summary::significant;
 pub use summary::{HoldoutSummary, summarise};
