@@ -1,7 +1,9 @@
 //! CSV writing that is safe to open in a spreadsheet and identical byte for byte on
-//! every run: RFC 4180 quoting, `\n` line ends, and any cell that a spreadsheet would
-//! run as a formula (leading `=`, `+`, `-`, `@`, tab or carriage return) prefixed with
-//! a single quote. Numbers evogate writes itself go through [`number`](crate::figures::number), never through
+//! every run: RFC 4180 quoting, `\n` line ends, and any free-text cell that a
+//! spreadsheet would run as a formula (leading `=`, `+`, `-`, `@`, tab or carriage
+//! return, also after leading spaces, and the full-width `＝`, `＋`, `－`, `＠`) prefixed
+//! with a single quote. Identifiers (task ids, groups, kinds) are data that the tool
+//! and its users read back, so they are written as they are, never neutralised. Numbers evogate writes itself go through [`number`](crate::figures::number), never through
 //! the neutraliser, so `-0.25` stays a number.
 
 #[cfg(test)]
@@ -24,6 +26,9 @@ pub enum Cell<'a> {
     Text(&'a str),
     /// A value evogate produced (a number, a fixed word): quoted as needed only.
     Trusted(&'a str),
+    /// An identifier (task id, group, kind, stratum): data read back by `score`,
+    /// `admit` and `split --check`, so written unchanged, quoted as needed only.
+    Id(&'a str),
 }
 
 impl CsvWriter {
@@ -59,7 +64,7 @@ impl CsvWriter {
         self.separate();
         match cell {
             Cell::Text(text) => push_text(&mut self.out, text),
-            Cell::Trusted(text) => push_quoted(&mut self.out, text),
+            Cell::Trusted(text) | Cell::Id(text) => push_quoted(&mut self.out, text),
         }
     }
 
@@ -101,10 +106,27 @@ impl CsvWriter {
 
 /// Prefixes `'` to a cell a spreadsheet would evaluate as a formula.
 pub fn neutralise(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}").into(),
-        _ => text.into(),
+    if is_formula(text) {
+        format!("'{text}").into()
+    } else {
+        text.into()
     }
+}
+
+/// Whether a spreadsheet may run `text` as a formula: it starts with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return, or (after any spaces) with one of those signs or
+/// its full-width form, which some spreadsheets fold to ASCII.
+fn is_formula(text: &str) -> bool {
+    if matches!(
+        text.as_bytes().first(),
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')
+    ) {
+        return true;
+    }
+    matches!(
+        text.trim_start_matches(' ').chars().next(),
+        Some('=' | '+' | '-' | '@' | '＝' | '＋' | '－' | '＠')
+    )
 }
 
 /// Whether a cell holding `text` must be quoted: it holds a comma, a quote or a line
@@ -152,12 +174,7 @@ fn push_quoted(out: &mut String, text: &str) {
 /// `push_quoted(out, &neutralise(text))` without building the neutralised text: its
 /// `'` prefix needs no quotes, and hides a leading space.
 fn push_text(out: &mut String, text: &str) {
-    // The formula openers are ASCII, so the first byte is the first character.
-    let formula = matches!(
-        text.as_bytes().first(),
-        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')
-    );
-    if !formula {
+    if !is_formula(text) {
         return push_quoted(out, text);
     }
     if holds_separator(text) || text.ends_with(' ') {
@@ -198,6 +215,23 @@ mod tests {
         assert_eq!(
             csv.finish(),
             "\"'=HYPERLINK(\"\"x\"\")\",'@SUM(A1),'-1+2,'\tx,-0.25\n"
+        );
+    }
+
+    #[test]
+    fn guards_a_formula_after_spaces_and_a_full_width_sign_but_never_an_identifier() {
+        let mut csv = CsvWriter::new();
+        csv.row(&[
+            Cell::Text(" =1+1"),
+            Cell::Text("＝HYPERLINK(1)"),
+            Cell::Text("  ＠x"),
+            Cell::Text("a=b"),
+            Cell::Id("=1+1:capital"),
+            Cell::Id("-x"),
+        ]);
+        assert_eq!(
+            csv.finish(),
+            "' =1+1,'＝HYPERLINK(1),'  ＠x,a=b,=1+1:capital,-x\n"
         );
     }
 
@@ -251,7 +285,7 @@ mod tests {
         let mut out = String::new();
         match cell {
             Cell::Text(text) => push_quoted(&mut out, &neutralise(text)),
-            Cell::Trusted(text) => push_quoted(&mut out, text),
+            Cell::Trusted(text) | Cell::Id(text) => push_quoted(&mut out, text),
         }
         out
     }
@@ -264,7 +298,7 @@ mod tests {
             value in proptest::num::f64::ANY,
         ) {
             for text in [text.as_str(), any.as_str()] {
-                for cell in [Cell::Text(text), Cell::Trusted(text)] {
+                for cell in [Cell::Text(text), Cell::Trusted(text), Cell::Id(text)] {
                     let mut csv = CsvWriter::new();
                     csv.cell(cell);
                     csv.cell(cell);

@@ -184,9 +184,9 @@ mod whole_tables {
             ];
             let mut cells = Vec::with_capacity(SCORE_COLUMNS.len() + row.extra.len());
             cells.extend([
-                Cell::Text(row.task_id),
-                Cell::Text(row.group),
-                Cell::Text(row.kind),
+                Cell::Id(row.task_id),
+                Cell::Id(row.group),
+                Cell::Id(row.kind),
             ]);
             cells.extend(numbers.iter().map(|n| Cell::Trusted(n)));
             cells.push(Cell::Text(&grade.feedback));

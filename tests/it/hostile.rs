@@ -856,7 +856,11 @@ fn a_torn_last_ledger_record_is_skipped_with_a_warning_and_cut_off_by_the_next_a
     assert_eq!(shown.code, 0, "{}", shown.stderr);
     assert!(shown.stderr.contains("`l.jsonl` row 2"), "{}", shown.stderr);
     assert!(shown.stderr.contains("cut short"), "{}", shown.stderr);
-    assert!(shown.stdout.contains("1 attempt on 1 holdout"), "{}", shown.stdout);
+    assert!(
+        shown.stdout.contains("1 attempt on 1 holdout"),
+        "{}",
+        shown.stdout
+    );
     let second = run(dir.path(), &admit);
     assert_eq!(second.code, 1, "{}", second.stderr);
     assert!(second.stderr.contains("attempt 2"), "{}", second.stderr);
@@ -864,4 +868,63 @@ fn a_torn_last_ledger_record_is_skipped_with_a_warning_and_cut_off_by_the_next_a
     assert!(text.starts_with(&whole), "the complete record was lost");
     assert_eq!(text.lines().count(), 2);
     assert!(text.ends_with("}\n"));
+}
+
+#[test]
+fn a_facts_group_that_looks_like_a_formula_round_trips_through_split_and_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut truth =
+        String::from("group,kind,question,answer\n=1+1,capital,What is the capital?,Paris\n");
+    for g in 0..11 {
+        truth.push_str(&format!(
+            "g{g},capital,What is the capital of {g}?,City{g}\n"
+        ));
+    }
+    fs::write(dir.path().join("t.csv"), &truth).unwrap();
+    let split = [
+        "split",
+        "--truth",
+        "t.csv",
+        "--verifier",
+        "facts",
+        "--out",
+        "s",
+    ];
+    let result = run(dir.path(), &split);
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let (file, text) = ["train", "val", "holdout"]
+        .iter()
+        .map(|n| {
+            let path = format!("s/{n}.csv");
+            let text = fs::read_to_string(dir.path().join(&path)).unwrap();
+            (path, text)
+        })
+        .find(|(_, text)| text.contains("1+1"))
+        .expect("the group is in one split");
+    assert!(text.contains("\n=1+1:capital,=1+1,capital,"), "{text}");
+    fs::write(
+        dir.path().join("o.jsonl"),
+        "{\"task_id\": \"=1+1:capital\", \"output\": \"Paris\"}\n",
+    )
+    .unwrap();
+    let score = [
+        "score",
+        "--truth",
+        "t.csv",
+        "--tasks",
+        &file,
+        "--outputs",
+        "o.jsonl",
+        "--verifier",
+        "facts",
+        "--out",
+        "scores.csv",
+    ];
+    let result = run(dir.path(), &score);
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let scores = fs::read_to_string(dir.path().join("scores.csv")).unwrap();
+    assert!(
+        scores.contains("\n=1+1:capital,=1+1,capital,1,"),
+        "{scores}"
+    );
 }
