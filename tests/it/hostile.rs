@@ -928,3 +928,38 @@ fn a_facts_group_that_looks_like_a_formula_round_trips_through_split_and_score()
         "{scores}"
     );
 }
+
+#[test]
+fn a_stratum_value_holding_esc_bel_and_x01_gives_a_strata_svg_that_is_valid_xml() {
+    let dir = tempfile::tempdir().unwrap();
+    let kind = "k\u{1b}[2J\u{7}\u{1}";
+    let rows = |wins: [u8; 2]| {
+        format!(
+            "task_id,kind,correct,score\na:x,{kind},{0},{0}\nb:x,{kind},{1},{1}\n",
+            wins[0], wins[1]
+        )
+    };
+    fs::write(dir.path().join("b.csv"), rows([0, 1])).unwrap();
+    fs::write(dir.path().join("c.csv"), rows([1, 1])).unwrap();
+    let args = [
+        "admit",
+        "--baseline",
+        "b.csv",
+        "--candidate",
+        "c.csv",
+        "--report-dir",
+        "r",
+    ];
+    let result = run(dir.path(), &args);
+    assert!([0, 1].contains(&result.code), "{}", result.stderr);
+    let svg = fs::read_to_string(dir.path().join("r/strata.svg")).unwrap();
+    let forbidden: Vec<char> = svg
+        .chars()
+        .filter(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+        .collect();
+    assert!(
+        forbidden.is_empty(),
+        "control characters in strata.svg: {forbidden:?}"
+    );
+    assert!(svg.contains("k␛[2J␇␁"), "the value is not shown");
+}
