@@ -963,3 +963,42 @@ fn a_stratum_value_holding_esc_bel_and_x01_gives_a_strata_svg_that_is_valid_xml(
     );
     assert!(svg.contains("k␛[2J␇␁"), "the value is not shown");
 }
+
+#[test]
+fn split_check_finds_a_holdout_row_whose_group_column_disagrees_with_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "task_id,group,kind,prompt\n";
+    fs::create_dir(dir.path().join("s")).unwrap();
+    fs::write(
+        dir.path().join("s/train.csv"),
+        format!("{header}p1:id,p1,id,x\n"),
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("s/val.csv"),
+        format!("{header}p2:id,p2,id,x\n"),
+    )
+    .unwrap();
+    // The row is paper p1's, labelled as p3: the group column alone shows no leak.
+    fs::write(
+        dir.path().join("s/holdout.csv"),
+        format!("{header}p1:year,p3,year,x\n"),
+    )
+    .unwrap();
+    let result = run(dir.path(), &["split", "--check", "s"]);
+    assert_eq!(result.code, 1, "{}{}", result.stdout, result.stderr);
+    assert!(
+        result
+            .stdout
+            .contains("task p1:year in holdout is labelled group p3, but its id names group p1"),
+        "{}",
+        result.stdout
+    );
+    assert!(
+        result
+            .stdout
+            .contains("group p1 appears in train and holdout"),
+        "{}",
+        result.stdout
+    );
+}
