@@ -68,15 +68,19 @@ impl fmt::Display for Leak {
 /// then duplicates, each list sorted. A task counts in both its group column's group
 /// and the group its id names, since `score` and `admit` go by the id.
 pub fn find_leaks(splits: &[(&str, &[Task])]) -> Vec<Leak> {
-    let mut group_splits: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    let mut task_splits: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    // Splits by index while counting, named only for the leaks found: one small
+    // allocation per group and task instead of a String per task.
+    let mut group_splits: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let mut task_splits: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut wrong = Vec::new();
-    for (name, tasks) in splits {
+    for (split, (name, tasks)) in splits.iter().enumerate() {
         for task in *tasks {
-            let implied = task.task_id.rsplit_once(':').map(|(group, _)| group);
-            let mut groups = vec![task.group.as_str()];
-            if let Some(implied) = implied.filter(|g| *g != task.group) {
-                groups.push(implied);
+            let implied = task
+                .task_id
+                .rsplit_once(':')
+                .map(|(group, _)| group)
+                .filter(|g| *g != task.group);
+            if let Some(implied) = implied {
                 wrong.push(Leak::WrongGroup {
                     task_id: task.task_id.clone(),
                     group: task.group.clone(),
@@ -84,34 +88,38 @@ pub fn find_leaks(splits: &[(&str, &[Task])]) -> Vec<Leak> {
                     split: (*name).to_string(),
                 });
             }
-            for group in groups {
+            for group in std::iter::once(task.group.as_str()).chain(implied) {
                 let seen = group_splits.entry(group).or_default();
-                if !seen.iter().any(|s| s == name) {
-                    seen.push((*name).to_string());
+                if !seen.contains(&split) {
+                    seen.push(split);
                 }
             }
-            task_splits
-                .entry(&task.task_id)
-                .or_default()
-                .push((*name).to_string());
+            task_splits.entry(&task.task_id).or_default().push(split);
         }
     }
+    let names = |indices: Vec<usize>| -> Vec<String> {
+        indices
+            .into_iter()
+            .map(|i| splits[i].0.to_string())
+            .collect()
+    };
     let groups = group_splits
         .into_iter()
         .filter(|(_, splits)| splits.len() > 1)
         .map(|(group, splits)| Leak::Group {
             group: group.to_string(),
-            splits,
+            splits: names(splits),
         });
     let duplicates = task_splits
         .into_iter()
         .filter(|(_, splits)| splits.len() > 1)
         .map(|(task_id, splits)| Leak::DuplicateTask {
             task_id: task_id.to_string(),
-            splits,
+            splits: names(splits),
         });
     wrong.sort();
-    groups.chain(wrong).chain(duplicates).collect()
+    let groups: Vec<Leak> = groups.collect();
+    groups.into_iter().chain(wrong).chain(duplicates).collect()
 }
 
 #[cfg(test)]
