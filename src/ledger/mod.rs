@@ -99,13 +99,11 @@ impl Record {
         if self.attempt == 0 {
             return Err("`attempt` is 0; attempts count from 1".into());
         }
-        if !(self.declared_alpha.is_finite()
-            && self.declared_alpha > 0.0
-            && self.declared_alpha < 1.0)
-        {
+        // The levels --alpha accepts: a ledger may never tell the user to use another.
+        if crate::alpha::Alpha::new(self.declared_alpha).is_err() {
             return Err(format!(
-                "`declared_alpha` {} is not between 0 and 1",
-                self.declared_alpha
+                "`declared_alpha` {} is outside (0, 0.5), the levels --alpha accepts",
+                crate::figures::echo(self.declared_alpha)
             ));
         }
         for (name, value) in [

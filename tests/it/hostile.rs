@@ -1002,3 +1002,46 @@ fn split_check_finds_a_holdout_row_whose_group_column_disagrees_with_its_id() {
         result.stdout
     );
 }
+
+#[test]
+fn extreme_levels_are_printed_readably_and_never_as_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("b.csv"), BASELINE).unwrap();
+    fs::write(dir.path().join("c.csv"), CANDIDATE).unwrap();
+    let tiny = run(
+        dir.path(),
+        &[
+            "admit",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+            "--alpha",
+            "4.9e-324",
+        ],
+    );
+    assert_eq!(tiny.code, 1, "{}", tiny.stderr);
+    assert!(
+        tiny.stdout.contains("at alpha 4.941e-324"),
+        "{}",
+        tiny.stdout
+    );
+    assert!(!tiny.stdout.contains("alpha 0,") && !tiny.stdout.contains("alpha 0:"));
+    let huge = run(dir.path(), &["power", "--n", "30", "--alpha", "1e308"]);
+    assert_eq!(huge.code, 2);
+    assert!(
+        huge.stderr.contains("--alpha 1e308 is outside"),
+        "{}",
+        huge.stderr
+    );
+    assert!(huge.stderr.len() < 300, "{}", huge.stderr);
+    // A ledger stream declared at 0.7 is refused on reading: it would otherwise tell
+    // the user to go on with `--alpha 0.7`, which every command refuses.
+    let record = "{\"schema\":\"evogate/ledger/v1\",\"holdout_sha256\":\"".to_string()
+        + &"a".repeat(64)
+        + "\",\"attempt\":1,\"declared_alpha\":0.7}\n";
+    fs::write(dir.path().join("l.jsonl"), record).unwrap();
+    let shown = run(dir.path(), &["ledger", "show", "l.jsonl"]);
+    assert_eq!(shown.code, 2, "{}", shown.stderr);
+    assert!(!shown.stderr.contains("--alpha 0.7,"), "{}", shown.stderr);
+}
