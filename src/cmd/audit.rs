@@ -3,37 +3,21 @@
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::bail;
-use serde::Serialize;
 
 use super::admit::{Input, Settings, evaluate};
 use super::{Outcome, Status, read_table};
-use crate::admission::{Alpha, StrataRequest, TestChoice, Verdict};
+use crate::admission::{Alpha, StrataRequest, TestChoice, TestName, Verdict};
 use crate::atomic::{Output, ensure_dir, write_all};
 use crate::audit::{
-    Claim, ClaimVerdict, Evidence, Judgement, judge, judge_admission, parse_claims,
+    Claim, Evidence, Judgement, Metric, Rerun, judge, judge_admission, parse_claims,
 };
 use crate::cli::AuditArgs;
-use crate::report::escape::markdown;
+use crate::report::audit::{AuditReport, json, markdown_report, text};
 use crate::stats::signed_rank::ZeroMethod;
-
-/// The audit report (`evogate/audit/v1`).
-#[derive(Debug, Serialize)]
-pub struct AuditReport {
-    /// Always `evogate/audit/v1`.
-    pub schema: &'static str,
-    /// The level.
-    pub alpha: f64,
-    /// Claims supported.
-    pub supported: usize,
-    /// Claims in all.
-    pub claims: usize,
-    /// One judgement per claim, in file order.
-    pub judgements: Vec<Judgement>,
-}
 
 /// Runs `audit`.
 pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
-    let alpha = Alpha::new(args.alpha)?;
+    Alpha::new(args.alpha)?;
     let table = read_table(&args.claims)?;
     let claims = parse_claims(&table)?;
     let folder = args
@@ -44,22 +28,11 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
     for claim in &claims {
         judgements.push(match judge(claim, args.alpha) {
             Some(judged) => judged,
-            None => rerun(claim, &folder, &table.source, alpha)?,
+            None => rerun(claim, &folder, &table.source, args.alpha)?,
         });
     }
-    let supported = judgements
-        .iter()
-        .filter(|j| j.verdict == ClaimVerdict::Supported)
-        .count();
-    let report = AuditReport {
-        schema: "evogate/audit/v1",
-        alpha: args.alpha,
-        supported,
-        claims: judgements.len(),
-        judgements,
-    };
-    let mut json = serde_json::to_string_pretty(&report)?;
-    json.push('\n');
+    let report = AuditReport::new(args.alpha, judgements);
+    let json = json(&report);
     let md = markdown_report(&report);
     if let Some(dir) = &args.report_dir {
         ensure_dir(dir)?;
@@ -71,9 +44,9 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
     let stdout = match args.format.as_str() {
         "json" => json,
         "markdown" => md,
-        _ => text_report(&report),
+        _ => text(&report),
     };
-    let status = if supported == report.claims {
+    let status = if report.supported == report.claims {
         Status::Success
     } else {
         Status::Negative
@@ -82,7 +55,9 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Outcome> {
 }
 
 /// Reruns the admission test on a claim's score files.
-fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Result<Judgement> {
+/// The test is the claim's `metric` (McNemar for binary, signed-rank for mean; auto when
+/// absent), at alpha / attempts, on the `group` clusters whenever every task has one.
+fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: f64) -> anyhow::Result<Judgement> {
     let Evidence::ScoreFiles {
         baseline,
         candidate,
@@ -133,9 +108,13 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
             bytes,
         })
     };
-    let settings = Settings {
-        alpha,
-        test: TestChoice::Auto,
+    let mut settings = Settings {
+        alpha: Alpha::new(claim.alpha(alpha))?,
+        test: match claim.metric {
+            Some(Metric::Binary) => TestChoice::McNemar,
+            Some(Metric::Mean) => TestChoice::SignedRank,
+            None => TestChoice::Auto,
+        },
         zero: ZeroMethod::Wilcox,
         strata: Some(StrataRequest {
             column: "kind".to_string(),
@@ -144,64 +123,28 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         margin: None,
         cluster: false,
     };
-    let evaluation = evaluate(
-        &inside(baseline)?,
-        &inside(candidate)?,
-        None,
-        None,
-        &settings,
-    )?;
+    let (baseline, candidate) = (inside(baseline)?, inside(candidate)?);
+    let mut evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
+    if evaluation.report.cluster.is_some() {
+        // Every task has a group: decide on the clusters, as `admit --cluster group`.
+        settings.cluster = true;
+        evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
+    }
     let report = &evaluation.report;
-    let first = report.reasons.first().map_or("", String::as_str);
-    Ok(judge_admission(
-        claim,
-        report.verdict == Verdict::Admitted,
-        report.p_improvement,
-        first,
-    ))
-}
-
-fn verdict_name(verdict: ClaimVerdict) -> &'static str {
-    match verdict {
-        ClaimVerdict::Supported => "supported",
-        ClaimVerdict::NotSupported => "not-supported",
-        ClaimVerdict::Unsupportable => "unsupportable",
-        ClaimVerdict::Unverifiable => "unverifiable",
-    }
-}
-
-fn text_report(report: &AuditReport) -> String {
-    let mut out = String::new();
-    for j in &report.judgements {
-        out.push_str(&format!(
-            "{}: {} ({}): {}\n",
-            j.claim_id.replace(['\n', '\r'], " "),
-            verdict_name(j.verdict),
-            j.evidence,
-            j.reason
-        ));
-    }
-    out.push_str(&format!(
-        "{} of {} claims supported at alpha {}\n",
-        report.supported, report.claims, report.alpha
-    ));
-    out
-}
-
-fn markdown_report(report: &AuditReport) -> String {
-    let mut out = format!(
-        "# Audit: {} of {} claims supported\n\nAlpha {} (one-sided). Each claim is judged on the strongest evidence it has.\n\n| claim | description | evidence | verdict | reason |\n| --- | --- | --- | --- | --- |\n",
-        report.supported, report.claims, report.alpha
-    );
-    for j in &report.judgements {
-        out.push_str(&format!(
-            "| {} | {} | {} | **{}** | {} |\n",
-            markdown(&j.claim_id),
-            markdown(&j.description),
-            j.evidence,
-            verdict_name(j.verdict),
-            markdown(&j.reason)
-        ));
-    }
-    out
+    let clustered = report.cluster.as_ref().filter(|c| c.decides);
+    let rerun = Rerun {
+        admitted: report.verdict == Verdict::Admitted,
+        p_improvement: clustered.map_or(report.p_improvement, |c| c.p_improvement),
+        n: report.n as u64,
+        clusters: clustered.map(|c| c.clusters as u64),
+        discordant: report
+            .discordant
+            .map(|d| (d.baseline_only, d.candidate_only)),
+        metric: match report.test.name {
+            TestName::McNemar => Metric::Binary,
+            TestName::SignedRank => Metric::Mean,
+        },
+        first_reason: report.reasons.first().cloned().unwrap_or_default(),
+    };
+    Ok(judge_admission(claim, alpha, &rerun, source)?)
 }

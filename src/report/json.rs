@@ -8,13 +8,14 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
+#[cfg(doc)]
 use super::Report;
 
 /// Significant digits kept in every floating-point number.
 pub const SIGNIFICANT_DIGITS: usize = 12;
 
-/// Renders the report.
-pub fn render(report: &Report) -> String {
+/// Renders the report (or any other report model, e.g. the audit's).
+pub fn render<T: Serialize>(report: &T) -> String {
     let mut bytes = Vec::new();
     let mut serializer =
         serde_json::Serializer::with_formatter(&mut bytes, Rounding(PrettyFormatter::new()));

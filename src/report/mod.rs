@@ -3,6 +3,7 @@
 //! [`crate::admission`] types it holds) is the schema of `admission.json`,
 //! `evogate/admission/v1`.
 
+pub mod audit;
 pub mod escape;
 pub mod json;
 pub mod markdown;
