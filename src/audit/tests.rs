@@ -314,3 +314,74 @@ fn parsing_names_the_row_and_what_to_fill_in() {
         assert!(error.contains(needle), "{text}: {error}");
     }
 }
+
+/// The verdict agrees with the p-values it reports, whatever the columns say (the same
+/// invariants as `fuzz/fuzz_targets/claims.rs`).
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(judgement: &Judgement, selected: bool) {
+        let probability = |p: f64| p.is_finite() && (0.0..=1.0).contains(&p);
+        let best = judgement.p_best_case;
+        assert!(probability(best), "{judgement:?}");
+        assert!(judgement.p_improvement.is_none_or(probability));
+        assert!(
+            judgement
+                .p_worst_case
+                // McNemar's tail and 0.5^k round differently in the last bits.
+                .is_none_or(|w| probability(w) && w >= best * (1.0 - 1e-12)),
+            "{judgement:?}"
+        );
+        let (alpha, data) = (judgement.alpha, judgement.p_improvement);
+        match judgement.verdict {
+            ClaimVerdict::Supported => {
+                assert!(!selected && best < alpha, "{judgement:?}");
+                let worst_holds = judgement.p_worst_case.is_some_and(|w| w < alpha);
+                assert!(data.map_or(worst_holds, |p| p < alpha), "{judgement:?}");
+            }
+            ClaimVerdict::NotSupported => assert!(data.is_some_and(|p| p >= alpha)),
+            ClaimVerdict::Unverifiable => assert!(best < alpha, "{judgement:?}"),
+            ClaimVerdict::Unsupportable => {}
+        }
+        assert!(!judgement.reason.contains('\n'));
+    }
+
+    proptest! {
+        #[test]
+        fn verdicts_agree_with_the_p_values_they_report(
+            n in 1u64..400,
+            base in 0u64..400,
+            cand in 0u64..400,
+            decimals in 1usize..5,
+            mean in any::<bool>(),
+            repeats in 1u64..4,
+            clusters in proptest::option::of(1u64..50),
+            attempts in 1u64..40,
+            selected in any::<bool>(),
+        ) {
+            let n = n * repeats;
+            let rate = |k: u64| format!("{:.*}", decimals, (k % (n + 1)) as f64 / n as f64);
+            let metric = if mean { "mean" } else { "" };
+            let clusters = clusters.filter(|&g| g <= n / repeats).map_or(String::new(), |g| g.to_string());
+            let yes = if selected { "yes" } else { "no" };
+            let (b, c) = (base % (n + 1), cand % (n + 1));
+            let (b, c) = (b.min(n - c), c);
+            let rates = format!(
+                "claim_id,n,baseline,candidate,metric,repeats,clusters,attempts,selected_on_scored_set\n\
+                 r,{n},{},{},{metric},{repeats},{clusters},{attempts},{yes}\n",
+                rate(base),
+                rate(cand)
+            );
+            let counts = format!(
+                "claim_id,n,b,c,repeats,clusters,attempts,selected_on_scored_set\nd,{n},{b},{c},{repeats},{clusters},{attempts},{yes}\n"
+            );
+            for text in [rates, counts] {
+                // Every row is valid: metric is mean or inferred, never a binary that
+                // the rates contradict.
+                let parsed = claims(&text).unwrap();
+                check(&judge(&parsed[0], 0.05).unwrap(), selected);
+            }
+        }
+    }
+}
