@@ -233,7 +233,15 @@ pub fn judge_admission(
         best: best_case_p(units),
         worst: None,
         discordant: rerun.discordant,
-        notes: Vec::new(),
+        notes: match (claim.metric, rerun.metric) {
+            (Some(_), _) => Vec::new(),
+            (None, Metric::Binary) => {
+                vec!["Metric inferred binary: both files carry `correct`.".into()]
+            }
+            (None, Metric::Mean) => {
+                vec!["Metric inferred mean: the files carry scores, not both `correct`.".into()]
+            }
+        },
     };
     Ok(conclude(claim, claim.alpha(alpha), findings))
 }

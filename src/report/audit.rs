@@ -1,7 +1,7 @@
 //! The audit report: [`AuditReport`] is the schema of `audit.json`
 //! (`evogate/audit/v1`); the text and Markdown writers render it and compute nothing.
 //! Claim ids, descriptions, sources and reasons (which quote the admission's findings)
-//! are untrusted and pass through [`escape`].
+//! are untrusted and pass through [`super::escape`].
 
 use serde::Serialize;
 
