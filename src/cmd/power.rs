@@ -6,8 +6,8 @@ use serde::Serialize;
 use super::{Outcome, Status};
 use crate::cli::PowerArgs;
 use crate::stats::power::{
-    EXACT_POWER_LIMIT, detectable_shift, min_detectable_shift, min_discordant, required_n,
-    required_n_for_power,
+    EXACT_POWER_LIMIT, detectable_shift, min_detectable_shift, min_discordant, n_for_power,
+    required_n,
 };
 
 /// One row of the answer.
@@ -23,8 +23,11 @@ struct Row {
     required_n: Option<u64>,
     /// The shift detected with `power` at `discordance` (with --n and --discordance).
     shift_for_power: Option<f64>,
-    /// The n that detects the shift with `power` at `discordance` (with --shift).
-    n_for_power: Option<u64>,
+    /// The smallest n that detects the shift with `power` at `discordance` (with --shift).
+    smallest_n_for_power: Option<u64>,
+    /// The n from which power stays at or above `power` (with --shift): exact power
+    /// saw-tooths in n, so some n between the two fall short.
+    n_from_which_power_stays: Option<u64>,
 }
 
 /// The JSON document (`evogate/power/v1`).
@@ -67,7 +70,8 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
                 shift_for_power: args
                     .discordance
                     .and_then(|r| detectable_shift(n, r, args.alpha, args.power)),
-                n_for_power: None,
+                smallest_n_for_power: None,
+                n_from_which_power_stays: None,
             })
             .collect(),
         (None, Some(shift)) => {
@@ -76,15 +80,17 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Outcome> {
                     "--shift {shift} is outside (0, 1]: give a paired shift such as 0.05 for 5 points"
                 );
             }
+            let crossings = args
+                .discordance
+                .and_then(|r| n_for_power(shift, r, args.alpha, args.power));
             vec![Row {
                 n: None,
                 shift: Some(shift),
                 min_detectable_shift: None,
                 required_n: required_n(shift, args.alpha),
                 shift_for_power: None,
-                n_for_power: args
-                    .discordance
-                    .and_then(|r| required_n_for_power(shift, r, args.alpha, args.power)),
+                smallest_n_for_power: crossings.map(|c| c.smallest),
+                n_from_which_power_stays: crossings.map(|c| c.stays_from),
             }]
         }
         (None, None) => bail!("give --n N[,N...] or --shift D"),
@@ -152,10 +158,13 @@ fn text(answer: &Answer) -> String {
                 .required_n
                 .map_or("more than 2^53".into(), |n| n.to_string());
             let power = with_power(
-                row.n_for_power
-                    .map_or(format!("not within {EXACT_POWER_LIMIT} pairs"), |n| {
-                        format!("n {n}")
-                    }),
+                match (row.smallest_n_for_power, row.n_from_which_power_stays) {
+                    (Some(first), Some(from)) if first == from => format!("n {first}"),
+                    (Some(first), Some(from)) => {
+                        format!("smallest n {first}, and every n from {from} on")
+                    }
+                    _ => format!("not within {EXACT_POWER_LIMIT} pairs"),
+                },
             );
             out.push_str(&format!(
                 "shift {}: smallest n whose best case detects it {best}{power}\n",
