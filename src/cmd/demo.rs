@@ -156,6 +156,7 @@ fn score(demo: &mut Demo) -> anyhow::Result<()> {
             outputs: PathBuf::from(format!("{OUTPUTS}/{arm}.jsonl")),
             out: Some(path.clone()),
             verifier: "arxiv".to_string(),
+            allow_missing: false,
         })?;
         demo.notes.extend(outcome.notes);
         let table = Table::read(&path)?;

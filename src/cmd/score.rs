@@ -23,7 +23,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
     let outputs = match std::fs::File::open(&args.outputs) {
         Ok(file) => OutputsReader::new(&outputs_source, file),
         Err(error) => Err(InputError::Io {
-            file: outputs_source,
+            file: outputs_source.clone(),
             message: error.to_string(),
         }),
     };
@@ -39,14 +39,28 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
             Some(file) => file.write(chunk.as_bytes()),
             None => csv.push_str(chunk),
         },
+        args.allow_missing,
     )?;
     let mut notes = Vec::new();
     if summary.missing > 0 {
-        notes.push(format!(
-            "{} of {} tasks had no output and were graded as empty answers (first: {})",
+        let unanswered = format!(
+            "{} of {} tasks have no answer in `{outputs_source}` (first: {}){}",
             summary.missing,
             summary.tasks,
-            summary.first_missing.join(", ")
+            summary.first_missing.join(", "),
+            match summary.errored {
+                0 => String::new(),
+                n => format!("; {n} of them carry an error instead of an answer"),
+            }
+        );
+        // A crashed or cut-short run must not be scored as a skill's wrong answers.
+        if !args.allow_missing {
+            anyhow::bail!(
+                "{unanswered}; rerun them, or pass --allow-missing to score them as empty answers marked `answered` 0"
+            );
+        }
+        notes.push(format!(
+            "{unanswered}; scored as empty answers, marked `answered` 0"
         ));
     }
     let stdout = match file {
