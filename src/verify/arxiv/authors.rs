@@ -9,7 +9,7 @@
 //! be left out or lowercased. So `He wrote it.` is not Kaiming He.
 
 use std::borrow::Cow;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 
@@ -349,6 +349,11 @@ fn is_capitalised_name(text: &str, excluded: &dyn Fn(&str) -> bool) -> bool {
 pub struct Tokens<'a> {
     folded: Cow<'a, str>,
     spans: Vec<Span>,
+    /// The answer as given.
+    answer: &'a str,
+    /// When the folded text is not the answer: for each of its bytes, the byte of the
+    /// answer where the character it came from starts; traced only to quote a name.
+    origin: OnceLock<Vec<usize>>,
 }
 
 /// One word: its byte range in the folded text and whether it opens a sentence.
@@ -390,21 +395,24 @@ impl Tokens<'_> {
                 .all(char::is_whitespace)
     }
 
-    /// Words `first..=last` joined by single spaces, the last without a trailing dot:
-    /// a name as the answer wrote it (marks folded).
+    /// Words `first..=last` as the answer wrote them (accents and all), one space
+    /// between them, without a trailing dot: a name as the answer gave it.
     pub fn quote(&self, first: usize, last: usize) -> String {
         let mut quote = String::new();
         for i in first..=last {
             if i > first {
                 quote.push(' ');
             }
-            let word = self.text(i);
-            quote.push_str(if i == last {
-                word.trim_end_matches('.')
+            let Span { start, end, .. } = self.spans[i];
+            quote.push_str(if matches!(self.folded, Cow::Borrowed(_)) {
+                &self.answer[start..end]
             } else {
-                word
+                let origin = self.origin.get_or_init(|| fold_marks_traced(self.answer).1);
+                let end = origin.get(end).copied().unwrap_or(self.answer.len());
+                self.answer[origin[start]..end].trim_end()
             });
         }
+        quote.truncate(quote.trim_end_matches('.').len());
         quote
     }
 }
@@ -512,6 +520,23 @@ fn mark_sentences(folded: &str, words: impl Iterator<Item = (usize, usize)>) -> 
     out
 }
 
+/// [`fold_marks`] of `answer`, with the byte of `answer` each byte of it came from
+/// (the start of its character). Marks are dropped, so decomposing each character
+/// alone gives what decomposing the whole text gives (which only reorders marks).
+fn fold_marks_traced(answer: &str) -> (String, Vec<usize>) {
+    let mut folded = String::with_capacity(answer.len());
+    let mut origin = Vec::with_capacity(answer.len());
+    for (at, c) in answer.char_indices() {
+        unicode_normalization::char::decompose_compatible(c, |part| {
+            if !unicode_normalization::char::is_combining_mark(part) {
+                folded.push(part);
+                origin.resize(folded.len(), at);
+            }
+        });
+    }
+    (folded, origin)
+}
+
 /// The words of `answer`, marks folded, each marked when it opens a sentence.
 pub fn tokens(answer: &str) -> Tokens<'_> {
     let folded: Cow<str> = if answer.is_ascii() {
@@ -529,7 +554,12 @@ pub fn tokens(answer: &str) -> Tokens<'_> {
         let words = WORD.find_iter(&folded).map(|m| (m.start(), m.end()));
         mark_sentences(&folded, words)
     };
-    Tokens { folded, spans }
+    Tokens {
+        folded,
+        spans,
+        answer,
+        origin: OnceLock::new(),
+    }
 }
 
 /// The last word of `display`'s surname, marks folded: the core that
@@ -627,13 +657,7 @@ pub fn other_name(tokens: &Tokens, excluded_words: &dyn Fn(&str) -> bool) -> Opt
                 _ => name_like(given),
             };
         last_surname = Some((j, surname_like));
-        given_like.then(|| {
-            let mut name = String::with_capacity(given.len() + 1 + surname.len());
-            name.push_str(given);
-            name.push(' ');
-            name.push_str(surname);
-            name
-        })
+        given_like.then(|| tokens.quote(j - 1, j))
     })
 }
 
@@ -745,12 +769,29 @@ mod tests {
 
     proptest! {
         #[test]
+        fn folding_each_character_alone_folds_as_the_whole_text_does(text in "\\PC{0,40}") {
+            let (folded, origin) = fold_marks_traced(&text);
+            prop_assert_eq!(&folded, &fold_marks(&text));
+            prop_assert_eq!(origin.len(), folded.len());
+            prop_assert!(origin.iter().all(|&at| text.is_char_boundary(at)));
+        }
+
+        #[test]
         fn the_surname_core_is_the_core_a_whole_parse_finds(
             name in "[A-Za-z .\\-éöÅ\u{2126}\u{fb01}\t]{0,16}",
         ) {
             let (core, parsed) = (surname_core(&name), AuthorName::parse(&name));
             prop_assert_eq!(core.as_ref(), parsed.core.as_str());
         }
+    }
+
+    #[test]
+    fn a_quote_is_the_answers_own_words() {
+        let accented = tokens("Le premier auteur est Jürgen  Schmidhüber.");
+        assert_eq!(accented.quote(4, 5), "Jürgen Schmidhüber");
+        let decomposed = tokens("by Ju\u{308}rgen\nSchmidhu\u{308}ber et al.");
+        assert_eq!(decomposed.quote(1, 2), "Ju\u{308}rgen Schmidhu\u{308}ber");
+        assert_eq!(tokens("It is T.-Y. Lin.").quote(2, 3), "T.-Y. Lin");
     }
 
     #[test]

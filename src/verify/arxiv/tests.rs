@@ -360,3 +360,20 @@ fn a_given_name_that_fits_no_known_first_author_is_another_person() {
         )
     );
 }
+
+#[test]
+fn feedback_quotes_names_with_their_accents() {
+    let accented = grade(
+        "1706.03762:first_author",
+        "Le premier auteur est Jürgen Schmidhüber.",
+    );
+    assert_eq!(
+        accented.feedback,
+        "expected first author Ashish Vaswani, response said Jürgen Schmidhüber"
+    );
+    let namesake = grade("2011.10566:first_author", "Réponse : Xï Chen.");
+    assert_eq!(
+        namesake.feedback,
+        "expected first author Xinlei Chen, response said Xï Chen"
+    );
+}
