@@ -314,7 +314,7 @@ pub enum Reading {
 
 /// Whether `word` could be part of a name before a surname: initials (`J.`, `T.-Y.`),
 /// or a capitalised word that is not an acronym, a sentence opener or other word of
-/// [`NOT_NAMES`], or an `excluded` word (words of known titles).
+/// the built-in list of non-names, or an `excluded` word (words of known titles).
 pub fn is_name_word(word: &str, excluded: &dyn Fn(&str) -> bool) -> bool {
     is_initials(word) || is_capitalised_name(word, excluded)
 }
