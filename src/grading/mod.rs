@@ -18,6 +18,9 @@
 //! 4. a second output for a task (the first in the outputs file);
 //! 5. a task the truth does not hold, or one listed twice (the first in the tasks file);
 //! 6. an output for a task the tasks file does not list (the first in the outputs file).
+//!
+//! With the `answered` column asked for, a tasks file with a column of that name is
+//! refused before any of that, from its header alone.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -310,6 +313,15 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
         held: Held::default(),
     };
     let mut csv = CsvWriter::with_capacity(every + 4096);
+    if answered && extra.iter().any(|&i| headers[i] == ANSWERED_COLUMN) {
+        return Err(InputError::invalid(
+            &source,
+            1,
+            format!(
+                "a column `{ANSWERED_COLUMN}`, which `score --allow-missing` writes; rename it"
+            ),
+        ));
+    }
     let mut header: Vec<&str> = SCORE_COLUMNS.to_vec();
     if answered {
         header.push(ANSWERED_COLUMN);

@@ -133,6 +133,34 @@ fn allow_missing_scores_unanswered_tasks_as_empty_answers_and_marks_them() {
 }
 
 #[test]
+fn allow_missing_refuses_a_tasks_file_that_has_its_own_answered_column() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "tasks.csv",
+        "task_id,group,kind,prompt,answered\n1706.03762:id,1706.03762,id,q,yes\n",
+    );
+    write(
+        dir.path(),
+        "o.csv",
+        "task_id,output\n1706.03762:id,1706.03762\n",
+    );
+    let result = score_with(dir.path(), "tasks.csv", "o.csv", &["--allow-missing"]);
+    assert_input_error(
+        &result,
+        &["`tasks.csv` row 1", "a column `answered`", "rename it"],
+    );
+    // Without the flag the column is carried into the scores as before.
+    let carried = score(dir.path(), "tasks.csv", "o.csv");
+    assert_eq!(carried.code, 0, "{}", carried.stderr);
+    assert!(
+        carried.stdout.starts_with(
+            "task_id,group,kind,correct,correctness,composite,score,feedback,answered\n"
+        )
+    );
+}
+
+#[test]
 fn an_output_carrying_an_error_counts_as_missing_not_as_a_wrong_answer() {
     let dir = tempfile::tempdir().unwrap();
     let tasks = "task_id,group,kind,prompt\n1706.03762:id,1706.03762,id,q\n1706.03762:year,1706.03762,year,q\n1810.04805:id,1810.04805,id,q\n1810.04805:year,1810.04805,year,q\n";
