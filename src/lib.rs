@@ -9,6 +9,7 @@
 //! baseline scores + candidate scores ──admit──▶ verdict (exit code) + report
 //! past claims (CSV) ──audit──▶ which claims of improvement the evidence supports
 //! n / alpha / shift ──power──▶ what a holdout of this size can and cannot detect
+//! eval tools' logs (lm-eval, Inspect, ...) ──import──▶ scores.csv + scores.import.json (then admit)
 //! ```
 //!
 //! Core modules never print, exit or open files: they take typed records and return
@@ -24,6 +25,7 @@ pub mod csvout;
 pub mod digest;
 pub mod error;
 pub mod grading;
+pub mod import;
 pub mod ledger;
 pub mod outputs;
 pub mod plot;

@@ -212,6 +212,7 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<Settings> {
 /// Runs `admit`.
 pub fn run(args: AdmitArgs) -> anyhow::Result<Outcome> {
     let settings = settings(&args)?;
+    super::import::check_documents(&args.baseline, &args.candidate)?;
     // Every file is opened before any is parsed, so an unreadable one is reported first.
     let baseline = open_file(&args.baseline)?;
     let candidate = open_file(&args.candidate)?;

@@ -6,6 +6,7 @@ mod audit;
 mod cluster;
 mod demo;
 mod hostile;
+mod import;
 mod ledger;
 mod power;
 mod score;
