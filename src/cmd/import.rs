@@ -15,6 +15,8 @@ use crate::import::{
     Format, Found, ImportError, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
     promptfoo, render_csv,
 };
+use std::io::Read;
+use std::sync::mpsc;
 
 /// Runs `import`.
 pub fn run(args: ImportArgs) -> anyhow::Result<Outcome> {
@@ -128,13 +130,9 @@ fn read_lm_eval(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
                 )
             })?,
         };
-        let mut hashing = HashingReader::new(open_file(path)?);
-        reader.add(
-            &name,
-            &task,
-            BufReader::with_capacity(1 << 16, &mut hashing),
-        )?;
-        let sha256 = hashing
+        let mut ahead = HashedAhead::spawn(open_file(path)?);
+        reader.add(&name, &task, BufReader::with_capacity(1 << 16, &mut ahead))?;
+        let sha256 = ahead
             .finish()
             .map_err(|e| anyhow::anyhow!("`{name}`: cannot read it: {e}"))?;
         inputs.push(InputLog { path: name, sha256 });
@@ -175,4 +173,77 @@ pub(crate) fn check_documents(baseline: &Path, candidate: &Path) -> anyhow::Resu
         );
     }
     Ok(())
+}
+
+/// A file read and digested on a thread of its own, handed on in chunks, so hashing
+/// and parsing a large log share the two cores.
+struct HashedAhead {
+    chunks: mpsc::Receiver<std::io::Result<Vec<u8>>>,
+    current: Vec<u8>,
+    at: usize,
+    digest: Option<std::thread::JoinHandle<std::io::Result<String>>>,
+}
+
+impl HashedAhead {
+    const CHUNK: usize = 1 << 20;
+
+    fn spawn(file: std::fs::File) -> HashedAhead {
+        let (send, chunks) = mpsc::sync_channel(4);
+        let digest = std::thread::spawn(move || {
+            let mut hashing = HashingReader::new(file);
+            loop {
+                let mut chunk = vec![0; Self::CHUNK];
+                let n = match hashing.read(&mut chunk) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        let _ = send.send(Err(std::io::Error::new(e.kind(), e.to_string())));
+                        return Err(e);
+                    }
+                };
+                if n == 0 {
+                    break;
+                }
+                chunk.truncate(n);
+                if send.send(Ok(chunk)).is_err() {
+                    // The parser stopped (an error): finish the digest anyway.
+                    break;
+                }
+            }
+            hashing.finish()
+        });
+        HashedAhead {
+            chunks,
+            current: Vec::new(),
+            at: 0,
+            digest: Some(digest),
+        }
+    }
+
+    /// The SHA-256 of the whole file, once the parser is done with it.
+    fn finish(mut self) -> std::io::Result<String> {
+        // Dropping the receiver lets the thread finish the digest without sending.
+        drop(std::mem::replace(&mut self.chunks, mpsc::sync_channel(1).1));
+        match self.digest.take().map(std::thread::JoinHandle::join) {
+            Some(Ok(result)) => result,
+            _ => Err(std::io::Error::other("the reading thread failed")),
+        }
+    }
+}
+
+impl Read for HashedAhead {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.current.len() {
+            match self.chunks.recv() {
+                Ok(chunk) => {
+                    self.current = chunk?;
+                    self.at = 0;
+                }
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buffer.len().min(self.current.len() - self.at);
+        buffer[..n].copy_from_slice(&self.current[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
 }

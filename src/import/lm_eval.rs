@@ -197,13 +197,12 @@ impl Reader {
         let mut found = Found::default();
         for entry in &self.entries {
             let task_id = format!("{}:{}", self.tasks[entry.task], entry.doc_id);
-            if chosen[entry.task] != entry.filter {
+            // Tasks with a sample need not be in the universe: only those without one
+            // are looked up there.
+            let value = entry.values.iter().find(|(m, _)| *m == metric_index);
+            let Some(&(_, score)) = value.filter(|_| chosen[entry.task] == entry.filter) else {
+                // Another filter's line, or the chosen filter's without the metric.
                 found.universe.insert(task_id);
-                continue;
-            }
-            found.universe.insert(task_id.clone());
-            let Some(&(_, score)) = entry.values.iter().find(|(m, _)| *m == metric_index) else {
-                // A line of the chosen filter without the metric: that sample is missing.
                 continue;
             };
             found.samples.push(Sample {

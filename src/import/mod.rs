@@ -217,8 +217,8 @@ pub struct Found {
     pub errored: Vec<String>,
     /// Tasks the reader itself found twice (e.g. one Inspect epoch twice).
     pub duplicated: Vec<String>,
-    /// Every task the logs hold under any selector value: those without a sample are
-    /// missing.
+    /// Tasks the logs hold under other selector values (or without the selected
+    /// value): those without a sample are missing. Tasks with a sample may be left out.
     pub universe: BTreeSet<String>,
     /// The selectors as resolved (option name without dashes → value).
     pub selectors: BTreeMap<String, String>,
@@ -295,23 +295,24 @@ pub fn assemble(
         mut notes,
     } = found;
     let errored: BTreeSet<String> = errored.into_iter().collect();
-    let mut by_task: BTreeMap<String, Vec<Sample>> = BTreeMap::new();
-    for sample in samples {
-        by_task
-            .entry(sample.task_id.clone())
-            .or_default()
-            .push(sample);
-    }
+    // Sorted by task (stably, so a task's samples keep their log order), a task's
+    // samples are adjacent.
+    let mut samples = samples;
+    samples.sort_by(|a, b| a.task_id.cmp(&b.task_id));
     let mut twice: BTreeSet<String> = duplicated.into_iter().collect();
-    twice.extend(
-        by_task
-            .iter()
-            .filter(|(_, s)| s.len() > 1)
-            .map(|(t, _)| t.clone()),
-    );
+    for pair in samples.windows(2) {
+        if pair[0].task_id == pair[1].task_id {
+            twice.insert(pair[0].task_id.clone());
+        }
+    }
+    let has_sample = |task: &str| {
+        samples
+            .binary_search_by(|s| s.task_id.as_str().cmp(task))
+            .is_ok()
+    };
     let missing: BTreeSet<String> = universe
         .iter()
-        .filter(|t| !by_task.contains_key(*t) && !errored.contains(*t))
+        .filter(|t| !has_sample(t) && !errored.contains(*t))
         .cloned()
         .collect();
     let dropped = Dropped {
@@ -338,19 +339,16 @@ pub fn assemble(
             OnMissing::Intersect => notes.push(format!("left out: {}", problems.join("; "))),
         }
     }
-    let mut rows = Vec::with_capacity(by_task.len());
+    let mut rows = Vec::with_capacity(samples.len());
     let mut outside: Vec<(String, f64)> = Vec::new();
-    for (task, mut samples) in by_task {
-        if twice.contains(&task) || errored.contains(&task) {
+    for mut sample in samples {
+        if twice.contains(&sample.task_id) || errored.contains(&sample.task_id) {
             continue;
         }
-        let Some(mut sample) = samples.pop() else {
-            continue;
-        };
         let logged = sample.score;
         sample.score = scale.map_or(logged, |s| s.apply(logged)) + 0.0;
         if !(sample.score.is_finite() && (0.0..=1.0).contains(&sample.score)) {
-            outside.push((task, logged));
+            outside.push((sample.task_id, logged));
             continue;
         }
         rows.push(sample);
