@@ -1,6 +1,6 @@
 //! `evogate import`: read another eval tool's per-sample logs, apply the shared rules
 //! ([`crate::import::assemble`]), and write the scores CSV and its companion record
-//! atomically. Also [`check_documents`], which `admit` calls so that two lm-eval runs
+//! atomically. Also `check_documents`, which `admit` calls so that two lm-eval runs
 //! on different documents never pair.
 
 use std::io::BufReader;
