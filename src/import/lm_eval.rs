@@ -78,6 +78,7 @@ impl Reader {
                 self.tasks.len() - 1
             }
         };
+        let before = self.entries.len();
         let mut buffer = Vec::new();
         let mut line = 0u64;
         loop {
@@ -103,6 +104,12 @@ impl Reader {
                 .entry(task_index, parsed)
                 .map_err(|m| bad(format!("{m}; is this an lm-eval --log_samples file?")))?;
             self.entries.push(entry);
+        }
+        if self.entries.len() == before {
+            return Err(ImportError::malformed(
+                file,
+                "holds no sample lines; give the samples_<task>_<date>.jsonl that --log_samples wrote",
+            ));
         }
         Ok(())
     }

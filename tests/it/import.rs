@@ -557,3 +557,36 @@ fn dspy_evaluate_records_need_an_id_field_and_the_recorded_gepa_calls_are_refuse
         "task_id,correct,score\n'=What does the fox say?,0,0\nWhat is the color of the sky?,1,1\n"
     );
 }
+
+#[test]
+fn an_empty_or_unreadable_log_exits_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = [write(dir.path(), "samples_t_2025-01-01T00.jsonl", "\n")];
+    let run = import(dir.path(), "lm-eval", &empty, "s.csv", &[]);
+    assert_input_error(
+        &run,
+        &["`samples_t_2025-01-01T00.jsonl`: holds no sample lines"],
+    );
+    let garbage = [write(dir.path(), "bad.eval", "garbage")];
+    let run = import(dir.path(), "inspect", &garbage, "s.csv", &[]);
+    assert_input_error(&run, &["`bad.eval`: not a zip archive (.eval)"]);
+    let unnamed = [write(dir.path(), "log.jsonl", TWO_FILTERS)];
+    let run = import(dir.path(), "lm-eval", &unnamed, "s.csv", &[]);
+    assert_input_error(
+        &run,
+        &["`log.jsonl`: the file name is not samples_<task>_<date>.jsonl"],
+    );
+    let named = [
+        "--task",
+        "toy",
+        "--filter",
+        "strict-match",
+        "--metric",
+        "exact_match",
+    ];
+    assert_eq!(
+        import(dir.path(), "lm-eval", &unnamed, "s.csv", &named).code,
+        0
+    );
+    assert!(read(dir.path(), "s.csv").contains("toy:0,toy,1,1\n"));
+}
