@@ -117,6 +117,11 @@ fn read_logs(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
 
 /// lm-eval files are streamed line by line and digested on the way.
 fn read_lm_eval(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
+    if args.task.is_some() && args.from.len() > 1 {
+        anyhow::bail!(
+            "--task names the task of a single --from; with several files keep lm-eval's samples_<task>_<date>.jsonl names"
+        );
+    }
     let mut reader = lm_eval::Reader::new();
     let mut inputs = Vec::new();
     for path in &args.from {
