@@ -63,6 +63,40 @@ pub enum InputError {
         /// Fields in the header.
         expected: usize,
     },
+    /// A quoted field whose closing quote never comes: the rest of the file was read
+    /// as that one field.
+    #[error(
+        "`{file}` row {line}: a quoted field opens here and is never closed; add its closing quote, and write a quote inside a quoted field as \"\""
+    )]
+    UnterminatedQuote {
+        /// The file as given.
+        file: String,
+        /// 1-based line of the opening quote.
+        line: u64,
+    },
+    /// A row (or a JSON line) longer than a reader holds: refused so that memory stays
+    /// bounded on any input (`/dev/zero` included).
+    #[error(
+        "`{file}` row {line}: the row is longer than {limit_mib} MiB, more than evogate reads as one row; check that this is the right file"
+    )]
+    RowTooLong {
+        /// The file as given.
+        file: String,
+        /// 1-based line the row starts on.
+        line: u64,
+        /// The limit, in MiB.
+        limit_mib: u64,
+    },
+    /// A file read whole that is larger than the limit for files read whole.
+    #[error(
+        "`{file}`: larger than {limit_mib} MiB, more than evogate reads whole; check that this is the right file"
+    )]
+    TooLarge {
+        /// The file as given.
+        file: String,
+        /// The limit, in MiB.
+        limit_mib: u64,
+    },
     /// The header names a column twice.
     #[error("`{file}`: column `{column}` appears twice in the header; rename or remove one")]
     DuplicateColumn {
@@ -109,6 +143,18 @@ impl InputError {
 /// Backticked values longer than this many characters are cut in messages.
 const LONGEST_VALUE: usize = 120;
 
+/// Backticked numbers longer than this many characters are cut (a 309-digit score is
+/// unreadable long before it is 120 characters).
+const LONGEST_NUMBER: usize = 24;
+
+/// Whether a value is written as a number: ASCII digits, signs, points and exponents.
+fn is_number_text(text: &str) -> bool {
+    text.bytes().any(|b| b.is_ascii_digit())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+}
+
 /// Messages longer than this many characters are cut.
 const LONGEST_MESSAGE: usize = 2_000;
 
@@ -128,7 +174,13 @@ pub fn for_terminal(message: &str) -> String {
         }
         let inside = index % 2 == 1;
         let length = piece.chars().count();
-        if inside && length > LONGEST_VALUE {
+        if inside && length > LONGEST_NUMBER && is_number_text(piece) {
+            out.push_str(&piece[..LONGEST_NUMBER - 4]);
+            out.push_str(&format!(
+                "… ({} more digits)",
+                length - (LONGEST_NUMBER - 4)
+            ));
+        } else if inside && length > LONGEST_VALUE {
             push_visible(&mut out, piece.chars().take(100));
             out.push_str(&format!("… ({} more characters)", length - 100));
         } else {
@@ -178,6 +230,18 @@ mod tests {
             shown.ends_with("… (9999900 more characters)`; fix it"),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn a_309_digit_number_is_cut_to_twenty_digits() {
+        let number = format!("1{}", "0".repeat(308));
+        let shown = for_terminal(&format!("score `{number}` is outside [0, 1]"));
+        assert_eq!(
+            shown,
+            "score `10000000000000000000… (289 more digits)` is outside [0, 1]"
+        );
+        let short = "score `99999999999999999999` is outside [0, 1]";
+        assert_eq!(for_terminal(short), short);
     }
 
     #[test]

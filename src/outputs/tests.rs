@@ -16,8 +16,13 @@ pub(crate) mod whole_file {
 
     pub fn parse_outputs(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        match body.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'{') => parse_jsonl(source, body),
+        match body.iter().position(|b| !b.is_ascii_whitespace()) {
+            Some(at) if body[at] == b'{' => parse_jsonl(source, body),
+            Some(at) if body[at] == b'[' => Err(InputError::invalid(
+                source,
+                1 + body[..at].iter().filter(|&&b| b == b'\n').count() as u64,
+                "this is a JSON array; write one object per line (JSON Lines: `{\"task_id\": ..., \"output\": ...}` on each line, no brackets or commas between them)",
+            )),
             _ => parse_csv(source, bytes),
         }
     }
