@@ -12,7 +12,10 @@
 //! follows its closing quote up to the next `,` or line end is appended as it is; a
 //! quote inside an unquoted field is an ordinary byte; a record ends at `\n`, `\r` or
 //! `\r\n`, and blank lines between records are skipped; at the end of the input the
-//! record being read is complete, an open quote included. A leading UTF-8 BOM is
+//! record being read is complete. One difference: an input that ends inside a quoted
+//! field is refused naming the row of its opening quote (the `csv` crate takes the rest
+//! of the file as that field, and the file's error would be a ragged row or none).
+//! Every record is capped at [`MAX_ROW_BYTES`]. A leading UTF-8 BOM is
 //! dropped, and a second right after it too (as the reader does). A record's line
 //! is the line its first byte is on, counting `\n`, `\r\n` and a lone `\r` as one line
 //! end each.
