@@ -3,7 +3,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::admission::TestChoice;
+use crate::split::hermes::Compat;
+use crate::stats::signed_rank::ZeroMethod;
 
 /// Decides, on evidence, whether an evolved LLM skill is better than the one it would
 /// replace.
@@ -122,8 +126,8 @@ pub struct SplitArgs {
     /// Mersenne Twister) or `hermes-v1` (its first version, which leaks papers across
     /// splits; the files are written so that `split --check` can show the leak).
     /// Needs --cases N; ratios are the reference's fixed 50/25/25.
-    #[arg(long, value_name = "NAME", value_parser = ["hermes", "hermes-v1"])]
-    pub compat: Option<String>,
+    #[arg(long, value_name = "NAME", value_enum)]
+    pub compat: Option<Compat>,
     /// Audit these split files (or a folder holding train.csv, val.csv, holdout.csv)
     /// for groups in two splits and duplicate tasks, instead of building splits.
     #[arg(long, value_name = "DIR|FILE", num_args = 1.., conflicts_with_all = ["truth", "out"])]
@@ -172,8 +176,8 @@ pub struct AdmitArgs {
     pub alpha: f64,
     /// `auto` (McNemar when both files carry `correct`, else signed-rank), `mcnemar`
     /// or `signed-rank`.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "mcnemar", "signed-rank"])]
-    pub test: String,
+    #[arg(long, default_value = "auto", value_enum)]
+    pub test: TestChoice,
     /// The column whose values are tested for regression one by one; default `kind`
     /// when a file has it; `none` to test the whole set only.
     #[arg(long, value_name = "COLUMN")]
@@ -184,8 +188,8 @@ pub struct AdmitArgs {
     pub margin: Option<f64>,
     /// Decide on clusters too: the exact signed-rank test on per-cluster mean
     /// differences must also show the improvement. The only column supported is `group`.
-    #[arg(long, value_name = "COLUMN", value_parser = ["group"])]
-    pub cluster: Option<String>,
+    #[arg(long, value_name = "COLUMN", value_enum)]
+    pub cluster: Option<ClusterColumn>,
     /// Append this attempt to a holdout-reuse ledger (JSON Lines, locked while
     /// written) and decide at the alpha the ledger leaves for it: alpha · 6 / (π² k²)
     /// for the k-th attempt on the same holdout, so all attempts together never exceed
@@ -193,11 +197,11 @@ pub struct AdmitArgs {
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<PathBuf>,
     /// Signed-rank zeros: `wilcox` drops them, `pratt` ranks them, then drops them.
-    #[arg(long, default_value = "wilcox", value_parser = ["wilcox", "pratt"])]
-    pub zero_method: String,
+    #[arg(long, default_value = "wilcox", value_enum)]
+    pub zero_method: ZeroMethod,
     /// What to print: `text`, `json` (the admission.json report) or `markdown`.
-    #[arg(long, default_value = "text", value_parser = ["text", "json", "markdown"])]
-    pub format: String,
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: ReportFormat,
     /// Write admission.json, admission.md, pairs.csv and SVG plots here (atomically).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
@@ -245,8 +249,8 @@ pub struct LedgerShowArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// `text` for people, `json` (schema evogate/ledger-summary/v1) for scripts.
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-    pub format: String,
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: SummaryFormat,
 }
 
 /// `evogate power`.
@@ -273,8 +277,8 @@ pub struct PowerArgs {
     #[arg(long, default_value_t = 0.8)]
     pub power: f64,
     /// `text` or `json`.
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-    pub format: String,
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: SummaryFormat,
 }
 
 /// `evogate audit`.
@@ -287,9 +291,36 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
     /// `text`, `json` or `markdown` on stdout.
-    #[arg(long, default_value = "text", value_parser = ["text", "json", "markdown"])]
-    pub format: String,
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: ReportFormat,
     /// Also write `audit.json` and `audit.md` (atomically) into this folder.
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
+}
+
+/// `--format` of the commands that write a report (`admit`, `audit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// For people, in a terminal.
+    Text,
+    /// The report's JSON (its schema is the report model).
+    Json,
+    /// The Markdown report.
+    Markdown,
+}
+
+/// `--format` of the commands that print a summary (`ledger show`, `power`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SummaryFormat {
+    /// For people, in a terminal.
+    Text,
+    /// For scripts.
+    Json,
+}
+
+/// `admit --cluster`: the columns that can define clusters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClusterColumn {
+    /// The `group` column (for arxiv, the paper).
+    Group,
 }

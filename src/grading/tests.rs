@@ -13,8 +13,9 @@ mod whole_tables {
     use std::collections::HashMap;
 
     use super::SCORE_COLUMNS;
-    use crate::csvout::{Cell, CsvWriter, number};
+    use crate::csvout::{Cell, CsvWriter};
     use crate::error::InputError;
+    use crate::figures::number;
     use crate::outputs::Output;
     use crate::table::Table;
     use crate::verify::fasthash::FastMap;

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use super::*;
 use crate::digest::sha256_hex;
 use crate::table::Table;
-use crate::truth::load_papers;
+use crate::verify::arxiv::truth::load_papers;
 
 const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 const PINNED: &str = include_str!("corpus_grades.txt");

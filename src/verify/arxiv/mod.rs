@@ -17,6 +17,7 @@
 pub mod authors;
 pub mod ids;
 pub mod titles;
+pub mod truth;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -28,9 +29,9 @@ use super::{Grade, Outcome, TruthRows, Verifier, shape};
 use crate::error::InputError;
 use crate::table::Table;
 use crate::task::Task;
-use crate::truth::{LoadedPapers, Paper, load_truth, load_truth_rows};
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
+use truth::{LoadedPapers, Paper, load_truth, load_truth_rows};
 
 /// The four task kinds, in task order.
 pub const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::table::Table;
-use crate::truth::load_papers;
+use crate::verify::arxiv::truth::load_papers;
 
 const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 
