@@ -40,9 +40,10 @@ pub enum Command {
     Split(SplitArgs),
     /// Grade every task's output against the ground truth and write the scores CSV.
     ///
-    /// A task with no output is graded as an empty answer and counted in a note on
-    /// stderr; an output for a task the tasks file does not hold, or two outputs for
-    /// one task, is an error (exit 2).
+    /// A task with no output, or whose output carries an error instead of an answer
+    /// (an `error` key or a non-blank `error` column), is an error (exit 2) naming how
+    /// many and the first ids, unless --allow-missing; so is an output for a task the
+    /// tasks file does not hold, or two outputs for one task.
     ///
     /// Example: evogate score --truth data/arxiv/papers.csv --tasks runs/split/holdout.csv
     /// --outputs runs/candidate.jsonl --out runs/candidate-scores.csv
@@ -152,6 +153,10 @@ pub struct ScoreArgs {
     /// The verifier that grades the outputs.
     #[arg(long, default_value = "arxiv", value_parser = crate::verify::names())]
     pub verifier: String,
+    /// Score tasks with no output (or an error instead of one) as empty answers, and
+    /// add an `answered` column (1 or 0) to the scores file, instead of exiting 2.
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 /// `evogate admit`.

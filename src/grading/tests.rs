@@ -128,15 +128,20 @@ mod whole_tables {
             let answer = match output_of[index] {
                 NONE => {
                     missing.push(task_id.to_string());
-                    ""
+                    None
                 }
-                position => outputs[position as usize].output.as_str(),
+                position => Some(outputs[position as usize].output.as_str()),
             };
+            let mut grade = verifier.grade(task, answer.unwrap_or(""));
+            if answer.is_none() {
+                // Changed since: a task with no output says so in its feedback.
+                grade.feedback = "unanswered: no output for this task".to_string();
+            }
             rows.push(Scored {
                 task_id: &task.task_id,
                 group: &task.group,
                 kind: &task.kind,
-                grade: verifier.grade(task, answer),
+                grade,
                 extra: extra.iter().map(|&i| row.fields[i].as_str()).collect(),
             });
         }
@@ -216,6 +221,7 @@ fn naive_score(
         tasks: sheet.rows.len(),
         correct: sheet.rows.iter().filter(|r| r.grade.correct).count(),
         missing: sheet.missing_outputs.len(),
+        errored: 0,
         first_missing: sheet.missing_outputs.iter().take(5).cloned().collect(),
     };
     Ok((whole_tables::scores_csv(&sheet), summary))
@@ -240,8 +246,15 @@ fn score_now(
     let mut csv = String::new();
     // Handed on after every row, or once at the end.
     let every = if size % 2 == 1 { 1 } else { HAND_ON_EVERY };
-    let summary = grade_tasks_handing_on(verifier, tasks, outputs, &mut |c| csv.push_str(c), every)
-        .map_err(|e| e.to_string())?;
+    let summary = grade_tasks_handing_on(
+        verifier,
+        tasks,
+        outputs,
+        &mut |c| csv.push_str(c),
+        every,
+        false,
+    )
+    .map_err(|e| e.to_string())?;
     Ok((csv, summary))
 }
 
@@ -347,6 +360,7 @@ fn a_summary_names_the_first_five_tasks_without_an_output() {
             tasks: 7,
             correct: 1,
             missing: 6,
+            errored: 0,
             first_missing: [
                 "1706.03762:id",
                 "1512.03385:id",

@@ -421,7 +421,7 @@ fn cases() -> Vec<Case> {
                 ("tasks.csv", TASKS.as_bytes()),
                 ("o.jsonl", b"{\"task_id\": \"1706.03762:id\", \"output\": \"a\"}\n"),
             ],
-            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out rep",
+            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out rep --allow-missing",
             &["`rep` is a folder", "give the path of a file"],
         ),
         // audit
@@ -676,6 +676,7 @@ fn a_ten_megabyte_answer_is_graded_as_a_verbose_answer() {
             "tasks.csv",
             "--outputs",
             "o.jsonl",
+            "--allow-missing",
         ],
     );
     assert_eq!(scored.code, 0, "{}", scored.stderr);
