@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read};
 
 use crate::error::InputError;
+use crate::table::scan::MAX_ROW_BYTES;
 use crate::table::{RowReader, column, require, trim_field};
 
 mod plain;
@@ -133,8 +134,16 @@ impl<R: Read> OutputsReader<R> {
     /// Starts reading `input` (named `source` in messages): learns its format and,
     /// for CSV, reads its header.
     pub fn new(source: &str, mut input: R) -> Result<OutputsReader<R>, InputError> {
-        let (mut head, json) = sniff(&mut input).map_err(|error| io_error(source, &error))?;
-        let format = if json {
+        let (mut head, first) = sniff(&mut input).map_err(|error| io_error(source, &error))?;
+        if let Some(at) = first.filter(|&at| head[at] == b'[') {
+            let line = 1 + memchr::memchr_iter(b'\n', &head[..at]).count() as u64;
+            return Err(InputError::invalid(
+                source,
+                line,
+                "this is a JSON array; write one object per line (JSON Lines: `{\"task_id\": ..., \"output\": ...}` on each line, no brackets or commas between them)",
+            ));
+        }
+        let format = if first.is_some_and(|at| head[at] == b'{') {
             if head.starts_with(BOM) {
                 head.drain(..BOM.len());
             }
@@ -212,11 +221,19 @@ impl<R: Read> OutputsReader<R> {
                 failed,
             } => loop {
                 bytes.clear();
-                let read = read_line(reader, bytes).map_err(|error| io_error(source, &error))?;
+                let read = read_line(reader, bytes, MAX_ROW_BYTES)
+                    .map_err(|error| io_error(source, &error))?;
                 if read == 0 {
                     return Ok(false);
                 }
                 *line += 1;
+                if bytes.len() > MAX_ROW_BYTES {
+                    return Err(InputError::RowTooLong {
+                        file: source.to_string(),
+                        line: *line,
+                        limit_mib: (MAX_ROW_BYTES >> 20) as u64,
+                    });
+                }
                 // A line break is ASCII, never inside a character: the first invalid byte
                 // of the file is on the first line that is not UTF-8.
                 let text = std::str::from_utf8(bytes).map_err(|_| InputError::Utf8 {
@@ -348,9 +365,10 @@ impl<R: Read> OutputsReader<R> {
 }
 
 /// Reads the start of `input` until its format is known, and returns the bytes read
-/// and whether it is JSON Lines: whether the first byte that is not ASCII whitespace,
-/// after any BOM, is `{`.
-fn sniff(input: &mut impl Read) -> std::io::Result<(Vec<u8>, bool)> {
+/// and where in them the first byte that is not ASCII whitespace, after any BOM, is
+/// (`{` opens JSON Lines, `[` a JSON array, anything else CSV); `None` when there is
+/// none, or none in the first [`MAX_ROW_BYTES`] (the CSV reader then refuses the row).
+fn sniff(input: &mut impl Read) -> std::io::Result<(Vec<u8>, Option<usize>)> {
     let mut head = Vec::new();
     let mut chunk = [0u8; 4096];
     let mut scanned = 0;
@@ -371,13 +389,15 @@ fn sniff(input: &mut impl Read) -> std::io::Result<(Vec<u8>, bool)> {
         }
         let body_start = if head.starts_with(BOM) { BOM.len() } else { 0 };
         scanned = scanned.max(body_start);
-        if let Some(first) = head[scanned..].iter().find(|b| !b.is_ascii_whitespace()) {
-            let json = *first == b'{';
-            return Ok((head, json));
+        if let Some(first) = head[scanned..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+        {
+            return Ok((head, Some(scanned + first)));
         }
         scanned = head.len();
-        if at_end {
-            return Ok((head, false));
+        if at_end || head.len() > MAX_ROW_BYTES {
+            return Ok((head, None));
         }
     }
 }
@@ -492,8 +512,13 @@ fn parse_line_fast(raw: &str) -> Option<Line<'_>> {
 
 /// `BufRead::read_until(b'\n')`, with the line end found by the `memchr` crate's
 /// vector search (the standard library's is a word at a time): the bytes up to and
-/// including the next `\n` (or the end of the input) appended to `line`, and how many.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
+/// including the next `\n` (or the end of the input) appended to `line`, and how many;
+/// or, once `line` holds more than `limit` bytes, those (the line is refused).
+fn read_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<usize> {
     let mut read = 0;
     loop {
         let buffer = match reader.fill_buf() {
@@ -508,7 +533,7 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<u
         line.extend_from_slice(&buffer[..taken]);
         reader.consume(taken);
         read += taken;
-        if done {
+        if done || line.len() > limit {
             return Ok(read);
         }
     }
