@@ -216,7 +216,7 @@ pub struct PowerCrossings {
 /// Shortest scan on either side of the bisection's crossing, in pairs.
 const CROSSING_SCAN_MIN: u64 = 64;
 /// Longest scan below the crossing, and the run of passing n that ends the scan above.
-const CROSSING_SCAN_MAX: u64 = 4_096;
+const CROSSING_SCAN_MAX: u64 = 512;
 
 /// The smallest n with [`mcnemar_power`] ≥ `power`, and the n from which it stays there.
 ///
@@ -224,9 +224,10 @@ const CROSSING_SCAN_MAX: u64 = 4_096;
 /// it, 246 does not, and it holds from 258 on), so bisection alone returns whichever
 /// crossing it meets. From that crossing H this scans every n in [H − w, H] for the
 /// first that passes, and upward until w consecutive n pass, where w = H/4 clamped to
-/// [64, 4,096]: the saw-tooth's dips shrink as n grows and span far fewer pairs than w
-/// at every size checked (scipy reference in the tests). `None` as for
-/// [`required_n_for_power`].
+/// [64, 512]: the saw-tooth's dips shrink as n grows and span far fewer pairs than w at
+/// the sizes checked (scipy reference in the tests), and each n scanned costs one exact
+/// power, so the cap bounds the cost at large n. A dip further than w from the crossing
+/// would go unseen. `None` as for [`required_n_for_power`].
 pub fn n_for_power(shift: f64, discordance: f64, alpha: f64, power: f64) -> Option<PowerCrossings> {
     let crossing = required_n_for_power(shift, discordance, alpha, power)?;
     let reaches = |n: u64| mcnemar_power(n, discordance, shift, alpha).map(|p| p >= power);
