@@ -374,5 +374,5 @@ fn unit_word(claim: &Claim) -> &'static str {
 }
 
 fn p_text(p: f64) -> String {
-    crate::admission::wording::p_value(p)
+    crate::figures::p_value(p)
 }

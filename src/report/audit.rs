@@ -1,13 +1,15 @@
-//! The audit report: [`AuditReport`] is the schema of `audit.json`
-//! (`evogate/audit/v1`); the text and Markdown writers render it and compute nothing.
-//! Claim ids, descriptions, sources and reasons (which quote the admission's findings)
-//! are untrusted and pass through [`super::escape`].
+//! `evogate audit`'s report (`evogate/audit/v1`): [`AuditReport`] is the schema of
+//! `audit.json` (written by [`super::json::document`]); the text for the terminal and
+//! the Markdown (`audit.md`) render it and compute nothing. Claim ids, descriptions,
+//! sources and reasons (which quote the admission's findings) are untrusted: kept to one
+//! line in the text, whose other control characters `main`'s terminal sanitiser shows
+//! as escapes, and escaped with [`super::escape::markdown`] for Markdown.
 
 use serde::Serialize;
 
-use super::escape::{markdown, plain};
-use crate::admission::wording::{p_value, percent};
+use super::escape::markdown;
 use crate::audit::{ClaimVerdict, Judgement};
+use crate::figures::{p_value, percent};
 
 /// The schema name of `audit.json`.
 pub const SCHEMA: &str = "evogate/audit/v1";
@@ -43,23 +45,18 @@ impl AuditReport {
     }
 }
 
-/// `--format json` and `audit.json`.
-pub fn json(report: &AuditReport) -> String {
-    super::json::render(report)
-}
-
 /// `--format text`: each claim's verdict and reason, then its numbers on an indented
 /// line.
-pub fn text(report: &AuditReport) -> String {
+pub fn text_report(report: &AuditReport) -> String {
     let mut out = String::new();
     for j in &report.judgements {
         out.push_str(&format!(
             "{}: {} ({}, {}): {}\n    {}\n",
-            plain(&j.claim_id),
+            one_line(&j.claim_id),
             j.verdict.name(),
             j.evidence,
             metric(j),
-            plain(&j.reason),
+            one_line(&j.reason),
             numbers(j)
         ));
     }
@@ -151,4 +148,9 @@ fn numbers(j: &Judgement) -> String {
         j.min_detectable_shift_80_power
             .map_or("none".into(), percent),
     )
+}
+
+/// `text` with its line breaks as spaces, so a claim cannot print a line of its own.
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
 }

@@ -1,0 +1,139 @@
+//! The audit use case: judge every claim of a claims file on the strongest evidence it
+//! has, rerunning the admission test ([`super::admit::evaluate`]) on claims that give
+//! score files, which must lie inside the claims file's folder.
+
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::bail;
+
+use super::admit::{AdmitSettings, Input, evaluate};
+use super::read_table;
+use crate::admission::{StrataRequest, TestChoice, TestName, Verdict};
+use crate::alpha::Alpha;
+use crate::atomic::FileToWrite;
+use crate::audit::{
+    Claim, Evidence, Judgement, Metric, Rerun, judge, judge_admission, parse_claims,
+};
+use crate::report::audit::{AuditReport, markdown_report};
+use crate::stats::signed_rank::ZeroMethod;
+
+/// Judges every claim of the claims file at `claims`, in file order.
+pub fn audit(claims: &Path, alpha: Alpha) -> anyhow::Result<AuditReport> {
+    let table = read_table(claims)?;
+    let parsed = parse_claims(&table)?;
+    let folder = claims.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+    let mut judgements = Vec::new();
+    for claim in &parsed {
+        judgements.push(match judge(claim, alpha.get()) {
+            Some(judged) => judged,
+            None => rerun(claim, &folder, &table.source, alpha)?,
+        });
+    }
+    Ok(AuditReport::new(alpha.get(), judgements))
+}
+
+/// Reruns the admission test on a claim's score files: the claim's `metric` (McNemar for
+/// binary, signed-rank for mean; auto when absent), at alpha / attempts, on the `group`
+/// clusters whenever every task has one.
+fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Result<Judgement> {
+    let Evidence::ScoreFiles {
+        baseline,
+        candidate,
+    } = &claim.evidence
+    else {
+        bail!(
+            "`{source}` row {}: the claim has no score files",
+            claim.line
+        );
+    };
+    let inside = |name: &str| -> anyhow::Result<Input> {
+        let relative = Path::new(name);
+        let escapes = relative.is_absolute()
+            || relative
+                .components()
+                .try_fold(0i64, |depth, part| match part {
+                    Component::ParentDir if depth == 0 => None,
+                    Component::ParentDir => Some(depth - 1),
+                    Component::Normal(_) => Some(depth + 1),
+                    _ => Some(depth),
+                })
+                .is_none();
+        if escapes {
+            bail!(
+                "`{source}` row {}: score file `{name}` is outside the claims file's folder; give a path relative to it, without leaving it",
+                claim.line
+            );
+        }
+        let path = folder.join(relative);
+        // A link inside the folder may still lead out of it.
+        if let (Ok(real), Ok(real_folder)) = (path.canonicalize(), folder.canonicalize())
+            && !real.starts_with(&real_folder)
+        {
+            bail!(
+                "`{source}` row {}: score file `{name}` is a link that leads outside the claims file's folder; copy the file into the folder instead",
+                claim.line
+            );
+        }
+        let bytes = std::fs::read(&path).map_err(|e| {
+            anyhow::anyhow!(
+                "`{source}` row {}: cannot read score file `{}`: {e}; give its path relative to the claims file's folder",
+                claim.line,
+                path.display()
+            )
+        })?;
+        Ok(Input {
+            path: name.to_string(),
+            bytes,
+        })
+    };
+    let mut settings = AdmitSettings {
+        alpha: Alpha::new(claim.alpha(alpha.get()))?,
+        test: match claim.metric {
+            Some(Metric::Binary) => TestChoice::McNemar,
+            Some(Metric::Mean) => TestChoice::SignedRank,
+            None => TestChoice::Auto,
+        },
+        zero: ZeroMethod::Wilcox,
+        strata: Some(StrataRequest {
+            column: "kind".to_string(),
+            required: false,
+        }),
+        margin: None,
+        cluster: false,
+    };
+    let (baseline, candidate) = (inside(baseline)?, inside(candidate)?);
+    let mut evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
+    if evaluation.report.admission.cluster.is_some() {
+        // Every task has a group: decide on the clusters, as `admit --cluster group`.
+        settings.cluster = true;
+        evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
+    }
+    let admission = &evaluation.report.admission;
+    let clustered = admission.cluster.as_ref().filter(|c| c.decides);
+    let rerun = Rerun {
+        admitted: admission.verdict == Verdict::Admitted,
+        p_improvement: clustered.map_or(admission.p_improvement, |c| c.p_improvement),
+        n: admission.n as u64,
+        clusters: clustered.map(|c| c.clusters as u64),
+        discordant: admission
+            .discordant
+            .map(|d| (d.baseline_only, d.candidate_only)),
+        metric: match admission.test.name {
+            TestName::McNemar => Metric::Binary,
+            TestName::SignedRank => Metric::Mean,
+        },
+        first_reason: admission.reasons.first().cloned().unwrap_or_default(),
+    };
+    Ok(judge_admission(claim, alpha.get(), &rerun, source)?)
+}
+
+/// `audit.json` and `audit.md` in the folder `dir`.
+pub fn report_files(dir: &Path, report: &AuditReport) -> anyhow::Result<Vec<FileToWrite>> {
+    Ok(vec![
+        FileToWrite::new(
+            dir.join("audit.json"),
+            crate::report::json::document(report)?,
+        ),
+        FileToWrite::new(dir.join("audit.md"), markdown_report(report)),
+    ])
+}
