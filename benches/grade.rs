@@ -8,9 +8,9 @@ use criterion::{Criterion, Throughput};
 use evogate::outputs::parse_outputs;
 use evogate::table::Table;
 use evogate::task::Task;
-use evogate::truth::load_papers;
 use evogate::verify::Verifier;
 use evogate::verify::arxiv::ArxivVerifier;
+use evogate::verify::arxiv::truth::load_papers;
 use std::hint::black_box;
 
 const ANSWERS: [&str; 5] = [

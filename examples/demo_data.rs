@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 
 use evogate::split::{Cases, SplitRequest, build_splits};
 use evogate::table::Table;
-use evogate::truth::{Paper, load_papers};
+use evogate::verify::arxiv::truth::{Paper, load_papers};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use evogate::csvout::{Cell, CsvWriter};
 use evogate::table::Table;
 use evogate::task::TASK_COLUMNS;
-use evogate::truth::{Paper, load_papers};
+use evogate::verify::arxiv::truth::{Paper, load_papers};
 use evogate::verify::normalize::normalize;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;

@@ -11,17 +11,17 @@ use std::thread;
 
 /// A file to write: where, and its whole contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Output {
+pub struct FileToWrite {
     /// The final path.
     pub path: PathBuf,
     /// The bytes it must hold.
     pub bytes: Vec<u8>,
 }
 
-impl Output {
+impl FileToWrite {
     /// A file at `path` holding `bytes`.
-    pub fn new(path: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) -> Output {
-        Output {
+    pub fn new(path: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) -> FileToWrite {
+        FileToWrite {
             path: path.into(),
             bytes: bytes.into(),
         }
@@ -29,7 +29,7 @@ impl Output {
 }
 
 /// Writes every output atomically with the real file system.
-pub fn write_all(outputs: &[Output]) -> anyhow::Result<()> {
+pub fn write_all(outputs: &[FileToWrite]) -> anyhow::Result<()> {
     write_all_with(outputs, &mut |path, bytes| {
         let mut file = fs::File::create(path)?;
         file.write_all(bytes)?;
@@ -57,7 +57,7 @@ pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
 /// midway. Temporary files are removed on failure; the final paths are untouched
 /// unless every temporary file was written.
 pub fn write_all_with(
-    outputs: &[Output],
+    outputs: &[FileToWrite],
     write_temp: &mut dyn FnMut(&Path, &[u8]) -> io::Result<()>,
 ) -> anyhow::Result<()> {
     if let Some(folder) = outputs.iter().find(|o| o.path.is_dir()) {
@@ -322,7 +322,10 @@ mod tests {
         let second = dir.path().join("b.md");
         fs::write(&first, "old a").unwrap();
         fs::write(&second, "old b").unwrap();
-        let outputs = [Output::new(&first, "new a"), Output::new(&second, "new b")];
+        let outputs = [
+            FileToWrite::new(&first, "new a"),
+            FileToWrite::new(&second, "new b"),
+        ];
         let mut calls = 0;
         let error = write_all_with(&outputs, &mut |path, bytes| {
             calls += 1;
@@ -343,7 +346,7 @@ mod tests {
     fn writes_every_file_when_nothing_fails() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.csv");
-        write_all(&[Output::new(&path, "a,b\n")]).unwrap();
+        write_all(&[FileToWrite::new(&path, "a,b\n")]).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "a,b\n");
     }
 

@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use crate::alpha::Alpha;
 use crate::error::InputError;
 use crate::stats::mcnemar::mcnemar_exact;
 use crate::table::Table;
@@ -169,7 +170,8 @@ pub fn parse_claims(table: &Table) -> Result<Vec<Claim>, InputError> {
 
 /// Judges a claim with counts or rates. Claims with score files are judged by
 /// [`judge_admission`] instead; given one here, `None`.
-pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
+pub fn judge(claim: &Claim, level: Alpha) -> Option<Judgement> {
+    let alpha = level.get();
     let judgement = |evidence, verdict, reason, p: Option<f64>, b, c| Judgement {
         claim_id: claim.claim_id.clone(),
         description: claim.description.clone(),
@@ -184,7 +186,7 @@ pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
         Evidence::ScoreFiles { .. } => None,
         Evidence::Discordant { b, c } => {
             let p = mcnemar_exact(b, c).p_improvement;
-            let (verdict, comparison) = if p < alpha {
+            let (verdict, comparison) = if level.rejects(p) {
                 (ClaimVerdict::Supported, "<")
             } else {
                 (ClaimVerdict::NotSupported, "≥")
@@ -213,7 +215,7 @@ pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
             // few as the claimed difference implies (rounded to whole tasks).
             let wins = (delta * n as f64).round().max(0.0) as u64;
             let p = 0.5f64.powi(wins.min(1100) as i32);
-            if wins == 0 || p >= alpha {
+            if wins == 0 || !level.rejects(p) {
                 let reason = if wins == 0 {
                     format!("{n} tasks: a claimed {claimed} is not an improvement of even one task")
                 } else {
@@ -275,12 +277,16 @@ pub fn judge_admission(
 }
 
 fn p_text(p: f64) -> String {
-    crate::admission::wording::p_value(p)
+    crate::figures::p_value(p)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn five_percent() -> Alpha {
+        Alpha::new(0.05).unwrap()
+    }
 
     fn claim(evidence: Evidence) -> Claim {
         Claim {
@@ -313,10 +319,11 @@ mod tests {
     #[test]
     fn discordant_counts_get_the_exact_one_sided_test() {
         // P(X ≥ 14 | X ~ Bin(16, 1/2)) = (C(16,14) + C(16,15) + C(16,16)) / 2^16 = 137/65536.
-        let supported = judge(&claim(Evidence::Discordant { b: 2, c: 14 }), 0.05).unwrap();
+        let supported =
+            judge(&claim(Evidence::Discordant { b: 2, c: 14 }), five_percent()).unwrap();
         assert_eq!(supported.verdict, ClaimVerdict::Supported);
         assert!((supported.p_improvement.unwrap() - 137.0 / 65536.0).abs() < 1e-15);
-        let not = judge(&claim(Evidence::Discordant { b: 0, c: 1 }), 0.05).unwrap();
+        let not = judge(&claim(Evidence::Discordant { b: 0, c: 1 }), five_percent()).unwrap();
         assert_eq!(
             (not.verdict, not.p_improvement),
             (ClaimVerdict::NotSupported, Some(0.5))
@@ -333,7 +340,7 @@ mod tests {
                 baseline: 0.5,
                 candidate: 0.5 + 1.0 / 6.0,
             }),
-            0.05,
+            five_percent(),
         )
         .unwrap();
         assert_eq!(six.verdict, ClaimVerdict::Unsupportable);
@@ -349,7 +356,7 @@ mod tests {
                 baseline: 0.5,
                 candidate: 0.4,
             }),
-            0.05,
+            five_percent(),
         )
         .unwrap();
         assert_eq!(worse.verdict, ClaimVerdict::Unsupportable);
@@ -363,7 +370,7 @@ mod tests {
             baseline: 0.60,
             candidate: 0.65,
         });
-        let judged = judge(&claim, 0.05).unwrap();
+        let judged = judge(&claim, five_percent()).unwrap();
         assert_eq!(judged.verdict, ClaimVerdict::Unverifiable);
         assert_eq!(judged.p_improvement, Some(0.5f64.powi(20)));
         assert_eq!(judged.c, Some(20));

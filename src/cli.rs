@@ -3,7 +3,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::admission::TestChoice;
+use crate::split::hermes::Compat;
+use crate::stats::signed_rank::ZeroMethod;
 
 /// Decides, on evidence, whether an evolved LLM skill is better than the one it would
 /// replace.
@@ -36,9 +40,10 @@ pub enum Command {
     Split(SplitArgs),
     /// Grade every task's output against the ground truth and write the scores CSV.
     ///
-    /// A task with no output is graded as an empty answer and counted in a note on
-    /// stderr; an output for a task the tasks file does not hold, or two outputs for
-    /// one task, is an error (exit 2).
+    /// A task with no output, or whose output carries an error instead of an answer
+    /// (an `error` key or a non-blank `error` column), is an error (exit 2) naming how
+    /// many and the first ids, unless --allow-missing; so is an output for a task the
+    /// tasks file does not hold, or two outputs for one task.
     ///
     /// Example: evogate score --truth data/arxiv/papers.csv --tasks runs/split/holdout.csv
     /// --outputs runs/candidate.jsonl --out runs/candidate-scores.csv
@@ -90,6 +95,28 @@ pub enum Command {
     /// Verdicts: supported, not-supported, unsupportable, unverifiable. Exit 0 when
     /// every claim is supported, 1 otherwise, 2 on bad input.
     Audit(AuditArgs),
+    /// Read another eval tool's per-sample logs into the scores CSV that admit reads.
+    ///
+    /// Writes task_id, kind (when the log has one), correct (when every score is 0
+    /// or 1) and score, and a companion record SCORES.import.json (format, selectors,
+    /// input SHA-256s, tasks left out, lm-eval doc hashes). Nothing is guessed: a
+    /// selector that is needed and missing, or names what the log lacks, exits 2
+    /// listing what the log has. Missing, duplicated and errored samples fail unless
+    /// --on-missing intersect; scores outside [0, 1] fail unless --scale MIN:MAX.
+    ///
+    /// Examples:
+    ///   evogate import lm-eval --from samples_gsm8k_2025-09-09T13-42-42.857006.jsonl
+    ///     --filter strict-match --metric exact_match --out base.csv
+    ///   evogate import inspect --from logs/arc.eval --scorer choice --out base.csv
+    ///   evogate import promptfoo --from results.json --arm openai:gpt-5
+    ///     --drop-assert latency,cost --out base.csv
+    ///   evogate import openai-evals --from run.jsonl --out base.csv
+    ///   evogate import helm --from "runs/mmlu-subject=philosophy,..." --split test
+    ///     --metric exact_match --out base.csv
+    ///   evogate import dspy --from eval.json --id-field question --metric accuracy
+    ///     --out base.csv
+    #[command(verbatim_doc_comment)]
+    Import(ImportArgs),
 }
 
 /// `evogate split`.
@@ -122,8 +149,8 @@ pub struct SplitArgs {
     /// Mersenne Twister) or `hermes-v1` (its first version, which leaks papers across
     /// splits; the files are written so that `split --check` can show the leak).
     /// Needs --cases N; ratios are the reference's fixed 50/25/25.
-    #[arg(long, value_name = "NAME", value_parser = ["hermes", "hermes-v1"])]
-    pub compat: Option<String>,
+    #[arg(long, value_name = "NAME", value_enum)]
+    pub compat: Option<Compat>,
     /// Audit these split files (or a folder holding train.csv, val.csv, holdout.csv)
     /// for groups in two splits and duplicate tasks, instead of building splits.
     #[arg(long, value_name = "DIR|FILE", num_args = 1.., conflicts_with_all = ["truth", "out"])]
@@ -148,6 +175,10 @@ pub struct ScoreArgs {
     /// The verifier that grades the outputs.
     #[arg(long, default_value = "arxiv", value_parser = crate::verify::names())]
     pub verifier: String,
+    /// Score tasks with no output (or an error instead of one) as empty answers, and
+    /// add an `answered` column (1 or 0) to the scores file, instead of exiting 2.
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 /// `evogate admit`.
@@ -172,8 +203,8 @@ pub struct AdmitArgs {
     pub alpha: f64,
     /// `auto` (McNemar when both files carry `correct`, else signed-rank), `mcnemar`
     /// or `signed-rank`.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "mcnemar", "signed-rank"])]
-    pub test: String,
+    #[arg(long, default_value = "auto", value_enum)]
+    pub test: TestChoice,
     /// The column whose values are tested for regression one by one; default `kind`
     /// when a file has it; `none` to test the whole set only.
     #[arg(long, value_name = "COLUMN")]
@@ -184,8 +215,8 @@ pub struct AdmitArgs {
     pub margin: Option<f64>,
     /// Decide on clusters too: the exact signed-rank test on per-cluster mean
     /// differences must also show the improvement. The only column supported is `group`.
-    #[arg(long, value_name = "COLUMN", value_parser = ["group"])]
-    pub cluster: Option<String>,
+    #[arg(long, value_name = "COLUMN", value_enum)]
+    pub cluster: Option<ClusterColumn>,
     /// Append this attempt to a holdout-reuse ledger (JSON Lines, locked while
     /// written) and decide at the alpha the ledger leaves for it: alpha · 6 / (π² k²)
     /// for the k-th attempt on the same holdout, so all attempts together never exceed
@@ -193,11 +224,11 @@ pub struct AdmitArgs {
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<PathBuf>,
     /// Signed-rank zeros: `wilcox` drops them, `pratt` ranks them, then drops them.
-    #[arg(long, default_value = "wilcox", value_parser = ["wilcox", "pratt"])]
-    pub zero_method: String,
+    #[arg(long, default_value = "wilcox", value_enum)]
+    pub zero_method: ZeroMethod,
     /// What to print: `text`, `json` (the admission.json report) or `markdown`.
-    #[arg(long, default_value = "text", value_parser = ["text", "json", "markdown"])]
-    pub format: String,
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: ReportFormat,
     /// Write admission.json, admission.md, pairs.csv and SVG plots here (atomically).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
@@ -245,8 +276,8 @@ pub struct LedgerShowArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// `text` for people, `json` (schema evogate/ledger-summary/v1) for scripts.
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-    pub format: String,
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: SummaryFormat,
 }
 
 /// `evogate power`.
@@ -273,8 +304,8 @@ pub struct PowerArgs {
     #[arg(long, default_value_t = 0.8)]
     pub power: f64,
     /// `text` or `json`.
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-    pub format: String,
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: SummaryFormat,
 }
 
 /// `evogate audit`.
@@ -287,9 +318,95 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
     /// `text`, `json` or `markdown` on stdout.
-    #[arg(long, default_value = "text", value_parser = ["text", "json", "markdown"])]
-    pub format: String,
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: ReportFormat,
     /// Also write `audit.json` and `audit.md` (atomically) into this folder.
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
+}
+
+/// `--format` of the commands that write a report (`admit`, `audit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// For people, in a terminal.
+    Text,
+    /// The report's JSON (its schema is the report model).
+    Json,
+    /// The Markdown report.
+    Markdown,
+}
+
+/// `--format` of the commands that print a summary (`ledger show`, `power`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SummaryFormat {
+    /// For people, in a terminal.
+    Text,
+    /// For scripts.
+    Json,
+}
+
+/// `admit --cluster`: the columns that can define clusters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClusterColumn {
+    /// The `group` column (for arxiv, the paper).
+    Group,
+}
+
+/// `evogate import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The log's format.
+    #[arg(value_enum)]
+    pub format: crate::import::Format,
+    /// A log (lm-eval: one samples file per task, all of one run; inspect: .eval or
+    /// .json logs; helm: the run folder).
+    #[arg(long = "from", value_name = "PATH", required = true)]
+    pub from: Vec<PathBuf>,
+    /// Where to write the scores CSV; the record goes beside it as *.import.json.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// lm-eval: the filter whose lines are read (repeat it when tasks name theirs
+    /// differently).
+    #[arg(long, value_name = "NAME")]
+    pub filter: Vec<String>,
+    /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric.
+    #[arg(long, value_name = "NAME")]
+    pub metric: Option<String>,
+    /// lm-eval with one --from whose name is not lm-eval's: the task.
+    #[arg(long, value_name = "NAME")]
+    pub task: Option<String>,
+    /// inspect: the scorer whose values are read.
+    #[arg(long, value_name = "NAME")]
+    pub scorer: Option<String>,
+    /// inspect: how several epochs of a sample become one score.
+    #[arg(long, value_enum)]
+    pub repeats: Option<crate::import::Repeats>,
+    /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
+    #[arg(long, value_name = "NAME")]
+    pub arm: Option<String>,
+    /// promptfoo: the test variable that names a test (default: all of them).
+    #[arg(long, value_name = "NAME")]
+    pub id_var: Option<String>,
+    /// promptfoo: assertion types left out of the score, comma-separated.
+    #[arg(long, value_name = "TYPE[,TYPE...]", value_delimiter = ',')]
+    pub drop_assert: Vec<String>,
+    /// openai-evals: `match` or `metrics` events.
+    #[arg(long, value_name = "TYPE")]
+    pub event: Option<String>,
+    /// helm: the split.
+    #[arg(long, value_name = "NAME")]
+    pub split: Option<String>,
+    /// helm: read this perturbation instead of the unperturbed instances.
+    #[arg(long, value_name = "NAME")]
+    pub perturbation: Option<String>,
+    /// dspy: the example field that identifies a task.
+    #[arg(long, value_name = "NAME")]
+    pub id_field: Option<String>,
+    /// Missing, duplicated or errored samples: `fail`, or `intersect` to leave those
+    /// tasks out (counted in the record).
+    #[arg(long, value_enum, default_value = "fail")]
+    pub on_missing: crate::import::OnMissing,
+    /// Map scores from [MIN, MAX] onto [0, 1], e.g. 0:100.
+    #[arg(long, value_name = "MIN:MAX", allow_hyphen_values = true)]
+    pub scale: Option<String>,
 }

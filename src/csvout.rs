@@ -4,7 +4,11 @@
 //! `＝`, or spaces before `=`) prefixed with a single quote. Only free text (prompts,
 //! feedback, answers) is neutralised: identifiers (task id, group, kind) are data the
 //! tool reads back, so they go out unchanged, and numbers evogate writes itself go
-//! through [`number`], so `-0.25` stays a number.
+//! through [`number`](crate::figures::number), so `-0.25` stays a number.
+
+#[cfg(test)]
+use crate::figures::number;
+use crate::figures::push_number;
 
 /// Builds a CSV document row by row, or cell by cell ([`CsvWriter::cell`] and
 /// [`CsvWriter::end_row`]) without collecting a row's cells first.
@@ -62,7 +66,7 @@ impl CsvWriter {
         }
     }
 
-    /// Appends [`number`]`(value)` as a cell, without allocating it.
+    /// Appends [`number`](crate::figures::number)`(value)` as a cell, without allocating it.
     pub fn number(&mut self, value: f64) {
         self.separate();
         // Digits, a dot and a minus sign: never quoted.
@@ -185,63 +189,6 @@ fn push_doubling_quotes(out: &mut String, text: &str) {
         rest = &rest[quote + 1..];
     }
     out.push_str(rest);
-}
-
-/// A finite number in at most six decimals with trailing zeros removed (`0.75`, `1`,
-/// `0.123457`), the same on every platform. Negative zero is written `0`.
-pub fn number(value: f64) -> String {
-    let mut text = String::with_capacity(8);
-    push_number(&mut text, value);
-    text
-}
-
-/// Appends [`number`]`(value)` to `out`.
-fn push_number(out: &mut String, value: f64) {
-    // The commonest scores, exactly (0 covers -0).
-    if value == 0.0 || value == 1.0 {
-        out.push(if value == 0.0 { '0' } else { '1' });
-        return;
-    }
-    if push_unit_number(out, value) {
-        return;
-    }
-    let text = format!("{value:.6}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    match text {
-        "-0" | "" => out.push('0'),
-        other => out.push_str(other),
-    }
-}
-
-/// Appends [`number`]`(value)` for a value in [0, 1] whose millionths are not within
-/// 10^-6 of a half, the scores' common case, without formatting a float: `value · 10^6`
-/// is then within 2^-32 of the exact product, so rounding it to the nearest integer
-/// gives the digits `{:.6}` writes. Appends nothing and returns `false` for every
-/// other value.
-fn push_unit_number(out: &mut String, value: f64) -> bool {
-    if !(0.0..=1.0).contains(&value) {
-        return false;
-    }
-    let scaled = value * 1e6;
-    let floor = scaled.floor();
-    let fraction = scaled - floor;
-    if (fraction - 0.5).abs() <= 1e-6 {
-        return false;
-    }
-    let micros = floor as u64 + u64::from(fraction > 0.5);
-    let (whole, part) = (micros / 1_000_000, micros % 1_000_000);
-    out.push(char::from(b'0' + whole as u8));
-    if part > 0 {
-        out.push('.');
-        let mut rest = part;
-        let mut scale = 100_000;
-        while rest > 0 {
-            out.push(char::from(b'0' + (rest / scale) as u8));
-            rest %= scale;
-            scale /= 10;
-        }
-    }
-    true
 }
 
 #[cfg(test)]

@@ -63,6 +63,40 @@ pub enum InputError {
         /// Fields in the header.
         expected: usize,
     },
+    /// A quoted field whose closing quote never comes: the rest of the file was read
+    /// as that one field.
+    #[error(
+        "`{file}` row {line}: a quoted field opens here and is never closed; add its closing quote, and write a quote inside a quoted field as \"\""
+    )]
+    UnterminatedQuote {
+        /// The file as given.
+        file: String,
+        /// 1-based line of the opening quote.
+        line: u64,
+    },
+    /// A row (or a JSON line) longer than a reader holds: refused so that memory stays
+    /// bounded on any input (`/dev/zero` included).
+    #[error(
+        "`{file}` row {line}: the row is longer than {limit_mib} MiB, more than evogate reads as one row; check that this is the right file"
+    )]
+    RowTooLong {
+        /// The file as given.
+        file: String,
+        /// 1-based line the row starts on.
+        line: u64,
+        /// The limit, in MiB.
+        limit_mib: u64,
+    },
+    /// A file read whole that is larger than the limit for files read whole.
+    #[error(
+        "`{file}`: larger than {limit_mib} MiB, more than evogate reads whole; check that this is the right file"
+    )]
+    TooLarge {
+        /// The file as given.
+        file: String,
+        /// The limit, in MiB.
+        limit_mib: u64,
+    },
     /// The header names a column twice.
     #[error("`{file}`: column `{column}` appears twice in the header; rename or remove one")]
     DuplicateColumn {
@@ -103,97 +137,5 @@ impl InputError {
             line,
             message: message.into(),
         }
-    }
-}
-
-/// Backticked values longer than this many characters are cut in messages.
-const LONGEST_VALUE: usize = 120;
-
-/// Messages longer than this many characters are cut.
-const LONGEST_MESSAGE: usize = 2_000;
-
-/// A message made safe to print on a terminal, whatever the input files held.
-///
-/// Errors quote values from the inputs (task ids, fields, JSON), which are untrusted: a
-/// control character or an ANSI escape sequence in one could rewrite the terminal, and
-/// a 10 MB field would flood it. Control characters and bidirectional overrides are
-/// shown as `\u{..}` escapes, a backticked value longer than 120 characters keeps its
-/// first 100 and says how many were cut, and the whole message stops at 2,000
-/// characters.
-pub fn for_terminal(message: &str) -> String {
-    let mut out = String::with_capacity(message.len().min(LONGEST_MESSAGE + 64));
-    for (index, piece) in message.split('`').enumerate() {
-        if index > 0 {
-            out.push('`');
-        }
-        let inside = index % 2 == 1;
-        let length = piece.chars().count();
-        if inside && length > LONGEST_VALUE {
-            push_visible(&mut out, piece.chars().take(100));
-            out.push_str(&format!("… ({} more characters)", length - 100));
-        } else {
-            push_visible(&mut out, piece.chars());
-        }
-    }
-    let length = out.chars().count();
-    if length > LONGEST_MESSAGE {
-        let mut cut: String = out.chars().take(LONGEST_MESSAGE).collect();
-        cut.push_str(&format!(
-            "… (message cut: {} more characters)",
-            length - LONGEST_MESSAGE
-        ));
-        return cut;
-    }
-    out
-}
-
-fn push_visible(out: &mut String, chars: impl Iterator<Item = char>) {
-    for c in chars {
-        let bidi = matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-        if c.is_control() || bidi {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn control_characters_and_escape_sequences_are_shown_not_run() {
-        let shown = for_terminal("task `a\u{1b}[2J\nb\u{202E}c` is bad");
-        assert_eq!(shown, "task `a\\u{1b}[2J\\u{a}b\\u{202e}c` is bad");
-    }
-
-    #[test]
-    fn a_ten_megabyte_value_is_cut_to_a_hundred_characters() {
-        let value = "x".repeat(10_000_000);
-        let shown = for_terminal(&format!("`b.csv` lacks `{value}`; fix it"));
-        assert!(shown.len() < 300, "{}", shown.len());
-        assert!(shown.starts_with("`b.csv` lacks `xxxx"), "{shown}");
-        assert!(
-            shown.ends_with("… (9999900 more characters)`; fix it"),
-            "{shown}"
-        );
-    }
-
-    #[test]
-    fn a_long_message_without_backticks_stops_at_two_thousand_characters() {
-        let shown = for_terminal(&"y".repeat(5_000));
-        assert_eq!(shown.chars().filter(|&c| c == 'y').count(), 2_000);
-        assert!(
-            shown.ends_with("(message cut: 3000 more characters)"),
-            "{shown}"
-        );
-    }
-
-    #[test]
-    fn ordinary_messages_pass_unchanged() {
-        let message =
-            "`b.csv` row 3: task `b`: score `1.4` is outside [0, 1]; give a number in [0, 1]";
-        assert_eq!(for_terminal(message), message);
     }
 }

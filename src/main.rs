@@ -23,7 +23,7 @@ fn main() -> ExitCode {
         Ok(outcome) => {
             let mut stdout = std::io::stdout().lock();
             let written = stdout
-                .write_all(outcome.stdout.as_bytes())
+                .write_all(evogate::report::terminal::terminal(&outcome.stdout).as_bytes())
                 .and_then(|()| stdout.flush());
             if let Err(error) = written
                 && error.kind() != std::io::ErrorKind::BrokenPipe
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             for note in &outcome.notes {
-                eprintln!("note: {}", evogate::error::for_terminal(note));
+                eprintln!("note: {}", evogate::report::terminal::message(note));
             }
             match outcome.status {
                 Status::Success => ExitCode::SUCCESS,
@@ -42,7 +42,7 @@ fn main() -> ExitCode {
         Err(error) => {
             eprintln!(
                 "error: {}",
-                evogate::error::for_terminal(&format!("{error:#}"))
+                evogate::report::terminal::message(&format!("{error:#}"))
             );
             ExitCode::from(2)
         }

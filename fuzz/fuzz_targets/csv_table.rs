@@ -49,8 +49,8 @@ fuzz_target!(|data: &[u8]| {
             previous = Some(task);
         }
     }
-    let _ = evogate::truth::check(&table);
-    if let Ok(papers) = evogate::truth::load_papers(&table) {
+    let _ = evogate::verify::arxiv::truth::check(&table);
+    if let Ok(papers) = evogate::verify::arxiv::truth::load_papers(&table) {
         let answers: Vec<String> = papers
             .iter()
             .map(|p| {

@@ -11,7 +11,7 @@
 use std::sync::OnceLock;
 
 use evogate::table::Table;
-use evogate::truth::load_papers;
+use evogate::verify::arxiv::truth::load_papers;
 use evogate::verify::arxiv::ArxivVerifier;
 use evogate::verify::facts::FactsVerifier;
 use evogate::verify::{Grade, Verifier};

@@ -6,7 +6,8 @@
 use serde::Serialize;
 
 use super::pairing::Pairs;
-use super::{Check, Criterion, Evidence, TestMethod};
+use super::{Check, Criterion, Finding, TestMethod};
+use crate::alpha::Alpha;
 use crate::stats::cluster::{DESIGN_EFFECT_WARNING, cluster_view};
 use crate::stats::power::min_detectable_shift;
 use crate::stats::signed_rank::Method;
@@ -66,11 +67,12 @@ pub fn summarise(pairs: &Pairs, decides: bool, alpha: f64) -> Option<ClusterSumm
 }
 
 /// The clustered-improvement criterion (only with `--cluster`).
-pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, alpha: f64) -> Evidence {
+pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: Alpha) -> Finding {
+    let alpha = level.get();
     let Some(summary) = summary else {
         let proof =
             "no group on every pair: --cluster needs a `group` column in the scores".to_string();
-        return Evidence {
+        return Finding {
             criterion: Criterion::ClusteredImprovementSignificant,
             result: Check::Fail,
             sentence: proof.clone(),
@@ -78,11 +80,12 @@ pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, alpha: f
         };
     };
     let p = summary.p_improvement;
-    let pass = p < alpha && mean_difference > 0.0;
+    let significant = level.rejects(p);
+    let pass = significant && mean_difference > 0.0;
     let proof = format!(
         "p_improvement {} {} alpha {alpha} (signed-rank on {} cluster mean differences, {})",
-        super::wording::p_value(p),
-        if p < alpha { "<" } else { "≥" },
+        crate::figures::p_value(p),
+        if significant { "<" } else { "≥" },
         summary.clusters,
         if summary.method == TestMethod::Exact {
             "exact"
@@ -95,7 +98,7 @@ pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, alpha: f
     } else {
         format!("Clustered by group, the improvement is not significant: {proof}.")
     };
-    Evidence {
+    Finding {
         criterion: Criterion::ClusteredImprovementSignificant,
         result: if pass { Check::Pass } else { Check::Fail },
         proof,

@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use crate::alpha::{Alpha, AlphaError};
+
 use super::holdout::HoldoutRecord;
 use super::pairing::Pairs;
 use crate::stats::signed_rank::ZeroMethod;
@@ -11,10 +13,8 @@ use crate::stats::signed_rank::ZeroMethod;
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum ConfigError {
     /// The level is not in (0, 0.5).
-    #[error(
-        "--alpha {0} is outside (0, 0.5): a one-sided level such as 0.05 is needed (its 1 - 2*alpha interval must exist)"
-    )]
-    Alpha(f64),
+    #[error(transparent)]
+    Alpha(#[from] AlphaError),
     /// The margin is not in [0, 1).
     #[error("--margin {0} is outside [0, 1): give the largest regression you accept, e.g. 0.05")]
     Margin(f64),
@@ -23,32 +23,6 @@ pub enum ConfigError {
         "--test mcnemar needs a `correct` column in both files, and `{0}` has none; use --test signed-rank or rescore with `evogate score`"
     )]
     NoCorrectColumn(String),
-}
-
-/// A one-sided significance level, strictly between 0 and 0.5.
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
-pub struct Alpha(f64);
-
-impl Alpha {
-    /// Checks the level.
-    pub fn new(alpha: f64) -> Result<Alpha, ConfigError> {
-        if alpha > 0.0 && alpha < 0.5 {
-            Ok(Alpha(alpha))
-        } else {
-            Err(ConfigError::Alpha(alpha))
-        }
-    }
-
-    /// The level.
-    pub fn get(self) -> f64 {
-        self.0
-    }
-
-    /// The two-sided confidence level whose lower bound is the one-sided (1 − alpha)
-    /// bound: 1 − 2·alpha.
-    pub fn confidence(self) -> f64 {
-        1.0 - 2.0 * self.0
-    }
 }
 
 /// A non-inferiority margin: the largest regression accepted, in [0, 1).
@@ -72,11 +46,12 @@ impl Margin {
 }
 
 /// `--test` as given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TestChoice {
     /// McNemar when both files carry `correct`, signed-rank otherwise.
     Auto,
     /// McNemar's exact test.
+    #[value(name = "mcnemar")]
     McNemar,
     /// The Wilcoxon signed-rank test.
     SignedRank,

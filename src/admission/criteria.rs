@@ -2,20 +2,21 @@
 //! and the sentence a person reads, built from the analyses `decide` ran. A criterion
 //! passes only on its own evidence; nothing here assumes another one held.
 
+use super::analysis::Analysis;
 use super::config::Test;
-use super::decide::Analysis;
 use super::pairing::{Basis, Pairs};
-use super::wording::{compare, p_value, percent, signed};
-use super::{Check, Criterion, Delta, Evidence, Stratum};
-use crate::csvout::number;
+use super::wording::compare;
+use super::{Check, Criterion, Delta, Finding, Stratum};
+use crate::alpha::Alpha;
+use crate::figures::{number, p_value, percent, signed};
 
 /// `kind=year`.
 pub(super) fn label(stratum: &Stratum) -> String {
     format!("{}={}", stratum.name, stratum.value)
 }
 
-fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -> Evidence {
-    Evidence {
+fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -> Finding {
+    Finding {
         criterion,
         result: if pass { Check::Pass } else { Check::Fail },
         proof,
@@ -23,7 +24,7 @@ fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -
     }
 }
 
-pub(super) fn pairing_evidence(pairs: &Pairs) -> Evidence {
+pub(super) fn pairing_evidence(pairs: &Pairs) -> Finding {
     let n = pairs.pairs.len();
     let proof = match &pairs.basis {
         Basis::SameTasks => format!(
@@ -50,10 +51,10 @@ fn rows(count: usize, arm: &str) -> String {
     format!("{count} other {arm} {noun}")
 }
 
-pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -> Evidence {
-    let significant = overall.p_improvement < alpha;
+pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha) -> Finding {
+    let significant = alpha.rejects(overall.p_improvement);
     let p = compare("p_improvement", overall.p_improvement, alpha);
-    let level = number(alpha);
+    let level = number(alpha.get());
     let (pass, proof, sentence) = match (test, overall.discordant) {
         (Test::McNemar, Some(d)) => {
             let (b, c) = (d.baseline_only, d.candidate_only);
@@ -110,11 +111,11 @@ pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: f64) -
 pub(super) fn regression_evidence(
     overall: &Analysis,
     strata: &[(Stratum, String)],
-    alpha: f64,
-) -> Evidence {
-    let level = number(alpha);
+    alpha: Alpha,
+) -> Finding {
+    let level = number(alpha.get());
     if strata.is_empty() {
-        let pass = overall.p_regression >= alpha;
+        let pass = !alpha.rejects(overall.p_regression);
         let proof = format!(
             "{} overall, not stratified ({})",
             compare("p_regression", overall.p_regression, alpha),
@@ -193,7 +194,7 @@ pub(super) fn margin_evidence(
     overall: &Analysis,
     strata: &[(Stratum, String)],
     margin: f64,
-) -> Evidence {
+) -> Finding {
     let bounds: Vec<(String, &Delta)> = if strata.is_empty() {
         vec![("overall".to_string(), &overall.delta)]
     } else {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Check, Criterion, Evidence};
+use super::{Check, Criterion, Finding};
 use crate::error::InputError;
 use crate::split::manifest::{MANIFEST_SCHEMA, Manifest};
 
@@ -64,7 +64,7 @@ impl HoldoutRecord {
     }
 
     /// The criterion's evidence for the tasks actually used.
-    pub fn check(&self, used: &[&str]) -> Evidence {
+    pub fn check(&self, used: &[&str]) -> Finding {
         let used: BTreeSet<&str> = used.iter().copied().collect();
         let recorded: BTreeSet<&str> = self.task_ids.iter().map(String::as_str).collect();
         let missing: Vec<&str> = recorded.difference(&used).copied().collect();
@@ -105,7 +105,7 @@ impl HoldoutRecord {
         }
         if problems.is_empty() {
             let proof = agreements.join("; ");
-            Evidence {
+            Finding {
                 criterion: Criterion::HoldoutIntact,
                 result: Check::Pass,
                 sentence: format!(
@@ -117,7 +117,7 @@ impl HoldoutRecord {
             }
         } else {
             let proof = problems.join("; ");
-            Evidence {
+            Finding {
                 criterion: Criterion::HoldoutIntact,
                 result: Check::Fail,
                 sentence: format!(

@@ -2,36 +2,38 @@
 //! `task_id` ([`pairing`]), then [`decide()`] whether the candidate is admitted.
 //!
 //! A claim of improvement is false until evidence proves it: every admission criterion
-//! becomes an [`Evidence`] entry carrying the numbers that decided it, and the verdict
+//! becomes a [`Finding`] entry carrying the numbers that decided it, and the verdict
 //! is [`Verdict::Admitted`] only when every entry passes. Admitted and refused both come
 //! back as values; only unusable input is an error.
 
+mod analysis;
 pub mod clustering;
 pub mod config;
 mod criteria;
 pub mod decide;
 pub mod holdout;
 pub mod join;
+pub mod losses;
 pub mod pairing;
 pub mod wording;
 
 #[cfg(test)]
 mod join_oracle;
 #[cfg(test)]
-mod properties;
-#[cfg(test)]
 mod tests;
 
-pub use config::{Alpha, Config, ConfigError, Margin, Test, TestChoice};
-pub use decide::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, decide};
+pub use analysis::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
+pub use config::{Config, ConfigError, Margin, Test, TestChoice};
+pub use decide::decide;
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
+pub use losses::{Loss, SHOWN_LOSSES};
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList};
 
 use serde::Serialize;
 
-/// The decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// The decision (also the verdict a ledger record keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Every criterion passed.
@@ -182,7 +184,7 @@ pub enum Check {
 
 /// One criterion with the numbers that decided it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Evidence {
+pub struct Finding {
     /// Which criterion.
     pub criterion: Criterion,
     /// `pass` or `fail`.
@@ -237,7 +239,10 @@ pub struct Admission {
     /// One entry per value of the strata column, sorted by value.
     pub strata: Vec<Stratum>,
     /// One entry per criterion, in [`Criterion`] order.
-    pub evidence: Vec<Evidence>,
-    /// The cluster view, whenever every pair has a group.
+    pub evidence: Vec<Finding>,
+    /// Up to ten pairs the candidate lost, largest loss first, then by task.
+    pub losses: Vec<Loss>,
+    /// The cluster view (tasks of one group tested as one unit), whenever every pair
+    /// has a group.
     pub cluster: Option<clustering::ClusterSummary>,
 }

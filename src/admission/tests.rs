@@ -3,6 +3,7 @@
 //! probability ½, so P(all m one way) = 2^-m and tails are sums of C(m, k) / 2^m.
 
 use super::*;
+use crate::alpha::Alpha;
 use crate::stats::signed_rank::ZeroMethod;
 
 /// Tolerance for p-values compared with exact fractions.
@@ -257,7 +258,7 @@ fn a_margin_refuses_when_a_strata_lower_bound_reaches_it() {
     assert!(
         refused.reasons[0].starts_with(&format!(
             "Cannot rule out a regression of up to {} on kind=year",
-            wording::percent(-low)
+            crate::figures::percent(-low)
         )),
         "{}",
         refused.reasons[0]
@@ -465,13 +466,13 @@ mod properties {
 
 mod losses {
     use super::*;
-    use crate::report::{Report, SHOWN_LOSSES};
+    use crate::admission::SHOWN_LOSSES;
     use proptest::prelude::*;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(128))]
 
-        /// The report's losses against a sort of every lost pair by (difference,
+        /// The admission's losses against a sort of every lost pair by (difference,
         /// task), written from the rule: the pairs are read in a shuffled row order,
         /// and quarter-point scores give many equal losses.
         #[test]
@@ -509,8 +510,8 @@ mod losses {
                 holdout: None,
                 cluster: false,
             };
-            let report = Report::new(decide(&pairs, &config), &pairs, Vec::new());
-            let shown: Vec<(f64, String)> = report
+            let admission = decide(&pairs, &config);
+            let shown: Vec<(f64, String)> = admission
                 .losses
                 .iter()
                 .map(|l| (l.candidate_score - l.baseline_score, l.task_id.clone()))

@@ -1,43 +1,15 @@
-//! How numbers read in proofs and sentences: p-values to four significant digits
-//! (never rounded onto the level they are compared with), shifts as percentages, and
-//! the power sentence every report carries.
+//! How a decision reads in proofs and sentences: a p-value against the level (never
+//! rounded onto the level it is compared with) and the power sentence every report
+//! carries. The numbers themselves are written by [`crate::figures`].
 
-use crate::csvout::number;
-
-/// A probability to four significant digits, trailing zeros dropped: `0.5`,
-/// `0.03125`, `0.003906`, `3.906e-5` below 0.0001, `0` and `1` exactly.
-pub fn p_value(p: f64) -> String {
-    significant(p, 4)
-}
-
-fn significant(x: f64, digits: usize) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return "0".to_string();
-    }
-    let scientific = format!("{:.*e}", digits - 1, x);
-    let Some((mantissa, exponent)) = scientific.split_once('e') else {
-        return scientific;
-    };
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    if exponent >= -4 {
-        let decimals = (digits as i32 - 1 - exponent).max(0) as usize;
-        trim(&format!("{x:.decimals$}"))
-    } else {
-        format!("{}e{exponent}", trim(mantissa))
-    }
-}
-
-fn trim(text: &str) -> String {
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text.to_string()
-    }
-}
+use crate::alpha::Alpha;
+use crate::figures::{number, p_value, percent, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.
-pub fn compare(name: &str, p: f64, alpha: f64) -> String {
+pub fn compare(name: &str, p: f64, alpha: Alpha) -> String {
+    let relation = if alpha.rejects(p) { "<" } else { ">=" };
+    let alpha = alpha.get();
     let level = number(alpha);
     let mut shown = p_value(p);
     let mut digits = 4;
@@ -45,25 +17,7 @@ pub fn compare(name: &str, p: f64, alpha: f64) -> String {
         digits += 1;
         shown = significant(p, digits);
     }
-    let relation = if p < alpha { "<" } else { ">=" };
     format!("{name} {shown} {relation} alpha {level}")
-}
-
-/// A share as a percentage with one decimal: `0.8333` → `83.3%`.
-pub fn percent(share: f64) -> String {
-    let text = format!("{:.1}%", share * 100.0);
-    if text == "-0.0%" {
-        "0.0%".to_string()
-    } else {
-        text
-    }
-}
-
-/// A signed difference in four decimals: `0.1875`, `-0.0312`, `0`.
-pub fn signed(value: f64) -> String {
-    let text = format!("{value:.4}");
-    let text = trim(&text);
-    if text == "-0" { "0".to_string() } else { text }
 }
 
 /// What the minimum detectable shift means for the non-regression claim.
@@ -107,37 +61,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn p_values_keep_four_significant_digits() {
-        assert_eq!(p_value(0.5), "0.5");
-        assert_eq!(p_value(0.03125), "0.03125");
-        assert_eq!(p_value(0.00390625), "0.003906");
-        assert_eq!(p_value(1.0), "1");
-        assert_eq!(p_value(0.0), "0");
-        assert_eq!(p_value(0.000_039_062_5), "3.906e-5");
-        assert_eq!(p_value(1e-10), "1e-10");
-        assert_eq!(p_value(0.099_996), "0.1");
-    }
-
-    #[test]
     fn a_p_value_just_below_alpha_is_never_printed_as_alpha() {
+        let level = Alpha::new(0.05).unwrap();
         assert_eq!(
-            compare("p_improvement", 0.049_999_9, 0.05),
+            compare("p_improvement", 0.049_999_9, level),
             "p_improvement 0.0499999 < alpha 0.05"
         );
         assert_eq!(
-            compare("p_regression", 0.5, 0.05),
+            compare("p_regression", 0.5, level),
             "p_regression 0.5 >= alpha 0.05"
         );
-        assert_eq!(compare("p", 0.05, 0.05), "p 0.05 >= alpha 0.05");
-    }
-
-    #[test]
-    fn shifts_read_as_percentages_and_differences_in_four_decimals() {
-        assert_eq!(percent(5.0 / 6.0), "83.3%");
-        assert_eq!(percent(-0.0), "0.0%");
-        assert_eq!(signed(-1.0 / 32.0), "-0.0312");
-        assert_eq!(signed(-0.00001), "0");
-        assert_eq!(signed(0.25), "0.25");
+        assert_eq!(compare("p", 0.05, level), "p 0.05 >= alpha 0.05");
     }
 
     #[test]

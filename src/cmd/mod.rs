@@ -1,19 +1,19 @@
 //! One module per subcommand. Each `run` validates its arguments into domain types,
 //! reads the inputs, calls the pure core, writes files atomically, and returns an
-//! [`Outcome`]: what to print and which exit status the result means.
+//! [`Printout`]: what to print and which exit status the result means.
 
 pub mod admit;
 pub mod audit;
 pub mod demo;
+pub mod import;
 pub mod ledger;
 pub mod power;
 pub mod score;
 pub mod split;
 pub mod truth;
 
-use std::path::Path;
-
 use crate::cli::{Cli, Command, LedgerCommand, TruthCommand};
+pub(crate) use crate::pipeline::{read_file, read_table};
 
 /// What a command's result means for its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub enum Status {
 
 /// A command's result: stdout text, notes for stderr, and the status.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Printout {
     /// The exit status meant.
     pub status: Status,
     /// What goes to stdout.
@@ -36,10 +36,10 @@ pub struct Outcome {
     pub notes: Vec<String>,
 }
 
-impl Outcome {
+impl Printout {
     /// An outcome with `status` and `stdout` and no notes.
-    pub fn new(status: Status, stdout: String) -> Outcome {
-        Outcome {
+    pub fn new(status: Status, stdout: String) -> Printout {
+        Printout {
             status,
             stdout,
             notes: Vec::new(),
@@ -48,7 +48,7 @@ impl Outcome {
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+pub fn run(cli: Cli) -> anyhow::Result<Printout> {
     match cli.command {
         Command::Split(args) => split::run(args),
         Command::Score(args) => score::run(args),
@@ -58,24 +58,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
         Command::Power(args) => power::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Import(args) => import::run(args),
     }
-}
-
-/// Reads a whole file, naming it in the error.
-pub(crate) fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| cannot_read(path, &e))
-}
-
-/// Opens a file to be read as a stream, with [`read_file`]'s message when it cannot be.
-pub(crate) fn open_file(path: &Path) -> anyhow::Result<std::fs::File> {
-    std::fs::File::open(path).map_err(|e| cannot_read(path, &e))
-}
-
-fn cannot_read(path: &Path, error: &std::io::Error) -> anyhow::Error {
-    anyhow::anyhow!("`{}`: cannot read it: {error}", path.display())
-}
-
-/// Reads and parses a CSV file.
-pub(crate) fn read_table(path: &Path) -> anyhow::Result<crate::table::Table> {
-    Ok(crate::table::Table::read(path)?)
 }

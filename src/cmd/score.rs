@@ -1,54 +1,29 @@
-//! `evogate score`: grade a tasks file's outputs and write the scores CSV.
+//! `evogate score`: grade a tasks file's outputs ([`crate::pipeline::score`]) and write
+//! the scores CSV to `--out` (atomically, streamed) or to stdout.
 
-use super::{Outcome, Status, open_file};
+use super::{Printout, Status};
 use crate::atomic::Streamed;
 use crate::cli::ScoreArgs;
-use crate::error::InputError;
-use crate::grading::grade_tasks;
-use crate::outputs::OutputsReader;
-use crate::table::scan::RowScanner;
-use crate::verify;
+use crate::pipeline::score::{ScoreFiles, check_answered, score};
 
 /// Runs `score`.
-pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
-    let truth_file: Box<dyn std::io::Read> = Box::new(open_file(&args.truth)?);
-    let truth = RowScanner::new(&args.truth.display().to_string(), truth_file)?;
-    let verifier = verify::build_from_rows(&args.verifier, truth)?;
-    let tasks_source = args.tasks.display().to_string();
-    let tasks = RowScanner::new(&tasks_source, open_file(&args.tasks)?)?;
-    // An error reading the outputs is reported only after the whole tasks file is
-    // known to parse, as it was when both were read whole; each output is read when
-    // its task's row asks for it.
-    let outputs_source = args.outputs.display().to_string();
-    let outputs = match std::fs::File::open(&args.outputs) {
-        Ok(file) => OutputsReader::new(&outputs_source, file),
-        Err(error) => Err(InputError::Io {
-            file: outputs_source,
-            message: error.to_string(),
-        }),
+pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
+    let files = ScoreFiles {
+        truth: args.truth.clone(),
+        tasks: args.tasks.clone(),
+        outputs: args.outputs.clone(),
+        verifier: args.verifier.clone(),
+        allow_missing: args.allow_missing,
     };
     // The scores go straight to a temporary file beside --out, moved into place only
     // once every input proved good; without --out they are gathered for stdout.
     let mut file = args.out.as_ref().map(Streamed::new);
     let mut csv = String::new();
-    let summary = grade_tasks(
-        verifier.as_ref(),
-        tasks,
-        outputs,
-        &mut |chunk| match &mut file {
-            Some(file) => file.write(chunk.as_bytes()),
-            None => csv.push_str(chunk),
-        },
-    )?;
-    let mut notes = Vec::new();
-    if summary.missing > 0 {
-        notes.push(format!(
-            "{} of {} tasks had no output and were graded as empty answers (first: {})",
-            summary.missing,
-            summary.tasks,
-            summary.first_missing.join(", ")
-        ));
-    }
+    let summary = score(&files, &mut |chunk| match &mut file {
+        Some(file) => file.write(chunk.as_bytes()),
+        None => csv.push_str(chunk),
+    })?;
+    let notes: Vec<String> = check_answered(&summary, &files)?.into_iter().collect();
     let stdout = match file {
         Some(file) => {
             let wrote = format!(
@@ -62,11 +37,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Outcome> {
         }
         None => csv,
     };
-    // A big truth makes a verifier of millions of small allocations; freeing them one
-    // at a time takes a visible share of the run, and the process ends right after
-    // this returns.
-    std::mem::forget(verifier);
-    Ok(Outcome {
+    Ok(Printout {
         status: Status::Success,
         stdout,
         notes,

@@ -1,30 +1,19 @@
 //! `evogate truth check FILE`: every problem of an arxiv ground-truth file, with its row.
 
-use super::{Outcome, Status, read_table};
+use super::{Printout, Status, read_table};
 use crate::cli::TruthCheckArgs;
-use crate::truth;
+use crate::report::truth::check_text;
+use crate::verify::arxiv::truth;
 
 /// Runs `truth check`.
-pub fn run(args: TruthCheckArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: TruthCheckArgs) -> anyhow::Result<Printout> {
     let table = read_table(&args.file)?;
     let problems = truth::check(&table)?;
-    let source = &table.source;
-    if problems.is_empty() {
-        let text = format!("`{source}`: {} papers, no problems\n", table.rows.len());
-        return Ok(Outcome::new(Status::Success, text));
-    }
-    let mut text = String::new();
-    for problem in &problems {
-        text.push_str(&format!(
-            "`{source}` row {}: {}\n",
-            problem.line, problem.message
-        ));
-    }
-    text.push_str(&format!(
-        "{} problem{} in {} rows\n",
-        problems.len(),
-        if problems.len() == 1 { "" } else { "s" },
-        table.rows.len()
-    ));
-    Ok(Outcome::new(Status::Negative, text))
+    let status = if problems.is_empty() {
+        Status::Success
+    } else {
+        Status::Negative
+    };
+    let text = check_text(&table.source, table.rows.len(), &problems);
+    Ok(Printout::new(status, text))
 }

@@ -16,6 +16,8 @@ mod summary;
 
 use serde::{Deserialize, Serialize};
 
+use crate::admission::Verdict;
+
 pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
 pub use parse::parse_ledger;
 pub use spending::attempt_alpha;
@@ -57,16 +59,6 @@ pub struct Record {
     pub p_improvement: f64,
     /// The verdict.
     pub verdict: Verdict,
-}
-
-/// The verdict an attempt reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// The candidate was admitted.
-    Admitted,
-    /// The candidate was refused.
-    Refused,
 }
 
 /// The identity of a holdout: the SHA-256 (lowercase hex) of its task ids sorted in

@@ -2,6 +2,12 @@
 //! feedback) inert before it reaches a report. In Markdown nothing it holds may become
 //! markup, HTML, a table cell break, a mention, an issue link or a live URL; in plain
 //! text nothing may move the terminal's cursor or reorder what is shown.
+//!
+//! One sanitiser per medium: [`super::terminal`] for everything a command prints,
+//! [`markdown`] for Markdown, [`json_fragment`] for JSON; CSV cells go through
+//! [`crate::csvout`] and SVG text through the plot writer's XML escaping.
+
+use std::borrow::Cow;
 
 /// U+200D ZERO WIDTH JOINER: invisible, but it stops GitHub's autolinkers, which run on
 /// the rendered text where a backslash escape has already been consumed.
@@ -30,9 +36,29 @@ pub fn plain(text: &str) -> String {
     out
 }
 
+/// The JSON sanitiser, for a run of string characters that serde_json leaves unescaped
+/// (it escapes the C0 controls, `"` and `\\` itself): DEL, the C1 controls and the
+/// bidirectional controls are written as `\\uXXXX` escapes, so the document means the
+/// same and no raw control character reaches a terminal that shows it.
+pub fn json_fragment(fragment: &str) -> Cow<'_, str> {
+    if !fragment.chars().any(super::terminal::acts_on_terminal) {
+        return Cow::Borrowed(fragment);
+    }
+    let mut out = String::with_capacity(fragment.len() + 16);
+    for ch in fragment.chars() {
+        if super::terminal::acts_on_terminal(ch) {
+            // Every such character is in the Basic Multilingual Plane.
+            out.push_str(&format!("\\u{:04x}", u32::from(ch)));
+        } else {
+            out.push(ch);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
 /// right-to-left and the Arabic letter mark, U+061C).
-fn is_bidi_control(ch: char) -> bool {
+pub(super) fn is_bidi_control(ch: char) -> bool {
     matches!(
         ch,
         '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
@@ -174,6 +200,14 @@ mod tests {
         assert_eq!(plain("  spaced \t out  "), "spaced out");
         // Every directional mark goes, the Arabic letter mark included.
         assert_eq!(plain("a\u{200E}b\u{200F}c\u{061C}d\u{2067}e"), "abcde");
+    }
+
+    #[test]
+    fn json_strings_keep_their_meaning_with_controls_escaped() {
+        let shown = json_fragment("x\u{7f}y\u{202E}z\u{85}");
+        assert_eq!(shown, "x\\u007fy\\u202ez\\u0085");
+        let parsed: String = serde_json::from_str(&format!("\"{shown}\"")).unwrap();
+        assert_eq!(parsed, "x\u{7f}y\u{202E}z\u{85}");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! `admission.json` and `--format json`: the [`Report`] as pretty-printed JSON in field
 //! order, with a final newline. Floating-point values are written to 12 significant
 //! digits, so the last-bit differences between platforms' `exp` and `ln` never reach
-//! the bytes.
+//! the bytes. [`document`] writes every other JSON evogate prints (audit, power, the
+//! ledger summary) the same way without the rounding. Both pass every string through
+//! the JSON sanitiser, [`super::escape::json_fragment`].
 
 use std::io;
 
@@ -9,21 +11,33 @@ use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
 use super::Report;
+use super::escape::json_fragment;
 
 /// Significant digits kept in every floating-point number.
 pub const SIGNIFICANT_DIGITS: usize = 12;
 
 /// Renders the report.
 pub fn render(report: &Report) -> String {
+    write(report, true).expect("the report holds only strings, integers and finite numbers")
+}
+
+/// Any other JSON document a command prints or writes: pretty-printed in field order,
+/// numbers as serde_json writes them, with a final newline.
+pub fn document<T: Serialize>(value: &T) -> serde_json::Result<String> {
+    write(value, false)
+}
+
+fn write<T: Serialize>(value: &T, rounded: bool) -> serde_json::Result<String> {
     let mut bytes = Vec::new();
-    let mut serializer =
-        serde_json::Serializer::with_formatter(&mut bytes, Rounding(PrettyFormatter::new()));
-    report
-        .serialize(&mut serializer)
-        .expect("the report holds only strings, integers and finite numbers");
+    let formatter = Rounding {
+        pretty: PrettyFormatter::new(),
+        rounded,
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, formatter);
+    value.serialize(&mut serializer)?;
     let mut text = String::from_utf8(bytes).expect("serde_json writes UTF-8");
     text.push('\n');
-    text
+    Ok(text)
 }
 
 /// `x` to [`SIGNIFICANT_DIGITS`] digits, with negative zero made positive.
@@ -32,20 +46,33 @@ fn round(x: f64) -> f64 {
     text.parse::<f64>().map_or(x, |r| r + 0.0)
 }
 
-/// serde_json's pretty layout with every `f64` rounded by [`round`] before printing.
-struct Rounding<'a>(PrettyFormatter<'a>);
+/// serde_json's pretty layout with every `f64` rounded by [`round`] before printing
+/// when `rounded`, and every string run through the JSON sanitiser.
+struct Rounding<'a> {
+    pretty: PrettyFormatter<'a>,
+    rounded: bool,
+}
 
 impl Formatter for Rounding<'_> {
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        CompactFormatter.write_f64(writer, round(value))
+        let value = if self.rounded { round(value) } else { value };
+        CompactFormatter.write_f64(writer, value)
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        writer.write_all(json_fragment(fragment).as_bytes())
     }
 
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_array(writer)
+        self.pretty.begin_array(writer)
     }
 
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array(writer)
+        self.pretty.end_array(writer)
     }
 
     fn begin_array_value<W: ?Sized + io::Write>(
@@ -53,19 +80,19 @@ impl Formatter for Rounding<'_> {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        self.0.begin_array_value(writer, first)
+        self.pretty.begin_array_value(writer, first)
     }
 
     fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array_value(writer)
+        self.pretty.end_array_value(writer)
     }
 
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object(writer)
+        self.pretty.begin_object(writer)
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object(writer)
+        self.pretty.end_object(writer)
     }
 
     fn begin_object_key<W: ?Sized + io::Write>(
@@ -73,15 +100,15 @@ impl Formatter for Rounding<'_> {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        self.0.begin_object_key(writer, first)
+        self.pretty.begin_object_key(writer, first)
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object_value(writer)
+        self.pretty.begin_object_value(writer)
     }
 
     fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object_value(writer)
+        self.pretty.end_object_value(writer)
     }
 }
 
@@ -105,19 +132,19 @@ mod tests {
             alpha: Vec<f64>,
             count: u64,
         }
-        let mut bytes = Vec::new();
-        let mut serializer =
-            serde_json::Serializer::with_formatter(&mut bytes, Rounding(PrettyFormatter::new()));
-        Sample {
+        let sample = Sample {
             zeta: 0.1 + 0.2,
             alpha: vec![2.0 / 3.0],
             count: 3,
-        }
-        .serialize(&mut serializer)
-        .unwrap();
+        };
         assert_eq!(
-            String::from_utf8(bytes).unwrap(),
-            "{\n  \"zeta\": 0.3,\n  \"alpha\": [\n    0.666666666667\n  ],\n  \"count\": 3\n}"
+            write(&sample, true).unwrap(),
+            "{\n  \"zeta\": 0.3,\n  \"alpha\": [\n    0.666666666667\n  ],\n  \"count\": 3\n}\n"
+        );
+        assert!(
+            document(&sample)
+                .unwrap()
+                .contains("\"zeta\": 0.30000000000000004,")
         );
     }
 }

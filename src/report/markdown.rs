@@ -5,26 +5,31 @@
 
 use std::fmt::Write;
 
+use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
-use super::{Report, SHOWN_LOSSES};
-use crate::admission::wording::{p_value, percent, signed};
+use crate::admission::SHOWN_LOSSES;
 use crate::admission::{Check, Delta, TestMethod, TestName, Verdict};
-use crate::csvout::number;
+use crate::figures::{number, p_value, percent, signed};
 
 /// Characters of feedback shown per loss.
 const FEEDBACK_CHARS: usize = 160;
 
 /// The test in words, e.g. `McNemar's exact test`.
 pub(crate) fn test_words(report: &Report) -> String {
-    let method = match report.test.method {
+    let method = match report.admission.test.method {
         TestMethod::Exact => "exact",
         TestMethod::NormalApproximation => "normal approximation",
     };
-    match report.test.name {
+    match report.admission.test.name {
         TestName::McNemar => format!("McNemar's test ({method}) on `correct`"),
         TestName::SignedRank => format!(
             "Wilcoxon signed-rank test ({method}, zeros: {}) on `score`",
-            report.test.zero_method.as_deref().unwrap_or("wilcox")
+            report
+                .admission
+                .test
+                .zero_method
+                .as_deref()
+                .unwrap_or("wilcox")
         ),
     }
 }
@@ -45,33 +50,36 @@ pub(crate) fn interval(delta: &Delta) -> String {
 /// Renders the report as GitHub Flavored Markdown.
 pub fn render(report: &Report) -> String {
     let mut md = String::new();
-    let verdict = match report.verdict {
+    let verdict = match report.admission.verdict {
         Verdict::Admitted => "admitted",
         Verdict::Refused => "refused",
     };
     let _ = writeln!(md, "## evogate admit: {verdict}\n");
-    for reason in &report.reasons {
+    for reason in &report.admission.reasons {
         let _ = writeln!(md, "- {}", esc(reason));
     }
-    let confidence = number(report.delta.confidence * 100.0);
+    let confidence = number(report.admission.delta.confidence * 100.0);
     let _ = writeln!(
         md,
         "\n**Test:** {}, one-sided for improvement at alpha {}, on {} pairs.\n",
         test_words(report),
-        number(report.alpha),
-        report.n
+        number(report.admission.alpha),
+        report.admission.n
     );
     let _ = writeln!(md, "| | baseline | candidate |\n| --- | --- | --- |");
     let _ = writeln!(
         md,
         "| mean score | {} | {} |",
-        signed(report.baseline.mean),
-        signed(report.candidate.mean)
+        signed(report.admission.baseline.mean),
+        signed(report.admission.candidate.mean)
     );
-    if let (Some(b), Some(c)) = (report.baseline.correct, report.candidate.correct) {
+    if let (Some(b), Some(c)) = (
+        report.admission.baseline.correct,
+        report.admission.candidate.correct,
+    ) {
         let _ = writeln!(md, "| correct | {b} | {c} |");
     }
-    if let Some(d) = report.discordant {
+    if let Some(d) = report.admission.discordant {
         let _ = writeln!(
             md,
             "| right only here | {} | {} |",
@@ -81,20 +89,20 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(
         md,
         "\nDifference (candidate − baseline) {} ({confidence}% interval: {}). p_improvement {}, p_regression {}, two-sided {}.\n",
-        interval(&report.delta),
-        esc(&report.delta.interval),
-        p_value(report.p_improvement),
-        p_value(report.p_regression),
-        p_value(report.p_two_sided)
+        interval(&report.admission.delta),
+        esc(&report.admission.delta.interval),
+        p_value(report.admission.p_improvement),
+        p_value(report.admission.p_regression),
+        p_value(report.admission.p_two_sided)
     );
-    if let Some(column) = &report.strata_column {
+    if let Some(column) = &report.admission.strata_column {
         let column = esc(column);
         let _ = writeln!(md, "### Strata by {column}\n");
         let _ = writeln!(
             md,
             "| {column} | n | baseline | candidate | difference [{confidence}%] | p_regression | regressed |\n| --- | ---: | ---: | ---: | --- | ---: | --- |"
         );
-        for s in &report.strata {
+        for s in &report.admission.strata {
             let _ = writeln!(
                 md,
                 "| {} | {} | {} | {} | {} | {} | {} |",
@@ -113,8 +121,8 @@ pub fn render(report: &Report) -> String {
         }
         md.push('\n');
     }
-    let _ = writeln!(md, "### Power\n\n{}\n", esc(&report.power));
-    if let Some(c) = &report.cluster {
+    let _ = writeln!(md, "### Power\n\n{}\n", esc(&report.admission.power));
+    if let Some(c) = &report.admission.cluster {
         let _ = writeln!(
             md,
             "### Clusters\n\n{} clusters by `{}`{}: signed-rank on cluster mean differences p_improvement {}; design effect {}.{}\n",
@@ -125,7 +133,7 @@ pub fn render(report: &Report) -> String {
             } else {
                 ""
             },
-            crate::admission::wording::p_value(c.p_improvement),
+            crate::figures::p_value(c.p_improvement),
             c.design_effect
                 .map_or("not defined".to_string(), |d| format!("{d:.2}")),
             c.warning
@@ -138,20 +146,20 @@ pub fn render(report: &Report) -> String {
             md,
             "### Holdout reuse\n\nAttempt {} on this holdout: decided at alpha {} of the declared {} (spent before {}, left after {}).\n",
             l.attempt,
-            crate::admission::wording::p_value(l.alpha_this_attempt),
+            crate::figures::p_value(l.alpha_this_attempt),
             number(l.declared_alpha),
-            crate::admission::wording::p_value(l.alpha_spent_before),
-            crate::admission::wording::p_value(l.alpha_left)
+            crate::figures::p_value(l.alpha_spent_before),
+            crate::figures::p_value(l.alpha_left)
         );
     }
-    if let Some(shift) = report.min_detectable_shift {
+    if let Some(shift) = report.admission.min_detectable_shift {
         let _ = writeln!(md, "Minimum detectable shift: {}.\n", percent(shift));
     }
     let _ = writeln!(
         md,
         "### Evidence\n\n| criterion | result | proof |\n| --- | --- | --- |"
     );
-    for e in &report.evidence {
+    for e in &report.admission.evidence {
         let criterion = e.criterion.name();
         let result = match e.result {
             Check::Pass => "pass",
@@ -159,12 +167,12 @@ pub fn render(report: &Report) -> String {
         };
         let _ = writeln!(md, "| {criterion} | {result} | {} |", esc(&e.proof));
     }
-    if !report.losses.is_empty() {
+    if !report.admission.losses.is_empty() {
         let _ = writeln!(
             md,
             "\n### Where the candidate scored lower (up to {SHOWN_LOSSES})\n\n| task | stratum | baseline | candidate | feedback on the candidate |\n| --- | --- | ---: | ---: | --- |"
         );
-        for loss in &report.losses {
+        for loss in &report.admission.losses {
             let _ = writeln!(
                 md,
                 "| {} | {} | {} | {} | {} |",

@@ -11,11 +11,14 @@ use crate::plot::{
 
 /// The plot files of a report folder, by name, in a fixed order.
 pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
-    let outcomes = match (report.discordant, report.baseline.correct) {
+    let outcomes = match (
+        report.admission.discordant,
+        report.admission.baseline.correct,
+    ) {
         (Some(d), Some(baseline_correct)) => {
             // The baseline's correct tasks are the both-right ones plus b.
             let both_right = baseline_correct.saturating_sub(d.baseline_only);
-            let n = report.n as u64;
+            let n = report.admission.n as u64;
             OutcomesPlot::Cells {
                 both_right,
                 baseline_only: d.baseline_only,
@@ -38,24 +41,34 @@ pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
         high: delta.high,
         significant_regression: regressed,
     };
-    let overall_regressed = report.strata.is_empty() && report.p_regression < report.alpha;
-    let rows = std::iter::once(row("overall".to_string(), &report.delta, overall_regressed))
-        .chain(report.strata.iter().map(|s| {
-            row(
-                format!("{}={}", s.name, s.value),
-                &s.delta,
-                s.significant_regression,
-            )
-        }))
-        .collect();
+    // Unstratified, the regression criterion is the overall test: the decision's own
+    // verdict on it is drawn, never recomputed here.
+    let overall_regressed = report.admission.strata.is_empty()
+        && report.admission.evidence.iter().any(|e| {
+            e.criterion == crate::admission::Criterion::NoStratumRegressed
+                && e.result == crate::admission::Check::Fail
+        });
+    let rows = std::iter::once(row(
+        "overall".to_string(),
+        &report.admission.delta,
+        overall_regressed,
+    ))
+    .chain(report.admission.strata.iter().map(|s| {
+        row(
+            format!("{}={}", s.name, s.value),
+            &s.delta,
+            s.significant_regression,
+        )
+    }))
+    .collect();
     let strata = StrataPlot {
         rows,
-        margin: report.margin,
+        margin: report.admission.margin,
     };
     let power = PowerPlot {
-        alpha: report.alpha,
-        n: report.n as u64,
-        min_discordant: report.min_discordant,
+        alpha: report.admission.alpha,
+        n: report.admission.n as u64,
+        min_discordant: report.admission.min_discordant,
     };
     [
         ("outcomes.svg", outcomes_svg(&outcomes)),

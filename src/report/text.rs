@@ -9,51 +9,51 @@ use std::fmt::Write;
 use super::Report;
 use super::escape::plain;
 use super::markdown::{interval, test_words};
-use crate::admission::wording::{p_value, percent, signed};
 use crate::admission::{Check, Verdict};
-use crate::csvout::number;
+use crate::figures::{number, p_value, percent, signed};
 
 /// Renders the report as plain text.
 pub fn render(report: &Report) -> String {
     let mut text = String::new();
     let failed = report
+        .admission
         .evidence
         .iter()
         .filter(|e| e.result == Check::Fail)
         .count();
-    let _ = match report.verdict {
+    let _ = match report.admission.verdict {
         Verdict::Admitted => writeln!(
             text,
             "admitted: all {} criteria pass",
-            report.evidence.len()
+            report.admission.evidence.len()
         ),
         Verdict::Refused => writeln!(
             text,
             "refused: {failed} of {} criteria fail",
-            report.evidence.len()
+            report.admission.evidence.len()
         ),
     };
-    for reason in &report.reasons {
+    for reason in &report.admission.reasons {
         let _ = writeln!(text, "  - {}", plain(reason));
     }
-    let confidence = number(report.delta.confidence * 100.0);
+    let confidence = number(report.admission.delta.confidence * 100.0);
     let _ = writeln!(
         text,
         "test:       {}, one-sided at alpha {}, {} pairs",
         test_words(report).replace('`', ""),
-        number(report.alpha),
-        report.n
+        number(report.admission.alpha),
+        report.admission.n
     );
     let correct = |c: Option<u64>| c.map_or(String::new(), |c| format!(", {c} correct"));
     let _ = writeln!(
         text,
         "baseline:   mean {}{}\ncandidate:  mean {}{}",
-        signed(report.baseline.mean),
-        correct(report.baseline.correct),
-        signed(report.candidate.mean),
-        correct(report.candidate.correct)
+        signed(report.admission.baseline.mean),
+        correct(report.admission.baseline.correct),
+        signed(report.admission.candidate.mean),
+        correct(report.admission.candidate.correct)
     );
-    if let Some(d) = report.discordant {
+    if let Some(d) = report.admission.discordant {
         let _ = writeln!(
             text,
             "discordant: b {} (baseline only), c {} (candidate only)",
@@ -63,14 +63,14 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(
         text,
         "difference: {} ({confidence}% interval)\np-values:   improvement {}, regression {}, two-sided {}",
-        interval(&report.delta),
-        p_value(report.p_improvement),
-        p_value(report.p_regression),
-        p_value(report.p_two_sided)
+        interval(&report.admission.delta),
+        p_value(report.admission.p_improvement),
+        p_value(report.admission.p_regression),
+        p_value(report.admission.p_two_sided)
     );
-    if let Some(column) = &report.strata_column {
+    if let Some(column) = &report.admission.strata_column {
         let _ = writeln!(text, "strata by {}:", plain(column));
-        for s in &report.strata {
+        for s in &report.admission.strata {
             let _ = writeln!(
                 text,
                 "  {:<14} n {:>4}  difference {:<26} p_regression {}{}",
@@ -86,7 +86,7 @@ pub fn render(report: &Report) -> String {
             );
         }
     }
-    match report.min_detectable_shift {
+    match report.admission.min_detectable_shift {
         Some(shift) => {
             let _ = writeln!(
                 text,
@@ -98,15 +98,15 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(text, "power:      no shift detectable");
         }
     }
-    let _ = writeln!(text, "  {}", plain(&report.power));
-    if let Some(c) = &report.cluster {
+    let _ = writeln!(text, "  {}", plain(&report.admission.power));
+    if let Some(c) = &report.admission.cluster {
         let _ = writeln!(
             text,
             "clusters:   {} by {}{}, p_improvement {}, design effect {}",
             c.clusters,
             c.column,
             if c.decides { " (deciding)" } else { "" },
-            crate::admission::wording::p_value(c.p_improvement),
+            crate::figures::p_value(c.p_improvement),
             c.design_effect
                 .map_or("not defined".to_string(), |d| format!("{d:.2}"))
         );
@@ -119,12 +119,12 @@ pub fn render(report: &Report) -> String {
             text,
             "ledger:     attempt {} on this holdout, alpha {} (alpha left {})",
             l.attempt,
-            crate::admission::wording::p_value(l.alpha_this_attempt),
-            crate::admission::wording::p_value(l.alpha_left)
+            crate::figures::p_value(l.alpha_this_attempt),
+            crate::figures::p_value(l.alpha_left)
         );
     }
     let _ = writeln!(text, "evidence:");
-    for e in &report.evidence {
+    for e in &report.admission.evidence {
         let result = match e.result {
             Check::Pass => "pass",
             Check::Fail => "FAIL",

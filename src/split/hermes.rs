@@ -17,8 +17,8 @@ pub const REFERENCE_KINDS: [(&str, &str); 4] = [
 /// The fewest cases either version accepts: one task per split.
 pub const MIN_CASES: usize = 3;
 
-/// Which version of the reference pipeline's split to rebuild.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which version of the reference pipeline's split to rebuild (`split --compat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Compat {
     /// The current version: papers are partitioned first ([`hermes_split`]).
     Hermes,

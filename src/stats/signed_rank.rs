@@ -17,8 +17,8 @@ use super::{TIE_TOLERANCE, normal};
 /// decided, it is much faster. Beyond it the normal approximation is used.
 pub const EXACT_LIMIT: usize = 2_500;
 
-/// What to do with zero differences (|d| ≤ [`TIE_TOLERANCE`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What to do with zero differences (|d| ≤ [`TIE_TOLERANCE`]); `--zero-method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ZeroMethod {
     /// Drop zeros before ranking (Wilcoxon; R's and scipy's default `wilcox`).
     Wilcox,

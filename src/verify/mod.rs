@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn a_repeated_or_colon_holding_arxiv_id_is_found_as_the_task_list_finds_it() {
-        let paper = |id: &str, title: &str, author: &str| crate::truth::Paper {
+        let paper = |id: &str, title: &str, author: &str| crate::verify::arxiv::truth::Paper {
             arxiv_id: id.to_string(),
             title: title.to_string(),
             first_author: author.to_string(),

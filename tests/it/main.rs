@@ -2,13 +2,17 @@
 //! shipped in `data/`, checking exit status, stdout and stderr together.
 
 mod admit;
+mod alpha;
 mod audit;
 mod cluster;
 mod demo;
 mod hostile;
+mod import;
+mod layout;
 mod ledger;
 mod power;
 mod score;
 mod split;
+mod terminal;
 mod truth;
 mod util;

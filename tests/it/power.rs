@@ -68,7 +68,7 @@ fn with_discordance_the_power_figures_follow_the_exact_test() {
 fn bad_levels_and_counts_exit_2_saying_what_works() {
     assert_input_error(
         &power(&["--n", "6", "--alpha", "1.5"]),
-        &["--alpha 1.5 is outside (0, 1)"],
+        &["--alpha 1.5 is outside (0, 0.5)"],
     );
     assert_input_error(
         &power(&["--n", "6,-2"]),

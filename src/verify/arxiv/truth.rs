@@ -1,4 +1,4 @@
-//! The arxiv ground truth: one landmark paper a row, `arxiv_id,title,first_author,year`.
+//! The arxiv verifier's ground truth: one landmark paper a row, `arxiv_id,title,first_author,year`.
 //! [`check`] lists every problem with its row (what `evogate truth check` prints), and
 //! [`load_papers`] refuses a file with any, so no split or grade is built on bad facts.
 
@@ -306,7 +306,7 @@ pub fn load_truth(table: &Table) -> Result<LoadedPapers, InputError> {
 mod tests {
     use super::*;
 
-    const SHIPPED: &[u8] = include_bytes!("../data/arxiv/papers.csv");
+    const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 
     #[test]
     fn the_shipped_truth_has_136_clean_papers() {

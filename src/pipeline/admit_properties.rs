@@ -8,9 +8,10 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
-use super::{Alpha, StrataRequest, TestChoice, Verdict};
-use crate::cmd::admit::{Evaluation, Input, Settings, evaluate, report_files};
+use crate::admission::{StrataRequest, TestChoice, Verdict};
+use crate::alpha::Alpha;
 use crate::digest::sha256_hex;
+use crate::pipeline::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
 use crate::report::text;
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -58,8 +59,8 @@ fn file(
     }
 }
 
-fn settings(test: TestChoice) -> Settings {
-    Settings {
+fn settings(test: TestChoice) -> AdmitSettings {
+    AdmitSettings {
         alpha: Alpha::new(0.05).expect("a valid level"),
         test,
         zero: ZeroMethod::Wilcox,
@@ -131,11 +132,18 @@ fn never_admits_both_ways(rows: &[Row], correct: bool) -> Result<(), TestCaseErr
     let forward = decide(&base, &cand, test_for(correct)).report;
     let backward = decide(&cand, &base, test_for(correct)).report;
     prop_assert!(
-        !(forward.verdict == Verdict::Admitted && backward.verdict == Verdict::Admitted),
+        !(forward.admission.verdict == Verdict::Admitted
+            && backward.admission.verdict == Verdict::Admitted),
         "admitted both ways"
     );
-    prop_assert_eq!(forward.p_improvement, backward.p_regression);
-    prop_assert_eq!(forward.p_regression, backward.p_improvement);
+    prop_assert_eq!(
+        forward.admission.p_improvement,
+        backward.admission.p_regression
+    );
+    prop_assert_eq!(
+        forward.admission.p_regression,
+        backward.admission.p_improvement
+    );
     Ok(())
 }
 
@@ -186,10 +194,10 @@ proptest! {
         }));
         let (base, cand) = arms(&more, &in_order(more.len()), &in_order(more.len()), true);
         let after = decide(&base, &cand, TestChoice::Auto).report;
-        prop_assert_eq!(after.verdict, before.verdict);
-        prop_assert_eq!(after.p_improvement, before.p_improvement);
-        prop_assert_eq!(after.p_regression, before.p_regression);
-        prop_assert_eq!(after.n, before.n + extra.len());
+        prop_assert_eq!(after.admission.verdict, before.admission.verdict);
+        prop_assert_eq!(after.admission.p_improvement, before.admission.p_improvement);
+        prop_assert_eq!(after.admission.p_regression, before.admission.p_regression);
+        prop_assert_eq!(after.admission.n, before.admission.n + extra.len());
     }
 
     #[test]
@@ -234,11 +242,11 @@ proptest! {
         let shrunk = file(&rows, &order, true, false, &scaled(f64::from(scale) / 16.0));
         let one = decide(&base, &unit, TestChoice::SignedRank).report;
         let other = decide(&base, &shrunk, TestChoice::SignedRank).report;
-        prop_assert_eq!(one.verdict, other.verdict);
-        prop_assert_eq!(one.p_improvement, other.p_improvement);
-        prop_assert_eq!(one.p_regression, other.p_regression);
+        prop_assert_eq!(one.admission.verdict, other.admission.verdict);
+        prop_assert_eq!(one.admission.p_improvement, other.admission.p_improvement);
+        prop_assert_eq!(one.admission.p_regression, other.admission.p_regression);
         let regressed = |r: &crate::report::Report| -> Vec<bool> {
-            r.strata.iter().map(|s| s.significant_regression).collect()
+            r.admission.strata.iter().map(|s| s.significant_regression).collect()
         };
         prop_assert_eq!(regressed(&one), regressed(&other));
     }

@@ -1,0 +1,79 @@
+//! The one-sided significance level every command takes (`--alpha`), checked by one
+//! rule, and the one place where a p-value is compared with it.
+//!
+//! `admit`, `audit`, `power` and `split` all build an [`Alpha`] from their `--alpha`,
+//! so a level that one command refuses, every command refuses with the same words.
+
+use thiserror::Error;
+
+/// A level outside (0, 0.5) (exit status 2).
+#[derive(Debug, Error, Clone, Copy, PartialEq)]
+#[error(
+    "--alpha {0} is outside (0, 0.5): a one-sided level such as 0.05 is needed (its 1 - 2*alpha interval must exist)"
+)]
+pub struct AlphaError(pub f64);
+
+/// A one-sided significance level, strictly between 0 and 0.5. The upper bound is where
+/// the two-sided 1 − 2·alpha interval that reports pair with it stops existing.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Alpha(f64);
+
+impl Alpha {
+    /// Checks the level (NaN is refused: it is not in the range).
+    pub fn new(alpha: f64) -> Result<Alpha, AlphaError> {
+        if alpha > 0.0 && alpha < 0.5 {
+            Ok(Alpha(alpha))
+        } else {
+            Err(AlphaError(alpha))
+        }
+    }
+
+    /// The level.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+
+    /// Whether a one-sided p-value is significant at this level: `p < alpha`, strictly.
+    /// Every decision in the crate goes through here, so the strictness cannot differ
+    /// between commands.
+    pub fn rejects(self, p_value: f64) -> bool {
+        p_value < self.0
+    }
+
+    /// The two-sided confidence level whose lower bound is the one-sided (1 − alpha)
+    /// bound: 1 − 2·alpha.
+    pub fn confidence(self) -> f64 {
+        1.0 - 2.0 * self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_in_the_open_interval_to_one_half_are_accepted() {
+        assert_eq!(Alpha::new(0.05).map(Alpha::get), Ok(0.05));
+        assert_eq!(Alpha::new(0.499).map(Alpha::get), Ok(0.499));
+    }
+
+    #[test]
+    fn zero_one_half_above_it_and_nan_are_refused() {
+        for bad in [0.0, -0.1, 0.5, 0.6, 1.5, f64::NAN] {
+            assert!(Alpha::new(bad).is_err(), "{bad}");
+        }
+        assert!(
+            AlphaError(0.6)
+                .to_string()
+                .starts_with("--alpha 0.6 is outside (0, 0.5)")
+        );
+    }
+
+    #[test]
+    fn a_p_value_equal_to_the_level_is_not_significant() {
+        let alpha = Alpha::new(0.05).unwrap();
+        assert!(alpha.rejects(0.049_999));
+        assert!(!alpha.rejects(0.05));
+        assert!(!alpha.rejects(0.2));
+    }
+}

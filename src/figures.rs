@@ -1,0 +1,135 @@
+//! How evogate writes numbers, wherever they go (CSV cells, reports, sentences, the
+//! terminal): fixed decimals with trailing zeros dropped, p-values to four significant
+//! digits, shifts as percentages, and never a negative zero. Shared by the core's
+//! wording and every writer, so it belongs to neither.
+
+/// A finite number in at most six decimals with trailing zeros removed (`0.75`, `1`,
+/// `0.123457`), the same on every platform. Negative zero is written `0`.
+pub fn number(value: f64) -> String {
+    let mut text = String::with_capacity(8);
+    push_number(&mut text, value);
+    text
+}
+
+/// Appends [`number`]`(value)` to `out`.
+pub fn push_number(out: &mut String, value: f64) {
+    // The commonest scores, exactly (0 covers -0).
+    if value == 0.0 || value == 1.0 {
+        out.push(if value == 0.0 { '0' } else { '1' });
+        return;
+    }
+    if push_unit_number(out, value) {
+        return;
+    }
+    let text = format!("{value:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    match text {
+        "-0" | "" => out.push('0'),
+        other => out.push_str(other),
+    }
+}
+
+/// Appends [`number`]`(value)` for a value in [0, 1] whose millionths are not within
+/// 10^-6 of a half, the scores' common case, without formatting a float: `value · 10^6`
+/// is then within 2^-32 of the exact product, so rounding it to the nearest integer
+/// gives the digits `{:.6}` writes. Appends nothing and returns `false` for every
+/// other value.
+fn push_unit_number(out: &mut String, value: f64) -> bool {
+    if !(0.0..=1.0).contains(&value) {
+        return false;
+    }
+    let scaled = value * 1e6;
+    let floor = scaled.floor();
+    let fraction = scaled - floor;
+    if (fraction - 0.5).abs() <= 1e-6 {
+        return false;
+    }
+    let micros = floor as u64 + u64::from(fraction > 0.5);
+    let (whole, part) = (micros / 1_000_000, micros % 1_000_000);
+    out.push(char::from(b'0' + whole as u8));
+    if part > 0 {
+        out.push('.');
+        let mut rest = part;
+        let mut scale = 100_000;
+        while rest > 0 {
+            out.push(char::from(b'0' + (rest / scale) as u8));
+            rest %= scale;
+            scale /= 10;
+        }
+    }
+    true
+}
+
+/// A probability to four significant digits, trailing zeros dropped: `0.5`,
+/// `0.03125`, `0.003906`, `3.906e-5` below 0.0001, `0` and `1` exactly.
+pub fn p_value(p: f64) -> String {
+    significant(p, 4)
+}
+
+pub(crate) fn significant(x: f64, digits: usize) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return "0".to_string();
+    }
+    let scientific = format!("{:.*e}", digits - 1, x);
+    let Some((mantissa, exponent)) = scientific.split_once('e') else {
+        return scientific;
+    };
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if exponent >= -4 {
+        let decimals = (digits as i32 - 1 - exponent).max(0) as usize;
+        trim(&format!("{x:.decimals$}"))
+    } else {
+        format!("{}e{exponent}", trim(mantissa))
+    }
+}
+
+fn trim(text: &str) -> String {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A share as a percentage with one decimal: `0.8333` → `83.3%`.
+pub fn percent(share: f64) -> String {
+    let text = format!("{:.1}%", share * 100.0);
+    if text == "-0.0%" {
+        "0.0%".to_string()
+    } else {
+        text
+    }
+}
+
+/// A signed difference in four decimals: `0.1875`, `-0.0312`, `0`.
+pub fn signed(value: f64) -> String {
+    let text = format!("{value:.4}");
+    let text = trim(&text);
+    if text == "-0" { "0".to_string() } else { text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p_values_keep_four_significant_digits() {
+        assert_eq!(p_value(0.5), "0.5");
+        assert_eq!(p_value(0.03125), "0.03125");
+        assert_eq!(p_value(0.00390625), "0.003906");
+        assert_eq!(p_value(1.0), "1");
+        assert_eq!(p_value(0.0), "0");
+        assert_eq!(p_value(0.000_039_062_5), "3.906e-5");
+        assert_eq!(p_value(1e-10), "1e-10");
+        assert_eq!(p_value(0.099_996), "0.1");
+    }
+
+    #[test]
+    fn shifts_read_as_percentages_and_differences_in_four_decimals() {
+        assert_eq!(percent(5.0 / 6.0), "83.3%");
+        assert_eq!(percent(-0.0), "0.0%");
+        assert_eq!(signed(-1.0 / 32.0), "-0.0312");
+        assert_eq!(signed(-0.00001), "0");
+        assert_eq!(signed(0.25), "0.25");
+    }
+}

@@ -1,0 +1,286 @@
+//! The admission use case: read two scores files (and optionally the holdout's tasks
+//! file and manifest), pair them, take the level (the ledger's, with `--ledger`),
+//! decide once, and hand back the report with the pairs behind it. `admit`, `audit`'s
+//! reruns and `demo` all come through here.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use super::{open_file, read_file};
+use crate::admission::{
+    Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, StrataRequest, Test, TestChoice,
+    TestName, decide,
+};
+use crate::alpha::Alpha;
+use crate::atomic::FileToWrite;
+use crate::digest::sha256_hex;
+use crate::error::InputError;
+use crate::ledger;
+use crate::report::{InputFile, LedgerInfo, Report, json, markdown, pairs, svg};
+use crate::stats::signed_rank::ZeroMethod;
+use crate::table::Table;
+use crate::table::ahead::RowsAhead;
+
+/// An input file: its path as it should appear in reports, and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The path as given (or, for the demo, relative to the repository).
+    pub path: String,
+    /// The file's contents.
+    pub bytes: Vec<u8>,
+}
+
+impl Input {
+    /// Reads `path`, keeping it as given.
+    pub fn read(path: &Path) -> anyhow::Result<Input> {
+        Ok(Input {
+            path: path.display().to_string(),
+            bytes: read_file(path)?,
+        })
+    }
+
+    fn digest(&self, role: &str) -> InputFile {
+        InputFile {
+            role: role.to_string(),
+            path: self.path.clone(),
+            sha256: sha256_hex(&self.bytes),
+        }
+    }
+}
+
+/// The settings of one admission, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdmitSettings {
+    /// The level.
+    pub alpha: Alpha,
+    /// `--test`.
+    pub test: TestChoice,
+    /// `--zero-method`.
+    pub zero: ZeroMethod,
+    /// `--strata`, absent for `none`.
+    pub strata: Option<StrataRequest>,
+    /// `--margin`.
+    pub margin: Option<Margin>,
+    /// `--cluster group`.
+    pub cluster: bool,
+}
+
+/// The files of one `admit` run, read as streams.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdmitFiles {
+    /// The baseline's scores.
+    pub baseline: PathBuf,
+    /// The candidate's scores.
+    pub candidate: PathBuf,
+    /// The tasks file that fixes the task set, if any.
+    pub tasks: Option<PathBuf>,
+    /// The manifest `split` wrote, if any.
+    pub manifest: Option<PathBuf>,
+    /// The holdout-reuse ledger to decide under and append to, if any.
+    pub ledger: Option<PathBuf>,
+    /// Whether `pairs.csv` will be written: the baseline's feedback and every pair's
+    /// candidate feedback are then kept (otherwise only the losses' feedback).
+    pub keep_feedback: bool,
+}
+
+/// A decided admission with the pairs behind it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    /// The report.
+    pub report: Report,
+    /// The pairs, sorted by task.
+    pub pairs: Pairs,
+}
+
+/// Everything a decision needs besides the level, checked before any ledger is touched
+/// so that a refused setting never opens one.
+struct Prepared<'a> {
+    pairs: Pairs,
+    inputs: Vec<InputFile>,
+    test: Test,
+    holdout: Option<HoldoutRecord>,
+    settings: &'a AdmitSettings,
+}
+
+impl Prepared<'_> {
+    /// Decides at `alpha`: the one decision of a run.
+    fn decide_at(self, alpha: Alpha) -> Evaluation {
+        let config = Config {
+            alpha,
+            test: self.test,
+            margin: self.settings.margin,
+            holdout: self.holdout,
+            cluster: self.settings.cluster,
+        };
+        let admission = decide(&self.pairs, &config);
+        Evaluation {
+            report: Report::new(admission, self.inputs),
+            pairs: self.pairs,
+        }
+    }
+}
+
+/// Pairs and decides files already read whole. Errors are inputs that cannot be used
+/// (exit status 2).
+pub fn evaluate(
+    baseline: &Input,
+    candidate: &Input,
+    tasks: Option<&Input>,
+    manifest: Option<&Input>,
+    settings: &AdmitSettings,
+) -> anyhow::Result<Evaluation> {
+    let column = settings.strata.as_ref().map(|s| s.column.as_str());
+    let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, true)?;
+    let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::All)?;
+    let digests = [baseline.digest("baseline"), candidate.digest("candidate")];
+    let prepared = prepare(joined, digests, tasks, manifest, settings)?;
+    Ok(prepared.decide_at(settings.alpha))
+}
+
+/// Runs `admit` on `files`: streams the two scores files (digesting them on the way),
+/// pairs, and decides once, at the level the ledger leaves for this attempt when there
+/// is a ledger (the attempt is recorded under its lock), else at `settings.alpha`.
+pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
+    super::import::check_documents(&files.baseline, &files.candidate)?;
+    // Every file is opened before any is parsed, so an unreadable one is reported first.
+    let baseline = open_file(&files.baseline)?;
+    let candidate = open_file(&files.candidate)?;
+    let tasks = files.tasks.as_deref().map(Input::read).transpose()?;
+    let manifest = files.manifest.as_deref().map(Input::read).transpose()?;
+    let column = settings.strata.as_ref().map(|s| s.column.as_str());
+    let keep_feedback = files.keep_feedback;
+    let (base, base_digest) =
+        read_digested("baseline", &files.baseline, baseline, |source, rows| {
+            Baseline::read_rows(source, rows, column, keep_feedback)
+        })?;
+    let keep = if keep_feedback {
+        Keep::All
+    } else {
+        Keep::Losses
+    };
+    let (joined, cand_digest) =
+        read_digested("candidate", &files.candidate, candidate, |source, rows| {
+            base.join_rows(source, rows, keep)
+        })?;
+    let prepared = prepare(
+        joined,
+        [base_digest, cand_digest],
+        tasks.as_ref(),
+        manifest.as_ref(),
+        settings,
+    )?;
+    match &files.ledger {
+        Some(path) => under_ledger(path, prepared),
+        None => Ok(prepared.decide_at(settings.alpha)),
+    }
+}
+
+/// Reads a scores file from a stream, digesting it on the way, so the file is never
+/// held whole (`admit` on 10^6 pairs); the reading, digesting and scanning run on a
+/// thread of their own. `read` gets the path as given and the rows; `role` names the
+/// file in the report's digests.
+fn read_digested<T>(
+    role: &str,
+    path: &Path,
+    file: File,
+    read: impl FnOnce(&str, &mut RowsAhead) -> Result<T, InputError>,
+) -> anyhow::Result<(T, InputFile)> {
+    let source = path.display().to_string();
+    let mut rows = RowsAhead::spawn(&source, file)?;
+    let value = read(&source, &mut rows)?;
+    let digest = InputFile {
+        role: role.to_string(),
+        path: source,
+        sha256: rows.finish()?,
+    };
+    Ok((value, digest))
+}
+
+/// Pairs, resolves the test and reads the manifest; `digests` are the baseline's and
+/// the candidate's.
+fn prepare<'a>(
+    joined: Joined,
+    digests: [InputFile; 2],
+    tasks: Option<&Input>,
+    manifest: Option<&Input>,
+    settings: &'a AdmitSettings,
+) -> anyhow::Result<Prepared<'a>> {
+    let list = match tasks {
+        Some(t) => Some(crate::admission::TaskList::from_table(&Table::parse(
+            &t.path, &t.bytes,
+        )?)?),
+        None => None,
+    };
+    let mut inputs = Vec::from(digests);
+    inputs.extend(tasks.map(|t| t.digest("tasks")));
+    inputs.extend(manifest.map(|m| m.digest("manifest")));
+    let pairs = joined.pair(list.as_ref(), settings.strata.as_ref())?;
+    let test = settings
+        .test
+        .resolve(&pairs, settings.zero, &pairs.baseline, &pairs.candidate)?;
+    let holdout = match manifest {
+        Some(m) => Some(HoldoutRecord::from_manifest(
+            &m.path,
+            &m.bytes,
+            tasks.map(|t| (t.path.clone(), sha256_hex(&t.bytes))),
+        )?),
+        None => None,
+    };
+    Ok(Prepared {
+        pairs,
+        inputs,
+        test,
+        holdout,
+        settings,
+    })
+}
+
+/// Takes the alpha the ledger leaves for this attempt on this holdout, decides at it,
+/// and records the attempt, all under the ledger's lock.
+fn under_ledger(path: &Path, prepared: Prepared) -> anyhow::Result<Evaluation> {
+    let task_ids: Vec<String> = prepared.pairs.tasks().map(str::to_string).collect();
+    let holdout = ledger::holdout_identity(&task_ids);
+    let declared = prepared.settings.alpha.get();
+    let (record, mut evaluation) =
+        ledger::file::record_attempt(path, &holdout, declared, |attempt| {
+            let evaluation = prepared.decide_at(Alpha::new(attempt.alpha)?);
+            let report = &evaluation.report;
+            let decision = ledger::Decision {
+                candidate_sha256: report.inputs[1].sha256.clone(),
+                baseline_sha256: report.inputs[0].sha256.clone(),
+                test: match report.admission.test.name {
+                    TestName::McNemar => "mcnemar".to_string(),
+                    TestName::SignedRank => "signed-rank".to_string(),
+                },
+                n: report.admission.n as u64,
+                p_improvement: report.admission.p_improvement,
+                verdict: report.admission.verdict,
+            };
+            Ok((decision, evaluation))
+        })?;
+    evaluation.report.ledger = Some(LedgerInfo {
+        path: path.display().to_string(),
+        holdout_sha256: record.holdout_sha256.clone(),
+        attempt: record.attempt,
+        declared_alpha: record.declared_alpha,
+        alpha_this_attempt: record.alpha_this_attempt,
+        alpha_spent_before: record.alpha_spent_before,
+        alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, record.attempt),
+    });
+    Ok(evaluation)
+}
+
+/// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv` and the
+/// plots `outcomes.svg`, `strata.svg` and `power.svg`.
+pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
+    let report = &evaluation.report;
+    let mut files = vec![
+        FileToWrite::new(dir.join("admission.json"), json::render(report)),
+        FileToWrite::new(dir.join("admission.md"), markdown::render(report)),
+        FileToWrite::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
+    ];
+    for (name, svg) in svg::render(report, &evaluation.pairs) {
+        files.push(FileToWrite::new(dir.join(name), svg));
+    }
+    files
+}

@@ -1,0 +1,245 @@
+//! The demo use case: the whole pipeline on the data shipped in `data/`, as a list of
+//! steps (`STEPS`) that each read what earlier steps wrote into the demo folder and
+//! add their own files and summary lines. Adding a step is one function and one line.
+//!
+//! The data is found in the current folder when it holds `data/demo/`, else in the
+//! repository the binary was built from (`CARGO_MANIFEST_DIR`, made the current folder
+//! for the run). Every path recorded in the demo's files is relative: the truth file
+//! to the repository (`data/arxiv/papers.csv`), everything else to the demo folder, so
+//! a fresh run is byte for byte the committed `reports/demo/`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
+use super::{audit, read_file, score, split};
+use crate::admission::{StrataRequest, TestChoice, Verdict};
+use crate::alpha::Alpha;
+use crate::atomic::{Streamed, ensure_dir, write_all};
+use crate::figures::{p_value, percent};
+use crate::split::{Cases, SplitRequest};
+use crate::stats::signed_rank::ZeroMethod;
+
+/// The ground truth, relative to the repository.
+pub const TRUTH: &str = "data/arxiv/papers.csv";
+
+/// The shipped outputs: the baseline, the candidate built to be admitted, and one
+/// built to be refused (better overall, worse on first authors).
+pub const ARMS: [&str; 3] = ["baseline", "candidate", "regressing"];
+
+/// The folder holding the shipped outputs, relative to the repository.
+pub const OUTPUTS: &str = "data/demo";
+
+/// The demo's state: where it writes, what it has found, what it will print.
+pub struct Demo {
+    /// The folder to write into, usable from the current folder.
+    out: PathBuf,
+    /// The same folder as the user gave it, for messages.
+    shown: PathBuf,
+    /// What it prints, a line per step.
+    pub lines: Vec<String>,
+    /// Notes for stderr.
+    pub notes: Vec<String>,
+    /// Whether every step gave the result the demo is built to show.
+    pub as_built: bool,
+}
+
+type Step = fn(&mut Demo) -> anyhow::Result<()>;
+
+/// The pipeline, in order.
+const STEPS: [(&str, Step); 4] = [
+    ("split", split),
+    ("score", score),
+    ("admit", admit),
+    ("audit", audit),
+];
+
+/// Runs every step into the folder `out` (as the user gave it), from the folder that
+/// holds the shipped data.
+pub fn demo(out: &Path) -> anyhow::Result<Demo> {
+    if out.is_file() {
+        anyhow::bail!(
+            "`{}` is a file, not a folder: give a folder to write the demo into",
+            out.display()
+        );
+    }
+    let folder = locate_data(out)?;
+    ensure_dir(&folder)?;
+    let mut demo = Demo {
+        out: folder,
+        shown: out.to_path_buf(),
+        lines: Vec::new(),
+        notes: Vec::new(),
+        as_built: true,
+    };
+    for (name, step) in STEPS {
+        step(&mut demo).with_context(|| format!("demo step `{name}`"))?;
+    }
+    demo.lines
+        .push(format!("wrote the demo to {}", out.display()));
+    Ok(demo)
+}
+
+/// Makes the folder holding `data/demo/` current, and returns `out` as it must be
+/// used from there.
+fn locate_data(out: &Path) -> anyhow::Result<PathBuf> {
+    if Path::new(OUTPUTS).is_dir() {
+        return Ok(out.to_path_buf());
+    }
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !repository.join(OUTPUTS).is_dir() {
+        anyhow::bail!(
+            "no `{OUTPUTS}` folder here or in `{}`: run the demo from the repository root",
+            repository.display()
+        );
+    }
+    let here = std::env::current_dir().context("cannot read the current folder")?;
+    std::env::set_current_dir(repository)
+        .with_context(|| format!("cannot enter `{}`", repository.display()))?;
+    Ok(here.join(out))
+}
+
+fn split(demo: &mut Demo) -> anyhow::Result<()> {
+    let folder = demo.out.join("split");
+    let settings = split::SplitSettings {
+        truth: TRUTH.into(),
+        verifier: "arxiv".to_string(),
+        request: SplitRequest {
+            seed: 13,
+            ratios: [50, 25, 25],
+            cases: Cases::All,
+        },
+        cases: "all".to_string(),
+        alpha: Alpha::new(0.05)?,
+        compat: None,
+    };
+    let built = split::build(&settings, &folder)?;
+    ensure_dir(&folder)?;
+    write_all(&built.files)?;
+    let manifest = &built.manifest;
+    let sizes: Vec<String> = manifest
+        .splits
+        .iter()
+        .map(|s| format!("{} {}", s.name, s.tasks))
+        .collect();
+    let power = &manifest.holdout_power;
+    demo.lines.push(format!(
+        "split:  {} tasks into {} (seed {}); the holdout can detect shifts of {} and more",
+        manifest.splits.iter().map(|s| s.tasks).sum::<usize>(),
+        sizes.join(", "),
+        manifest.seed,
+        power
+            .min_detectable_shift
+            .map_or("nothing".to_string(), percent)
+    ));
+    Ok(())
+}
+
+fn score(demo: &mut Demo) -> anyhow::Result<()> {
+    let mut counts = Vec::new();
+    for arm in ARMS {
+        let path = demo.out.join(format!("{arm}-scores.csv"));
+        let files = score::ScoreFiles {
+            truth: TRUTH.into(),
+            tasks: demo.out.join("split/holdout.csv"),
+            outputs: PathBuf::from(format!("{OUTPUTS}/{arm}.jsonl")),
+            verifier: "arxiv".to_string(),
+            allow_missing: false,
+        };
+        let mut file = Streamed::new(&path);
+        let summary = score::score(&files, &mut |chunk| file.write(chunk.as_bytes()))?;
+        demo.notes.extend(score::check_answered(&summary, &files)?);
+        file.commit()?;
+        counts.push(format!("{arm} {}/{}", summary.correct, summary.tasks));
+    }
+    demo.lines.push(format!(
+        "score:  correct on the holdout: {}",
+        counts.join(", ")
+    ));
+    Ok(())
+}
+
+/// An input inside the demo folder, recorded by its path relative to the folder.
+fn local(demo: &Demo, name: &str) -> anyhow::Result<Input> {
+    Ok(Input {
+        path: name.to_string(),
+        bytes: read_file(&demo.out.join(name))?,
+    })
+}
+
+fn admit(demo: &mut Demo) -> anyhow::Result<()> {
+    let settings = AdmitSettings {
+        alpha: Alpha::new(0.05)?,
+        test: TestChoice::Auto,
+        zero: ZeroMethod::Wilcox,
+        strata: Some(StrataRequest {
+            column: "kind".to_string(),
+            required: true,
+        }),
+        margin: None,
+        cluster: false,
+    };
+    let baseline = local(demo, "baseline-scores.csv")?;
+    let tasks = local(demo, "split/holdout.csv")?;
+    let manifest = local(demo, "split/manifest.json")?;
+    for (arm, folder, expected) in [
+        ("candidate", PathBuf::new(), Verdict::Admitted),
+        ("regressing", PathBuf::from("regressing"), Verdict::Refused),
+    ] {
+        let candidate = local(demo, &format!("{arm}-scores.csv"))?;
+        let evaluation = evaluate(
+            &baseline,
+            &candidate,
+            Some(&tasks),
+            Some(&manifest),
+            &settings,
+        )?;
+        let dir = demo.out.join(&folder);
+        ensure_dir(&dir)?;
+        write_all(&report_files(&dir, &evaluation))?;
+        demo.as_built &= evaluation.report.admission.verdict == expected;
+        let shown = demo.shown.join(&folder);
+        demo.lines.push(summary(arm, &shown, &evaluation));
+    }
+    Ok(())
+}
+
+fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
+    let report = &evaluation.report;
+    let verdict = match report.admission.verdict {
+        Verdict::Admitted => "admitted",
+        Verdict::Refused => "refused",
+    };
+    let counts = report.admission.discordant.map_or(String::new(), |d| {
+        format!(", b {} c {}", d.baseline_only, d.candidate_only)
+    });
+    let mut line = format!(
+        "admit:  {arm} against baseline: {verdict} (p_improvement {}{counts}); report in {}",
+        p_value(report.admission.p_improvement),
+        folder.join("admission.md").display()
+    );
+    for reason in report
+        .admission
+        .reasons
+        .iter()
+        .filter(|_| report.admission.verdict == Verdict::Refused)
+    {
+        line.push_str("\n        ");
+        line.push_str(reason);
+    }
+    line
+}
+
+/// Re-tests the shipped claims (`data/demo/claims.csv`) into `audit.json` and `audit.md`.
+fn audit(demo: &mut Demo) -> anyhow::Result<()> {
+    let report = audit::audit(Path::new("data/demo/claims.csv"), Alpha::new(0.05)?)?;
+    write_all(&audit::report_files(&demo.out, &report)?)?;
+    demo.lines.push(format!(
+        "audit:  {} of {} past claims supported; report in {}",
+        report.supported,
+        report.claims,
+        demo.shown.join("audit.md").display()
+    ));
+    Ok(())
+}

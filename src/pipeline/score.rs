@@ -1,0 +1,88 @@
+//! The scoring use case: build the verifier from the ground truth, then grade every
+//! task of a tasks file against its output, streaming the scores CSV to `write` in
+//! chunks of whole rows. Only the tasks' rows and the current output are held.
+
+use std::path::PathBuf;
+
+use super::open_file;
+use crate::error::InputError;
+use crate::grading::{Summary, grade_tasks};
+use crate::outputs::OutputsReader;
+use crate::table::scan::RowScanner;
+use crate::verify;
+
+/// The inputs of one `score`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoreFiles {
+    /// The ground truth the tasks were built from.
+    pub truth: PathBuf,
+    /// The tasks file.
+    pub tasks: PathBuf,
+    /// The outputs, CSV or JSON Lines.
+    pub outputs: PathBuf,
+    /// The verifier's name.
+    pub verifier: String,
+    /// Score tasks without an answer as empty answers marked `answered` 0, instead of
+    /// refusing the run.
+    pub allow_missing: bool,
+}
+
+/// Grades `files.outputs` against the truth, handing the scores CSV to `write`.
+pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<Summary> {
+    let truth_file: Box<dyn std::io::Read> = Box::new(open_file(&files.truth)?);
+    let truth = RowScanner::new(&files.truth.display().to_string(), truth_file)?;
+    let verifier = verify::build_from_rows(&files.verifier, truth)?;
+    let tasks_source = files.tasks.display().to_string();
+    let tasks = RowScanner::new(&tasks_source, open_file(&files.tasks)?)?;
+    // An error reading the outputs is reported only after the whole tasks file is
+    // known to parse, as it was when both were read whole; each output is read when
+    // its task's row asks for it.
+    let outputs_source = files.outputs.display().to_string();
+    let outputs = match std::fs::File::open(&files.outputs) {
+        Ok(file) => OutputsReader::new(&outputs_source, file),
+        Err(error) => Err(InputError::Io {
+            file: outputs_source.clone(),
+            message: error.to_string(),
+        }),
+    };
+    let summary = grade_tasks(
+        verifier.as_ref(),
+        tasks,
+        outputs,
+        write,
+        files.allow_missing,
+    )?;
+    // A big truth makes a verifier of millions of small allocations; freeing them one
+    // at a time takes a visible share of the run, and the process ends soon after
+    // this returns.
+    std::mem::forget(verifier);
+    Ok(summary)
+}
+
+/// Checks that every task was answered. A crashed or cut-short run must not be scored
+/// as a skill's wrong answers: without `allow_missing` unanswered tasks are an error
+/// naming how many and the first ids; with it they are a note.
+pub fn check_answered(summary: &Summary, files: &ScoreFiles) -> anyhow::Result<Option<String>> {
+    if summary.missing == 0 {
+        return Ok(None);
+    }
+    let unanswered = format!(
+        "{} of {} tasks have no answer in `{}` (first: {}){}",
+        summary.missing,
+        summary.tasks,
+        files.outputs.display(),
+        summary.first_missing.join(", "),
+        match summary.errored {
+            0 => String::new(),
+            n => format!("; {n} of them carry an error instead of an answer"),
+        }
+    );
+    if !files.allow_missing {
+        anyhow::bail!(
+            "{unanswered}; rerun them, or pass --allow-missing to score them as empty answers marked `answered` 0"
+        );
+    }
+    Ok(Some(format!(
+        "{unanswered}; scored as empty answers, marked `answered` 0"
+    )))
+}

@@ -1,0 +1,230 @@
+//! The split use case: build leak-free splits of a ground truth with their manifest
+//! (or rebuild an earlier tool's split), and check split files made by any tool for
+//! leaks. The command prints and writes what comes back.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+
+use super::{read_file, read_table};
+use crate::alpha::Alpha;
+use crate::atomic::FileToWrite;
+use crate::csvout::{Cell, CsvWriter};
+use crate::digest::sha256_hex;
+use crate::report::split::SplitCheck;
+use crate::split::Cases;
+use crate::split::hermes::Compat;
+use crate::split::manifest::{FileDigest, HoldoutPower, MANIFEST_SCHEMA, Manifest, SplitEntry};
+use crate::split::{Leak, SPLIT_NAMES, SplitRequest, Splits, build_splits, find_leaks};
+use crate::stats::power::{min_detectable_shift, min_discordant};
+use crate::task::{TASK_COLUMNS, Task};
+use crate::verify;
+
+/// The settings of one `split`, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplitSettings {
+    /// The ground-truth file.
+    pub truth: PathBuf,
+    /// The verifier that turns it into tasks.
+    pub verifier: String,
+    /// Seed, ratios and cases.
+    pub request: SplitRequest,
+    /// `--cases` as given (trimmed), recorded in the manifest.
+    pub cases: String,
+    /// The level of the holdout's minimum detectable shift.
+    pub alpha: Alpha,
+    /// The earlier tool whose split to rebuild, if any.
+    pub compat: Option<Compat>,
+}
+
+/// Splits built: the manifest, the files to write into the output folder, and the
+/// leaks of a rebuilt split (none for evogate's own).
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// `manifest.json`'s content.
+    pub manifest: Manifest,
+    /// `train.csv`, `val.csv`, `holdout.csv` and `manifest.json`, in that order.
+    pub files: Vec<FileToWrite>,
+    /// Groups in two splits or tasks listed twice.
+    pub leaks: Vec<Leak>,
+}
+
+/// Builds the splits of `settings.truth` into files for the folder `out`.
+pub fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
+    let truth_path = &settings.truth;
+    let request = &settings.request;
+    let truth_bytes = read_file(truth_path)?;
+    let truth = crate::table::Table::parse(&truth_path.display().to_string(), &truth_bytes)?;
+    let verifier = verify::build(&settings.verifier, &truth)?;
+    let (splits, algorithm) = match settings.compat {
+        None => (
+            build_splits(verifier.tasks(), request)?,
+            "evogate".to_string(),
+        ),
+        Some(compat) => (
+            compat_splits(compat, verifier.tasks(), request)?,
+            compat.name().to_string(),
+        ),
+    };
+    let csvs: Vec<String> = splits.parts.iter().map(|part| tasks_csv(part)).collect();
+    let manifest = Manifest {
+        schema: MANIFEST_SCHEMA.to_string(),
+        verifier: settings.verifier.clone(),
+        truth: FileDigest {
+            path: truth_path.display().to_string(),
+            sha256: sha256_hex(&truth_bytes),
+        },
+        seed: request.seed,
+        ratios: request.ratios,
+        cases: settings.cases.clone(),
+        algorithm,
+        splits: entries(&splits, &csvs),
+        holdout_power: holdout_power(splits.parts[2].len(), settings.alpha.get())?,
+    };
+    let mut files: Vec<FileToWrite> = SPLIT_NAMES
+        .iter()
+        .zip(&csvs)
+        .map(|(name, csv)| FileToWrite::new(out.join(format!("{name}.csv")), csv.as_bytes()))
+        .collect();
+    let json = crate::report::json::document(&manifest)?;
+    files.push(FileToWrite::new(out.join("manifest.json"), json));
+    let leaks = find_leaks(&splits.named());
+    Ok(Built {
+        manifest,
+        files,
+        leaks,
+    })
+}
+
+/// The split an earlier tool built, as evogate tasks in that tool's order.
+fn compat_splits(compat: Compat, tasks: &[Task], request: &SplitRequest) -> anyhow::Result<Splits> {
+    let name = compat.name();
+    let Cases::Exactly(cases) = request.cases else {
+        bail!(
+            "--compat {name} needs --cases N (the reference pipeline always sampled a number of cases)"
+        );
+    };
+    if request.ratios != [50, 25, 25] {
+        bail!("--compat {name} uses the reference's fixed 50/25/25 split: drop --ratios");
+    }
+    let mut papers: Vec<String> = Vec::new();
+    for task in tasks {
+        if !papers.contains(&task.group) {
+            papers.push(task.group.clone());
+        }
+    }
+    let rebuilt = compat.split(&papers, request.seed, cases)?;
+    let find = |(paper, kind): &(String, String)| {
+        tasks
+            .iter()
+            .find(|t| &t.group == paper && &t.kind == kind)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("--compat {name} works with the arxiv verifier only"))
+    };
+    let part =
+        |list: &[(String, String)]| list.iter().map(find).collect::<anyhow::Result<Vec<_>>>();
+    Ok(Splits {
+        parts: [
+            part(&rebuilt.train)?,
+            part(&rebuilt.validation)?,
+            part(&rebuilt.holdout)?,
+        ],
+    })
+}
+
+fn entries(splits: &Splits, files: &[String]) -> Vec<SplitEntry> {
+    let groups = splits.groups();
+    (0..3)
+        .map(|i| SplitEntry {
+            name: SPLIT_NAMES[i].to_string(),
+            file: FileDigest {
+                path: format!("{}.csv", SPLIT_NAMES[i]),
+                sha256: sha256_hex(files[i].as_bytes()),
+            },
+            tasks: splits.parts[i].len(),
+            groups: groups[i].clone(),
+            task_ids: splits.parts[i].iter().map(|t| t.task_id.clone()).collect(),
+        })
+        .collect()
+}
+
+fn holdout_power(n: usize, alpha: f64) -> anyhow::Result<HoldoutPower> {
+    let Some(k) = min_discordant(alpha) else {
+        bail!("--alpha {alpha} is too small for any holdout to reach: use a level such as 0.05");
+    };
+    Ok(HoldoutPower {
+        alpha,
+        n,
+        min_discordant: k,
+        min_detectable_shift: min_detectable_shift(n as u64, alpha),
+    })
+}
+
+/// The tasks CSV of one split.
+pub fn tasks_csv(tasks: &[Task]) -> String {
+    let mut csv = CsvWriter::new();
+    csv.header(&TASK_COLUMNS);
+    for task in tasks {
+        csv.row(&[
+            Cell::Trusted(&task.task_id),
+            Cell::Trusted(&task.group),
+            Cell::Trusted(&task.kind),
+            Cell::Text(&task.prompt),
+        ]);
+    }
+    csv.finish()
+}
+
+/// `split --check`: the leaks among split files made by any tool, given as a folder
+/// holding `train.csv`, `val.csv` and `holdout.csv` or as the files themselves.
+pub fn check(paths: &[PathBuf]) -> anyhow::Result<SplitCheck> {
+    let files: Vec<PathBuf> = match paths {
+        [dir] if dir.is_dir() => SPLIT_NAMES
+            .iter()
+            .map(|name| dir.join(format!("{name}.csv")))
+            .filter(|p| p.exists())
+            .collect(),
+        _ => paths.to_vec(),
+    };
+    if files.is_empty() {
+        bail!(
+            "no split files found: give a folder holding train.csv, val.csv and holdout.csv, or the files themselves"
+        );
+    }
+    let mut named: Vec<(String, Vec<Task>)> = Vec::new();
+    for path in &files {
+        let table = read_table(path)?;
+        let id = table.require("task_id")?;
+        let group = table.column("group");
+        let tasks = table.rows.iter().map(|row| {
+            let task_id = row.fields[id].trim().to_string();
+            let group = match group {
+                Some(g) => row.fields[g].trim().to_string(),
+                None => task_id
+                    .rsplit_once(':')
+                    .map_or(task_id.as_str(), |(g, _)| g)
+                    .to_string(),
+            };
+            Task {
+                task_id,
+                group,
+                kind: String::new(),
+                prompt: String::new(),
+            }
+        });
+        let name = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        named.push((name, tasks.collect()));
+    }
+    let borrowed: Vec<(&str, &[Task])> = named
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_slice()))
+        .collect();
+    let leaks = find_leaks(&borrowed);
+    Ok(SplitCheck {
+        files: named.iter().map(|(n, t)| (n.clone(), t.len())).collect(),
+        leaks,
+    })
+}

@@ -1,0 +1,57 @@
+//! `ledger show`'s report (`evogate/ledger-summary/v1`): the ledger summarised per
+//! holdout, as JSON (through [`super::json::document`]) or as text for the terminal.
+
+use serde::Serialize;
+
+use crate::ledger::{self, HoldoutSummary};
+
+/// The `--format json` report.
+#[derive(Debug, Serialize)]
+pub struct LedgerReport<'a> {
+    /// Always `evogate/ledger-summary/v1`.
+    pub schema: &'static str,
+    /// The ledger as the user named it.
+    pub ledger: &'a str,
+    /// Records (attempts) in the ledger.
+    pub records: usize,
+    /// One entry per holdout, sorted by identity.
+    pub holdouts: &'a [HoldoutSummary],
+}
+
+/// The human-readable summary.
+pub fn render_text(source: &str, records: usize, holdouts: &[HoldoutSummary]) -> String {
+    let level = ledger::significant;
+    let mut text = format!(
+        "`{source}`: {records} attempt{} on {} holdout{}\n",
+        plural(records as u64),
+        holdouts.len(),
+        plural(holdouts.len() as u64)
+    );
+    for holdout in holdouts {
+        text.push_str(&format!(
+            "holdout {}: {} attempt{}, {} admitted; declared alpha {}, spent {}, left {}\n",
+            holdout.holdout_sha256,
+            holdout.attempts,
+            plural(holdout.attempts),
+            holdout.admitted,
+            level(holdout.declared_alpha),
+            level(holdout.alpha_spent),
+            level(holdout.alpha_left),
+        ));
+        text.push_str(&format!(
+            "  next: attempt {} at alpha {} ({} pairs in the latest attempt)\n",
+            holdout.next_attempt,
+            level(holdout.next_alpha),
+            holdout.n
+        ));
+        if let Some(warning) = &holdout.warning {
+            text.push_str(&format!("  warning: {warning}\n"));
+        }
+    }
+    text
+}
+
+/// `s` unless the count is one.
+fn plural(count: u64) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
