@@ -1,10 +1,10 @@
 //! CSV writing that is safe to open in a spreadsheet and identical byte for byte on
-//! every run: RFC 4180 quoting, `\n` line ends, and any free-text cell that a
-//! spreadsheet would run as a formula (leading `=`, `+`, `-`, `@`, tab or carriage
-//! return, also after leading spaces, and the full-width `＝`, `＋`, `－`, `＠`) prefixed
-//! with a single quote. Identifiers (task ids, groups, kinds) are data that the tool
-//! and its users read back, so they are written as they are, never neutralised. Numbers evogate writes itself go through [`number`](crate::figures::number), never through
-//! the neutraliser, so `-0.25` stays a number.
+//! every run: RFC 4180 quoting, `\n` line ends, and any cell that a spreadsheet would
+//! run as a formula (leading `=`, `+`, `-`, `@`, tab or carriage return, a full-width
+//! `＝`, or spaces before `=`) prefixed with a single quote. Only free text (prompts,
+//! feedback, answers) is neutralised: identifiers (task id, group, kind) are data the
+//! tool reads back, so they go out unchanged, and numbers evogate writes itself go
+//! through [`number`](crate::figures::number), so `-0.25` stays a number.
 
 #[cfg(test)]
 use crate::figures::number;
@@ -24,11 +24,9 @@ pub struct CsvWriter {
 pub enum Cell<'a> {
     /// Text that came from a user or a model: neutralised and quoted as needed.
     Text(&'a str),
-    /// A value evogate produced (a number, a fixed word): quoted as needed only.
+    /// A value evogate produced (a number, a fixed word) or an identifier (task id,
+    /// group, kind): quoted as needed only, never changed, so it reads back as written.
     Trusted(&'a str),
-    /// An identifier (task id, group, kind, stratum): data read back by `score`,
-    /// `admit` and `split --check`, so written unchanged, quoted as needed only.
-    Id(&'a str),
 }
 
 impl CsvWriter {
@@ -64,7 +62,7 @@ impl CsvWriter {
         self.separate();
         match cell {
             Cell::Text(text) => push_text(&mut self.out, text),
-            Cell::Trusted(text) | Cell::Id(text) => push_quoted(&mut self.out, text),
+            Cell::Trusted(text) => push_quoted(&mut self.out, text),
         }
     }
 
@@ -113,20 +111,15 @@ pub fn neutralise(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Whether a spreadsheet may run `text` as a formula: it starts with `=`, `+`, `-`,
-/// `@`, a tab or a carriage return, or (after any spaces) with one of those signs or
-/// its full-width form, which some spreadsheets fold to ASCII.
+/// Whether a spreadsheet would evaluate `text` as a formula: it opens with `=`, `+`,
+/// `-`, `@`, a tab or a carriage return, or with spaces before `=`, or with the
+/// full-width `＝` some spreadsheets also accept.
 fn is_formula(text: &str) -> bool {
-    if matches!(
+    // The ASCII openers are one byte, so the first byte is the first character.
+    matches!(
         text.as_bytes().first(),
         Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')
-    ) {
-        return true;
-    }
-    matches!(
-        text.trim_start_matches(' ').chars().next(),
-        Some('=' | '+' | '-' | '@' | '＝' | '＋' | '－' | '＠')
-    )
+    ) || text.trim_start_matches(' ').starts_with(['=', '\u{ff1d}'])
 }
 
 /// Whether a cell holding `text` must be quoted: it holds a comma, a quote or a line
@@ -219,20 +212,22 @@ mod tests {
     }
 
     #[test]
-    fn guards_a_formula_after_spaces_and_a_full_width_sign_but_never_an_identifier() {
+    fn neutralises_spaces_before_an_equals_sign_and_the_full_width_equals_sign() {
         let mut csv = CsvWriter::new();
         csv.row(&[
             Cell::Text(" =1+1"),
-            Cell::Text("＝HYPERLINK(1)"),
-            Cell::Text("  ＠x"),
-            Cell::Text("a=b"),
-            Cell::Id("=1+1:capital"),
-            Cell::Id("-x"),
+            Cell::Text("  =A1"),
+            Cell::Text("\u{ff1d}1+1"),
+            Cell::Text(" a=b"),
         ]);
-        assert_eq!(
-            csv.finish(),
-            "' =1+1,'＝HYPERLINK(1),'  ＠x,a=b,=1+1:capital,-x\n"
-        );
+        assert_eq!(csv.finish(), "' =1+1,'  =A1,'\u{ff1d}1+1,\" a=b\"\n");
+    }
+
+    #[test]
+    fn writes_identifiers_unchanged() {
+        let mut csv = CsvWriter::new();
+        csv.row(&[Cell::Trusted("=1+1:capital"), Cell::Trusted("-x")]);
+        assert_eq!(csv.finish(), "=1+1:capital,-x\n");
     }
 
     #[test]
@@ -285,7 +280,7 @@ mod tests {
         let mut out = String::new();
         match cell {
             Cell::Text(text) => push_quoted(&mut out, &neutralise(text)),
-            Cell::Trusted(text) | Cell::Id(text) => push_quoted(&mut out, text),
+            Cell::Trusted(text) => push_quoted(&mut out, text),
         }
         out
     }
@@ -293,12 +288,12 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn cells_written_in_place_are_the_cells_written_before(
-            text in "[ =+@\t\r\n,\"'a-é-]{0,6}",
+            text in "[ =+@\t\r\n,\"'a-é\u{ff1d}-]{0,6}",
             any in "\\PC{0,12}",
             value in proptest::num::f64::ANY,
         ) {
             for text in [text.as_str(), any.as_str()] {
-                for cell in [Cell::Text(text), Cell::Trusted(text), Cell::Id(text)] {
+                for cell in [Cell::Text(text), Cell::Trusted(text)] {
                     let mut csv = CsvWriter::new();
                     csv.cell(cell);
                     csv.cell(cell);

@@ -3,7 +3,7 @@
 //! carries. The numbers themselves are written by [`crate::figures`].
 
 use crate::alpha::Alpha;
-use crate::figures::{number, p_value, percent, significant};
+use crate::figures::{p_value, percent, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.

