@@ -5,6 +5,7 @@
 pub mod admit;
 pub mod audit;
 pub mod demo;
+pub mod grade;
 pub mod ledger;
 pub mod power;
 pub mod score;
@@ -56,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Printout> {
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
         Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
         Command::Power(args) => power::run(args),
+        Command::Grade(args) => grade::run(args),
         Command::Audit(args) => audit::run(args),
     }
 }
