@@ -6,6 +6,7 @@ pub mod admit;
 pub mod audit;
 pub mod demo;
 pub mod grade;
+pub mod import;
 pub mod ledger;
 pub mod power;
 pub mod score;
@@ -59,5 +60,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Printout> {
         Command::Power(args) => power::run(args),
         Command::Grade(args) => grade::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Import(args) => import::run(args),
     }
 }

@@ -8,6 +8,7 @@ mod cluster;
 mod demo;
 mod grade;
 mod hostile;
+mod import;
 mod layout;
 mod ledger;
 mod power;
