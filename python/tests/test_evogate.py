@@ -145,10 +145,17 @@ def _has_import():
 
 
 @pytest.mark.skipif(not _has_import(), reason="this evogate binary has no `import` subcommand yet")
-def test_import_log_reads_an_lm_eval_log(tmp_path):
-    logs = sorted((ROOT / "tests" / "data" / "formats" / "lm-eval").glob("*"))
+def test_import_log_reads_an_lm_eval_log_with_selectors_as_flags(tmp_path):
+    logs = sorted((ROOT / "tests" / "data" / "formats" / "lm-eval").glob("samples_*.jsonl"))
     assert logs, "no lm-eval fixtures"
+    docs = {
+        json.loads(line)["doc_id"]
+        for line in logs[0].read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    }
     out = tmp_path / "scores.csv"
-    evogate.import_log("lm-eval", [logs[0]], out)
+    evogate.import_log("lm-eval", logs[0], out, filter="strict-match", metric="exact_match")
     imported = rows(out)
-    assert imported and "task_id" in imported[0] and "score" in imported[0]
+    assert sorted(row["task_id"] for row in imported) == sorted(f"gsm8k:{doc}" for doc in docs)
+    with pytest.raises(evogate.EvogateError):
+        evogate.import_log("lm-eval", tmp_path / "missing.jsonl", tmp_path / "x.csv")
