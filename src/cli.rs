@@ -40,9 +40,10 @@ pub enum Command {
     Split(SplitArgs),
     /// Grade every task's output against the ground truth and write the scores CSV.
     ///
-    /// A task with no output is graded as an empty answer and counted in a note on
-    /// stderr; an output for a task the tasks file does not hold, or two outputs for
-    /// one task, is an error (exit 2).
+    /// A task with no output, or whose output carries an error instead of an answer
+    /// (an `error` key or a non-blank `error` column), is an error (exit 2) naming how
+    /// many and the first ids, unless --allow-missing; so is an output for a task the
+    /// tasks file does not hold, or two outputs for one task.
     ///
     /// Example: evogate score --truth data/arxiv/papers.csv --tasks runs/split/holdout.csv
     /// --outputs runs/candidate.jsonl --out runs/candidate-scores.csv
@@ -94,6 +95,28 @@ pub enum Command {
     /// Verdicts: supported, not-supported, unsupportable, unverifiable. Exit 0 when
     /// every claim is supported, 1 otherwise, 2 on bad input.
     Audit(AuditArgs),
+    /// Read another eval tool's per-sample logs into the scores CSV that admit reads.
+    ///
+    /// Writes task_id, kind (when the log has one), correct (when every score is 0
+    /// or 1) and score, and a companion record SCORES.import.json (format, selectors,
+    /// input SHA-256s, tasks left out, lm-eval doc hashes). Nothing is guessed: a
+    /// selector that is needed and missing, or names what the log lacks, exits 2
+    /// listing what the log has. Missing, duplicated and errored samples fail unless
+    /// --on-missing intersect; scores outside [0, 1] fail unless --scale MIN:MAX.
+    ///
+    /// Examples:
+    ///   evogate import lm-eval --from samples_gsm8k_2025-09-09T13-42-42.857006.jsonl
+    ///     --filter strict-match --metric exact_match --out base.csv
+    ///   evogate import inspect --from logs/arc.eval --scorer choice --out base.csv
+    ///   evogate import promptfoo --from results.json --arm openai:gpt-5
+    ///     --drop-assert latency,cost --out base.csv
+    ///   evogate import openai-evals --from run.jsonl --out base.csv
+    ///   evogate import helm --from "runs/mmlu-subject=philosophy,..." --split test
+    ///     --metric exact_match --out base.csv
+    ///   evogate import dspy --from eval.json --id-field question --metric accuracy
+    ///     --out base.csv
+    #[command(verbatim_doc_comment)]
+    Import(ImportArgs),
 }
 
 /// `evogate split`.
@@ -152,6 +175,10 @@ pub struct ScoreArgs {
     /// The verifier that grades the outputs.
     #[arg(long, default_value = "arxiv", value_parser = crate::verify::names())]
     pub verifier: String,
+    /// Score tasks with no output (or an error instead of one) as empty answers, and
+    /// add an `answered` column (1 or 0) to the scores file, instead of exiting 2.
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 /// `evogate admit`.
@@ -323,4 +350,63 @@ pub enum SummaryFormat {
 pub enum ClusterColumn {
     /// The `group` column (for arxiv, the paper).
     Group,
+}
+
+/// `evogate import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The log's format.
+    #[arg(value_enum)]
+    pub format: crate::import::Format,
+    /// A log (lm-eval: one samples file per task, all of one run; inspect: .eval or
+    /// .json logs; helm: the run folder).
+    #[arg(long = "from", value_name = "PATH", required = true)]
+    pub from: Vec<PathBuf>,
+    /// Where to write the scores CSV; the record goes beside it as *.import.json.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// lm-eval: the filter whose lines are read (repeat it when tasks name theirs
+    /// differently).
+    #[arg(long, value_name = "NAME")]
+    pub filter: Vec<String>,
+    /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric.
+    #[arg(long, value_name = "NAME")]
+    pub metric: Option<String>,
+    /// lm-eval with one --from whose name is not lm-eval's: the task.
+    #[arg(long, value_name = "NAME")]
+    pub task: Option<String>,
+    /// inspect: the scorer whose values are read.
+    #[arg(long, value_name = "NAME")]
+    pub scorer: Option<String>,
+    /// inspect: how several epochs of a sample become one score.
+    #[arg(long, value_enum)]
+    pub repeats: Option<crate::import::Repeats>,
+    /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
+    #[arg(long, value_name = "NAME")]
+    pub arm: Option<String>,
+    /// promptfoo: the test variable that names a test (default: all of them).
+    #[arg(long, value_name = "NAME")]
+    pub id_var: Option<String>,
+    /// promptfoo: assertion types left out of the score, comma-separated.
+    #[arg(long, value_name = "TYPE[,TYPE...]", value_delimiter = ',')]
+    pub drop_assert: Vec<String>,
+    /// openai-evals: `match` or `metrics` events.
+    #[arg(long, value_name = "TYPE")]
+    pub event: Option<String>,
+    /// helm: the split.
+    #[arg(long, value_name = "NAME")]
+    pub split: Option<String>,
+    /// helm: read this perturbation instead of the unperturbed instances.
+    #[arg(long, value_name = "NAME")]
+    pub perturbation: Option<String>,
+    /// dspy: the example field that identifies a task.
+    #[arg(long, value_name = "NAME")]
+    pub id_field: Option<String>,
+    /// Missing, duplicated or errored samples: `fail`, or `intersect` to leave those
+    /// tasks out (counted in the record).
+    #[arg(long, value_enum, default_value = "fail")]
+    pub on_missing: crate::import::OnMissing,
+    /// Map scores from [MIN, MAX] onto [0, 1], e.g. 0:100.
+    #[arg(long, value_name = "MIN:MAX", allow_hyphen_values = true)]
+    pub scale: Option<String>,
 }

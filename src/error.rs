@@ -63,6 +63,40 @@ pub enum InputError {
         /// Fields in the header.
         expected: usize,
     },
+    /// A quoted field whose closing quote never comes: the rest of the file was read
+    /// as that one field.
+    #[error(
+        "`{file}` row {line}: a quoted field opens here and is never closed; add its closing quote, and write a quote inside a quoted field as \"\""
+    )]
+    UnterminatedQuote {
+        /// The file as given.
+        file: String,
+        /// 1-based line of the opening quote.
+        line: u64,
+    },
+    /// A row (or a JSON line) longer than a reader holds: refused so that memory stays
+    /// bounded on any input (`/dev/zero` included).
+    #[error(
+        "`{file}` row {line}: the row is longer than {limit_mib} MiB, more than evogate reads as one row; check that this is the right file"
+    )]
+    RowTooLong {
+        /// The file as given.
+        file: String,
+        /// 1-based line the row starts on.
+        line: u64,
+        /// The limit, in MiB.
+        limit_mib: u64,
+    },
+    /// A file read whole that is larger than the limit for files read whole.
+    #[error(
+        "`{file}`: larger than {limit_mib} MiB, more than evogate reads whole; check that this is the right file"
+    )]
+    TooLarge {
+        /// The file as given.
+        file: String,
+        /// The limit, in MiB.
+        limit_mib: u64,
+    },
     /// The header names a column twice.
     #[error("`{file}`: column `{column}` appears twice in the header; rename or remove one")]
     DuplicateColumn {

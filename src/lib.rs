@@ -24,6 +24,7 @@
 //! baseline scores + candidate scores ──admit──▶ verdict (exit code) + report
 //! past claims (CSV) ──audit──▶ which claims of improvement the evidence supports
 //! n / alpha / shift ──power──▶ what a holdout of this size can and cannot detect
+//! eval tools' logs (lm-eval, Inspect, ...) ──import──▶ scores.csv + scores.import.json (then admit)
 //! ```
 //!
 //! Core modules never print, exit or open files: they take typed records and return
@@ -39,6 +40,7 @@ pub mod digest;
 pub mod error;
 pub mod figures;
 pub mod grading;
+pub mod import;
 pub mod ledger;
 pub mod split;
 pub mod stats;

@@ -51,13 +51,11 @@ impl Table {
         })
     }
 
-    /// Reads and parses a CSV file; `path` is kept as given for messages.
+    /// Reads and parses a CSV file; `path` is kept as given for messages. A file
+    /// larger than [`MAX_WHOLE_BYTES`] is refused.
     pub fn read(path: &Path) -> Result<Table, InputError> {
         let source = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|error| InputError::Io {
-            file: source.clone(),
-            message: error.to_string(),
-        })?;
+        let bytes = read_whole(path)?;
         Table::parse(&source, &bytes)
     }
 
@@ -82,14 +80,50 @@ impl Table {
     }
 }
 
-/// A header's column names, each trimmed; a name given twice is an error.
+/// The most bytes a file read whole may hold: memory stays bounded on any input
+/// (`/dev/zero` included), and a larger file is refused with its name.
+pub const MAX_WHOLE_BYTES: u64 = 1 << 30;
+
+/// The bytes of a file read whole, at most [`MAX_WHOLE_BYTES`] of them.
+pub fn read_whole(path: &Path) -> Result<Vec<u8>, InputError> {
+    let source = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|error| InputError::Io {
+        file: source.clone(),
+        message: error.to_string(),
+    })?;
+    read_capped(&source, file, MAX_WHOLE_BYTES)
+}
+
+/// At most `limit` bytes of `input`: more is [`InputError::TooLarge`].
+pub fn read_capped(source: &str, input: impl Read, limit: u64) -> Result<Vec<u8>, InputError> {
+    let mut bytes = Vec::new();
+    input
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| InputError::Io {
+            file: source.to_string(),
+            message: error.to_string(),
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(InputError::TooLarge {
+            file: source.to_string(),
+            limit_mib: limit >> 20,
+        });
+    }
+    Ok(bytes)
+}
+
+/// A header's column names, each trimmed; a name given twice is an error (the first
+/// name repeated, found in one pass, so a header of 100,000 columns costs no more than
+/// its bytes).
 pub(crate) fn header_names<'a>(
     source: &str,
     fields: impl Iterator<Item = &'a str>,
 ) -> Result<Vec<String>, InputError> {
     let headers: Vec<String> = fields.map(|h| h.trim().to_string()).collect();
-    for (index, name) in headers.iter().enumerate() {
-        if headers[..index].contains(name) {
+    let mut seen = std::collections::HashSet::with_capacity(headers.len());
+    for name in &headers {
+        if !seen.insert(name.as_str()) {
             return Err(InputError::DuplicateColumn {
                 file: source.to_string(),
                 column: name.clone(),
@@ -255,9 +289,21 @@ impl<R: Read> RowReader<R> {
                         .position()
                         .map_or(0, |p| self.reader.get_mut().line_at(p.byte()));
                 }
+                let end = self.reader.position().byte();
+                self.reader.get_mut().record_start = end;
                 Ok(more)
             }
             Err(error) => {
+                if let csv::ErrorKind::Io(io) = error.kind()
+                    && io.get_ref().is_some_and(|e| e.is::<RowTooLong>())
+                {
+                    let start = self.reader.get_ref().record_start;
+                    return Err(InputError::RowTooLong {
+                        file: self.source.clone(),
+                        line: self.reader.get_mut().line_at(start),
+                        limit_mib: (scan::MAX_ROW_BYTES >> 20) as u64,
+                    });
+                }
                 // A record that is not UTF-8 is positioned where it starts, as any other.
                 let line = error
                     .position()
@@ -305,7 +351,23 @@ struct Tracked<R> {
     /// Line ends before every offset passed so far.
     ends: u64,
     substantive: bool,
+    /// Where the record being read starts, at most: a read past
+    /// [`scan::MAX_ROW_BYTES`] after it fails with [`RowTooLong`].
+    record_start: u64,
 }
+
+/// The reason a [`Tracked`] read fails when the record being read outgrows
+/// [`scan::MAX_ROW_BYTES`]: the parser would otherwise hold the whole endless line.
+#[derive(Debug)]
+struct RowTooLong;
+
+impl std::fmt::Display for RowTooLong {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("row too long")
+    }
+}
+
+impl std::error::Error for RowTooLong {}
 
 impl<R: Read> Tracked<R> {
     fn new(inner: R) -> Tracked<R> {
@@ -318,6 +380,7 @@ impl<R: Read> Tracked<R> {
             trailing_cr: None,
             ends: 0,
             substantive: false,
+            record_start: 0,
         }
     }
 
@@ -371,6 +434,9 @@ impl<R: Read> Tracked<R> {
 
 impl<R: Read> Read for Tracked<R> {
     fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        if self.offset - self.record_start > scan::MAX_ROW_BYTES as u64 {
+            return Err(std::io::Error::other(RowTooLong));
+        }
         let n = self.fill(buffer)?;
         let bytes = &buffer[..n];
         if let Some(at) = self.trailing_cr.take() {
@@ -550,6 +616,44 @@ mod tests {
             lines.push(row.line);
         }
         assert_eq!(lines, [2, 4]);
+    }
+
+    #[test]
+    fn a_file_read_whole_is_refused_past_its_limit_and_read_up_to_it() {
+        let endless = std::io::repeat(0).take(u64::MAX);
+        let error = read_capped("/dev/zero", endless, 1 << 20).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`/dev/zero`: larger than 1 MiB, more than evogate reads whole; check that this is the right file"
+        );
+        let exact = read_capped("f", &[7u8; 1 << 20][..], 1 << 20).unwrap();
+        assert_eq!(exact.len(), 1 << 20);
+    }
+
+    #[test]
+    fn an_endless_row_is_refused_at_the_row_cap_by_the_csv_reader_too() {
+        let endless = std::io::Cursor::new(b"a,b\n1,2\n".to_vec()).chain(std::io::repeat(b'x'));
+        let mut reader = RowReader::new("z.csv", endless).unwrap();
+        assert_eq!(reader.next_row().unwrap().map(|row| row.line), Some(2));
+        let error = reader.next_row().err().expect("refused");
+        assert_eq!(
+            error.to_string(),
+            "`z.csv` row 3: the row is longer than 64 MiB, more than evogate reads as one row; check that this is the right file"
+        );
+    }
+
+    #[test]
+    fn a_header_of_100_000_columns_names_the_one_given_twice() {
+        let mut header: Vec<String> = (0..100_000).map(|i| format!("c{i}")).collect();
+        header.push("c7".to_string());
+        let error = Table::parse("w.csv", header.join(",").as_bytes()).unwrap_err();
+        assert_eq!(
+            error,
+            InputError::DuplicateColumn {
+                file: "w.csv".into(),
+                column: "c7".into()
+            }
+        );
     }
 
     #[test]

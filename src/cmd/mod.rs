@@ -5,6 +5,7 @@
 pub mod admit;
 pub mod audit;
 pub mod demo;
+pub mod import;
 pub mod ledger;
 pub mod power;
 pub mod score;
@@ -57,5 +58,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Printout> {
         Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
         Command::Power(args) => power::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Import(args) => import::run(args),
     }
 }

@@ -4,7 +4,7 @@
 use super::{Printout, Status};
 use crate::atomic::Streamed;
 use crate::cli::ScoreArgs;
-use crate::pipeline::score::{ScoreFiles, missing_note, score};
+use crate::pipeline::score::{ScoreFiles, check_answered, score};
 
 /// Runs `score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
@@ -13,6 +13,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
         tasks: args.tasks.clone(),
         outputs: args.outputs.clone(),
         verifier: args.verifier.clone(),
+        allow_missing: args.allow_missing,
     };
     // The scores go straight to a temporary file beside --out, moved into place only
     // once every input proved good; without --out they are gathered for stdout.
@@ -22,7 +23,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
         Some(file) => file.write(chunk.as_bytes()),
         None => csv.push_str(chunk),
     })?;
-    let notes: Vec<String> = missing_note(&summary).into_iter().collect();
+    let notes: Vec<String> = check_answered(&summary, &files)?.into_iter().collect();
     let stdout = match file {
         Some(file) => {
             let wrote = format!(

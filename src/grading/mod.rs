@@ -1,7 +1,8 @@
 //! `score`'s core: grade every task of a tasks file with a verifier, pairing outputs by
-//! `task_id`, and write the scores CSV as it goes. A task with no output is graded as
-//! an empty answer and counted; an output for a task the file does not hold, or a
-//! second output for one task, is an error.
+//! `task_id`, and write the scores CSV as it goes. A task with no output, or whose
+//! output carries an error instead of an answer, is unanswered: graded as an empty
+//! answer with feedback saying so, and counted; an output for a task the file does not
+//! hold, or a second output for one task, is an error.
 //!
 //! Both files are streamed. Each tasks row is looked up, graded and written before the
 //! next is read; its output is read from the outputs file when the row asks for it.
@@ -17,6 +18,9 @@
 //! 4. a second output for a task (the first in the outputs file);
 //! 5. a task the truth does not hold, or one listed twice (the first in the tasks file);
 //! 6. an output for a task the tasks file does not list (the first in the outputs file).
+//!
+//! With the `answered` column asked for, a tasks file with a column of that name is
+//! refused before any of that, from its header alone.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -46,6 +50,10 @@ const NONE: usize = usize::MAX;
 
 /// How many tasks with no output the summary names.
 const MISSING_SHOWN: usize = 5;
+
+/// The column `score --allow-missing` adds after [`SCORE_COLUMNS`]: 1 for a task that
+/// was answered, 0 for one with no output or an error instead of one.
+pub const ANSWERED_COLUMN: &str = "answered";
 
 /// What reading the outputs file has found so far about the tasks it answers.
 #[derive(Debug, Clone)]
@@ -129,12 +137,13 @@ struct Held {
 }
 
 /// One held output: where its text starts in [`Held::text`] (it ends where the next
-/// starts), its line and its task.
+/// starts), its line, its task and whether it carries an error instead of an answer.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     start: usize,
     line: u64,
     task: usize,
+    failed: bool,
 }
 
 impl Held {
@@ -147,18 +156,20 @@ impl Held {
             start: self.text.len(),
             line: output.line,
             task,
+            failed: output.failed,
         });
         self.text.push_str(output.output);
     }
 
-    /// The output held for task `task`, which must have one.
-    fn of(&self, task: usize) -> &str {
+    /// The output held for task `task`, which must have one, and whether it failed.
+    fn of(&self, task: usize) -> (&str, bool) {
         let entry = self.of_task[task];
         let end = self
             .entries
             .get(entry + 1)
             .map_or(self.text.len(), |next| next.start);
-        &self.text[self.entries[entry].start..end]
+        let entry = &self.entries[entry];
+        (&self.text[entry.start..end], entry.failed)
     }
 }
 
@@ -174,9 +185,9 @@ struct Outputs<R: Read> {
 
 impl<R: Read> Outputs<R> {
     /// Reads outputs until the one for task `task` (whose row just came, and which has
-    /// no output read yet), filing and holding those before it; `None` at the end of
-    /// the file or once it failed.
-    fn read_to(&mut self, verifier: &dyn Verifier, task: usize) -> Option<&str> {
+    /// no output read yet), filing and holding those before it, with whether it carries
+    /// an error; `None` at the end of the file or once it failed.
+    fn read_to(&mut self, verifier: &dyn Verifier, task: usize) -> Option<(&str, bool)> {
         let tasks = verifier.task_count();
         let found = self.read_until(verifier, |held, output, filed| {
             if filed == task {
@@ -186,7 +197,8 @@ impl<R: Read> Outputs<R> {
             false
         });
         // Borrowed from the reader: the output is graded without a copy.
-        found.then(|| self.reader.as_ref().map(OutputsReader::current_text))?
+        let reader = self.reader.as_ref().filter(|_| found)?;
+        Some((reader.current_text(), reader.current_output().failed))
     }
 
     /// Reads the rest of the file, filing every output and telling `each` the line
@@ -247,9 +259,11 @@ pub struct Summary {
     pub tasks: usize,
     /// Tasks whose grade is correct.
     pub correct: usize,
-    /// Tasks graded as empty answers because no output was given.
+    /// Tasks unanswered: no output, or one carrying an error; graded as empty answers.
     pub missing: usize,
-    /// The first five of those tasks, in the tasks file's order.
+    /// Of those, the tasks whose output carried an error.
+    pub errored: usize,
+    /// The first five unanswered tasks, in the tasks file's order.
     pub first_missing: Vec<String>,
 }
 
@@ -258,16 +272,18 @@ const HAND_ON_EVERY: usize = 1 << 20;
 
 /// Grades every row of `tasks` (a tasks file, its header read) with `verifier` against
 /// `outputs` (an outputs file as opened, or why it could not be), and hands the scores
-/// CSV to `sink` a megabyte at a time as it is made: [`SCORE_COLUMNS`], then the tasks
-/// file's columns beyond `task_id,group,kind,prompt`. The errors and their order are
-/// those of the module's list; after an error, what `sink` got is not the scores CSV.
+/// CSV to `sink` a megabyte at a time as it is made: [`SCORE_COLUMNS`], then
+/// [`ANSWERED_COLUMN`] when `answered` is set, then the tasks file's columns beyond
+/// `task_id,group,kind,prompt`. The errors and their order are those of the module's
+/// list; after an error, what `sink` got is not the scores CSV.
 pub fn grade_tasks<T: Read, O: Read>(
     verifier: &dyn Verifier,
     tasks: RowScanner<T>,
     outputs: Result<OutputsReader<O>, InputError>,
     sink: &mut dyn FnMut(&str),
+    answered: bool,
 ) -> Result<Summary, InputError> {
-    grade_tasks_handing_on(verifier, tasks, outputs, sink, HAND_ON_EVERY)
+    grade_tasks_handing_on(verifier, tasks, outputs, sink, HAND_ON_EVERY, answered)
 }
 
 /// [`grade_tasks`], handing the CSV on once `every` bytes are gathered.
@@ -277,6 +293,7 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
     outputs: Result<OutputsReader<O>, InputError>,
     sink: &mut dyn FnMut(&str),
     every: usize,
+    answered: bool,
 ) -> Result<Summary, InputError> {
     let headers = tasks.headers().to_vec();
     let source = tasks.source().to_string();
@@ -296,7 +313,19 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
         held: Held::default(),
     };
     let mut csv = CsvWriter::with_capacity(every + 4096);
+    if answered && extra.iter().any(|&i| headers[i] == ANSWERED_COLUMN) {
+        return Err(InputError::invalid(
+            &source,
+            1,
+            format!(
+                "a column `{ANSWERED_COLUMN}`, which `score --allow-missing` writes; rename it"
+            ),
+        ));
+    }
     let mut header: Vec<&str> = SCORE_COLUMNS.to_vec();
+    if answered {
+        header.push(ANSWERED_COLUMN);
+    }
     header.extend(extra.iter().map(|&i| headers[i].as_str()));
     csv.header(&header);
     // The line each task is listed on (0 before it is: data rows start on line 2).
@@ -305,6 +334,7 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
         tasks: 0,
         correct: 0,
         missing: 0,
+        errored: 0,
         first_missing: Vec::new(),
     };
     let mut failure: Option<InputError> = None;
@@ -349,25 +379,39 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
         } else {
             outputs.read_to(verifier, index)
         };
-        let answer = answer.unwrap_or_else(|| {
+        let unanswered = match answer {
+            Some((_, false)) => None,
+            Some((_, true)) => Some("unanswered: the output carries an error instead of an answer"),
+            None => Some("unanswered: no output for this task"),
+        };
+        let text = match answer {
+            Some((text, false)) => text,
+            _ => "",
+        };
+        let mut grade = verifier.grade_at(index, text);
+        if let Some(why) = unanswered {
+            // Graded as an empty answer; the feedback says why, not what was expected.
+            grade.feedback = why.to_string();
             summary.missing += 1;
+            summary.errored += usize::from(answer.is_some());
             if summary.first_missing.len() < MISSING_SHOWN {
                 summary.first_missing.push(task_id.to_string());
             }
-            ""
-        });
-        let grade = verifier.grade_at(index, answer);
+        }
         summary.correct += usize::from(grade.correct);
         // The id found the task, so it is the task's own id.
         let (group, kind) = verifier.task_names(index);
-        csv.cell(Cell::Text(task_id));
-        csv.cell(Cell::Text(group));
-        csv.cell(Cell::Text(kind));
+        csv.cell(Cell::Trusted(task_id));
+        csv.cell(Cell::Trusted(group));
+        csv.cell(Cell::Trusted(kind));
         csv.cell(Cell::Trusted(if grade.correct { "1" } else { "0" }));
         csv.number(grade.correctness);
         csv.number(grade.composite);
         csv.number(grade.score);
         csv.cell(Cell::Text(&grade.feedback));
+        if answered {
+            csv.cell(Cell::Trusted(if unanswered.is_none() { "1" } else { "0" }));
+        }
         for &i in &extra {
             csv.cell(Cell::Text(row.field(i)));
         }

@@ -128,15 +128,20 @@ mod whole_tables {
             let answer = match output_of[index] {
                 NONE => {
                     missing.push(task_id.to_string());
-                    ""
+                    None
                 }
-                position => outputs[position as usize].output.as_str(),
+                position => Some(outputs[position as usize].output.as_str()),
             };
+            let mut grade = verifier.grade(task, answer.unwrap_or(""));
+            if answer.is_none() {
+                // Changed since: a task with no output says so in its feedback.
+                grade.feedback = "unanswered: no output for this task".to_string();
+            }
             rows.push(Scored {
                 task_id: &task.task_id,
                 group: &task.group,
                 kind: &task.kind,
-                grade: verifier.grade(task, answer),
+                grade,
                 extra: extra.iter().map(|&i| row.fields[i].as_str()).collect(),
             });
         }
@@ -199,13 +204,16 @@ mod whole_tables {
 
 const SHIPPED: &[u8] = include_bytes!("../../data/arxiv/papers.csv");
 
-/// Scores as `score` did before: both files parsed whole, then graded.
-fn score_as_before(
+/// Scores the plain way, the oracle of the streaming grader: both files read whole
+/// (the outputs by the whole-file reader), then graded.
+fn naive_score(
     verifier: &dyn Verifier,
     tasks: &[u8],
     outputs: &[u8],
 ) -> Result<(String, Summary), String> {
-    let tasks = Table::parse("tasks.csv", tasks).map_err(|e| e.to_string())?;
+    // The scanner's whole table: how the CSV is read is held by the scanner's own
+    // tests against the `csv` crate (which takes an unclosed quote as a last field).
+    let tasks = crate::table::scan::scan_table("tasks.csv", tasks).map_err(|e| e.to_string())?;
     let outputs = whole_file::parse_outputs("o.jsonl", outputs).map_err(|e| e.to_string())?;
     let sheet = whole_tables::grade_tasks(verifier, &tasks, "o.jsonl", &outputs)
         .map_err(|e| e.to_string())?;
@@ -213,6 +221,7 @@ fn score_as_before(
         tasks: sheet.rows.len(),
         correct: sheet.rows.iter().filter(|r| r.grade.correct).count(),
         missing: sheet.missing_outputs.len(),
+        errored: 0,
         first_missing: sheet.missing_outputs.iter().take(5).cloned().collect(),
     };
     Ok((whole_tables::scores_csv(&sheet), summary))
@@ -237,18 +246,25 @@ fn score_now(
     let mut csv = String::new();
     // Handed on after every row, or once at the end.
     let every = if size % 2 == 1 { 1 } else { HAND_ON_EVERY };
-    let summary = grade_tasks_handing_on(verifier, tasks, outputs, &mut |c| csv.push_str(c), every)
-        .map_err(|e| e.to_string())?;
+    let summary = grade_tasks_handing_on(
+        verifier,
+        tasks,
+        outputs,
+        &mut |c| csv.push_str(c),
+        every,
+        false,
+    )
+    .map_err(|e| e.to_string())?;
     Ok((csv, summary))
 }
 
-fn assert_scores_as_before(verifier: &dyn Verifier, tasks: &[u8], outputs: &[u8]) {
-    let before = score_as_before(verifier, tasks, outputs);
+fn assert_scores_as_naive(verifier: &dyn Verifier, tasks: &[u8], outputs: &[u8]) {
+    let expected = naive_score(verifier, tasks, outputs);
     for size in [1, 5, 1 << 16] {
         let now = score_now(verifier, tasks, outputs, size);
         assert_eq!(
             now,
-            before,
+            expected,
             "{size}-byte reads of tasks {:?} and outputs {:?}",
             String::from_utf8_lossy(tasks),
             String::from_utf8_lossy(outputs)
@@ -303,13 +319,13 @@ fn every_pairing_of_tricky_files_scores_as_the_whole_file_grader_did() {
     let verifier = verify::build("arxiv", &truth).unwrap();
     for tasks in TASKS {
         for outputs in OUTPUTS {
-            assert_scores_as_before(verifier.as_ref(), tasks, outputs);
+            assert_scores_as_naive(verifier.as_ref(), tasks, outputs);
         }
     }
 }
 
 #[test]
-fn the_facts_verifier_scores_as_before_too() {
+fn the_facts_verifier_scores_as_the_naive_grader_does() {
     let text = "group,kind,question,answer\n\
         fr,capital,Capital of France?,Paris\n\
         de,capital,Capital of Germany?,Berlin\n\
@@ -322,7 +338,7 @@ fn the_facts_verifier_scores_as_before_too() {
         b"task_id,output\nde:capital,Berlin\nde:capital,Berlin\n",
         b"task_id,output\nit:capital,Rome\n",
     ] {
-        assert_scores_as_before(verifier.as_ref(), tasks, outputs);
+        assert_scores_as_naive(verifier.as_ref(), tasks, outputs);
     }
 }
 
@@ -344,6 +360,7 @@ fn a_summary_names_the_first_five_tasks_without_an_output() {
             tasks: 7,
             correct: 1,
             missing: 6,
+            errored: 0,
             first_missing: [
                 "1706.03762:id",
                 "1512.03385:id",
@@ -368,7 +385,7 @@ fn quoted(text: &str) -> String {
 }
 
 #[test]
-fn every_shipped_task_scores_as_before_in_any_order_with_extra_columns() {
+fn every_shipped_task_scores_as_the_naive_grader_does_in_any_order_with_extra_columns() {
     let truth = Table::parse("papers.csv", SHIPPED).unwrap();
     let verifier = verify::build("arxiv", &truth).unwrap();
     let tasks = verifier.tasks();
@@ -409,13 +426,13 @@ fn every_shipped_task_scores_as_before_in_any_order_with_extra_columns() {
             csv.push_str(&format!("{},{id}\r\n", quoted(&answer)));
         }
     }
-    let before = score_as_before(verifier.as_ref(), tasks_csv.as_bytes(), jsonl.as_bytes());
-    let (scores, summary) = before.clone().expect("a clean run");
+    let expected = naive_score(verifier.as_ref(), tasks_csv.as_bytes(), jsonl.as_bytes());
+    let (scores, summary) = expected.clone().expect("a clean run");
     assert_eq!(summary.tasks, tasks.len());
     assert!(summary.correct > 0 && summary.missing > 0, "{summary:?}");
     assert_eq!(scores.lines().count(), tasks.len() + 1);
-    assert_scores_as_before(verifier.as_ref(), tasks_csv.as_bytes(), jsonl.as_bytes());
-    assert_scores_as_before(verifier.as_ref(), tasks_csv.as_bytes(), csv.as_bytes());
+    assert_scores_as_naive(verifier.as_ref(), tasks_csv.as_bytes(), jsonl.as_bytes());
+    assert_scores_as_naive(verifier.as_ref(), tasks_csv.as_bytes(), csv.as_bytes());
 }
 
 /// A tasks file and an outputs file over the shipped tasks, drawn from `seed`: the
@@ -508,6 +525,6 @@ proptest::proptest! {
         let truth = Table::parse("papers.csv", SHIPPED).unwrap();
         let verifier = verify::build("arxiv", &truth).unwrap();
         let (tasks, outputs) = drawn_files(verifier.tasks(), seed);
-        assert_scores_as_before(verifier.as_ref(), tasks.as_bytes(), outputs.as_bytes());
+        assert_scores_as_naive(verifier.as_ref(), tasks.as_bytes(), outputs.as_bytes());
     }
 }

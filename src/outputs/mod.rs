@@ -2,6 +2,11 @@
 //! those keys. The format is JSON Lines when the file's first non-blank character is
 //! `{`, CSV otherwise, so a `.txt` export works as well as a `.jsonl` one.
 //!
+//! A run that failed on a task may say so instead of answering: a JSON line whose
+//! `error` key is set (anything but `null`, `false`, an empty string, object or array;
+//! its `output` may then be absent), or a CSV row whose optional `error` column is not
+//! blank. Such an output is marked [`OutputRef::failed`]: the task has no answer.
+//!
 //! [`read_outputs`] reads a stream one output at a time, holding one line or CSV row
 //! rather than the file; [`parse_outputs`] collects it. Either way the errors, their
 //! rows and their order are those of checking the whole file at once: an invalid UTF-8
@@ -11,6 +16,7 @@ use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read};
 
 use crate::error::InputError;
+use crate::table::scan::MAX_ROW_BYTES;
 use crate::table::{RowReader, column, require, trim_field};
 
 mod plain;
@@ -38,6 +44,8 @@ pub struct OutputRef<'a> {
     pub task_id: &'a str,
     /// The skill's answer, untrusted text.
     pub output: &'a str,
+    /// Whether the line carries an error instead of an answer.
+    pub failed: bool,
 }
 
 impl OutputRef<'_> {
@@ -110,11 +118,15 @@ enum Format<R: Read> {
         /// The first line that is not an output: reported once the rest of the file
         /// is known to be UTF-8, as a check of the whole file first would.
         refused: Option<InputError>,
+        /// Whether the last output carries an error instead of an answer.
+        failed: bool,
     },
     Csv {
         rows: RowReader<Sniffed<R>>,
         /// The `task_id` and `output` columns.
         columns: (Option<usize>, Option<usize>),
+        /// The optional `error` column.
+        error: Option<usize>,
     },
 }
 
@@ -122,8 +134,16 @@ impl<R: Read> OutputsReader<R> {
     /// Starts reading `input` (named `source` in messages): learns its format and,
     /// for CSV, reads its header.
     pub fn new(source: &str, mut input: R) -> Result<OutputsReader<R>, InputError> {
-        let (mut head, json) = sniff(&mut input).map_err(|error| io_error(source, &error))?;
-        let format = if json {
+        let (mut head, first) = sniff(&mut input).map_err(|error| io_error(source, &error))?;
+        if let Some(at) = first.filter(|&at| head[at] == b'[') {
+            let line = 1 + memchr::memchr_iter(b'\n', &head[..at]).count() as u64;
+            return Err(InputError::invalid(
+                source,
+                line,
+                "this is a JSON array; write one object per line (JSON Lines: `{\"task_id\": ..., \"output\": ...}` on each line, no brackets or commas between them)",
+            ));
+        }
+        let format = if first.is_some_and(|at| head[at] == b'{') {
             if head.starts_with(BOM) {
                 head.drain(..BOM.len());
             }
@@ -134,6 +154,7 @@ impl<R: Read> OutputsReader<R> {
                 current: Current::Nothing,
                 line: 0,
                 refused: None,
+                failed: false,
             }
         } else {
             let rows = RowReader::new(source, std::io::Cursor::new(head).chain(input))?;
@@ -141,7 +162,12 @@ impl<R: Read> OutputsReader<R> {
                 column(rows.headers(), "task_id"),
                 column(rows.headers(), "output"),
             );
-            Format::Csv { rows, columns }
+            let error = column(rows.headers(), "error");
+            Format::Csv {
+                rows,
+                columns,
+                error,
+            }
         };
         Ok(OutputsReader {
             source: source.to_string(),
@@ -172,7 +198,7 @@ impl<R: Read> OutputsReader<R> {
     pub fn advance(&mut self) -> Result<bool, InputError> {
         let source = self.source.as_str();
         match &mut self.format {
-            Format::Csv { rows, columns } => {
+            Format::Csv { rows, columns, .. } => {
                 if columns.0.is_none() || columns.1.is_none() {
                     // A missing column is reported once the whole file is known to
                     // parse: the rows are only counted.
@@ -192,13 +218,22 @@ impl<R: Read> OutputsReader<R> {
                 current,
                 line,
                 refused,
+                failed,
             } => loop {
                 bytes.clear();
-                let read = read_line(reader, bytes).map_err(|error| io_error(source, &error))?;
+                let read = read_line(reader, bytes, MAX_ROW_BYTES)
+                    .map_err(|error| io_error(source, &error))?;
                 if read == 0 {
                     return Ok(false);
                 }
                 *line += 1;
+                if bytes.len() > MAX_ROW_BYTES {
+                    return Err(InputError::RowTooLong {
+                        file: source.to_string(),
+                        line: *line,
+                        limit_mib: (MAX_ROW_BYTES >> 20) as u64,
+                    });
+                }
                 // A line break is ASCII, never inside a character: the first invalid byte
                 // of the file is on the first line that is not UTF-8.
                 let text = std::str::from_utf8(bytes).map_err(|_| InputError::Utf8 {
@@ -218,6 +253,7 @@ impl<R: Read> OutputsReader<R> {
                     let trimmed = trim_field(&scratch[id.clone()]);
                     let start = trimmed.as_ptr() as usize - scratch.as_ptr() as usize;
                     *current = Current::Plain(start..start + trimmed.len(), output);
+                    *failed = false;
                     break;
                 }
                 if let Some(fields) = parse_line_fast(raw) {
@@ -227,11 +263,13 @@ impl<R: Read> OutputsReader<R> {
                         task_id: trim_field(&fields.task_id).to_string(),
                         output: fields.output.into_owned(),
                     });
+                    *failed = false;
                     break;
                 }
-                match parse_line(source, *line, raw) {
-                    Ok(output) => {
+                match parse_any_line(source, *line, raw) {
+                    Ok((output, error)) => {
                         *current = Current::Owned(output);
+                        *failed = error;
                         break;
                     }
                     Err(error) => *refused = Some(error),
@@ -258,35 +296,44 @@ impl<R: Read> OutputsReader<R> {
     /// returned `true`.
     pub fn current_output(&self) -> OutputRef<'_> {
         match &self.format {
-            Format::Csv { rows, columns } => {
+            Format::Csv {
+                rows,
+                columns,
+                error,
+            } => {
                 let row = rows.current();
                 let (id, output) = (columns.0.unwrap_or(0), columns.1.unwrap_or(0));
                 OutputRef {
                     line: row.line,
                     task_id: trim_field(row.field(id)),
                     output: row.field(output),
+                    failed: error.is_some_and(|error| !row.field(error).trim().is_empty()),
                 }
             }
             Format::Jsonl {
                 scratch,
                 current,
                 line,
+                failed,
                 ..
             } => match current {
                 Current::Plain(id, output) => OutputRef {
                     line: *line,
                     task_id: &scratch[id.clone()],
                     output: &scratch[output.clone()],
+                    failed: false,
                 },
                 Current::Owned(output) => OutputRef {
                     line: *line,
                     task_id: &output.task_id,
                     output: &output.output,
+                    failed: *failed,
                 },
                 Current::Nothing => OutputRef {
                     line: *line,
                     task_id: "",
                     output: "",
+                    failed: false,
                 },
             },
         }
@@ -318,9 +365,10 @@ impl<R: Read> OutputsReader<R> {
 }
 
 /// Reads the start of `input` until its format is known, and returns the bytes read
-/// and whether it is JSON Lines: whether the first byte that is not ASCII whitespace,
-/// after any BOM, is `{`.
-fn sniff(input: &mut impl Read) -> std::io::Result<(Vec<u8>, bool)> {
+/// and where in them the first byte that is not ASCII whitespace, after any BOM, is
+/// (`{` opens JSON Lines, `[` a JSON array, anything else CSV); `None` when there is
+/// none, or none in the first [`MAX_ROW_BYTES`] (the CSV reader then refuses the row).
+fn sniff(input: &mut impl Read) -> std::io::Result<(Vec<u8>, Option<usize>)> {
     let mut head = Vec::new();
     let mut chunk = [0u8; 4096];
     let mut scanned = 0;
@@ -341,13 +389,15 @@ fn sniff(input: &mut impl Read) -> std::io::Result<(Vec<u8>, bool)> {
         }
         let body_start = if head.starts_with(BOM) { BOM.len() } else { 0 };
         scanned = scanned.max(body_start);
-        if let Some(first) = head[scanned..].iter().find(|b| !b.is_ascii_whitespace()) {
-            let json = *first == b'{';
-            return Ok((head, json));
+        if let Some(first) = head[scanned..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+        {
+            return Ok((head, Some(scanned + first)));
         }
         scanned = head.len();
-        if at_end {
-            return Ok((head, false));
+        if at_end || head.len() > MAX_ROW_BYTES {
+            return Ok((head, None));
         }
     }
 }
@@ -372,6 +422,12 @@ fn line_content(text: &str) -> &str {
 /// does not take. Public for the readers held up against the streaming one (the
 /// `outputs_stream` fuzz target), which read their lines the same way.
 pub fn parse_line(source: &str, line: u64, raw: &str) -> Result<Output, InputError> {
+    parse_any_line(source, line, raw).map(|(output, _)| output)
+}
+
+/// [`parse_line`], and whether the line carries an error instead of an answer (its
+/// output is then empty, whatever its `output` key holds).
+fn parse_any_line(source: &str, line: u64, raw: &str) -> Result<(Output, bool), InputError> {
     let value: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
         InputError::invalid(
             source,
@@ -399,11 +455,34 @@ pub fn parse_line(source: &str, line: u64, raw: &str) -> Result<Output, InputErr
             )),
         }
     };
-    Ok(Output {
-        line,
-        task_id: field("task_id")?.trim().to_string(),
-        output: field("output")?,
-    })
+    let failed = value.get("error").is_some_and(is_set);
+    let output = if failed {
+        String::new()
+    } else {
+        field("output")?
+    };
+    let task_id = field("task_id")?.trim().to_string();
+    Ok((
+        Output {
+            line,
+            task_id,
+            output,
+        },
+        failed,
+    ))
+}
+
+/// Whether an `error` value says the task failed: anything but `null`, `false`, or an
+/// empty (or blank) string, object or array.
+fn is_set(error: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match error {
+        Value::Null | Value::Bool(false) => false,
+        Value::String(text) => !text.trim().is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(fields) => !fields.is_empty(),
+        _ => true,
+    }
 }
 
 /// An outputs line with both keys strings, read without building a JSON tree, and
@@ -414,6 +493,9 @@ struct Line<'a> {
     task_id: Cow<'a, str>,
     #[serde(borrow)]
     output: Cow<'a, str>,
+    /// Read only to send a line with an error to the general path.
+    #[serde(default)]
+    error: Option<serde_json::Value>,
 }
 
 /// The fields of a line that is an object whose `task_id` and `output` are strings,
@@ -424,13 +506,19 @@ fn parse_line_fast(raw: &str) -> Option<Line<'_>> {
     if !raw.trim_start().starts_with('{') {
         return None;
     }
-    serde_json::from_str(raw).ok()
+    let line: Line = serde_json::from_str(raw).ok()?;
+    (!line.error.as_ref().is_some_and(is_set)).then_some(line)
 }
 
 /// `BufRead::read_until(b'\n')`, with the line end found by the `memchr` crate's
 /// vector search (the standard library's is a word at a time): the bytes up to and
-/// including the next `\n` (or the end of the input) appended to `line`, and how many.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
+/// including the next `\n` (or the end of the input) appended to `line`, and how many;
+/// or, once `line` holds more than `limit` bytes, those (the line is refused).
+fn read_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<usize> {
     let mut read = 0;
     loop {
         let buffer = match reader.fill_buf() {
@@ -445,7 +533,7 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<u
         line.extend_from_slice(&buffer[..taken]);
         reader.consume(taken);
         read += taken;
-        if done {
+        if done || line.len() > limit {
             return Ok(read);
         }
     }

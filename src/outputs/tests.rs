@@ -16,8 +16,13 @@ pub(crate) mod whole_file {
 
     pub fn parse_outputs(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        match body.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'{') => parse_jsonl(source, body),
+        match body.iter().position(|b| !b.is_ascii_whitespace()) {
+            Some(at) if body[at] == b'{' => parse_jsonl(source, body),
+            Some(at) if body[at] == b'[' => Err(InputError::invalid(
+                source,
+                1 + body[..at].iter().filter(|&&b| b == b'\n').count() as u64,
+                "this is a JSON array; write one object per line (JSON Lines: `{\"task_id\": ..., \"output\": ...}` on each line, no brackets or commas between them)",
+            )),
             _ => parse_csv(source, bytes),
         }
     }
@@ -113,7 +118,7 @@ fn outcome(result: Result<Vec<Output>, InputError>) -> Result<Vec<Output>, Strin
 }
 
 /// Reads `bytes` every way there is and checks each against the whole-file reader.
-fn assert_reads_as_before(bytes: &[u8]) {
+fn assert_reads_as_naive(bytes: &[u8]) {
     let expected = outcome(whole_file::parse_outputs("o.jsonl", bytes));
     assert_eq!(
         outcome(parse_outputs("o.jsonl", bytes)),
@@ -193,7 +198,7 @@ fn names_the_line_of_a_bad_json_line() {
 }
 
 #[test]
-fn an_invalid_byte_below_a_bad_line_is_reported_first_as_before() {
+fn an_invalid_byte_below_a_bad_line_is_reported_first_as_the_naive_reader_does() {
     let bytes =
         b"{\"task_id\":\"a\",\"output\":\"x\"}\n{oops\n\n{\"task_id\":\"b\",\"output\":\"\xff\"}\n";
     let error = parse_outputs("o.jsonl", bytes).unwrap_err();
@@ -201,7 +206,7 @@ fn an_invalid_byte_below_a_bad_line_is_reported_first_as_before() {
         error.to_string(),
         "`o.jsonl` row 4, column 1: not valid UTF-8; save the file as UTF-8"
     );
-    assert_reads_as_before(bytes);
+    assert_reads_as_naive(bytes);
 }
 
 /// Files that are odd but valid, or bad in one way or several, in both formats.
@@ -256,7 +261,7 @@ const TRICKY: &[&[u8]] = &[
 #[test]
 fn the_stream_reads_tricky_files_as_the_whole_file_reader_did() {
     for bytes in TRICKY {
-        assert_reads_as_before(bytes);
+        assert_reads_as_naive(bytes);
     }
 }
 

@@ -141,6 +141,7 @@ pub fn evaluate(
 /// pairs, and decides once, at the level the ledger leaves for this attempt when there
 /// is a ledger (the attempt is recorded under its lock), else at `settings.alpha`.
 pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
+    super::import::check_documents(&files.baseline, &files.candidate)?;
     // Every file is opened before any is parsed, so an unreadable one is reported first.
     let baseline = open_file(&files.baseline)?;
     let candidate = open_file(&files.candidate)?;

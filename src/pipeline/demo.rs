@@ -145,11 +145,12 @@ fn score(demo: &mut Demo) -> anyhow::Result<()> {
             tasks: demo.out.join("split/holdout.csv"),
             outputs: PathBuf::from(format!("{OUTPUTS}/{arm}.jsonl")),
             verifier: "arxiv".to_string(),
+            allow_missing: false,
         };
         let mut file = Streamed::new(&path);
         let summary = score::score(&files, &mut |chunk| file.write(chunk.as_bytes()))?;
+        demo.notes.extend(score::check_answered(&summary, &files)?);
         file.commit()?;
-        demo.notes.extend(score::missing_note(&summary));
         counts.push(format!("{arm} {}/{}", summary.correct, summary.tasks));
     }
     demo.lines.push(format!(

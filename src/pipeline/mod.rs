@@ -6,6 +6,7 @@
 pub mod admit;
 pub mod audit;
 pub mod demo;
+pub mod import;
 pub mod power;
 pub mod score;
 pub mod split;
@@ -15,9 +16,15 @@ mod admit_properties;
 
 use std::path::Path;
 
-/// Reads a whole file, naming it in the error.
+/// Reads a whole file (at most [`crate::table::MAX_WHOLE_BYTES`]), naming it in the error.
 pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| cannot_read(path, &e))
+    let file = open_file(path)?;
+    let source = path.display().to_string();
+    Ok(crate::table::read_capped(
+        &source,
+        file,
+        crate::table::MAX_WHOLE_BYTES,
+    )?)
 }
 
 /// Opens a file to be read as a stream, with [`read_file`]'s message when it cannot be.

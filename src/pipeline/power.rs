@@ -5,7 +5,7 @@
 use crate::alpha::Alpha;
 use crate::report::power::{PowerReport, PowerRow};
 use crate::stats::power::{
-    detectable_shift, min_detectable_shift, min_discordant, required_n, required_n_for_power,
+    detectable_shift, min_detectable_shift, min_discordant, n_for_power, required_n,
 };
 
 /// What is asked.
@@ -45,19 +45,24 @@ pub fn power(settings: &PowerSettings) -> Option<PowerReport> {
                 shift_for_power: settings
                     .exact
                     .and_then(|(r, power)| detectable_shift(n, r, alpha, power)),
-                n_for_power: None,
+                smallest_n_for_power: None,
+                n_from_which_power_stays: None,
             })
             .collect(),
-        &Question::Shift(shift) => vec![PowerRow {
-            n: None,
-            shift: Some(shift),
-            min_detectable_shift: None,
-            required_n: required_n(shift, alpha),
-            shift_for_power: None,
-            n_for_power: settings
+        &Question::Shift(shift) => {
+            let crossings = settings
                 .exact
-                .and_then(|(r, power)| required_n_for_power(shift, r, alpha, power)),
-        }],
+                .and_then(|(r, power)| n_for_power(shift, r, alpha, power));
+            vec![PowerRow {
+                n: None,
+                shift: Some(shift),
+                min_detectable_shift: None,
+                required_n: required_n(shift, alpha),
+                shift_for_power: None,
+                smallest_n_for_power: crossings.map(|c| c.smallest),
+                n_from_which_power_stays: crossings.map(|c| c.stays_from),
+            }]
+        }
     };
     Some(PowerReport {
         schema: "evogate/power/v1",

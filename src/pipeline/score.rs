@@ -22,6 +22,9 @@ pub struct ScoreFiles {
     pub outputs: PathBuf,
     /// The verifier's name.
     pub verifier: String,
+    /// Score tasks without an answer as empty answers marked `answered` 0, instead of
+    /// refusing the run.
+    pub allow_missing: bool,
 }
 
 /// Grades `files.outputs` against the truth, handing the scores CSV to `write`.
@@ -38,11 +41,17 @@ pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<
     let outputs = match std::fs::File::open(&files.outputs) {
         Ok(file) => OutputsReader::new(&outputs_source, file),
         Err(error) => Err(InputError::Io {
-            file: outputs_source,
+            file: outputs_source.clone(),
             message: error.to_string(),
         }),
     };
-    let summary = grade_tasks(verifier.as_ref(), tasks, outputs, write)?;
+    let summary = grade_tasks(
+        verifier.as_ref(),
+        tasks,
+        outputs,
+        write,
+        files.allow_missing,
+    )?;
     // A big truth makes a verifier of millions of small allocations; freeing them one
     // at a time takes a visible share of the run, and the process ends soon after
     // this returns.
@@ -50,14 +59,30 @@ pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<
     Ok(summary)
 }
 
-/// The note for tasks that had no output, when some had none.
-pub fn missing_note(summary: &Summary) -> Option<String> {
-    (summary.missing > 0).then(|| {
-        format!(
-            "{} of {} tasks had no output and were graded as empty answers (first: {})",
-            summary.missing,
-            summary.tasks,
-            summary.first_missing.join(", ")
-        )
-    })
+/// Checks that every task was answered. A crashed or cut-short run must not be scored
+/// as a skill's wrong answers: without `allow_missing` unanswered tasks are an error
+/// naming how many and the first ids; with it they are a note.
+pub fn check_answered(summary: &Summary, files: &ScoreFiles) -> anyhow::Result<Option<String>> {
+    if summary.missing == 0 {
+        return Ok(None);
+    }
+    let unanswered = format!(
+        "{} of {} tasks have no answer in `{}` (first: {}){}",
+        summary.missing,
+        summary.tasks,
+        files.outputs.display(),
+        summary.first_missing.join(", "),
+        match summary.errored {
+            0 => String::new(),
+            n => format!("; {n} of them carry an error instead of an answer"),
+        }
+    );
+    if !files.allow_missing {
+        anyhow::bail!(
+            "{unanswered}; rerun them, or pass --allow-missing to score them as empty answers marked `answered` 0"
+        );
+    }
+    Ok(Some(format!(
+        "{unanswered}; scored as empty answers, marked `answered` 0"
+    )))
 }

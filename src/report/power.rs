@@ -19,8 +19,11 @@ pub struct PowerRow {
     pub required_n: Option<u64>,
     /// The shift detected with `power` at `discordance` (with --n and --discordance).
     pub shift_for_power: Option<f64>,
-    /// The n that detects the shift with `power` at `discordance` (with --shift).
-    pub n_for_power: Option<u64>,
+    /// The smallest n that detects the shift with `power` at `discordance` (with --shift).
+    pub smallest_n_for_power: Option<u64>,
+    /// The n from which power stays at or above `power` (with --shift): exact power
+    /// saw-tooths in n, so some n between the two fall short.
+    pub n_from_which_power_stays: Option<u64>,
 }
 
 /// The whole answer, the JSON document's fields in order.
@@ -69,10 +72,13 @@ pub fn text(answer: &PowerReport) -> String {
                 .required_n
                 .map_or("more than 2^53".into(), |n| n.to_string());
             let power = with_power(
-                row.n_for_power
-                    .map_or(format!("not within {EXACT_POWER_LIMIT} pairs"), |n| {
-                        format!("n {n}")
-                    }),
+                match (row.smallest_n_for_power, row.n_from_which_power_stays) {
+                    (Some(first), Some(from)) if first == from => format!("n {first}"),
+                    (Some(first), Some(from)) => {
+                        format!("smallest n {first}, and every n from {from} on")
+                    }
+                    _ => format!("not within {EXACT_POWER_LIMIT} pairs"),
+                },
             );
             out.push_str(&format!(
                 "shift {}: smallest n whose best case detects it {best}{power}\n",

@@ -48,6 +48,18 @@ pub fn terminal(text: &str) -> Cow<'_, str> {
 /// Backticked values longer than this many characters are cut in messages.
 const LONGEST_VALUE: usize = 120;
 
+/// Backticked numbers longer than this many characters are cut (a 309-digit score is
+/// unreadable long before it is 120 characters).
+const LONGEST_NUMBER: usize = 24;
+
+/// Whether a value is written as a number: ASCII digits, signs, points and exponents.
+fn is_number_text(text: &str) -> bool {
+    text.bytes().any(|b| b.is_ascii_digit())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+}
+
 /// Messages longer than this many characters are cut.
 const LONGEST_MESSAGE: usize = 2_000;
 
@@ -56,7 +68,8 @@ const LONGEST_MESSAGE: usize = 2_000;
 /// Errors quote values from the inputs (task ids, fields, JSON), which are untrusted: a
 /// control character or an ANSI escape sequence in one could rewrite the terminal, and
 /// a 10 MB field would flood it. Control characters and bidirectional overrides are
-/// shown as `\u{..}` escapes, a backticked value longer than 120 characters keeps its
+/// shown as `\u{..}` escapes, a backticked number longer than 24 characters keeps its
+/// first 20 digits, a backticked value longer than 120 characters keeps its
 /// first 100 and says how many were cut, and the whole message stops at 2,000
 /// characters.
 pub fn message(text: &str) -> String {
@@ -67,7 +80,13 @@ pub fn message(text: &str) -> String {
         }
         let inside = index % 2 == 1;
         let length = piece.chars().count();
-        if inside && length > LONGEST_VALUE {
+        if inside && length > LONGEST_NUMBER && is_number_text(piece) {
+            out.push_str(&piece[..LONGEST_NUMBER - 4]);
+            out.push_str(&format!(
+                "… ({} more digits)",
+                length - (LONGEST_NUMBER - 4)
+            ));
+        } else if inside && length > LONGEST_VALUE {
             push_visible(&mut out, piece.chars().take(100));
             out.push_str(&format!("… ({} more characters)", length - 100));
         } else {
@@ -124,6 +143,18 @@ mod tests {
             shown.ends_with("… (9999900 more characters)`; fix it"),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn a_309_digit_number_is_cut_to_twenty_digits() {
+        let number = format!("1{}", "0".repeat(308));
+        let shown = message(&format!("score `{number}` is outside [0, 1]"));
+        assert_eq!(
+            shown,
+            "score `10000000000000000000… (289 more digits)` is outside [0, 1]"
+        );
+        let short = "score `99999999999999999999` is outside [0, 1]";
+        assert_eq!(message(short), short);
     }
 
     #[test]

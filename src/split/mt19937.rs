@@ -2,24 +2,26 @@
 //! seeding and its `getrandbits`, `_randbelow`, `shuffle` and `random` on top. It exists
 //! only so that evogate can rebuild, bit for bit, splits that the reference Python
 //! pipeline made; evogate's own sampling uses ChaCha.
-
-/// Degree of recurrence of MT19937 (the state holds this many 32-bit words).
-const N: usize = 624;
-/// Middle word offset of the recurrence.
-const M: usize = 397;
-const MATRIX_A: u32 = 0x9908_b0df;
-const UPPER_MASK: u32 = 0x8000_0000;
-const LOWER_MASK: u32 = 0x7fff_ffff;
+//!
+//! The generator itself is `rand_mt`'s: its `new_with_key` is the reference
+//! `init_by_array` for keys of at most 624 words (it runs the first loop 624 times
+//! where the reference runs `max(624, key length)`), and a `u64` seed is at most two.
+//! The CPython fingerprints below hold it to that.
 
 /// CPython's `random.Random(seed)` for a non-negative integer seed.
 ///
 /// Follows `Modules/_randommodule.c` (CPython 3.11): the seed's absolute value is split
 /// into 32-bit words, least significant first (0 gives the single word 0), and fed to the
 /// reference `init_by_array` after `init_genrand(19650218)`.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct CpythonRandom {
-    state: [u32; N],
-    index: usize,
+    mt: rand_mt::Mt,
+}
+
+impl std::fmt::Debug for CpythonRandom {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("CpythonRandom")
+    }
 }
 
 impl CpythonRandom {
@@ -29,81 +31,17 @@ impl CpythonRandom {
         let high = (seed >> 32) as u32;
         // CPython keeps only the words up to the most significant non-zero one, and at
         // least one word: 0 and 2**32 - 1 are one word, 2**32 + 5 is two.
-        if high == 0 {
-            CpythonRandom::from_key(&[low])
+        let mt = if high == 0 {
+            rand_mt::Mt::new_with_key([low])
         } else {
-            CpythonRandom::from_key(&[low, high])
-        }
-    }
-
-    /// The reference `init_by_array(key)`, preceded by `init_genrand(19650218)`.
-    fn from_key(key: &[u32]) -> CpythonRandom {
-        let mut rng = CpythonRandom::from_genrand(19_650_218);
-        let mt = &mut rng.state;
-        let mut i = 1;
-        let mut j = 0;
-        for _ in 0..N.max(key.len()) {
-            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
-            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-            if j >= key.len() {
-                j = 0;
-            }
-        }
-        for _ in 0..N - 1 {
-            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
-            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-            i += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-        }
-        // The most significant bit is set so that the state is never all zero.
-        mt[0] = 0x8000_0000;
-        rng
-    }
-
-    /// The reference `init_genrand(seed)`.
-    fn from_genrand(seed: u32) -> CpythonRandom {
-        let mut state = [0u32; N];
-        state[0] = seed;
-        for i in 1..N {
-            let prev = state[i - 1] ^ (state[i - 1] >> 30);
-            state[i] = 1_812_433_253u32.wrapping_mul(prev).wrapping_add(i as u32);
-        }
-        CpythonRandom { state, index: N }
-    }
-
-    /// Regenerates all N words of state at once, as the reference `genrand_uint32` does.
-    fn twist(&mut self) {
-        let mt = &mut self.state;
-        for k in 0..N {
-            let y = (mt[k] & UPPER_MASK) | (mt[(k + 1) % N] & LOWER_MASK);
-            let mag = if y & 1 == 1 { MATRIX_A } else { 0 };
-            mt[k] = mt[(k + M) % N] ^ (y >> 1) ^ mag;
-        }
-        self.index = 0;
+            rand_mt::Mt::new_with_key([low, high])
+        };
+        CpythonRandom { mt }
     }
 
     /// The next 32-bit output, tempered (the reference `genrand_uint32`).
     pub fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            self.twist();
-        }
-        let mut y = self.state[self.index];
-        self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        self.mt.next_u32()
     }
 
     /// `getrandbits(k)` for k ≤ 64: a uniform integer of k bits.

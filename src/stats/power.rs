@@ -170,14 +170,14 @@ pub fn detectable_shift(n: u64, discordance: f64, alpha: f64, power: f64) -> Opt
     Some(high)
 }
 
-/// An n at which [`mcnemar_power`] first reaches `power` for this discordance and
-/// shift: doubling until it does, then bisection between the last n that failed and
-/// the first that passed.
+/// An n at which [`mcnemar_power`] reaches `power` for this discordance and shift:
+/// doubling until it does, then bisection between the last n that failed and the first
+/// that passed.
 ///
 /// The power of an exact test saw-tooths in n, so a few n just below the answer may
-/// also reach the target; the answer is the crossing bisection finds, and power at it
-/// is at least the target. `None` for invalid arguments, a shift that is not positive,
-/// or no n up to [`EXACT_POWER_LIMIT`].
+/// also reach the target and a few above may not; this is only a crossing, the starting
+/// point of [`n_for_power`], which names the two n a user needs. `None` for invalid
+/// arguments, a shift that is not positive, or no n up to [`EXACT_POWER_LIMIT`].
 pub fn required_n_for_power(shift: f64, discordance: f64, alpha: f64, power: f64) -> Option<u64> {
     if !(power > 0.0 && power < 1.0 && shift > 0.0) {
         return None;
@@ -201,4 +201,60 @@ pub fn required_n_for_power(shift: f64, discordance: f64, alpha: f64, power: f64
         }
     }
     Some(high)
+}
+
+/// The two sample sizes a saw-toothed power curve has: the smallest n whose power
+/// reaches the target, and the n from which power stays at or above it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PowerCrossings {
+    /// The smallest n with power ≥ target.
+    pub smallest: u64,
+    /// The n from which every larger n (within the scan) also has power ≥ target.
+    pub stays_from: u64,
+}
+
+/// Shortest scan on either side of the bisection's crossing, in pairs.
+const CROSSING_SCAN_MIN: u64 = 64;
+/// Longest scan below the crossing, and the run of passing n that ends the scan above.
+const CROSSING_SCAN_MAX: u64 = 512;
+
+/// The smallest n with [`mcnemar_power`] ≥ `power`, and the n from which it stays there.
+///
+/// Exact power is not monotone in n (for ψ = 1, δ = 0.16, α = 0.05, 80%: n = 245 reaches
+/// it, 246 does not, and it holds from 258 on), so bisection alone returns whichever
+/// crossing it meets. From that crossing H this scans every n in [H − w, H] for the
+/// first that passes, and upward until w consecutive n pass, where w = H/4 clamped to
+/// [64, 512]: the saw-tooth's dips shrink as n grows and span far fewer pairs than w at
+/// the sizes checked (scipy reference in the tests), and each n scanned costs one exact
+/// power, so the cap bounds the cost at large n. A dip further than w from the crossing
+/// would go unseen. `None` as for [`required_n_for_power`].
+pub fn n_for_power(shift: f64, discordance: f64, alpha: f64, power: f64) -> Option<PowerCrossings> {
+    let crossing = required_n_for_power(shift, discordance, alpha, power)?;
+    let reaches = |n: u64| mcnemar_power(n, discordance, shift, alpha).map(|p| p >= power);
+    let window = (crossing / 4).clamp(CROSSING_SCAN_MIN, CROSSING_SCAN_MAX);
+    let mut smallest = crossing;
+    let mut last_failure = None;
+    for n in crossing.saturating_sub(window).max(1)..crossing {
+        if reaches(n)? {
+            smallest = smallest.min(n);
+        } else if n > smallest {
+            last_failure = Some(n);
+        }
+    }
+    let mut run = 0;
+    let mut n = crossing;
+    while run < window && n < EXACT_POWER_LIMIT {
+        n += 1;
+        if reaches(n)? {
+            run += 1;
+        } else {
+            run = 0;
+            last_failure = Some(n);
+        }
+    }
+    let stays_from = last_failure.map_or(smallest, |n| n + 1);
+    Some(PowerCrossings {
+        smallest,
+        stays_from,
+    })
 }

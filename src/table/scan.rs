@@ -12,7 +12,10 @@
 //! follows its closing quote up to the next `,` or line end is appended as it is; a
 //! quote inside an unquoted field is an ordinary byte; a record ends at `\n`, `\r` or
 //! `\r\n`, and blank lines between records are skipped; at the end of the input the
-//! record being read is complete, an open quote included. A leading UTF-8 BOM is
+//! record being read is complete. One difference: an input that ends inside a quoted
+//! field is refused naming the row of its opening quote (the `csv` crate takes the rest
+//! of the file as that field, and the file's error would be a ragged row or none).
+//! Every record is capped at [`MAX_ROW_BYTES`]. A leading UTF-8 BOM is
 //! dropped, and a second right after it too (as the reader does). A record's line
 //! is the line its first byte is on, counting `\n`, `\r\n` and a lone `\r` as one line
 //! end each.
@@ -26,6 +29,12 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// How many bytes are read from the input at a time.
 const CHUNK: usize = 1 << 16;
+
+/// The most bytes one record may hold (its fields' bytes plus one per field): a longer
+/// one is refused, so that a file of one endless line (`/dev/zero`) cannot grow memory
+/// until the allocator aborts. Far above any row a scores, truth or tasks file holds
+/// (a 10 MB task id still reads).
+pub const MAX_ROW_BYTES: usize = 64 << 20;
 
 /// A CSV stream read one row at a time, as [`RowReader`](super::RowReader) reads it.
 pub struct RowScanner<R: Read> {
@@ -230,6 +239,19 @@ impl<R: Read> RowScanner<R> {
         .field(index)
     }
 
+    /// Refuses a record grown past [`MAX_ROW_BYTES`] (`out` its bytes so far, each
+    /// field ended so far counted as one byte more).
+    fn check_length(&self, out: &[u8]) -> Result<(), InputError> {
+        if out.len() + self.ends.len() > MAX_ROW_BYTES {
+            return Err(InputError::RowTooLong {
+                file: self.source.clone(),
+                line: self.line,
+                limit_mib: (MAX_ROW_BYTES >> 20) as u64,
+            });
+        }
+        Ok(())
+    }
+
     fn io_error(&self, error: &std::io::Error) -> InputError {
         InputError::Io {
             file: self.source.clone(),
@@ -361,6 +383,7 @@ impl<R: Read> RowScanner<R> {
                 loop {
                     let end = self.read_field(&mut bytes)?;
                     self.ends.push(bytes.len());
+                    self.check_length(&bytes)?;
                     if let FieldEnd::Record = end {
                         break;
                     }
@@ -394,8 +417,9 @@ impl<R: Read> RowScanner<R> {
             return Ok(FieldEnd::Record);
         }
         if self.buffer[self.start] == b'"' {
+            let opened = self.line_ends + 1;
             self.take_byte();
-            if let Some(end) = self.read_quoted(out)? {
+            if let Some(end) = self.read_quoted(out, opened)? {
                 return Ok(end);
             }
         }
@@ -411,6 +435,7 @@ impl<R: Read> RowScanner<R> {
             let rest = &self.buffer[self.start..self.filled];
             let run = find_separator(rest);
             out.extend_from_slice(&rest[..run]);
+            self.check_length(out)?;
             // No line end in the run: it stops at one.
             if run > 0 {
                 self.after_cr = false;
@@ -427,16 +452,26 @@ impl<R: Read> RowScanner<R> {
         }
     }
 
-    /// Reads the rest of a quoted field through its closing quote and the byte after
-    /// it; `None` when that byte continues the field unquoted.
-    fn read_quoted(&mut self, out: &mut Vec<u8>) -> Result<Option<FieldEnd>, InputError> {
+    /// Reads the rest of a quoted field, opened on line `opened`, through its closing
+    /// quote and the byte after it; `None` when that byte continues the field unquoted.
+    /// The input ending before the closing quote is an error (the `csv` crate would
+    /// take the rest of the file as the field, and a ragged row would be reported).
+    fn read_quoted(
+        &mut self,
+        out: &mut Vec<u8>,
+        opened: u64,
+    ) -> Result<Option<FieldEnd>, InputError> {
         loop {
             if !self.ready()? {
-                return Ok(Some(FieldEnd::Record));
+                return Err(InputError::UnterminatedQuote {
+                    file: self.source.clone(),
+                    line: opened,
+                });
             }
             let rest = &self.buffer[self.start..self.filled];
             let run = memchr::memchr(b'"', rest).unwrap_or(rest.len());
             out.extend_from_slice(&rest[..run]);
+            self.check_length(out)?;
             self.pass(self.start..self.start + run);
             self.start += run;
             if self.start == self.filled {
@@ -616,16 +651,128 @@ mod tests {
         Ok((headers, rows))
     }
 
+    /// Where the input ends inside a quoted field, the line its opening quote is on:
+    /// the dialect's four states walked byte by byte, the plain oracle of the
+    /// scanner's unterminated-quote error (the `csv` crate takes the rest of the file
+    /// as the field instead).
+    fn naive_open_quote(bytes: &[u8]) -> Option<u64> {
+        #[derive(PartialEq, Clone, Copy)]
+        enum State {
+            FieldStart,
+            Unquoted,
+            Quoted,
+            QuoteInQuoted,
+        }
+        let (mut state, mut line, mut opened) = (State::FieldStart, 1, 0);
+        // A leading BOM is dropped, and a second right after it.
+        let bom = |b: &[u8]| b.starts_with(BOM).then(|| b[BOM.len()..].to_vec());
+        let bytes = bom(bytes)
+            .map(|b| bom(&b).unwrap_or(b))
+            .unwrap_or(bytes.to_vec());
+        for (at, &byte) in bytes.iter().enumerate() {
+            state = match (state, byte) {
+                (State::FieldStart, b'"') => {
+                    opened = line;
+                    State::Quoted
+                }
+                (State::Quoted, b'"') => State::QuoteInQuoted,
+                (State::Quoted, _) => State::Quoted,
+                (State::QuoteInQuoted, b'"') => State::Quoted,
+                (_, b',' | b'\r' | b'\n') => State::FieldStart,
+                _ => State::Unquoted,
+            };
+            let after_cr = at > 0 && bytes[at - 1] == b'\r';
+            if byte == b'\r' || (byte == b'\n' && !after_cr) {
+                line += 1;
+            }
+        }
+        (state == State::Quoted).then_some(opened)
+    }
+
+    /// Holds the scanner's rows of `scanned` (the input `bytes` read `size` bytes at a
+    /// time) to the reader's: equal, except that an input ending inside a quoted field
+    /// is refused naming the line of its opening quote, and with the quote closed the
+    /// two read alike.
+    fn check_against_reader(bytes: &[u8], size: usize) -> Result<(), String> {
+        let scanned = rows_by_scanner(bytes, size);
+        let read = rows_by_reader(bytes);
+        let context = format!("{size}-byte reads of {:?}", String::from_utf8_lossy(bytes));
+        match (&scanned, naive_open_quote(bytes)) {
+            (Err(message), Some(line)) if message.contains("is never closed") => {
+                if !message.contains(&format!("row {line}:")) {
+                    return Err(format!("{message} names the wrong row; {context}"));
+                }
+                let closed = [bytes, b"\""].concat();
+                if rows_by_scanner(&closed, size) != rows_by_reader(&closed) {
+                    return Err(format!("closed, the two differ; {context}"));
+                }
+            }
+            (Err(message), None) if message.contains("is never closed") => {
+                return Err(format!("{message} but every quote closes; {context}"));
+            }
+            (_, Some(_)) if read.is_ok() => {
+                return Err(format!(
+                    "an open quote at the end was read: {scanned:?}; {context}"
+                ));
+            }
+            _ if scanned != read => {
+                return Err(format!("{scanned:?} != {read:?}; {context}"));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     fn assert_scans_as_read(bytes: &[u8]) {
-        let expected = rows_by_reader(bytes);
         for size in [1, 2, 3, 5, 8, 4096] {
+            if let Err(problem) = check_against_reader(bytes, size) {
+                panic!("{problem}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_input_ending_inside_a_quoted_field_names_the_row_of_its_opening_quote() {
+        let bytes = b"task_id,kind,correct,score\na:id,id,0,0\n\"b:id,id,1,1\nc:id,id,1,1\n";
+        let error = rows_by_scanner(bytes, 4096).unwrap_err();
+        assert!(
+            error.starts_with("`t.csv` row 3: a quoted field opens here and is never closed"),
+            "{error}"
+        );
+        let late = b"a,b\n1,\"x\n\ny\n";
+        assert!(
+            rows_by_scanner(late, 3)
+                .unwrap_err()
+                .starts_with("`t.csv` row 2:")
+        );
+        assert!(
+            rows_by_scanner(b"a,\"b\n", 1)
+                .unwrap_err()
+                .contains("row 1: a quoted")
+        );
+    }
+
+    #[test]
+    fn an_endless_row_is_refused_at_the_row_cap_not_read_until_memory_runs_out() {
+        // Zeros without a line end, as `/dev/zero` gives them, and then commas.
+        for byte in [0u8, b','] {
+            let endless = std::io::repeat(byte).take(MAX_ROW_BYTES as u64 + (1 << 20));
+            let error = RowScanner::new("z.csv", endless).err().expect("refused");
             assert_eq!(
-                rows_by_scanner(bytes, size),
-                expected,
-                "{size}-byte reads of {:?}",
-                String::from_utf8_lossy(bytes)
+                error.to_string(),
+                "`z.csv` row 1: the row is longer than 64 MiB, more than evogate reads as one row; check that this is the right file"
             );
         }
+        let quoted = std::io::Cursor::new(b"a\n\"".to_vec())
+            .chain(std::io::repeat(b'x').take(MAX_ROW_BYTES as u64 + 1));
+        let mut rows = RowScanner::new("z.csv", quoted).unwrap();
+        let error = rows.next_row().expect_err("refused");
+        assert!(
+            error
+                .to_string()
+                .starts_with("`z.csv` row 2: the row is longer"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -715,8 +862,10 @@ mod tests {
             size in prop_oneof![1usize..9, Just(CHUNK)],
         ) {
             let bytes: Vec<u8> = picks.iter().flat_map(|&p| PIECES[p].iter().copied()).collect();
-            prop_assert_eq!(rows_by_scanner(&bytes, size), rows_by_reader(&bytes), "{:?}", String::from_utf8_lossy(&bytes));
-            prop_assert_eq!(scan_table("t.csv", Chunks { bytes: &bytes, size }), Table::parse("t.csv", &bytes));
+            prop_assert_eq!(check_against_reader(&bytes, size), Ok(()));
+            if naive_open_quote(&bytes).is_none() {
+                prop_assert_eq!(scan_table("t.csv", Chunks { bytes: &bytes, size }), Table::parse("t.csv", &bytes));
+            }
         }
 
         #[test]
@@ -726,7 +875,7 @@ mod tests {
         ) {
             let mut bytes = b"task_id,group,kind,prompt\n".to_vec();
             bytes.extend(picks.iter().flat_map(|&p| PIECES[p].iter().copied()));
-            prop_assert_eq!(rows_by_scanner(&bytes, size), rows_by_reader(&bytes), "{:?}", String::from_utf8_lossy(&bytes));
+            prop_assert_eq!(check_against_reader(&bytes, size), Ok(()));
         }
     }
 }

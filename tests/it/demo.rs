@@ -108,9 +108,9 @@ fn the_demo_from_the_repository_root_admits_the_candidate_and_refuses_the_regres
     assert_eq!(admitted["verdict"], "admitted");
     assert_eq!(admitted["n"], 136);
     assert_eq!(admitted["discordant"]["baseline_only"], 2);
-    assert_eq!(admitted["discordant"]["candidate_only"], 26);
-    // P(X >= 26 | n 28) = (C(28,26) + C(28,27) + C(28,28)) / 2^28 = 407 / 2^28.
-    assert_eq!(admitted["p_improvement"], 1.51619315147e-6);
+    assert_eq!(admitted["discordant"]["candidate_only"], 25);
+    // P(X >= 25 | n 27) = (C(27,25) + C(27,26) + C(27,27)) / 2^27 = 379 / 2^27.
+    assert_eq!(admitted["p_improvement"], 2.82377004623e-6);
     // The holdout is 34 papers x 4 kinds; 0.5^5 < 0.05 <= 0.5^4 gives 5/136.
     assert_eq!(admitted["min_detectable_shift"], 0.0367647058824);
     assert!(
@@ -122,16 +122,16 @@ fn the_demo_from_the_repository_root_admits_the_candidate_and_refuses_the_regres
     );
     let refused = read("regressing/admission.json");
     assert_eq!(refused["verdict"], "refused");
-    // b 13, c 25: the sum of C(38, k) for k >= 25 over 2^38 = 2506590623 / 2^36.
-    assert_eq!(refused["p_improvement"], 0.0364756942581);
+    // b 16, c 25: the sum of C(41, k) for k >= 25 over 2^41 = 232022899306 / 2^41.
+    assert_eq!(refused["p_improvement"], 0.105511798804);
     let author = refused["strata"]
         .as_array()
         .unwrap()
         .iter()
         .find(|s| s["value"] == "first_author")
         .unwrap();
-    // Thirteen losses and no wins on first authors: 2^-13.
-    assert_eq!(author["p_regression"], 0.0001220703125);
+    // Sixteen losses and no wins on first authors: 2^-16.
+    assert_eq!(author["p_regression"], 0.0000152587890625);
     assert_eq!(author["significant_regression"], true);
     let manifest = fs::read_to_string(target.join("split/manifest.json")).unwrap();
     assert!(

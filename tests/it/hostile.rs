@@ -107,6 +107,9 @@ fn audit_claims(what: &'static str, claims: &str, needles: &[&str]) -> Case {
 
 fn cases() -> Vec<Case> {
     let huge_id = format!("task_id,score\n{},1\nb:id,1\n", "x".repeat(10 << 20));
+    let wide: Vec<String> = (0..100_000).map(|i| format!("c{i}")).collect();
+    let wide = format!("{},score,c99999\n", wide.join(","));
+    let long_number = format!("a:id,id,0,1{}\nb:id,id,1,1\n", "0".repeat(308));
     let scores = |rest: &str| format!("task_id,kind,correct,score\n{rest}");
     vec![
         // admit
@@ -175,6 +178,28 @@ fn cases() -> Vec<Case> {
             "a correct that is neither 0 nor 1",
             scores("a:id,id,2,0\nb:id,id,1,1\n").as_bytes(),
             &["`b.csv` row 2", "correct `2` is not 0 or 1", "give 1 when"],
+        ),
+        admit_baseline(
+            "an unterminated quote",
+            scores("a:id,id,0,0\n\"b:id,id,1,1\nc:id,id,1,1\n").as_bytes(),
+            &["`b.csv` row 3", "a quoted field opens here and is never closed", "closing quote"],
+        ),
+        admit_baseline(
+            "a 309-digit score",
+            scores(&long_number).as_bytes(),
+            &["`b.csv` row 2", "score `10000000000000000000… (289 more digits)` is outside"],
+        ),
+        // Regression: the duplicate check compared every pair of names (12-23 s).
+        admit_baseline(
+            "a header of 100,000 columns with one twice",
+            wide.as_bytes(),
+            &["`b.csv`", "column `c99999` appears twice"],
+        ),
+        case(
+            "/dev/zero as a scores file",
+            &[("c.csv", CANDIDATE.as_bytes())],
+            "admit --baseline /dev/zero --candidate c.csv --report-dir rep",
+            &["`/dev/zero` row 1", "longer than 64 MiB", "right file"],
         ),
         admit_baseline(
             "a task listed twice",
@@ -326,6 +351,24 @@ fn cases() -> Vec<Case> {
             &["`o.jsonl` row 2", "not a JSON object", "one object per line"],
         ),
         score_outputs(
+            "a JSON array of outputs",
+            "o.json",
+            b"[{\"task_id\": \"1706.03762:id\", \"output\": \"1706.03762\"},\n{\"task_id\": \"1706.03762:year\", \"output\": \"2017\"}]\n",
+            &["`o.json` row 1", "this is a JSON array; write one object per line"],
+        ),
+        case(
+            "/dev/zero as an outputs file",
+            &[("t.csv", TRUTH.as_bytes()), ("tasks.csv", TASKS.as_bytes())],
+            "score --truth t.csv --tasks tasks.csv --outputs /dev/zero --out prev/scores.csv",
+            &["`/dev/zero` row 1", "longer than 64 MiB"],
+        ),
+        case(
+            "/dev/zero as a tasks file",
+            &[("t.csv", TRUTH.as_bytes()), ("o.jsonl", b"{\"task_id\": \"1706.03762:id\", \"output\": \"a\"}\n")],
+            "score --truth t.csv --tasks /dev/zero --outputs o.jsonl --out prev/scores.csv",
+            &["`/dev/zero` row 1", "longer than 64 MiB"],
+        ),
+        score_outputs(
             "an output for an unknown task",
             "o.jsonl",
             b"{\"task_id\": \"9999.99999:id\", \"output\": \"x\"}\n",
@@ -378,7 +421,7 @@ fn cases() -> Vec<Case> {
                 ("tasks.csv", TASKS.as_bytes()),
                 ("o.jsonl", b"{\"task_id\": \"1706.03762:id\", \"output\": \"a\"}\n"),
             ],
-            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out rep",
+            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out rep --allow-missing",
             &["`rep` is a folder", "give the path of a file"],
         ),
         // audit
@@ -633,6 +676,7 @@ fn a_ten_megabyte_answer_is_graded_as_a_verbose_answer() {
             "tasks.csv",
             "--outputs",
             "o.jsonl",
+            "--allow-missing",
         ],
     );
     assert_eq!(scored.code, 0, "{}", scored.stderr);
@@ -751,4 +795,61 @@ fn a_claims_score_file_that_links_outside_its_folder_is_refused() {
             "copy the file into the folder",
         ],
     );
+}
+
+#[test]
+fn formula_like_identifiers_round_trip_through_split_and_score_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let groups = [
+        "=1+1", "+2", "-3", "@4", "g5", "g6", "g7", "g8", "g9", "g10",
+    ];
+    let mut truth = String::from("group,kind,question,answer\n");
+    for group in groups {
+        truth.push_str(&format!("{group},capital,=What is the capital?,Paris\n"));
+    }
+    fs::write(dir.path().join("t.csv"), truth).unwrap();
+    let split = ["split", "--verifier", "facts", "--truth", "t.csv"];
+    let made = run(dir.path(), &[&split[..], &["--out", "s"]].concat());
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let mut found = Vec::new();
+    for name in ["train.csv", "val.csv", "holdout.csv"] {
+        let tasks = fs::read_to_string(dir.path().join("s").join(name)).unwrap();
+        // The prompt is free text and stays neutralised; the identifiers do not.
+        let mut outputs = String::from("task_id,output\n");
+        for line in tasks.lines().skip(1) {
+            assert!(line.ends_with(",'=What is the capital?"), "{line}");
+            let id = line.split(',').next().unwrap();
+            outputs.push_str(&format!("{id},Paris\n"));
+            found.push(id.to_string());
+        }
+        fs::write(dir.path().join("o.csv"), outputs).unwrap();
+        let args = ["--tasks", &format!("s/{name}"), "--outputs", "o.csv"];
+        let scored = run(
+            dir.path(),
+            &[
+                &["score", "--verifier", "facts", "--truth", "t.csv"][..],
+                &args,
+            ]
+            .concat(),
+        );
+        assert_eq!(scored.code, 0, "{name}: {}", scored.stderr);
+        // Every task is graded right, under the id the truth gives it.
+        for line in tasks.lines().skip(1) {
+            let id = line.split(',').next().unwrap();
+            let group = id.strip_suffix(":capital").unwrap();
+            assert!(
+                scored
+                    .stdout
+                    .contains(&format!("\n{id},{group},capital,1,")),
+                "{}",
+                scored.stdout
+            );
+        }
+    }
+    found.sort();
+    let mut expected: Vec<String> = groups.iter().map(|g| format!("{g}:capital")).collect();
+    expected.sort();
+    assert_eq!(found, expected);
+    let checked = run(dir.path(), &["split", "--check", "s"]);
+    assert_eq!(checked.code, 0, "{}", checked.stdout);
 }

@@ -7,6 +7,7 @@ mod audit;
 mod cluster;
 mod demo;
 mod hostile;
+mod import;
 mod layout;
 mod ledger;
 mod power;

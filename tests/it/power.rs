@@ -94,3 +94,31 @@ fn a_shift_too_small_for_any_computable_holdout_says_so() {
         out.stdout
     );
 }
+
+/// Exact power saw-tooths in n: for ψ = 1, δ = 0.16, α = 0.05 it first reaches 80% at
+/// n = 245 and stays there from 258 on (scipy 1.17.1 `binom.sf` sums, see
+/// `stats::tests::power`); both are named, in text and in JSON.
+#[test]
+fn power_names_the_smallest_n_and_the_n_from_which_it_stays_above_target() {
+    let text = power(&["--shift", "0.16", "--discordance", "1", "--alpha", "0.05"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout
+            .contains("80% power: smallest n 245, and every n from 258 on"),
+        "{}",
+        text.stdout
+    );
+    let json = power(&[
+        "--shift",
+        "0.16",
+        "--discordance",
+        "1",
+        "--alpha",
+        "0.05",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(json["rows"][0]["smallest_n_for_power"], 245);
+    assert_eq!(json["rows"][0]["n_from_which_power_stays"], 258);
+}

@@ -34,28 +34,28 @@ fn score_with(
     run(dir, &args)
 }
 
+/// Three tasks: Attention's ID and year, and BERT's ID.
+const THREE_TASKS: &str = "task_id,group,kind,prompt\n1706.03762:id,1706.03762,id,q\n1706.03762:year,1706.03762,year,q\n1810.04805:id,1810.04805,id,q\n";
+
 #[test]
-fn grades_csv_and_jsonl_outputs_alike_and_counts_missing_ones() {
+fn grades_csv_and_jsonl_outputs_alike() {
     let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "tasks.csv",
-        "task_id,group,kind,prompt\n1706.03762:id,1706.03762,id,q\n1706.03762:year,1706.03762,year,q\n1810.04805:id,1810.04805,id,q\n",
-    );
+    write(dir.path(), "tasks.csv", THREE_TASKS);
     write(
         dir.path(),
         "o.csv",
-        "task_id,output\n1706.03762:id,The paper is arXiv 1706.03762.\n1706.03762:year,It was 2016.\n",
+        "task_id,output\n1706.03762:id,The paper is arXiv 1706.03762.\n1706.03762:year,It was 2016.\n1810.04805:id,No idea.\n",
     );
     write(
         dir.path(),
         "o.jsonl",
-        "{\"task_id\":\"1706.03762:id\",\"output\":\"The paper is arXiv 1706.03762.\"}\n{\"task_id\":\"1706.03762:year\",\"output\":\"It was 2016.\"}\n",
+        "{\"task_id\":\"1706.03762:id\",\"output\":\"The paper is arXiv 1706.03762.\"}\n{\"task_id\":\"1706.03762:year\",\"output\":\"It was 2016.\"}\n{\"task_id\":\"1810.04805:id\",\"output\":\"No idea.\"}\n",
     );
     let csv = score(dir.path(), "tasks.csv", "o.csv");
     let jsonl = score(dir.path(), "tasks.csv", "o.jsonl");
     assert_eq!(csv.code, 0, "{}", csv.stderr);
     assert_eq!(csv.stdout, jsonl.stdout);
+    assert_eq!(csv.stderr, "", "every task was answered: no note");
     let lines: Vec<&str> = csv.stdout.lines().collect();
     assert_eq!(
         lines[0],
@@ -76,11 +76,136 @@ fn grades_csv_and_jsonl_outputs_alike_and_counts_missing_ones() {
         "{}",
         lines[3]
     );
-    assert!(
-        csv.stderr.contains("note: 1 of 3 tasks had no output"),
-        "{}",
-        csv.stderr
+}
+
+#[test]
+fn tasks_without_output_exit_2_naming_how_many_and_the_first_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "tasks.csv", THREE_TASKS);
+    write(
+        dir.path(),
+        "o.csv",
+        "task_id,output\n1706.03762:id,The paper is arXiv 1706.03762.\n",
     );
+    let result = score_with(dir.path(), "tasks.csv", "o.csv", &["--out", "scores.csv"]);
+    assert_input_error(
+        &result,
+        &[
+            "2 of 3 tasks have no answer in `o.csv`",
+            "(first: 1706.03762:year, 1810.04805:id)",
+            "--allow-missing",
+        ],
+    );
+    assert!(
+        !dir.path().join("scores.csv").exists(),
+        "a refused run wrote scores"
+    );
+}
+
+#[test]
+fn allow_missing_scores_unanswered_tasks_as_empty_answers_and_marks_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "tasks.csv", THREE_TASKS);
+    write(
+        dir.path(),
+        "o.csv",
+        "task_id,output\n1706.03762:id,The paper is arXiv 1706.03762.\n",
+    );
+    let result = score_with(dir.path(), "tasks.csv", "o.csv", &["--allow-missing"]);
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    assert!(
+        result.stderr.contains(
+            "note: 2 of 3 tasks have no answer in `o.csv` (first: 1706.03762:year, 1810.04805:id)"
+        ),
+        "{}",
+        result.stderr
+    );
+    let lines: Vec<&str> = result.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "task_id,group,kind,correct,correctness,composite,score,feedback,answered",
+            "1706.03762:id,1706.03762,id,1,1,1,1,correct ID 1706.03762,1",
+            "1706.03762:year,1706.03762,year,0,0,0,0,unanswered: no output for this task,0",
+            "1810.04805:id,1810.04805,id,0,0,0,0,unanswered: no output for this task,0",
+        ]
+    );
+}
+
+#[test]
+fn allow_missing_refuses_a_tasks_file_that_has_its_own_answered_column() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "tasks.csv",
+        "task_id,group,kind,prompt,answered\n1706.03762:id,1706.03762,id,q,yes\n",
+    );
+    write(
+        dir.path(),
+        "o.csv",
+        "task_id,output\n1706.03762:id,1706.03762\n",
+    );
+    let result = score_with(dir.path(), "tasks.csv", "o.csv", &["--allow-missing"]);
+    assert_input_error(
+        &result,
+        &["`tasks.csv` row 1", "a column `answered`", "rename it"],
+    );
+    // Without the flag the column is carried into the scores as before.
+    let carried = score(dir.path(), "tasks.csv", "o.csv");
+    assert_eq!(carried.code, 0, "{}", carried.stderr);
+    assert!(
+        carried.stdout.starts_with(
+            "task_id,group,kind,correct,correctness,composite,score,feedback,answered\n"
+        )
+    );
+}
+
+#[test]
+fn an_output_carrying_an_error_counts_as_missing_not_as_a_wrong_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = "task_id,group,kind,prompt\n1706.03762:id,1706.03762,id,q\n1706.03762:year,1706.03762,year,q\n1810.04805:id,1810.04805,id,q\n1810.04805:year,1810.04805,year,q\n";
+    write(dir.path(), "tasks.csv", tasks);
+    // An error string with no output, an error object beside an output, and a null
+    // error (no error) beside an answer.
+    write(
+        dir.path(),
+        "o.jsonl",
+        concat!(
+            "{\"task_id\":\"1706.03762:id\",\"output\":\"arXiv 1706.03762\"}\n",
+            "{\"task_id\":\"1706.03762:year\",\"error\":\"timeout after 60 s\"}\n",
+            "{\"task_id\":\"1810.04805:id\",\"output\":\"1810.04805\",\"error\":{\"message\":\"rate limited\"}}\n",
+            "{\"task_id\":\"1810.04805:year\",\"output\":\"2018\",\"error\":null}\n",
+        ),
+    );
+    write(
+        dir.path(),
+        "o.csv",
+        "task_id,output,error\n1706.03762:id,arXiv 1706.03762,\n1706.03762:year,,timeout after 60 s\n1810.04805:id,1810.04805,rate limited\n1810.04805:year,2018,  \n",
+    );
+    for outputs in ["o.jsonl", "o.csv"] {
+        let refused = score(dir.path(), "tasks.csv", outputs);
+        assert_input_error(
+            &refused,
+            &[
+                &format!("2 of 4 tasks have no answer in `{outputs}`"),
+                "(first: 1706.03762:year, 1810.04805:id)",
+                "2 of them carry an error instead of an answer",
+            ],
+        );
+        let allowed = score_with(dir.path(), "tasks.csv", outputs, &["--allow-missing"]);
+        assert_eq!(allowed.code, 0, "{outputs}: {}", allowed.stderr);
+        let lines: Vec<&str> = allowed.stdout.lines().collect();
+        assert_eq!(
+            lines[1..],
+            [
+                "1706.03762:id,1706.03762,id,1,1,1,1,correct ID 1706.03762,1",
+                "1706.03762:year,1706.03762,year,0,0,0,0,unanswered: the output carries an error instead of an answer,0",
+                "1810.04805:id,1810.04805,id,0,0,0,0,unanswered: the output carries an error instead of an answer,0",
+                "1810.04805:year,1810.04805,year,1,1,1,1,correct year 2018,1",
+            ],
+            "{outputs}"
+        );
+    }
 }
 
 #[test]
@@ -104,7 +229,12 @@ fn writes_the_scores_file_atomically_with_out() {
         "o.csv",
         &format!("task_id,output\n{task},nothing\n"),
     );
-    let result = score_with(dir.path(), &tasks, "o.csv", &["--out", "scores.csv"]);
+    let result = score_with(
+        dir.path(),
+        &tasks,
+        "o.csv",
+        &["--out", "scores.csv", "--allow-missing"],
+    );
     assert_eq!(result.code, 0, "{}", result.stderr);
     let scores = fs::read_to_string(dir.path().join("scores.csv")).unwrap();
     assert_eq!(scores.lines().count(), 7);

@@ -2,12 +2,13 @@
 //! baseline's order nor in task order: open addressing with linear probing over `u32`
 //! pair numbers, the task ids themselves staying in the pairs' text buffer.
 //!
-//! The hash is [`WordHasher`], which is not keyed: task ids come from the user's own
-//! scores files, not from model output, so nobody hostile chooses them.
+//! The hash is `rustc-hash`'s [`FxHasher`], which is not keyed: task ids come from the
+//! user's own scores files, not from model output, so nobody hostile chooses them (see
+//! `verify::fasthash`).
 
 use std::hash::Hasher;
 
-use crate::verify::fasthash::WordHasher;
+use crate::verify::fasthash::FxHasher;
 
 /// Task ids' hashes and the pairs they belong to, built once for all the pairs.
 #[derive(Debug)]
@@ -20,7 +21,7 @@ pub struct TaskIndex {
 
 /// The hash of a task id, as [`TaskIndex`] uses it.
 pub fn tag(task: &str) -> u32 {
-    let mut hasher = WordHasher::default();
+    let mut hasher = FxHasher::default();
     hasher.write(task.as_bytes());
     (hasher.finish() >> 32) as u32
 }

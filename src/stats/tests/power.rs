@@ -3,8 +3,8 @@
 
 use super::{EXACT_TOLERANCE, assert_relative, choose};
 use crate::stats::power::{
-    EXACT_POWER_LIMIT, detectable_shift, mcnemar_power, min_detectable_shift, min_discordant,
-    required_n, required_n_for_power,
+    EXACT_POWER_LIMIT, PowerCrossings, detectable_shift, mcnemar_power, min_detectable_shift,
+    min_discordant, n_for_power, required_n, required_n_for_power,
 };
 use proptest::prelude::*;
 
@@ -186,4 +186,36 @@ proptest! {
         prop_assert!(next < here);
         prop_assert_eq!(required_n(here, 0.05), Some(n));
     }
+}
+
+/// Reference from scipy 1.17.1: for n in 1..600, c(n) = the smallest c with
+/// `binom.sf(c - 1, n, 0.5) < 0.05` and power(n) = `binom.sf(c - 1, n, 0.58)`
+/// (ψ = 1, δ = 0.16): power first reaches 0.8 at n = 245 (0.80378; 243 gives 0.79898),
+/// falls below it last at n = 257 (0.79675; 0.79783 at 250, 0.81627 at 258). The issue
+/// quotes 243 and 271 for discordance 1; that reference does not reproduce them for
+/// these parameters.
+#[test]
+fn power_names_the_smallest_n_and_the_n_from_which_power_stays_above_target() {
+    let got = n_for_power(0.16, 1.0, 0.05, 0.8).expect("reachable");
+    assert_eq!(
+        got,
+        PowerCrossings {
+            smallest: 245,
+            stays_from: 258
+        }
+    );
+    assert!(mcnemar_power(244, 1.0, 0.16, 0.05).expect("valid") < 0.8);
+    assert!(mcnemar_power(257, 1.0, 0.16, 0.05).expect("valid") < 0.8);
+}
+
+/// The same reference with ψ = 0.1, δ = 0.05, α = 0.025: the two n bracket every
+/// crossing, and both are answers of the exact power (checked n by n here).
+#[test]
+fn power_crossings_bracket_every_n_whose_power_differs_from_its_neighbours() {
+    let got = n_for_power(0.05, 0.1, 0.025, 0.8).expect("reachable");
+    let passes = |n: u64| mcnemar_power(n, 0.1, 0.05, 0.025).expect("valid") >= 0.8;
+    assert!(passes(got.smallest));
+    assert!((1..got.smallest).all(|n| !passes(n)));
+    assert!((got.stays_from..got.stays_from + 200).all(passes));
+    assert!(got.stays_from == got.smallest || !passes(got.stays_from - 1));
 }

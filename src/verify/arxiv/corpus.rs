@@ -4,7 +4,8 @@
 //! the grades the verifier gave before grading was made faster; a change to how any of
 //! these answers grades fails here and prints the task's grades. Regenerate the file
 //! only for an intended change of the rules: `EVOGATE_BLESS_CORPUS=1 cargo test
-//! corpus`.
+//! corpus`; `EVOGATE_DUMP_CORPUS=FILE` writes every grade in full, to compare the
+//! grades before and after such a change.
 
 use std::fmt::Write as _;
 
@@ -123,11 +124,13 @@ fn every_corpus_answer_grades_as_before_on_every_shipped_task() {
     let papers = load_papers(&table).expect("the shipped truth is clean");
     let verifier = ArxivVerifier::new(papers.clone());
     let mut lines = String::new();
+    let mut dump = String::new();
     let mut failures = Vec::new();
     let pinned: Vec<&str> = PINNED.lines().collect();
     for (index, task) in verifier.tasks().iter().enumerate() {
         let paper = index / KINDS.len();
-        let grades: Vec<Grade> = answers(&papers, paper)
+        let answers = answers(&papers, paper);
+        let grades: Vec<Grade> = answers
             .iter()
             .map(|answer| verifier.grade(task, answer))
             .collect();
@@ -145,6 +148,14 @@ fn every_corpus_answer_grades_as_before_on_every_shipped_task() {
         }
         lines.push_str(&line);
         lines.push('\n');
+        let _ = writeln!(dump, "{}\n{rendered}", task.task_id);
+        for (index, answer) in answers.iter().enumerate() {
+            let _ = writeln!(dump, "answer {index}\t{answer:?}");
+        }
+    }
+    if let Some(path) = std::env::var_os("EVOGATE_DUMP_CORPUS") {
+        // Every grade in full, to read what a change of the rules changes.
+        std::fs::write(path, &dump).expect("the dump file is writable");
     }
     if std::env::var_os("EVOGATE_BLESS_CORPUS").is_some() {
         let path = concat!(

@@ -12,17 +12,27 @@
 //! - `hedged: <expected> among <every candidate found>; give one answer`
 //! - `expected <what> <expected>, response said <what it said>`
 //! - `partial title (<k>/<m> words); expected "<title>"`
+//! - `ambiguous: <name> fits <n> known first authors; expected first author
+//!   <expected>; give the full name`
 //! - `no <what> found; expected <expected>`
+//!
+//! Candidates are listed as the response gave them (`J. Song`, not the Jiaming Song it
+//! may mean), so feedback never puts a name in the response's mouth. A first author is
+//! told apart from namesakes by the given name or initial before the surname
+//! ([`mentions`]). A surname alone, or with an initial, that fits several known first
+//! authors (`Chen`, `Z. Liu`) and nothing else is ambiguous: correctness 0.5, as a
+//! hedge, when the expected author is among them, else wrong.
 
 pub mod authors;
 pub mod ids;
+pub mod mentions;
 pub mod titles;
 pub mod truth;
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use authors::{AuthorName, SurnameIndex};
+use mentions::Candidate;
 use titles::TitleIndex;
 
 use super::{Grade, Outcome, TruthRows, Verifier, shape};
@@ -147,7 +157,8 @@ impl ArxivVerifier {
 
     fn grade_id(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
         let found = ids::find_ids(answer);
-        outcome(&paper.arxiv_id, &found, "ID", Shown::Plain)
+        let has_expected = found.iter().any(|id| *id == paper.arxiv_id);
+        outcome(&paper.arxiv_id, &found, has_expected, "ID", Shown::Plain)
     }
 
     fn grade_year(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
@@ -155,9 +166,12 @@ impl ArxivVerifier {
             .into_iter()
             .map(YearText::new)
             .collect();
+        let expected = YearText::new(paper.year);
+        let has_expected = found.iter().any(|year| year.as_ref() == expected.as_ref());
         outcome(
-            YearText::new(paper.year).as_ref(),
+            expected.as_ref(),
             &found,
+            has_expected,
             "year",
             Shown::Plain,
         )
@@ -184,43 +198,61 @@ impl ArxivVerifier {
             );
             return (Outcome::Partial(share), feedback);
         }
-        outcome(&paper.title, &found, "title", Shown::Quoted)
+        let has_expected = found.contains(&paper.title.as_str());
+        outcome(&paper.title, &found, has_expected, "title", Shown::Quoted)
     }
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
         let author = |paper: usize| AuthorName::parse(&self.papers[paper].first_author);
         let expected = &self.papers[index].first_author;
         let tokens = authors::tokens(answer);
-        let named: Vec<AuthorName> = self
-            .surnames
-            .present_with(author, &tokens)
-            .into_iter()
-            .map(author)
-            .collect();
-        let mut people: Vec<(&str, &str)> = Vec::new();
-        let mut found: Vec<Cow<str>> = Vec::new();
-        // Most answers name no known author: the expected name is parsed only when
-        // some other name is to be compared with it.
-        let expected_name = (!named.is_empty()).then(|| author(index));
-        let expected_key = expected_name.as_ref().map(AuthorName::person);
-        for name in &named {
-            let key = name.person();
-            if !people.contains(&key) {
-                people.push(key);
-                found.push(Cow::Borrowed(if Some(key) == expected_key {
-                    expected
-                } else {
-                    &name.display
-                }));
+        let excluded = |word: &str| self.is_title_word(word);
+        let said = mentions::mentions(&self.surnames, author, &tokens, &excluded);
+        if said.is_empty() {
+            let found: Vec<String> = authors::other_name(&tokens, &excluded)
+                .into_iter()
+                .collect();
+            return outcome(expected, &found, false, "first author", Shown::Plain);
+        }
+        // Most answers name no known author: names are parsed only when some are named.
+        let mut parsed: Vec<(usize, AuthorName)> = vec![(index, author(index))];
+        for mention in &said {
+            for &name in &mention.names {
+                if parsed.iter().all(|(known, _)| *known != name) {
+                    parsed.push((name, author(name)));
+                }
             }
         }
-        if found.is_empty() {
-            let excluded = |word: &str| self.is_title_word(word);
-            if let Some(name) = authors::other_name(&tokens, &excluded) {
-                found.push(Cow::Owned(name));
-            }
+        let person = |name: usize| {
+            parsed
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|(_, parsed)| parsed.person())
+        };
+        let same_person = |a: usize, b: usize| person(a) == person(b);
+        let found = mentions::candidates(said, same_person);
+        let is_expected =
+            |candidate: &Candidate| candidate.names.iter().any(|&name| same_person(name, index));
+        if let [only] = found.as_slice()
+            && only.names.len() > 1
+            && is_expected(only)
+        {
+            let feedback = format!(
+                "ambiguous: {} fits {} known first authors; expected first author {expected}; give the full name",
+                only.quote,
+                only.names.len()
+            );
+            return (Outcome::Hedged, feedback);
         }
-        outcome(expected, &found, "first author", Shown::Plain)
+        let has_expected = found.iter().any(is_expected);
+        let quotes: Vec<&str> = found.iter().map(|c| c.quote.as_str()).collect();
+        outcome(
+            expected,
+            &quotes,
+            has_expected,
+            "first author",
+            Shown::Plain,
+        )
     }
 
     /// Whether `word` normalises to a word of some known title; an ASCII word of
@@ -288,16 +320,17 @@ impl AsRef<str> for YearText {
     }
 }
 
-/// The outcome of one kind from its distinct candidates, with its feedback, written
-/// in one allocation of about the right size (`format!` grows its buffer as it
-/// writes, which costs more than the rest of grading a short answer).
+/// The outcome of one kind from its distinct candidates as the answer gave them, and
+/// whether one of them is the expected value, with its feedback, written in one
+/// allocation of about the right size (`format!` grows its buffer as it writes, which
+/// costs more than the rest of grading a short answer).
 fn outcome<T: AsRef<str>>(
     expected: &str,
     found: &[T],
+    has_expected: bool,
     what: &str,
     shown: Shown,
 ) -> (Outcome, String) {
-    let has_expected = found.iter().any(|f| f.as_ref() == expected);
     let listed: usize = found.iter().map(|f| f.as_ref().len() + 4).sum();
     let mut text = String::with_capacity(40 + what.len() + expected.len() + listed);
     let list = |text: &mut String| {
@@ -426,5 +459,7 @@ impl Verifier for ArxivVerifier {
 
 #[cfg(test)]
 mod corpus;
+#[cfg(test)]
+mod phrasings;
 #[cfg(test)]
 mod tests;

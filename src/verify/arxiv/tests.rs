@@ -302,3 +302,78 @@ fn a_year_is_shown_as_its_decimal_digits() {
         assert_eq!(YearText::new(year).as_ref(), year.to_string());
     }
 }
+
+#[test]
+fn a_bare_surname_shared_by_several_first_authors_earns_half() {
+    // Five known first authors are called Chen: `Chen` alone does not say which.
+    let bare = grade("2011.10566:first_author", "The first author is Chen.");
+    assert_eq!(numbers(&bare), (0.5, 0.75, 0.75, false));
+    assert_eq!(
+        bare.feedback,
+        "ambiguous: Chen fits 5 known first authors; expected first author Xinlei Chen; give the full name"
+    );
+    // A surname only one known first author has is that author, as the rules say.
+    assert!(grade("1706.03762:first_author", "The first author is Vaswani.").correct);
+    // An ambiguous surname that is not the expected author's is wrong.
+    let other = grade("1706.03762:first_author", "The first author is Chen.");
+    assert_eq!(
+        (other.score, other.feedback.as_str()),
+        (
+            0.0,
+            "expected first author Ashish Vaswani, response said Chen"
+        )
+    );
+}
+
+#[test]
+fn listing_namesakes_is_a_hedge_and_a_full_name_settles_a_bare_surname() {
+    let listed = grade(
+        "2011.10566:first_author",
+        "Xi Chen, Ting Chen or Xinlei Chen.",
+    );
+    assert_eq!(
+        (listed.correctness, listed.feedback.as_str()),
+        (
+            0.5,
+            "hedged: Xinlei Chen among Xi Chen, Ting Chen, Xinlei Chen; give one answer"
+        )
+    );
+    let settled = grade(
+        "2011.10566:first_author",
+        "Xinlei Chen. Chen et al. showed it.",
+    );
+    assert!(settled.correct, "{}", settled.feedback);
+}
+
+#[test]
+fn a_given_name_that_fits_no_known_first_author_is_another_person() {
+    // Vaswani's surname with another given name is a fluent wrong answer.
+    let ashok = grade(
+        "1706.03762:first_author",
+        "The first author is Ashok Vaswani.",
+    );
+    assert_eq!(
+        (ashok.score, ashok.feedback.as_str()),
+        (
+            0.0,
+            "expected first author Ashish Vaswani, response said Ashok Vaswani"
+        )
+    );
+}
+
+#[test]
+fn feedback_quotes_names_with_their_accents() {
+    let accented = grade(
+        "1706.03762:first_author",
+        "Le premier auteur est Jürgen Schmidhüber.",
+    );
+    assert_eq!(
+        accented.feedback,
+        "expected first author Ashish Vaswani, response said Jürgen Schmidhüber"
+    );
+    let namesake = grade("2011.10566:first_author", "Réponse : Xï Chen.");
+    assert_eq!(
+        namesake.feedback,
+        "expected first author Xinlei Chen, response said Xï Chen"
+    );
+}

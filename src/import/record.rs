@@ -1,0 +1,117 @@
+//! The companion record written beside every imported scores file
+//! (`scores.csv` → `scores.import.json`): the format, the selectors as resolved, the
+//! inputs' SHA-256s, what was left out, and for lm-eval each task's document hash, so
+//! that `admit` can refuse to pair runs made on different documents.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Dropped, Imported};
+
+/// The record's schema name.
+pub const SCHEMA: &str = "evogate/import/v1";
+
+/// One input log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputLog {
+    /// The path as given on the command line.
+    pub path: String,
+    /// Its SHA-256, lowercase hex.
+    pub sha256: String,
+}
+
+/// What an import read and how (the JSON schema is this struct).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ImportRecord {
+    /// Always [`SCHEMA`].
+    pub schema: &'static str,
+    /// The format, as given on the command line (`lm-eval`, `inspect`, ...).
+    pub format: &'static str,
+    /// The selectors as resolved, by option name without dashes.
+    pub selectors: BTreeMap<String, String>,
+    /// `fail` or `intersect`.
+    pub on_missing: &'static str,
+    /// `--scale MIN:MAX` when given.
+    pub scale: Option<String>,
+    /// The logs read, in the order given.
+    pub inputs: Vec<InputLog>,
+    /// Rows written.
+    pub rows: usize,
+    /// Tasks left out, by reason (all zero unless `--on-missing intersect`).
+    pub dropped: Dropped,
+    /// Notes, e.g. that a mean turned outcomes into scores.
+    pub notes: Vec<String>,
+    /// lm-eval only: each written task's `doc_hash`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub doc_hashes: BTreeMap<String, String>,
+}
+
+impl ImportRecord {
+    /// The record of `imported`.
+    pub fn new(
+        format: super::Format,
+        imported: &Imported,
+        on_missing: super::OnMissing,
+        scale: Option<super::Scale>,
+        inputs: Vec<InputLog>,
+    ) -> ImportRecord {
+        ImportRecord {
+            schema: SCHEMA,
+            format: format.name(),
+            selectors: imported.selectors.clone(),
+            on_missing: match on_missing {
+                super::OnMissing::Fail => "fail",
+                super::OnMissing::Intersect => "intersect",
+            },
+            scale: scale.map(|s| format!("{}:{}", s.min, s.max)),
+            inputs,
+            rows: imported.rows.len(),
+            dropped: imported.dropped.clone(),
+            notes: imported.notes.clone(),
+            doc_hashes: imported
+                .rows
+                .iter()
+                .filter_map(|r| Some((r.task_id.clone(), r.doc_hash.clone()?)))
+                .collect(),
+        }
+    }
+
+    /// The record as pretty JSON with a final newline.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+/// Where the record of the scores file `scores` goes: its extension replaced by
+/// `import.json`.
+pub fn companion_path(scores: &Path) -> PathBuf {
+    scores.with_extension("import.json")
+}
+
+/// The part of a record `admit` reads back.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct Documents {
+    /// Each task's document hash.
+    #[serde(default)]
+    pub doc_hashes: BTreeMap<String, String>,
+}
+
+/// When both records hold document hashes: the tasks whose documents differ (sorted),
+/// with the baseline's and the candidate's hash.
+pub fn different_documents(
+    baseline: &Documents,
+    candidate: &Documents,
+) -> Vec<(String, String, String)> {
+    baseline
+        .doc_hashes
+        .iter()
+        .filter_map(|(task, base)| {
+            let cand = candidate.doc_hashes.get(task)?;
+            (cand != base).then(|| (task.clone(), base.clone(), cand.clone()))
+        })
+        .collect()
+}
