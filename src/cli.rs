@@ -14,8 +14,10 @@ use crate::stats::signed_rank::ZeroMethod;
 ///
 /// Build leak-free splits from ground truth (`split`), grade outputs against the facts
 /// (`score`), decide whether a candidate beats its baseline (`admit`), run the whole
-/// pipeline on the shipped data (`demo`), re-test past claims (`audit`), say what a holdout can detect (`power`), read the
-/// holdout-reuse ledger (`ledger show`), and check the ground truth itself (`truth check`).
+/// pipeline on the shipped data (`demo`), re-test past claims (`audit`), say what a
+/// holdout can detect (`power`), read the holdout-reuse ledger (`ledger show`), check
+/// the ground truth itself (`truth check`), and read other eval tools' logs into scores
+/// (`import`).
 /// Exit status: 0 success (or admitted), 1 a negative result (problems found,
 /// refused, leakage), 2 the tool could not do its job.
 #[derive(Debug, Parser)]
