@@ -7,8 +7,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::run;
-
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
