@@ -48,6 +48,15 @@ pub enum Command {
     /// Example: evogate score --truth data/arxiv/papers.csv --tasks runs/split/holdout.csv
     /// --outputs runs/candidate.jsonl --out runs/candidate-scores.csv
     Score(ScoreArgs),
+    /// Grade outputs one at a time as a long-lived service for an optimizer's loop.
+    ///
+    /// Reads one JSON request per line on stdin, {"task_id": ..., "output": ...}, and
+    /// writes one JSON answer per line on stdout, flushed at once: task_id, score,
+    /// correct, correctness, composite, feedback. A bad request gets {"error": ...}
+    /// on its line and the service goes on; it ends when stdin closes.
+    ///
+    /// Example: evogate grade --jsonl --truth data/arxiv/papers.csv
+    Grade(GradeArgs),
     /// Decide whether a candidate is better than its baseline on the same tasks.
     ///
     /// Pairs the two scores files by task_id and runs a one-sided paired test for
@@ -179,6 +188,20 @@ pub struct ScoreArgs {
     /// add an `answered` column (1 or 0) to the scores file, instead of exiting 2.
     #[arg(long)]
     pub allow_missing: bool,
+}
+
+/// `evogate grade`.
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// Serve JSON Lines requests on stdin (the only mode).
+    #[arg(long, required = true)]
+    pub jsonl: bool,
+    /// The ground-truth CSV the task ids were built from.
+    #[arg(long, value_name = "FILE")]
+    pub truth: PathBuf,
+    /// The verifier that grades the outputs.
+    #[arg(long, default_value = "arxiv", value_parser = crate::verify::names())]
+    pub verifier: String,
 }
 
 /// `evogate admit`.

@@ -1,8 +1,10 @@
 //! CSV writing that is safe to open in a spreadsheet and identical byte for byte on
 //! every run: RFC 4180 quoting, `\n` line ends, and any cell that a spreadsheet would
-//! run as a formula (leading `=`, `+`, `-`, `@`, tab or carriage return) prefixed with
-//! a single quote. Numbers evogate writes itself go through [`number`](crate::figures::number), never through
-//! the neutraliser, so `-0.25` stays a number.
+//! run as a formula (leading `=`, `+`, `-`, `@`, tab or carriage return, a full-width
+//! `＝`, or spaces before `=`) prefixed with a single quote. Only free text (prompts,
+//! feedback, answers) is neutralised: identifiers (task id, group, kind) are data the
+//! tool reads back, so they go out unchanged, and numbers evogate writes itself go
+//! through [`number`](crate::figures::number), so `-0.25` stays a number.
 
 #[cfg(test)]
 use crate::figures::number;
@@ -22,7 +24,8 @@ pub struct CsvWriter {
 pub enum Cell<'a> {
     /// Text that came from a user or a model: neutralised and quoted as needed.
     Text(&'a str),
-    /// A value evogate produced (a number, a fixed word): quoted as needed only.
+    /// A value evogate produced (a number, a fixed word) or an identifier (task id,
+    /// group, kind): quoted as needed only, never changed, so it reads back as written.
     Trusted(&'a str),
 }
 
@@ -101,10 +104,22 @@ impl CsvWriter {
 
 /// Prefixes `'` to a cell a spreadsheet would evaluate as a formula.
 pub fn neutralise(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}").into(),
-        _ => text.into(),
+    if is_formula(text) {
+        format!("'{text}").into()
+    } else {
+        text.into()
     }
+}
+
+/// Whether a spreadsheet would evaluate `text` as a formula: it opens with `=`, `+`,
+/// `-`, `@`, a tab or a carriage return, or with spaces before `=`, or with the
+/// full-width `＝` some spreadsheets also accept.
+fn is_formula(text: &str) -> bool {
+    // The ASCII openers are one byte, so the first byte is the first character.
+    matches!(
+        text.as_bytes().first(),
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')
+    ) || text.trim_start_matches(' ').starts_with(['=', '\u{ff1d}'])
 }
 
 /// Whether a cell holding `text` must be quoted: it holds a comma, a quote or a line
@@ -152,12 +167,7 @@ fn push_quoted(out: &mut String, text: &str) {
 /// `push_quoted(out, &neutralise(text))` without building the neutralised text: its
 /// `'` prefix needs no quotes, and hides a leading space.
 fn push_text(out: &mut String, text: &str) {
-    // The formula openers are ASCII, so the first byte is the first character.
-    let formula = matches!(
-        text.as_bytes().first(),
-        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')
-    );
-    if !formula {
+    if !is_formula(text) {
         return push_quoted(out, text);
     }
     if holds_separator(text) || text.ends_with(' ') {
@@ -199,6 +209,25 @@ mod tests {
             csv.finish(),
             "\"'=HYPERLINK(\"\"x\"\")\",'@SUM(A1),'-1+2,'\tx,-0.25\n"
         );
+    }
+
+    #[test]
+    fn neutralises_spaces_before_an_equals_sign_and_the_full_width_equals_sign() {
+        let mut csv = CsvWriter::new();
+        csv.row(&[
+            Cell::Text(" =1+1"),
+            Cell::Text("  =A1"),
+            Cell::Text("\u{ff1d}1+1"),
+            Cell::Text(" a=b"),
+        ]);
+        assert_eq!(csv.finish(), "' =1+1,'  =A1,'\u{ff1d}1+1,\" a=b\"\n");
+    }
+
+    #[test]
+    fn writes_identifiers_unchanged() {
+        let mut csv = CsvWriter::new();
+        csv.row(&[Cell::Trusted("=1+1:capital"), Cell::Trusted("-x")]);
+        assert_eq!(csv.finish(), "=1+1:capital,-x\n");
     }
 
     #[test]
@@ -259,7 +288,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn cells_written_in_place_are_the_cells_written_before(
-            text in "[ =+@\t\r\n,\"'a-é-]{0,6}",
+            text in "[ =+@\t\r\n,\"'a-é\u{ff1d}-]{0,6}",
             any in "\\PC{0,12}",
             value in proptest::num::f64::ANY,
         ) {

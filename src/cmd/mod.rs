@@ -5,6 +5,7 @@
 pub mod admit;
 pub mod audit;
 pub mod demo;
+pub mod grade;
 pub mod import;
 pub mod ledger;
 pub mod power;
@@ -57,6 +58,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Printout> {
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
         Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),
         Command::Power(args) => power::run(args),
+        Command::Grade(args) => grade::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Import(args) => import::run(args),
     }

@@ -17,7 +17,8 @@ use std::io::{BufRead, BufReader, Read};
 
 use crate::error::InputError;
 use crate::table::scan::MAX_ROW_BYTES;
-use crate::table::{RowReader, column, require, trim_field};
+use crate::table::scan::RowScanner;
+use crate::table::{column, require, trim_field};
 
 mod plain;
 
@@ -122,7 +123,7 @@ enum Format<R: Read> {
         failed: bool,
     },
     Csv {
-        rows: RowReader<Sniffed<R>>,
+        rows: RowScanner<Sniffed<R>>,
         /// The `task_id` and `output` columns.
         columns: (Option<usize>, Option<usize>),
         /// The optional `error` column.
@@ -157,7 +158,7 @@ impl<R: Read> OutputsReader<R> {
                 failed: false,
             }
         } else {
-            let rows = RowReader::new(source, std::io::Cursor::new(head).chain(input))?;
+            let rows = RowScanner::new(source, std::io::Cursor::new(head).chain(input))?;
             let columns = (
                 column(rows.headers(), "task_id"),
                 column(rows.headers(), "output"),

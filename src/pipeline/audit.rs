@@ -8,11 +8,11 @@ use anyhow::bail;
 
 use super::admit::{AdmitSettings, Input, evaluate};
 use super::read_table;
-use crate::admission::{StrataRequest, TestChoice, Verdict};
+use crate::admission::{StrataRequest, TestChoice, TestName, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
 use crate::audit::{
-    Claim, ClaimVerdict, Evidence, Judgement, judge, judge_admission, parse_claims,
+    Claim, Evidence, Judgement, Metric, Rerun, judge, judge_admission, parse_claims,
 };
 use crate::report::audit::{AuditReport, markdown_report};
 use crate::stats::signed_rank::ZeroMethod;
@@ -24,25 +24,17 @@ pub fn audit(claims: &Path, alpha: Alpha) -> anyhow::Result<AuditReport> {
     let folder = claims.parent().map_or_else(PathBuf::new, Path::to_path_buf);
     let mut judgements = Vec::new();
     for claim in &parsed {
-        judgements.push(match judge(claim, alpha) {
+        judgements.push(match judge(claim, alpha.get()) {
             Some(judged) => judged,
             None => rerun(claim, &folder, &table.source, alpha)?,
         });
     }
-    let supported = judgements
-        .iter()
-        .filter(|j| j.verdict == ClaimVerdict::Supported)
-        .count();
-    Ok(AuditReport {
-        schema: "evogate/audit/v1",
-        alpha: alpha.get(),
-        supported,
-        claims: judgements.len(),
-        judgements,
-    })
+    Ok(AuditReport::new(alpha.get(), judgements))
 }
 
-/// Reruns the admission test on a claim's score files.
+/// Reruns the admission test on a claim's score files: the claim's `metric` (McNemar for
+/// binary, signed-rank for mean; auto when absent), at alpha / attempts, on the `group`
+/// clusters whenever every task has one.
 fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Result<Judgement> {
     let Evidence::ScoreFiles {
         baseline,
@@ -94,9 +86,13 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
             bytes,
         })
     };
-    let settings = AdmitSettings {
-        alpha,
-        test: TestChoice::Auto,
+    let mut settings = AdmitSettings {
+        alpha: Alpha::new(claim.alpha(alpha.get()))?,
+        test: match claim.metric {
+            Some(Metric::Binary) => TestChoice::McNemar,
+            Some(Metric::Mean) => TestChoice::SignedRank,
+            None => TestChoice::Auto,
+        },
         zero: ZeroMethod::Wilcox,
         strata: Some(StrataRequest {
             column: "kind".to_string(),
@@ -105,21 +101,30 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         margin: None,
         cluster: false,
     };
-    let evaluation = evaluate(
-        &inside(baseline)?,
-        &inside(candidate)?,
-        None,
-        None,
-        &settings,
-    )?;
-    let report = &evaluation.report;
-    let first = report.admission.reasons.first().map_or("", String::as_str);
-    Ok(judge_admission(
-        claim,
-        report.admission.verdict == Verdict::Admitted,
-        report.admission.p_improvement,
-        first,
-    ))
+    let (baseline, candidate) = (inside(baseline)?, inside(candidate)?);
+    let mut evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
+    if evaluation.report.admission.cluster.is_some() {
+        // Every task has a group: decide on the clusters, as `admit --cluster group`.
+        settings.cluster = true;
+        evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
+    }
+    let admission = &evaluation.report.admission;
+    let clustered = admission.cluster.as_ref().filter(|c| c.decides);
+    let rerun = Rerun {
+        admitted: admission.verdict == Verdict::Admitted,
+        p_improvement: clustered.map_or(admission.p_improvement, |c| c.p_improvement),
+        n: admission.n as u64,
+        clusters: clustered.map(|c| c.clusters as u64),
+        discordant: admission
+            .discordant
+            .map(|d| (d.baseline_only, d.candidate_only)),
+        metric: match admission.test.name {
+            TestName::McNemar => Metric::Binary,
+            TestName::SignedRank => Metric::Mean,
+        },
+        first_reason: admission.reasons.first().cloned().unwrap_or_default(),
+    };
+    Ok(judge_admission(claim, alpha.get(), &rerun, source)?)
 }
 
 /// `audit.json` and `audit.md` in the folder `dir`.

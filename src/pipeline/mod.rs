@@ -6,6 +6,7 @@
 pub mod admit;
 pub mod audit;
 pub mod demo;
+pub mod grade;
 pub mod import;
 pub mod power;
 pub mod score;

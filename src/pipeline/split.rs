@@ -166,9 +166,9 @@ pub fn tasks_csv(tasks: &[Task]) -> String {
     csv.header(&TASK_COLUMNS);
     for task in tasks {
         csv.row(&[
-            Cell::Text(&task.task_id),
-            Cell::Text(&task.group),
-            Cell::Text(&task.kind),
+            Cell::Trusted(&task.task_id),
+            Cell::Trusted(&task.group),
+            Cell::Trusted(&task.kind),
             Cell::Text(&task.prompt),
         ]);
     }

@@ -36,9 +36,9 @@ pub fn render(pairs: &Pairs) -> String {
             number(pair.difference()),
         ];
         csv.row(&[
-            Cell::Text(pairs.task(pair)),
-            Cell::Text(pairs.group(pair).unwrap_or("")),
-            Cell::Text(pairs.stratum(pair).unwrap_or("")),
+            Cell::Trusted(pairs.task(pair)),
+            Cell::Trusted(pairs.group(pair).unwrap_or("")),
+            Cell::Trusted(pairs.stratum(pair).unwrap_or("")),
             Cell::Trusted(flag(pair.baseline.correct)),
             Cell::Trusted(flag(pair.candidate.correct)),
             Cell::Trusted(&numbers[0]),

@@ -1,7 +1,6 @@
-//! [`RowScanner`]: the rows of [`RowReader`](super::RowReader), read by hand for
-//! speed. It gives the same
-//! header, rows, fields, 1-based lines and errors as the reader reading the whole
-//! input at once, for any input (a property test holds it to that), at a fraction of
+//! [`RowScanner`]: the CSV reader, by hand for speed. It gives the same
+//! header, rows, fields, 1-based lines and errors as the `csv` crate with the tool's checks
+//! (the test oracle `naive::NaiveRowReader`), for any input (a property test holds it to that), at a fraction of
 //! the cost per byte: a record whose whole line is buffered and holds no quote and no
 //! `\r` (nearly every line of a machine-written file) is split at its commas, found
 //! eight bytes at a time; one whose quoted fields close on its line is read field by
@@ -36,7 +35,7 @@ const CHUNK: usize = 1 << 16;
 /// (a 10 MB task id still reads).
 pub const MAX_ROW_BYTES: usize = 64 << 20;
 
-/// A CSV stream read one row at a time, as [`RowReader`](super::RowReader) reads it.
+/// A CSV stream read one row at a time.
 pub struct RowScanner<R: Read> {
     source: String,
     input: R,
@@ -152,9 +151,8 @@ enum FieldEnd {
 }
 
 impl<R: Read> RowScanner<R> {
-    /// Starts reading `input` and reads its header, with
-    /// [`RowReader::new`](super::RowReader::new)'s errors.
-    /// `source` names the file in messages.
+    /// Starts reading `input` and reads its header. `source` names the file in
+    /// messages. An input of nothing but whitespace is [`InputError::Empty`].
     pub fn new(source: &str, input: R) -> Result<RowScanner<R>, InputError> {
         let mut this = RowScanner {
             source: source.to_string(),
@@ -194,8 +192,8 @@ impl<R: Read> RowScanner<R> {
         &self.source
     }
 
-    /// The next data row, or `None` at the end of the input, as
-    /// [`RowReader::next_row`](super::RowReader::next_row) gives it.
+    /// The next data row, or `None` at the end of the input; blank lines are skipped,
+    /// and a row of another width than the header is [`InputError::Ragged`].
     pub fn next_row(&mut self) -> Result<Option<ScannedRow<'_>>, InputError> {
         loop {
             if !self.read_record()? {
@@ -225,18 +223,23 @@ impl<R: Read> RowScanner<R> {
         }
     }
 
+    /// The row [`RowScanner::next_row`] last returned: only meaningful after it
+    /// returned one.
+    pub fn current(&self) -> ScannedRow<'_> {
+        ScannedRow {
+            line: self.line,
+            text: &self.text,
+            ends: &self.ends,
+        }
+    }
+
     /// The input, once read to its end (e.g. to finish a digest computed on the way).
     pub fn into_inner(self) -> R {
         self.input
     }
 
     fn field(&self, index: usize) -> &str {
-        ScannedRow {
-            line: self.line,
-            text: &self.text,
-            ends: &self.ends,
-        }
-        .field(index)
+        self.current().field(index)
     }
 
     /// Refuses a record grown past [`MAX_ROW_BYTES`] (`out` its bytes so far, each
@@ -618,7 +621,7 @@ mod tests {
 
     use super::*;
     use crate::outputs::tests::Chunks;
-    use crate::table::RowReader;
+    use crate::table::naive::NaiveRowReader as RowReader;
 
     /// The header, and every row's line and fields, or the error's message.
     type Rows = Result<(Vec<String>, Vec<(u64, Vec<String>)>), String>;

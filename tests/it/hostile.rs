@@ -796,3 +796,60 @@ fn a_claims_score_file_that_links_outside_its_folder_is_refused() {
         ],
     );
 }
+
+#[test]
+fn formula_like_identifiers_round_trip_through_split_and_score_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let groups = [
+        "=1+1", "+2", "-3", "@4", "g5", "g6", "g7", "g8", "g9", "g10",
+    ];
+    let mut truth = String::from("group,kind,question,answer\n");
+    for group in groups {
+        truth.push_str(&format!("{group},capital,=What is the capital?,Paris\n"));
+    }
+    fs::write(dir.path().join("t.csv"), truth).unwrap();
+    let split = ["split", "--verifier", "facts", "--truth", "t.csv"];
+    let made = run(dir.path(), &[&split[..], &["--out", "s"]].concat());
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let mut found = Vec::new();
+    for name in ["train.csv", "val.csv", "holdout.csv"] {
+        let tasks = fs::read_to_string(dir.path().join("s").join(name)).unwrap();
+        // The prompt is free text and stays neutralised; the identifiers do not.
+        let mut outputs = String::from("task_id,output\n");
+        for line in tasks.lines().skip(1) {
+            assert!(line.ends_with(",'=What is the capital?"), "{line}");
+            let id = line.split(',').next().unwrap();
+            outputs.push_str(&format!("{id},Paris\n"));
+            found.push(id.to_string());
+        }
+        fs::write(dir.path().join("o.csv"), outputs).unwrap();
+        let args = ["--tasks", &format!("s/{name}"), "--outputs", "o.csv"];
+        let scored = run(
+            dir.path(),
+            &[
+                &["score", "--verifier", "facts", "--truth", "t.csv"][..],
+                &args,
+            ]
+            .concat(),
+        );
+        assert_eq!(scored.code, 0, "{name}: {}", scored.stderr);
+        // Every task is graded right, under the id the truth gives it.
+        for line in tasks.lines().skip(1) {
+            let id = line.split(',').next().unwrap();
+            let group = id.strip_suffix(":capital").unwrap();
+            assert!(
+                scored
+                    .stdout
+                    .contains(&format!("\n{id},{group},capital,1,")),
+                "{}",
+                scored.stdout
+            );
+        }
+    }
+    found.sort();
+    let mut expected: Vec<String> = groups.iter().map(|g| format!("{g}:capital")).collect();
+    expected.sort();
+    assert_eq!(found, expected);
+    let checked = run(dir.path(), &["split", "--check", "s"]);
+    assert_eq!(checked.code, 0, "{}", checked.stdout);
+}

@@ -38,7 +38,7 @@ fn core_and_input_modules_never_use_the_pipeline_or_the_commands() {
     let lower = [
         "admission",
         "alpha.rs",
-        "audit.rs",
+        "audit",
         "digest.rs",
         "error.rs",
         "figures.rs",

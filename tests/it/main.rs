@@ -6,6 +6,7 @@ mod alpha;
 mod audit;
 mod cluster;
 mod demo;
+mod grade;
 mod hostile;
 mod import;
 mod layout;

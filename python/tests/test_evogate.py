@@ -1,0 +1,161 @@
+"""Tests of the evogate Python package against the installed binary and the
+repository's shipped data (data/arxiv, data/demo, reports/demo)."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import evogate
+
+ROOT = Path(__file__).resolve().parents[2]
+PAPERS = ROOT / "data" / "arxiv" / "papers.csv"
+DEMO = ROOT / "reports" / "demo"
+
+
+def rows(path):
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_admit_on_the_demo_files_gives_the_demo_verdict_and_report():
+    admission = evogate.admit(
+        DEMO / "baseline-scores.csv",
+        DEMO / "candidate-scores.csv",
+        tasks=DEMO / "split" / "holdout.csv",
+        manifest=DEMO / "split" / "manifest.json",
+    )
+    expected = json.loads((DEMO / "admission.json").read_text(encoding="utf-8"))
+    assert admission.verdict == expected["verdict"] == "admitted"
+    assert bool(admission) is True
+    assert admission.report["schema"] == "evogate/admission/v1"
+
+
+def test_admit_refuses_the_regressing_candidate_and_is_falsy():
+    admission = evogate.admit(
+        DEMO / "baseline-scores.csv",
+        DEMO / "regressing-scores.csv",
+        tasks=DEMO / "split" / "holdout.csv",
+        manifest=DEMO / "split" / "manifest.json",
+    )
+    assert admission.verdict == "refused"
+    assert not admission
+
+
+def test_admit_accepts_row_dicts_with_booleans_and_counts_the_discordant_pairs():
+    # 20 tasks the candidate alone gets right, none the other way: McNemar's exact
+    # one-sided p is 0.5**20, far below 0.05.
+    base = [{"task_id": f"t{i}", "correct": i < 10, "score": i < 10} for i in range(40)]
+    cand = [{"task_id": f"t{i}", "correct": i < 30, "score": i < 30} for i in range(40)]
+    admission = evogate.admit(base, cand)
+    assert admission.verdict == "admitted", admission.report
+    text = json.dumps(admission.report)
+    assert "20" in text
+    # Swapped, the candidate is worse: refused.
+    assert not evogate.admit(cand, base)
+
+
+def test_admit_writes_the_report_dir_and_appends_to_the_ledger(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    base = [{"task_id": f"t{i}", "correct": i < 10, "score": i < 10} for i in range(40)]
+    cand = [{"task_id": f"t{i}", "correct": i < 30, "score": i < 30} for i in range(40)]
+    evogate.admit(base, cand, ledger=ledger, report_dir=tmp_path / "report")
+    evogate.admit(base, cand, ledger=ledger)
+    assert (tmp_path / "report" / "admission.md").is_file()
+    assert len(ledger.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_admit_raises_evogate_error_with_the_cli_message_on_bad_input(tmp_path):
+    with pytest.raises(evogate.EvogateError) as raised:
+        evogate.admit(tmp_path / "missing.csv", DEMO / "candidate-scores.csv")
+    assert "missing.csv" in str(raised.value)
+
+
+def test_grader_grades_right_and_wrong_answers_and_names_the_expected_value():
+    with evogate.Grader(PAPERS) as grader:
+        right = grader.grade("1406.2661:first_author", "Ian J. Goodfellow")
+        wrong = grader.grade("1406.2661:year", "It appeared in 2019.")
+        assert right.correct is True and right.score == 1.0 and right["composite"] == 1.0
+        assert wrong.correct is False and wrong.score == 0.0
+        assert "2014" in wrong.feedback
+        with pytest.raises(evogate.EvogateError, match="9999.9999:year"):
+            grader.grade("9999.9999:year", "2014")
+        # The service goes on after a bad request.
+        assert grader.grade("1406.2661:year", "2014").correct
+
+
+def test_grader_agrees_with_score_on_every_demo_output():
+    expected = {row["task_id"]: float(row["score"]) for row in rows(DEMO / "candidate-scores.csv")}
+    lines = (ROOT / "data" / "demo" / "candidate.jsonl").read_text(encoding="utf-8").splitlines()
+    with evogate.Grader(PAPERS) as grader:
+        compared = 0
+        for line in lines:
+            request = json.loads(line)
+            if request["task_id"] in expected:
+                grade = grader.grade(request["task_id"], request["output"])
+                assert abs(grade.score - expected[request["task_id"]]) < 1e-4
+                compared += 1
+    assert compared == len(expected)
+
+
+def test_a_closed_grader_raises():
+    grader = evogate.Grader(PAPERS)
+    grader.close()
+    grader.close()
+    with pytest.raises(evogate.EvogateError, match="closed"):
+        grader.grade("1406.2661:year", "2014")
+
+
+def test_dspy_metric_returns_the_score_and_feedback_when_gepa_asks():
+    class Example:
+        task_id = "1406.2661:year"
+
+    class Prediction:
+        answer = "2013"
+
+    with evogate.Grader(PAPERS) as grader:
+        metric = evogate.dspy_metric(grader, task_id="task_id")
+        assert metric(Example(), Prediction()) == 0.0
+        assert metric({"task_id": "1406.2661:year"}, {"answer": "2014"}) == 1.0
+        feedback = metric(Example(), Prediction(), None, "predict", [])
+        assert feedback.score == 0.0 and "2014" in feedback.feedback
+        by_function = evogate.dspy_metric(grader, task_id=lambda example: example["id"])
+        assert by_function({"id": "1406.2661:year"}, {"answer": "2014"}) == 1.0
+
+
+def test_python_dash_m_evogate_runs_the_cli():
+    done = subprocess.run(
+        [sys.executable, "-m", "evogate", "--version"], capture_output=True, text=True
+    )
+    assert done.returncode == 0
+    assert done.stdout.startswith("evogate ")
+
+
+def test_binary_honours_evogate_bin(monkeypatch, tmp_path):
+    monkeypatch.setenv("EVOGATE_BIN", str(tmp_path / "nowhere"))
+    assert evogate.binary() == str(tmp_path / "nowhere")
+
+
+def _has_import():
+    return subprocess.run([evogate.binary(), "import", "--help"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _has_import(), reason="this evogate binary has no `import` subcommand yet")
+def test_import_log_reads_an_lm_eval_log_with_selectors_as_flags(tmp_path):
+    logs = sorted((ROOT / "tests" / "data" / "formats" / "lm-eval").glob("samples_*.jsonl"))
+    assert logs, "no lm-eval fixtures"
+    docs = {
+        json.loads(line)["doc_id"]
+        for line in logs[0].read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    }
+    out = tmp_path / "scores.csv"
+    evogate.import_log("lm-eval", logs[0], out, filter="strict-match", metric="exact_match")
+    imported = rows(out)
+    assert sorted(row["task_id"] for row in imported) == sorted(f"gsm8k:{doc}" for doc in docs)
+    with pytest.raises(evogate.EvogateError):
+        evogate.import_log("lm-eval", tmp_path / "missing.jsonl", tmp_path / "x.csv")

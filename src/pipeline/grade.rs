@@ -1,0 +1,89 @@
+//! The grading service: one verifier built once, then one JSON request per line in
+//! (`{"task_id": ..., "output": ...}`) and one JSON answer per line out, flushed as it
+//! is made, so an optimizer's loop grades each output without starting a process. A
+//! bad request gets `{"error": "..."}` on its line and the service goes on.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::open_file;
+use crate::table::scan::RowScanner;
+use crate::verify::{self, Verifier};
+
+/// Builds the verifier `name` from the ground truth at `truth`.
+pub fn verifier(truth: &Path, name: &str) -> anyhow::Result<Box<dyn Verifier>> {
+    let file: Box<dyn std::io::Read> = Box::new(open_file(truth)?);
+    let rows = RowScanner::new(&truth.display().to_string(), file)?;
+    Ok(verify::build_from_rows(name, rows)?)
+}
+
+/// The answer to one request line: the grade, or why the line is not a request.
+pub fn answer(verifier: &dyn Verifier, line: &str) -> Value {
+    match grade_line(verifier, line) {
+        Ok(answer) => answer,
+        Err(error) => json!({ "error": error }),
+    }
+}
+
+fn grade_line(verifier: &dyn Verifier, line: &str) -> Result<Value, String> {
+    let request: Value = serde_json::from_str(line).map_err(|e| {
+        format!("not a JSON object: {e}; send {{\"task_id\": ..., \"output\": ...}}")
+    })?;
+    let Value::Object(fields) = request else {
+        return Err("not a JSON object; send {\"task_id\": ..., \"output\": ...}".to_string());
+    };
+    let text = |name: &str| match fields.get(name) {
+        Some(Value::String(text)) => Ok(text.as_str()),
+        Some(_) => Err(format!("`{name}` is not a string")),
+        None => Err(format!(
+            "no `{name}`; send {{\"task_id\": ..., \"output\": ...}}"
+        )),
+    };
+    let task_id = text("task_id")?;
+    let output = text("output")?;
+    let index = verifier.find_task(task_id).ok_or_else(|| {
+        format!("task `{task_id}` is not in the ground truth; use an id `split` wrote from it")
+    })?;
+    let grade = verifier.grade_at(index, output);
+    Ok(json!({
+        "task_id": task_id,
+        "score": grade.score,
+        "correct": grade.correct,
+        "correctness": grade.correctness,
+        "composite": grade.composite,
+        "feedback": grade.feedback,
+    }))
+}
+
+/// Answers every line of `input` on `output`, one line each, flushing after each;
+/// blank lines are skipped. Returns how many lines were answered.
+pub fn serve(
+    verifier: &dyn Verifier,
+    input: impl BufRead,
+    output: &mut impl Write,
+) -> std::io::Result<usize> {
+    let mut answered = 0;
+    for line in input.lines() {
+        let line = match line {
+            Ok(line) => line,
+            // A line that is not UTF-8 is a bad request, not the end of the service.
+            Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
+                let message = json!({ "error": "the line is not UTF-8" });
+                writeln!(output, "{message}")?;
+                output.flush()?;
+                answered += 1;
+                continue;
+            }
+            Err(error) => return Err(error),
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        writeln!(output, "{}", answer(verifier, &line))?;
+        output.flush()?;
+        answered += 1;
+    }
+    Ok(answered)
+}
