@@ -9,9 +9,15 @@ use thiserror::Error;
 /// A level outside (0, 0.5) (exit status 2).
 #[derive(Debug, Error, Clone, Copy, PartialEq)]
 #[error(
-    "--alpha {0} is outside (0, 0.5): a one-sided level such as 0.05 is needed (its 1 - 2*alpha interval must exist)"
+    "--alpha {} is outside (0, 0.5): a one-sided level such as 0.05 is needed (its 1 - 2*alpha interval must exist)",
+    shown(.0)
 )]
 pub struct AlphaError(pub f64);
+
+/// The refused level as the message shows it: never hundreds of digits.
+fn shown(alpha: &f64) -> String {
+    crate::figures::echo(*alpha)
+}
 
 /// A one-sided significance level, strictly between 0 and 0.5. The upper bound is where
 /// the two-sided 1 − 2·alpha interval that reports pair with it stops existing.
@@ -67,6 +73,19 @@ mod tests {
                 .to_string()
                 .starts_with("--alpha 0.6 is outside (0, 0.5)")
         );
+    }
+
+    #[test]
+    fn a_refused_level_is_echoed_at_a_readable_length() {
+        let message = AlphaError(1e308).to_string();
+        assert!(message.starts_with("--alpha 1e308 is outside"), "{message}");
+        let message = AlphaError(-4.9e-324).to_string();
+        assert!(
+            message.starts_with("--alpha -5e-324 is outside"),
+            "{message}"
+        );
+        assert_eq!(crate::figures::level(4.9e-324), "4.941e-324");
+        assert_eq!(crate::figures::level(0.05), "0.05");
     }
 
     #[test]

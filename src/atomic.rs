@@ -9,6 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
 
+mod folder;
+mod inputs;
+pub use folder::replace_folder;
+pub use inputs::refuse_overwriting_inputs;
+
 /// A file to write: where, and its whole contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileToWrite {

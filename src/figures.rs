@@ -60,6 +60,28 @@ fn push_unit_number(out: &mut String, value: f64) -> bool {
     true
 }
 
+/// A significance level as [`number`] writes it, or to four significant digits below
+/// 0.0001, where six decimals would print a level such as `4.9e-324` as `0`.
+pub fn level(alpha: f64) -> String {
+    if alpha.abs() < 1e-4 {
+        significant(alpha, 4)
+    } else {
+        number(alpha)
+    }
+}
+
+/// A number the user gave, echoed in a message: as Rust writes it when short (`0.6`,
+/// `1.5`), else in the shortest exponent form that reads back as the same number
+/// (`1e308`, `5e-324`), never hundreds of digits.
+pub fn echo(value: f64) -> String {
+    let plain = value.to_string();
+    if plain.len() <= 12 || !value.is_finite() {
+        plain
+    } else {
+        format!("{value:e}")
+    }
+}
+
 /// A probability to four significant digits, trailing zeros dropped: `0.5`,
 /// `0.03125`, `0.003906`, `3.906e-5` below 0.0001, `0` and `1` exactly.
 pub fn p_value(p: f64) -> String {

@@ -23,6 +23,12 @@ pub enum ConfigError {
         "--test mcnemar needs a `correct` column in both files, and `{0}` has none; use --test signed-rank or rescore with `evogate score`"
     )]
     NoCorrectColumn(String),
+    /// `--test auto` found `correct` in one file only: silently falling back to scores
+    /// would compare a different metric than the user's files suggest.
+    #[error(
+        "--test auto: `{0}` has no `correct` column but the other file has one, so the two files do not say the same thing; rescore `{0}` with `evogate score`, or give --test signed-rank to compare scores explicitly"
+    )]
+    CorrectInOneFile(String),
 }
 
 /// A non-inferiority margin: the largest regression accepted, in [0, 1).
@@ -48,7 +54,8 @@ impl Margin {
 /// `--test` as given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TestChoice {
-    /// McNemar when both files carry `correct`, signed-rank otherwise.
+    /// McNemar when both files carry `correct`, signed-rank when neither does; `correct`
+    /// in one file only is a usage error.
     Auto,
     /// McNemar's exact test.
     #[value(name = "mcnemar")]
@@ -78,6 +85,14 @@ impl TestChoice {
     ) -> Result<Test, ConfigError> {
         match self {
             TestChoice::Auto if pairs.both_correct => Ok(Test::McNemar),
+            TestChoice::Auto if pairs.baseline_has_correct != pairs.candidate_has_correct => {
+                let lacking = if pairs.baseline_has_correct {
+                    candidate
+                } else {
+                    baseline
+                };
+                Err(ConfigError::CorrectInOneFile(lacking.to_string()))
+            }
             TestChoice::Auto | TestChoice::SignedRank => Ok(Test::SignedRank(zero)),
             TestChoice::McNemar if pairs.both_correct => Ok(Test::McNemar),
             TestChoice::McNemar => {

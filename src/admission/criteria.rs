@@ -54,7 +54,7 @@ fn rows(count: usize, arm: &str) -> String {
 pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha) -> Finding {
     let significant = alpha.rejects(overall.p_improvement);
     let p = compare("p_improvement", overall.p_improvement, alpha);
-    let level = number(alpha.get());
+    let level = crate::figures::level(alpha.get());
     let (pass, proof, sentence) = match (test, overall.discordant) {
         (Test::McNemar, Some(d)) => {
             let (b, c) = (d.baseline_only, d.candidate_only);
@@ -113,7 +113,7 @@ pub(super) fn regression_evidence(
     strata: &[(Stratum, String)],
     alpha: Alpha,
 ) -> Finding {
-    let level = number(alpha.get());
+    let level = crate::figures::level(alpha.get());
     if strata.is_empty() {
         let pass = !alpha.rejects(overall.p_regression);
         let proof = format!(

@@ -79,6 +79,8 @@ pub struct Pairs {
     pub both_correct: bool,
     /// Whether the baseline file has a `correct` column.
     pub baseline_has_correct: bool,
+    /// Whether the candidate file has a `correct` column.
+    pub candidate_has_correct: bool,
     /// The strata column, when the pairs are stratified.
     pub strata_column: Option<String>,
     /// The baseline file as given.
@@ -108,8 +110,15 @@ impl PartialEq for Pairs {
                 .iter()
                 .zip(&other.pairs)
                 .all(|(x, y)| same_pair(x, y))
-            && (self.both_correct, self.baseline_has_correct)
-                == (other.both_correct, other.baseline_has_correct)
+            && (
+                self.both_correct,
+                self.baseline_has_correct,
+                self.candidate_has_correct,
+            ) == (
+                other.both_correct,
+                other.baseline_has_correct,
+                other.candidate_has_correct,
+            )
             && (
                 &self.strata_column,
                 &self.baseline,

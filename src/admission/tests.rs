@@ -361,7 +361,35 @@ fn mcnemar_without_correct_in_both_files_is_a_usage_error() {
         .unwrap_err();
     assert_eq!(error, ConfigError::NoCorrectColumn("c.csv".into()));
     assert_eq!(
-        TestChoice::Auto.resolve(&pairs, ZeroMethod::Wilcox, "b.csv", "c.csv"),
+        TestChoice::SignedRank.resolve(&pairs, ZeroMethod::Wilcox, "b.csv", "c.csv"),
+        Ok(Test::SignedRank(ZeroMethod::Wilcox))
+    );
+}
+
+#[test]
+fn auto_with_correct_in_one_file_only_is_a_usage_error_naming_the_file_that_lacks_it() {
+    for (base_has, lacking) in [(true, "c.csv"), (false, "b.csv")] {
+        let (b, _) = files(&repeat("id", 0, 1, 3), base_has);
+        let (_, c) = files(&repeat("id", 0, 1, 3), !base_has);
+        let pairs = pairs_of(&b, &c);
+        let error = TestChoice::Auto
+            .resolve(&pairs, ZeroMethod::Wilcox, "b.csv", "c.csv")
+            .unwrap_err();
+        assert_eq!(error, ConfigError::CorrectInOneFile(lacking.into()));
+        let text = error.to_string();
+        assert!(
+            text.contains(&format!("`{lacking}` has no `correct` column")),
+            "{text}"
+        );
+        assert!(
+            text.contains("--test signed-rank to compare scores explicitly"),
+            "{text}"
+        );
+    }
+    let (b, _) = files(&repeat("id", 0, 1, 3), false);
+    let (_, c) = files(&repeat("id", 0, 1, 3), false);
+    assert_eq!(
+        TestChoice::Auto.resolve(&pairs_of(&b, &c), ZeroMethod::Wilcox, "b.csv", "c.csv"),
         Ok(Test::SignedRank(ZeroMethod::Wilcox))
     );
 }

@@ -3,14 +3,14 @@
 //! carries. The numbers themselves are written by [`crate::figures`].
 
 use crate::alpha::Alpha;
-use crate::figures::{number, p_value, percent, significant};
+use crate::figures::{p_value, percent, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.
 pub fn compare(name: &str, p: f64, alpha: Alpha) -> String {
     let relation = if alpha.rejects(p) { "<" } else { ">=" };
     let alpha = alpha.get();
-    let level = number(alpha);
+    let level = crate::figures::level(alpha);
     let mut shown = p_value(p);
     let mut digits = 4;
     while shown == level && p != alpha && digits < 15 {
@@ -31,7 +31,7 @@ pub fn power_sentence(
     shift: Option<f64>,
     smallest: Option<(String, usize, Option<f64>)>,
 ) -> String {
-    let level = number(alpha);
+    let level = crate::figures::level(alpha);
     let mut text = match shift {
         Some(shift) => format!(
             "With {n} pairs, no shift smaller than {} could have been detected at alpha {level}, even in the best case (every disagreement one way); \"no significant regression\" says nothing about regressions smaller than that.",

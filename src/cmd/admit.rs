@@ -8,10 +8,20 @@ use std::path::Path;
 use super::{Printout, Status};
 use crate::admission::{Margin, StrataRequest, Verdict};
 use crate::alpha::Alpha;
-use crate::atomic::{ensure_dir, write_all};
+use crate::atomic::{refuse_overwriting_inputs, replace_folder};
 use crate::cli::{AdmitArgs, ReportFormat};
 use crate::pipeline::admit::{AdmitFiles, AdmitSettings, admit, report_files};
 use crate::report::{json, markdown, text};
+
+/// Every file `--report-dir` may receive.
+const REPORT_NAMES: [&str; 6] = [
+    "admission.json",
+    "admission.md",
+    "pairs.csv",
+    "outcomes.svg",
+    "strata.svg",
+    "power.svg",
+];
 
 fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
     let strata = match args.strata.as_deref().map(str::trim) {
@@ -46,6 +56,18 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         ledger: args.ledger.clone(),
         keep_feedback: args.report_dir.is_some(),
     };
+    if let Some(dir) = &args.report_dir {
+        // Checked before the ledger records an attempt.
+        let mut inputs = vec![
+            ("--baseline", files.baseline.as_path()),
+            ("--candidate", files.candidate.as_path()),
+        ];
+        inputs.extend(files.tasks.as_deref().map(|p| ("--tasks", p)));
+        inputs.extend(files.manifest.as_deref().map(|p| ("--manifest", p)));
+        inputs.extend(files.ledger.as_deref().map(|p| ("--ledger", p)));
+        let outputs = REPORT_NAMES.map(|name| dir.join(name));
+        refuse_overwriting_inputs(outputs.iter().map(|p| p.as_path()), &inputs)?;
+    }
     let evaluation = admit(&files, &settings)?;
     let report = &evaluation.report;
     let mut notes = Vec::new();
@@ -64,9 +86,8 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         notes.push(warning);
     }
     if let Some(dir) = &args.report_dir {
-        ensure_dir(dir)?;
         let files = report_files(dir, &evaluation);
-        write_all(&files)?;
+        replace_folder(dir, &files)?;
         notes.push(format!("wrote {} files to {}", files.len(), dir.display()));
     }
     if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {

@@ -3,7 +3,7 @@
 
 use super::{Printout, Status};
 use crate::alpha::Alpha;
-use crate::atomic::{ensure_dir, write_all};
+use crate::atomic::{refuse_overwriting_inputs, replace_folder};
 use crate::cli::{AuditArgs, ReportFormat};
 use crate::pipeline::audit::{audit, report_files};
 use crate::report::audit::{markdown_report, text_report};
@@ -12,8 +12,12 @@ use crate::report::audit::{markdown_report, text_report};
 pub fn run(args: AuditArgs) -> anyhow::Result<Printout> {
     let report = audit(&args.claims, Alpha::new(args.alpha)?)?;
     if let Some(dir) = &args.report_dir {
-        ensure_dir(dir)?;
-        write_all(&report_files(dir, &report)?)?;
+        let files = report_files(dir, &report)?;
+        refuse_overwriting_inputs(
+            files.iter().map(|f| f.path.as_path()),
+            &[("--claims", args.claims.as_path())],
+        )?;
+        replace_folder(dir, &files)?;
     }
     let stdout = match args.format {
         ReportFormat::Json => crate::report::json::document(&report)?,

@@ -14,7 +14,7 @@ pub fn run(args: LedgerShowArgs) -> anyhow::Result<Printout> {
     let text = String::from_utf8(bytes).map_err(|_| {
         anyhow::anyhow!("`{source}`: not valid UTF-8; a ledger is UTF-8 JSON Lines")
     })?;
-    let records = ledger::parse_ledger(&source, &text)?;
+    let ledger::Ledger { records, tail } = ledger::read_ledger(&source, &text)?;
     let holdouts = ledger::summarise(&records);
     let stdout = if args.format == crate::cli::SummaryFormat::Json {
         let report = LedgerReport {
@@ -27,5 +27,7 @@ pub fn run(args: LedgerShowArgs) -> anyhow::Result<Printout> {
     } else {
         render_text(&source, records.len(), &holdouts)
     };
-    Ok(Printout::new(Status::Success, stdout))
+    let mut printout = Printout::new(Status::Success, stdout);
+    printout.notes.extend(tail.warning(&source));
+    Ok(printout)
 }

@@ -2,7 +2,7 @@
 //! the scores CSV to `--out` (atomically, streamed) or to stdout.
 
 use super::{Printout, Status};
-use crate::atomic::Streamed;
+use crate::atomic::{Streamed, refuse_overwriting_inputs};
 use crate::cli::ScoreArgs;
 use crate::pipeline::score::{ScoreFiles, check_answered, score};
 
@@ -15,6 +15,16 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
         verifier: args.verifier.clone(),
         allow_missing: args.allow_missing,
     };
+    if let Some(out) = &args.out {
+        refuse_overwriting_inputs(
+            [out.as_path()],
+            &[
+                ("--truth", &args.truth),
+                ("--tasks", &args.tasks),
+                ("--outputs", &args.outputs),
+            ],
+        )?;
+    }
     // The scores go straight to a temporary file beside --out, moved into place only
     // once every input proved good; without --out they are gathered for stdout.
     let mut file = args.out.as_ref().map(Streamed::new);

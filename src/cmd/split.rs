@@ -6,7 +6,7 @@ use anyhow::bail;
 
 use super::{Printout, Status};
 use crate::alpha::Alpha;
-use crate::atomic::{ensure_dir, write_all};
+use crate::atomic::{refuse_overwriting_inputs, replace_folder};
 use crate::cli::SplitArgs;
 use crate::pipeline::split::{SplitSettings, build, check};
 use crate::report::split::{check_text, summary};
@@ -39,8 +39,11 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Printout> {
         compat: args.compat,
     };
     let built = build(&settings, out)?;
-    ensure_dir(out)?;
-    write_all(&built.files)?;
+    refuse_overwriting_inputs(
+        built.files.iter().map(|f| f.path.as_path()),
+        &[("--truth", truth.as_path())],
+    )?;
+    replace_folder(out, &built.files)?;
     let mut printout = Printout::new(Status::Success, summary(&built.manifest, out));
     if let Some(first) = built.leaks.first() {
         printout.notes.push(format!(

@@ -45,7 +45,7 @@ pub struct Decision {
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum AttemptError {
     /// The declared alpha is not a level.
-    #[error("declared alpha {0} is not between 0 and 1")]
+    #[error("declared alpha {0} is outside (0, 0.5), the levels --alpha accepts")]
     InvalidAlpha(f64),
     /// The holdout identity is not a SHA-256.
     #[error("holdout identity `{0}` is not a SHA-256 (64 lowercase hex digits)")]
@@ -54,7 +54,7 @@ pub enum AttemptError {
     #[error(
         "the ledger's {attempts} attempt(s) on holdout {holdout} were declared at alpha \
          {ledger_alpha}, this one at {declared_alpha}: changing the declared alpha midway \
-         breaks the guarantee that all attempts together stay within it; use alpha \
+         breaks the guarantee that all attempts together stay within it; use --alpha \
          {ledger_alpha}, or a new holdout"
     )]
     AlphaChanged {
@@ -80,7 +80,7 @@ pub fn next_attempt(
     holdout_sha256: &str,
     declared_alpha: f64,
 ) -> Result<Attempt, AttemptError> {
-    if !(declared_alpha.is_finite() && declared_alpha > 0.0 && declared_alpha < 1.0) {
+    if crate::alpha::Alpha::new(declared_alpha).is_err() {
         return Err(AttemptError::InvalidAlpha(declared_alpha));
     }
     if !super::is_sha256_hex(holdout_sha256) {
@@ -239,7 +239,7 @@ pub(crate) mod tests {
             error,
             AttemptError::AlphaChanged { attempts: 1, .. }
         ));
-        assert!(error.to_string().contains("use alpha 0.05"), "{error}");
+        assert!(error.to_string().contains("use --alpha 0.05"), "{error}");
         // A new holdout may declare any alpha.
         let other = crate::digest::sha256_hex(b"other");
         assert!(next_attempt(&records, &other, 0.1).is_ok());
@@ -248,7 +248,8 @@ pub(crate) mod tests {
     #[test]
     fn refuses_an_alpha_that_is_not_a_level_and_a_holdout_that_is_not_a_digest() {
         let holdout = crate::digest::sha256_hex(b"h");
-        for alpha in [0.0, 1.0, -0.1, f64::NAN, f64::INFINITY] {
+        // 0.7 too: a stream declared at it would be told to go on at a level --alpha refuses.
+        for alpha in [0.0, 1.0, 0.7, 0.5, -0.1, f64::NAN, f64::INFINITY] {
             assert!(matches!(
                 next_attempt(&[], &holdout, alpha),
                 Err(AttemptError::InvalidAlpha(_))

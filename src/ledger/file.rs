@@ -8,13 +8,13 @@
 //! file systems that do not support it.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 use anyhow::Context;
 
 use super::attempt::check_continues;
-use super::{Attempt, Decision, Record, next_attempt, parse_ledger};
+use super::{Attempt, Decision, Record, Tail, next_attempt, read_ledger};
 
 /// Records one attempt on `holdout_sha256` in the ledger at `path` (created when absent).
 ///
@@ -29,13 +29,31 @@ pub fn record_attempt<T>(
     declared_alpha: f64,
     decide: impl FnOnce(&Attempt) -> anyhow::Result<(Decision, T)>,
 ) -> anyhow::Result<(Record, T)> {
+    record_attempt_with(
+        path,
+        holdout_sha256,
+        declared_alpha,
+        decide,
+        &mut |file, bytes| file.write_all(bytes),
+    )
+}
+
+/// [`record_attempt`] with the appending write supplied, so tests can make it fail
+/// midway.
+fn record_attempt_with<T>(
+    path: &Path,
+    holdout_sha256: &str,
+    declared_alpha: f64,
+    decide: impl FnOnce(&Attempt) -> anyhow::Result<(Decision, T)>,
+    write: &mut dyn FnMut(&mut File, &[u8]) -> io::Result<()>,
+) -> anyhow::Result<(Record, T)> {
     let mut ledger = Locked::open(path)?;
     let records = ledger.read()?;
     let attempt = next_attempt(&records, holdout_sha256, declared_alpha)
         .with_context(|| format!("`{}`", path.display()))?;
     let (decision, value) = decide(&attempt)?;
     let record = attempt.record(decision);
-    ledger.append(&records, &record)?;
+    ledger.append(&records, &record, write)?;
     Ok((record, value))
 }
 
@@ -45,13 +63,15 @@ pub fn record_attempt<T>(
 pub fn append(path: &Path, record: &Record) -> anyhow::Result<()> {
     let mut ledger = Locked::open(path)?;
     let records = ledger.read()?;
-    ledger.append(&records, record)
+    ledger.append(&records, record, &mut |file, bytes| file.write_all(bytes))
 }
 
 /// A ledger file held under an exclusive lock until dropped.
 struct Locked<'a> {
     path: &'a Path,
     file: File,
+    /// How the ledger ended when read.
+    tail: Tail,
 }
 
 impl<'a> Locked<'a> {
@@ -65,21 +85,34 @@ impl<'a> Locked<'a> {
             .with_context(|| format!("`{}`: cannot open the ledger", path.display()))?;
         file.lock()
             .with_context(|| format!("`{}`: cannot lock the ledger", path.display()))?;
-        Ok(Locked { path, file })
+        Ok(Locked {
+            path,
+            file,
+            tail: Tail::Clean,
+        })
     }
 
-    /// Reads and parses the whole ledger.
+    /// Reads and parses the whole ledger; a torn last record is skipped.
     fn read(&mut self) -> anyhow::Result<Vec<Record>> {
         let mut text = String::new();
         self.file
             .read_to_string(&mut text)
             .with_context(|| format!("`{}`: cannot read the ledger", self.path.display()))?;
-        Ok(parse_ledger(&self.path.display().to_string(), &text)?)
+        let ledger = read_ledger(&self.path.display().to_string(), &text)?;
+        self.tail = ledger.tail;
+        Ok(ledger.records)
     }
 
     /// Checks `record` against the `records` read under this lock and appends it as one
     /// line of compact JSON, in one write, synced to disk.
-    fn append(&mut self, records: &[Record], record: &Record) -> anyhow::Result<()> {
+    /// A torn last record is cut off first, and a whole last record without its `\n`
+    /// gets it, so the new line starts a line of its own.
+    fn append(
+        &mut self,
+        records: &[Record],
+        record: &Record,
+        write: &mut dyn FnMut(&mut File, &[u8]) -> io::Result<()>,
+    ) -> anyhow::Result<()> {
         let refuse = |message: String| {
             anyhow::anyhow!(
                 "`{}`: cannot record the attempt: {message}",
@@ -93,10 +126,17 @@ impl<'a> Locked<'a> {
         let first_alpha = earlier.next().map(|r| r.declared_alpha);
         let count = u64::from(first_alpha.is_some()) + earlier.count() as u64;
         check_continues(record, count, first_alpha).map_err(refuse)?;
-        let mut line = serde_json::to_string(record).context("cannot serialise the record")?;
+        let mut line = match self.tail {
+            Tail::Unterminated => "\n".to_string(),
+            Tail::Clean | Tail::Torn { .. } => String::new(),
+        };
+        line.push_str(&serde_json::to_string(record).context("cannot serialise the record")?);
         line.push('\n');
         let context = || format!("`{}`: cannot append to the ledger", self.path.display());
-        self.file.write_all(line.as_bytes()).with_context(context)?;
+        if let Tail::Torn { start, .. } = self.tail {
+            self.file.set_len(start as u64).with_context(context)?;
+        }
+        write(&mut self.file, line.as_bytes()).with_context(context)?;
         self.file.sync_data().with_context(context)?;
         Ok(())
     }
@@ -112,7 +152,7 @@ impl Drop for Locked<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Verdict, summarise};
+    use super::super::{Verdict, parse_ledger, summarise};
     use super::*;
 
     fn decision(p_improvement: f64, verdict: Verdict) -> Decision {
@@ -201,18 +241,48 @@ mod tests {
     }
 
     #[test]
-    fn refuses_to_append_after_a_torn_last_line() {
+    fn an_append_after_a_torn_last_line_cuts_it_off_first() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ledger.jsonl");
         std::fs::write(&path, "{\"schema\":\"evogate/ledger/v1\"").unwrap();
         let holdout = crate::digest::sha256_hex(b"holdout");
-        let error = record_attempt(&path, &holdout, 0.05, |_| {
+        let (record, ()) = record_attempt(&path, &holdout, 0.05, |_| {
             Ok((decision(0.5, Verdict::Refused), ()))
         })
+        .unwrap();
+        assert_eq!(record.attempt, 1);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(parse_ledger("ledger.jsonl", &text).unwrap(), vec![record]);
+        assert_eq!(text.lines().count(), 1);
+    }
+
+    #[test]
+    fn a_writer_failing_mid_append_loses_no_complete_record_and_blocks_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let refuse = |_: &Attempt| Ok((decision(0.5, Verdict::Refused), ()));
+        let (first, ()) = record_attempt(&path, &holdout, 0.05, refuse).unwrap();
+        // A full disk: half the line is written, then the write fails.
+        let error = record_attempt_with(&path, &holdout, 0.05, refuse, &mut |file, bytes| {
+            file.write_all(&bytes[..bytes.len() / 2])?;
+            Err(io::Error::other("No space left on device"))
+        })
         .unwrap_err();
-        assert!(
-            error.to_string().contains("row 1") && error.to_string().contains("cut short"),
-            "{error}"
+        assert!(format!("{error:#}").contains("No space left"), "{error:#}");
+        let torn = std::fs::read_to_string(&path).unwrap();
+        let ledger = read_ledger("ledger.jsonl", &torn).unwrap();
+        assert_eq!(ledger.records, vec![first.clone()]);
+        assert!(matches!(ledger.tail, Tail::Torn { row: 2, .. }));
+        let (second, ()) = record_attempt(&path, &holdout, 0.05, refuse).unwrap();
+        assert_eq!(second.attempt, 2);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            read_ledger("ledger.jsonl", &text).unwrap(),
+            super::super::Ledger {
+                records: vec![first, second],
+                tail: Tail::Clean
+            }
         );
     }
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::admission::Verdict;
 
 pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
-pub use parse::parse_ledger;
+pub use parse::{Ledger, Tail, parse_ledger, read_ledger};
 pub use spending::attempt_alpha;
 pub(crate) use summary::significant;
 pub use summary::{HoldoutSummary, summarise};
@@ -99,13 +99,11 @@ impl Record {
         if self.attempt == 0 {
             return Err("`attempt` is 0; attempts count from 1".into());
         }
-        if !(self.declared_alpha.is_finite()
-            && self.declared_alpha > 0.0
-            && self.declared_alpha < 1.0)
-        {
+        // The levels --alpha accepts: a ledger may never tell the user to use another.
+        if crate::alpha::Alpha::new(self.declared_alpha).is_err() {
             return Err(format!(
-                "`declared_alpha` {} is not between 0 and 1",
-                self.declared_alpha
+                "`declared_alpha` {} is outside (0, 0.5), the levels --alpha accepts",
+                crate::figures::echo(self.declared_alpha)
             ));
         }
         for (name, value) in [

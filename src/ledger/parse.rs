@@ -8,31 +8,95 @@ use super::Record;
 use super::attempt::check_continues;
 use crate::error::InputError;
 
-/// Parses the ledger `text` read from `source` (the path as the user gave it).
-///
-/// An empty text is an empty ledger. Errors name the 1-based line: a line that is not a
-/// record, a blank line, a last line without its `\n` (an append cut short), or a record
-/// that does not continue its holdout's stream (attempt numbers 1, 2, 3, ... in file
-/// order, one declared alpha, and each alpha as [`super::spending`] makes it).
-/// Time: O(lines).
+/// A ledger as read: its complete records, and how its last line ends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ledger {
+    /// Every complete record, in file order.
+    pub records: Vec<Record>,
+    /// What follows the last `\n`.
+    pub tail: Tail,
+}
+
+/// What follows the last `\n` of a ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tail {
+    /// Nothing: every record ends with its `\n`.
+    Clean,
+    /// A whole, valid record without its `\n` (kept; the next append adds the `\n`).
+    Unterminated,
+    /// Part of a record, left by an append cut short: skipped when reading, cut off by
+    /// the next append.
+    Torn {
+        /// The 1-based line it is on.
+        row: u64,
+        /// The byte offset at which it starts.
+        start: usize,
+    },
+}
+
+impl Tail {
+    /// The warning to print for a torn last record of the ledger `source`, if any.
+    pub fn warning(&self, source: &str) -> Option<String> {
+        match self {
+            Tail::Torn { row, .. } => Some(format!(
+                "`{source}` row {row}: an append was cut short there; that partial record \
+                 is skipped, and the next attempt recorded removes it"
+            )),
+            Tail::Clean | Tail::Unterminated => None,
+        }
+    }
+}
+
+/// The records of the ledger `text` read from `source` (the path as the user gave it);
+/// [`read_ledger`] without the tail.
 pub fn parse_ledger(source: &str, text: &str) -> Result<Vec<Record>, InputError> {
+    read_ledger(source, text).map(|ledger| ledger.records)
+}
+
+/// Reads the ledger `text` read from `source` (the path as the user gave it).
+///
+/// An empty text is an empty ledger. A last line without its `\n` is an append cut
+/// short: skipped and reported in [`Ledger::tail`] (kept, when it is a whole valid
+/// record). Errors name the 1-based line: a line that is not a record, a blank line, or
+/// a record that does not continue its holdout's stream (attempt numbers 1, 2, 3, ...
+/// in file order, one declared alpha, and each alpha as [`super::spending`] makes it).
+/// Time: O(lines).
+pub fn read_ledger(source: &str, text: &str) -> Result<Ledger, InputError> {
     let mut records = Vec::new();
+    let mut tail = Tail::Clean;
+    let mut start = 0;
     // Per holdout: attempts read so far and the first one's declared alpha.
     let mut streams: BTreeMap<String, (u64, f64)> = BTreeMap::new();
     let mut lines = text.split('\n').enumerate().peekable();
     while let Some((index, line)) = lines.next() {
         let number = index as u64 + 1;
+        let line_start = start;
+        start += line.len() + 1;
         let last = lines.peek().is_none();
+        if last && line.is_empty() {
+            break;
+        }
         if last {
-            if line.is_empty() {
-                break;
+            let whole = serde_json::from_str::<Record>(line)
+                .ok()
+                .filter(|r| r.check().is_ok());
+            let continues = whole.as_ref().is_some_and(|record| {
+                let stream = streams.get(&record.holdout_sha256).copied();
+                check_continues(record, stream.map_or(0, |s| s.0), stream.map(|s| s.1)).is_ok()
+            });
+            match whole {
+                Some(record) if continues => {
+                    records.push(record);
+                    tail = Tail::Unterminated;
+                }
+                _ => {
+                    tail = Tail::Torn {
+                        row: number,
+                        start: line_start,
+                    }
+                }
             }
-            return Err(InputError::invalid(
-                source,
-                number,
-                "the last line does not end with a newline, so an append was cut short; \
-                 remove that partial line",
-            ));
+            break;
         }
         if line.trim().is_empty() {
             return Err(InputError::invalid(
@@ -57,7 +121,7 @@ pub fn parse_ledger(source: &str, text: &str) -> Result<Vec<Record>, InputError>
         entry.0 += 1;
         records.push(record);
     }
-    Ok(records)
+    Ok(Ledger { records, tail })
 }
 
 #[cfg(test)]
@@ -115,13 +179,25 @@ mod tests {
     }
 
     #[test]
-    fn refuses_a_last_line_cut_short_and_a_blank_line() {
-        let whole = line(&record("a", 1, 0.05));
-        let error = error_of(&whole[..whole.len() - 10]);
-        assert!(
-            error.contains("row 1") && error.contains("cut short"),
-            "{error}"
+    fn skips_a_last_line_cut_short_naming_its_row_and_refuses_a_blank_line() {
+        let first = line(&record("a", 1, 0.05));
+        let second = line(&record("a", 2, 0.05));
+        let text = format!("{first}{}", &second[..second.len() - 10]);
+        let ledger = read_ledger("ledger.jsonl", &text).unwrap();
+        assert_eq!(ledger.records, vec![record("a", 1, 0.05)]);
+        assert_eq!(
+            ledger.tail,
+            Tail::Torn {
+                row: 2,
+                start: first.len()
+            }
         );
+        let warning = ledger.tail.warning("ledger.jsonl").unwrap();
+        assert!(warning.contains("`ledger.jsonl` row 2"), "{warning}");
+        // A whole record that lacks only its newline is kept.
+        let ledger = read_ledger("ledger.jsonl", &text[..first.len() - 1]).unwrap();
+        assert_eq!((ledger.records.len(), ledger.tail), (1, Tail::Unterminated));
+        let whole = first;
         let error = error_of(&format!("{whole}\n"));
         assert!(error.contains("row 2: blank line"), "{error}");
     }

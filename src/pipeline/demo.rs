@@ -16,7 +16,7 @@ use super::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
 use super::{audit, read_file, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
-use crate::atomic::{Streamed, ensure_dir, write_all};
+use crate::atomic::{Streamed, ensure_dir, replace_folder};
 use crate::figures::{p_value, percent};
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
@@ -115,8 +115,7 @@ fn split(demo: &mut Demo) -> anyhow::Result<()> {
         compat: None,
     };
     let built = split::build(&settings, &folder)?;
-    ensure_dir(&folder)?;
-    write_all(&built.files)?;
+    replace_folder(&folder, &built.files)?;
     let manifest = &built.manifest;
     let sizes: Vec<String> = manifest
         .splits
@@ -196,8 +195,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
             &settings,
         )?;
         let dir = demo.out.join(&folder);
-        ensure_dir(&dir)?;
-        write_all(&report_files(&dir, &evaluation))?;
+        replace_folder(&dir, &report_files(&dir, &evaluation))?;
         demo.as_built &= evaluation.report.admission.verdict == expected;
         let shown = demo.shown.join(&folder);
         demo.lines.push(summary(arm, &shown, &evaluation));
@@ -234,7 +232,7 @@ fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
 /// Re-tests the shipped claims (`data/demo/claims.csv`) into `audit.json` and `audit.md`.
 fn audit(demo: &mut Demo) -> anyhow::Result<()> {
     let report = audit::audit(Path::new("data/demo/claims.csv"), Alpha::new(0.05)?)?;
-    write_all(&audit::report_files(&demo.out, &report)?)?;
+    replace_folder(&demo.out, &audit::report_files(&demo.out, &report)?)?;
     demo.lines.push(format!(
         "audit:  {} of {} past claims supported; report in {}",
         report.supported,

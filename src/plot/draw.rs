@@ -54,9 +54,25 @@ fn render(title: &str, draw: impl FnOnce(&Area) -> Drawn) -> String {
     }
 }
 
+/// `text` with every character XML 1.0 forbids (or that only a terminal would act on)
+/// shown instead: C0 controls and DEL as their Unicode control pictures (ESC as `␛`),
+/// C1 controls and the non-characters U+FFFE and U+FFFF as `�`. Plotters escapes
+/// `&<>"'` but passes these through, and one of them makes the whole file invalid.
+pub fn xml_chars(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
+            '\u{7f}' => '\u{2421}',
+            '\u{80}'..='\u{9f}' | '\u{FFFE}' | '\u{FFFF}' => '\u{FFFD}',
+            other => other,
+        })
+        .collect()
+}
+
 /// XML-escapes the text of the fallback document (plotters escapes its own text).
 pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
+    xml_chars(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
@@ -159,8 +175,8 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
                 .zip(r.high)
                 .filter(|(low, high)| low.is_finite() && high.is_finite());
             let label = match interval {
-                Some(_) => r.label.clone(),
-                None => format!("{} (no interval)", r.label),
+                Some(_) => xml_chars(&r.label),
+                None => format!("{} (no interval)", xml_chars(&r.label)),
             };
             (r, label, interval)
         })
@@ -373,6 +389,33 @@ mod tests {
         });
         assert_well_formed(&svg);
         assert_eq!(svg.matches("<circle").count(), 2);
+    }
+
+    #[test]
+    fn a_stratum_holding_esc_bel_and_control_bytes_still_makes_valid_xml() {
+        let plot = StrataPlot {
+            rows: vec![StratumRow {
+                label: "kind=\u{1b}[2J\u{7}\u{1}x\u{85}\u{7f}".into(),
+                estimate: 0.1,
+                low: Some(0.0),
+                high: Some(0.2),
+                significant_regression: false,
+            }],
+            margin: None,
+        };
+        let svg = strata_svg(&plot);
+        assert_well_formed(&svg);
+        let forbidden: Vec<char> = svg
+            .chars()
+            .filter(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+            .collect();
+        assert!(forbidden.is_empty(), "{forbidden:?}");
+        assert!(
+            texts(&svg).iter().any(|t| t == "kind=␛[2J␇␁x\u{FFFD}␡"),
+            "{:?}",
+            texts(&svg)
+        );
+        assert_eq!(escape("a\u{1}<"), "a␁&lt;");
     }
 
     #[test]

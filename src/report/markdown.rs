@@ -63,7 +63,7 @@ pub fn render(report: &Report) -> String {
         md,
         "\n**Test:** {}, one-sided for improvement at alpha {}, on {} pairs.\n",
         test_words(report),
-        number(report.admission.alpha),
+        crate::figures::level(report.admission.alpha),
         report.admission.n
     );
     let _ = writeln!(md, "| | baseline | candidate |\n| --- | --- | --- |");
@@ -147,7 +147,7 @@ pub fn render(report: &Report) -> String {
             "### Holdout reuse\n\nAttempt {} on this holdout: decided at alpha {} of the declared {} (spent before {}, left after {}).\n",
             l.attempt,
             crate::figures::p_value(l.alpha_this_attempt),
-            number(l.declared_alpha),
+            crate::figures::level(l.declared_alpha),
             crate::figures::p_value(l.alpha_spent_before),
             crate::figures::p_value(l.alpha_left)
         );

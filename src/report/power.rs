@@ -47,7 +47,8 @@ pub struct PowerReport {
 pub fn text(answer: &PowerReport) -> String {
     let mut out = format!(
         "alpha {}: a significant result needs at least {} discordant pairs, all one way\n",
-        answer.alpha, answer.min_discordant
+        crate::figures::level(answer.alpha),
+        answer.min_discordant
     );
     let with_power = |value: String| match (answer.discordance, answer.power) {
         (Some(r), Some(p)) => format!(

@@ -41,7 +41,7 @@ pub fn render(report: &Report) -> String {
         text,
         "test:       {}, one-sided at alpha {}, {} pairs",
         test_words(report).replace('`', ""),
-        number(report.admission.alpha),
+        crate::figures::level(report.admission.alpha),
         report.admission.n
     );
     let correct = |c: Option<u64>| c.map_or(String::new(), |c| format!(", {c} correct"));

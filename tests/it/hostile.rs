@@ -497,12 +497,6 @@ fn cases() -> Vec<Case> {
             "power --n 1000000000000 --discordance 0.2",
             &["--n 1000000000000", "at most 1000000 pairs", "give a smaller n"],
         ),
-        case(
-            "a ledger line that is cut off",
-            &[("l.jsonl", b"{\"schema\":\"evogate/ledger/v1\",\"attempt\":")],
-            "ledger show l.jsonl",
-            &["`l.jsonl` row 1", "cut short", "remove that partial line"],
-        ),
         case("a missing ledger", &[], "ledger show gone.jsonl", &["`gone.jsonl`: cannot read it"]),
         case(
             "a truth file that is not UTF-8",
@@ -515,6 +509,55 @@ fn cases() -> Vec<Case> {
             &[],
             "demo --out afile",
             &["`afile` is a file, not a folder"],
+        ),
+        // No command writes over one of its own inputs.
+        case(
+            "score --out naming its own outputs",
+            &[
+                ("t.csv", TRUTH.as_bytes()),
+                ("tasks.csv", TASKS.as_bytes()),
+                ("o.jsonl", b"{\"task_id\": \"1706.03762:id\", \"output\": \"1706.03762\"}\n"),
+            ],
+            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out o.jsonl",
+            &["`o.jsonl` would be written over the input `o.jsonl` (--outputs)"],
+        ),
+        case(
+            "score --out naming its own truth",
+            &[("t.csv", TRUTH.as_bytes()), ("tasks.csv", TASKS.as_bytes()), ("o.jsonl", b"")],
+            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out ./t.csv",
+            &["`./t.csv` would be written over the input `t.csv` (--truth)"],
+        ),
+        case(
+            "score --out naming its own tasks",
+            &[("t.csv", TRUTH.as_bytes()), ("tasks.csv", TASKS.as_bytes()), ("o.jsonl", b"")],
+            "score --truth t.csv --tasks tasks.csv --outputs o.jsonl --out tasks.csv",
+            &["`tasks.csv` would be written over the input `tasks.csv` (--tasks)"],
+        ),
+        case(
+            "admit --report-dir over a baseline named pairs.csv",
+            &[("rep/pairs.csv", BASELINE.as_bytes()), ("c.csv", CANDIDATE.as_bytes())],
+            "admit --baseline rep/pairs.csv --candidate c.csv --report-dir rep",
+            &["`rep/pairs.csv` would be written over the input `rep/pairs.csv` (--baseline)"],
+        ),
+        case(
+            "admit --report-dir over a candidate named admission.json",
+            &[("b.csv", BASELINE.as_bytes()), ("rep/admission.json", CANDIDATE.as_bytes())],
+            "admit --baseline b.csv --candidate rep/admission.json --report-dir rep",
+            &["(--candidate)", "write the output to another folder"],
+        ),
+        case(
+            "split --out over a truth file named train.csv",
+            &[("prev/split/train.csv", TRUTH.as_bytes())],
+            "split --truth prev/split/train.csv --out prev/split",
+            &["`prev/split/train.csv` would be written over the input `prev/split/train.csv` (--truth)"],
+        ),
+        case(
+            "audit --report-dir over its own claims",
+            &[
+                ("rep/audit.md", b"claim_id,description,b,c\nc1,x,2,14\n"),
+            ],
+            "audit --claims rep/audit.md --report-dir rep",
+            &["`rep/audit.md` would be written over the input `rep/audit.md` (--claims)"],
         ),
     ]
 }
@@ -592,7 +635,7 @@ fn failure(case: &Case) -> Option<String> {
 #[test]
 fn every_bad_input_exits_2_naming_file_row_and_fix_and_touches_no_file() {
     let cases = cases();
-    assert!(cases.len() >= 68, "{} cases", cases.len());
+    assert!(cases.len() >= 74, "{} cases", cases.len());
     let failures: Vec<String> = cases.iter().filter_map(failure).collect();
     assert!(
         failures.is_empty(),
@@ -723,14 +766,12 @@ fn an_unwritable_report_folder_exits_2_and_leaves_nothing_behind() {
     );
     let stderr = &result.stderr;
     assert_eq!(result.code, 2, "{stderr}");
+    // The report folder is replaced as a whole, so the message names the folder.
     assert!(
-        stderr.contains("admission.json`: cannot write it"),
+        stderr.contains(&format!("`{report_dir}`: cannot ")),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("check that its folder exists, is writable"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("is writable"), "{stderr}");
     assert_eq!(fs::read_dir(&folder).unwrap().count(), before);
 }
 
@@ -795,6 +836,199 @@ fn a_claims_score_file_that_links_outside_its_folder_is_refused() {
             "copy the file into the folder",
         ],
     );
+}
+
+#[test]
+fn leftovers_of_a_report_swap_killed_midway_are_put_back_or_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("claims.csv"),
+        "claim_id,description,b,c\nc1,x,2,14\n",
+    )
+    .unwrap();
+    // A run killed between its two renames: the old set aside, the new one beside it.
+    let old = dir.path().join(".rep.evogate-old-k1");
+    let new = dir.path().join(".rep.evogate-new-k1");
+    for (folder, text) in [(&old, "old"), (&new, "new")] {
+        fs::create_dir_all(folder).unwrap();
+        fs::write(folder.join("audit.md"), text).unwrap();
+        fs::write(folder.join("audit.json"), text).unwrap();
+    }
+    fs::write(old.join("notes.txt"), "mine").unwrap();
+    let result = run(
+        dir.path(),
+        &["audit", "--claims", "claims.csv", "--report-dir", "rep"],
+    );
+    assert_eq!(result.code, 0, "{}", result.stderr);
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["claims.csv", "rep"]);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("rep/notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(
+        fs::read_to_string(dir.path().join("rep/audit.md"))
+            .unwrap()
+            .contains("c1")
+    );
+}
+
+#[test]
+fn a_torn_last_ledger_record_is_skipped_with_a_warning_and_cut_off_by_the_next_attempt() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("b.csv"), BASELINE).unwrap();
+    fs::write(dir.path().join("c.csv"), CANDIDATE).unwrap();
+    let admit = [
+        "admit",
+        "--baseline",
+        "b.csv",
+        "--candidate",
+        "c.csv",
+        "--ledger",
+        "l.jsonl",
+    ];
+    assert_eq!(run(dir.path(), &admit).code, 1);
+    let ledger = dir.path().join("l.jsonl");
+    let whole = fs::read_to_string(&ledger).unwrap();
+    // A full disk cut the second append short.
+    fs::write(&ledger, format!("{whole}{}", &whole[..40])).unwrap();
+    let shown = run(dir.path(), &["ledger", "show", "l.jsonl"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    assert!(shown.stderr.contains("`l.jsonl` row 2"), "{}", shown.stderr);
+    assert!(shown.stderr.contains("cut short"), "{}", shown.stderr);
+    assert!(
+        shown.stdout.contains("1 attempt on 1 holdout"),
+        "{}",
+        shown.stdout
+    );
+    let second = run(dir.path(), &admit);
+    assert_eq!(second.code, 1, "{}", second.stderr);
+    assert!(second.stderr.contains("attempt 2"), "{}", second.stderr);
+    let text = fs::read_to_string(&ledger).unwrap();
+    assert!(text.starts_with(&whole), "the complete record was lost");
+    assert_eq!(text.lines().count(), 2);
+    assert!(text.ends_with("}\n"));
+}
+
+#[test]
+fn a_stratum_value_holding_esc_bel_and_x01_gives_a_strata_svg_that_is_valid_xml() {
+    let dir = tempfile::tempdir().unwrap();
+    let kind = "k\u{1b}[2J\u{7}\u{1}";
+    let rows = |wins: [u8; 2]| {
+        format!(
+            "task_id,kind,correct,score\na:x,{kind},{0},{0}\nb:x,{kind},{1},{1}\n",
+            wins[0], wins[1]
+        )
+    };
+    fs::write(dir.path().join("b.csv"), rows([0, 1])).unwrap();
+    fs::write(dir.path().join("c.csv"), rows([1, 1])).unwrap();
+    let args = [
+        "admit",
+        "--baseline",
+        "b.csv",
+        "--candidate",
+        "c.csv",
+        "--report-dir",
+        "r",
+    ];
+    let result = run(dir.path(), &args);
+    assert!([0, 1].contains(&result.code), "{}", result.stderr);
+    let svg = fs::read_to_string(dir.path().join("r/strata.svg")).unwrap();
+    let forbidden: Vec<char> = svg
+        .chars()
+        .filter(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+        .collect();
+    assert!(
+        forbidden.is_empty(),
+        "control characters in strata.svg: {forbidden:?}"
+    );
+    assert!(svg.contains("k␛[2J␇␁"), "the value is not shown");
+}
+
+#[test]
+fn split_check_finds_a_holdout_row_whose_group_column_disagrees_with_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "task_id,group,kind,prompt\n";
+    fs::create_dir(dir.path().join("s")).unwrap();
+    fs::write(
+        dir.path().join("s/train.csv"),
+        format!("{header}p1:id,p1,id,x\n"),
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("s/val.csv"),
+        format!("{header}p2:id,p2,id,x\n"),
+    )
+    .unwrap();
+    // The row is paper p1's, labelled as p3: the group column alone shows no leak.
+    fs::write(
+        dir.path().join("s/holdout.csv"),
+        format!("{header}p1:year,p3,year,x\n"),
+    )
+    .unwrap();
+    let result = run(dir.path(), &["split", "--check", "s"]);
+    assert_eq!(result.code, 1, "{}{}", result.stdout, result.stderr);
+    assert!(
+        result
+            .stdout
+            .contains("task p1:year in holdout is labelled group p3, but its id names group p1"),
+        "{}",
+        result.stdout
+    );
+    assert!(
+        result
+            .stdout
+            .contains("group p1 appears in train and holdout"),
+        "{}",
+        result.stdout
+    );
+}
+
+#[test]
+fn extreme_levels_are_printed_readably_and_never_as_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("b.csv"), BASELINE).unwrap();
+    fs::write(dir.path().join("c.csv"), CANDIDATE).unwrap();
+    let tiny = run(
+        dir.path(),
+        &[
+            "admit",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+            "--alpha",
+            "4.9e-324",
+        ],
+    );
+    assert_eq!(tiny.code, 1, "{}", tiny.stderr);
+    assert!(
+        tiny.stdout.contains("at alpha 4.941e-324"),
+        "{}",
+        tiny.stdout
+    );
+    assert!(!tiny.stdout.contains("alpha 0,") && !tiny.stdout.contains("alpha 0:"));
+    let huge = run(dir.path(), &["power", "--n", "30", "--alpha", "1e308"]);
+    assert_eq!(huge.code, 2);
+    assert!(
+        huge.stderr.contains("--alpha 1e308 is outside"),
+        "{}",
+        huge.stderr
+    );
+    assert!(huge.stderr.len() < 300, "{}", huge.stderr);
+    // A ledger stream declared at 0.7 is refused on reading: it would otherwise tell
+    // the user to go on with `--alpha 0.7`, which every command refuses.
+    let record = "{\"schema\":\"evogate/ledger/v1\",\"holdout_sha256\":\"".to_string()
+        + &"a".repeat(64)
+        + "\",\"attempt\":1,\"declared_alpha\":0.7}\n";
+    fs::write(dir.path().join("l.jsonl"), record).unwrap();
+    let shown = run(dir.path(), &["ledger", "show", "l.jsonl"]);
+    assert_eq!(shown.code, 2, "{}", shown.stderr);
+    assert!(!shown.stderr.contains("--alpha 0.7,"), "{}", shown.stderr);
 }
 
 #[test]

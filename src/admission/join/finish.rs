@@ -144,6 +144,7 @@ impl Joined {
             texts,
             both_correct,
             baseline_has_correct: baseline.shape.has_correct,
+            candidate_has_correct: candidate.shape.has_correct,
             strata_column,
             baseline: baseline.source,
             candidate: candidate.source,

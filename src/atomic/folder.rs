@@ -1,0 +1,327 @@
+//! A folder of outputs replaced as a whole. The new files are written into a fresh
+//! sibling folder, and only when all of them are written and synced is the old folder
+//! renamed aside and the new one renamed into its place. Every state an interrupted run
+//! can leave is the complete old set (at the target, or set aside beside it) or the
+//! complete new set, and the next run recognises the leftovers by name: it puts a
+//! set-aside old folder back when the target is missing and removes the rest. An
+//! exclusive lock on the folder holding it (on unix; a lock file beside it elsewhere)
+//! keeps two runs from interleaving.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::{FileToWrite, write_all};
+
+/// The step of a swap that a test may interrupt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The old folder was renamed aside; the new one is not yet in place.
+    OldSetAside,
+    /// The new folder is in place; the old one is not yet removed.
+    NewInPlace,
+}
+
+/// Replaces the folder `target` by one holding `files` (every path inside `target`)
+/// and the entries of the old folder that none of them replaces, which are carried
+/// over by hard link (or copy) so that nothing else in the folder is lost.
+pub fn replace_folder(target: &Path, files: &[FileToWrite]) -> anyhow::Result<()> {
+    replace_folder_with(target, files, &mut |_| true)
+}
+
+/// [`replace_folder`], asking `go_on` after each step whether to continue: `false`
+/// stops at once, leaving the file system as a kill at that moment would.
+pub(crate) fn replace_folder_with(
+    target: &Path,
+    files: &[FileToWrite],
+    go_on: &mut dyn FnMut(Step) -> bool,
+) -> anyhow::Result<()> {
+    if target.exists() && !target.is_dir() {
+        anyhow::bail!(
+            "`{}` is a file, not a folder: give a folder to write into",
+            target.display()
+        );
+    }
+    let (parent, name) = parent_and_name(target)?;
+    fs::create_dir_all(&parent).map_err(|e| {
+        anyhow::anyhow!(
+            "`{}`: cannot create the folder: {e}; give a folder you may write into",
+            target.display()
+        )
+    })?;
+    let lock = lock_beside(&parent, &name)
+        .map_err(|e| cannot(target, "lock the folder holding it", &e))?;
+    recover(&parent, &name, target)?;
+    let staging = tempfile::Builder::new()
+        .prefix(&format!(".{name}.evogate-new-"))
+        .tempdir_in(&parent)
+        .map_err(|e| cannot(target, "create the new folder beside it", &e))?;
+    let mut placed = Vec::with_capacity(files.len());
+    for file in files {
+        let relative = file.path.strip_prefix(target).map_err(|_| {
+            anyhow::anyhow!(
+                "`{}` is not inside `{}`",
+                file.path.display(),
+                target.display()
+            )
+        })?;
+        let path = staging.path().join(relative);
+        if let Some(folder) = path.parent() {
+            fs::create_dir_all(folder).map_err(|e| cannot(folder, "create it", &e))?;
+        }
+        placed.push(FileToWrite::new(path, file.bytes.clone()));
+    }
+    write_all(&placed)?;
+    if target.is_dir() {
+        carry_over(target, staging.path())?;
+    }
+    let _ = fs::File::open(staging.path()).and_then(|dir| dir.sync_all());
+    let new = staging.keep();
+    let old = parent.join(format!(
+        ".{name}.evogate-old-{}",
+        new.file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.rsplit('-').next())
+            .unwrap_or("x")
+    ));
+    let had_old = target.is_dir();
+    if had_old {
+        fs::rename(target, &old).map_err(|e| {
+            let _ = fs::remove_dir_all(&new);
+            cannot(target, "move it aside", &e)
+        })?;
+        if !go_on(Step::OldSetAside) {
+            return Ok(());
+        }
+    }
+    if let Err(e) = fs::rename(&new, target) {
+        if had_old {
+            let _ = fs::rename(&old, target);
+        }
+        let _ = fs::remove_dir_all(&new);
+        return Err(cannot(target, "move the new folder into place", &e));
+    }
+    let _ = fs::File::open(&parent).and_then(|dir| dir.sync_all());
+    if !go_on(Step::NewInPlace) {
+        return Ok(());
+    }
+    if had_old {
+        let _ = fs::remove_dir_all(&old);
+    }
+    drop(lock);
+    Ok(())
+}
+
+/// An exclusive lock held while `name` in `parent` is replaced. On unix the folder
+/// holding it is locked itself, so that no lock file is left beside the outputs.
+#[cfg(unix)]
+fn lock_beside(parent: &Path, _name: &str) -> io::Result<fs::File> {
+    let folder = fs::File::open(parent)?;
+    folder.lock()?;
+    Ok(folder)
+}
+
+/// An exclusive lock held while `name` in `parent` is replaced: a lock file beside it.
+#[cfg(not(unix))]
+fn lock_beside(parent: &Path, name: &str) -> io::Result<fs::File> {
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(parent.join(format!(".{name}.evogate-lock")))?;
+    file.lock()?;
+    Ok(file)
+}
+
+/// The folder holding `target` (`.` for a bare name) and `target`'s own name.
+fn parent_and_name(target: &Path) -> anyhow::Result<(PathBuf, String)> {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "`{}`: give a folder by name, not `.` or `..`",
+                target.display()
+            )
+        })?;
+    let parent = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((parent, name))
+}
+
+/// Finishes what an interrupted run left beside `target`: a set-aside old folder goes
+/// back when `target` is missing, and every other leftover is removed.
+fn recover(parent: &Path, name: &str, target: &Path) -> anyhow::Result<()> {
+    let old_prefix = format!(".{name}.evogate-old-");
+    let new_prefix = format!(".{name}.evogate-new-");
+    let Ok(entries) = fs::read_dir(parent) else {
+        return Ok(());
+    };
+    let mut leftovers: Vec<(bool, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let file_name = entry.file_name().to_string_lossy().into_owned();
+            let old = file_name.starts_with(&old_prefix);
+            (old || file_name.starts_with(&new_prefix)).then(|| (old, entry.path()))
+        })
+        .collect();
+    leftovers.sort();
+    for (old, path) in leftovers {
+        if old && !target.exists() {
+            fs::rename(&path, target).map_err(|e| cannot(&path, "put it back", &e))?;
+        } else {
+            let _ = fs::remove_dir_all(&path);
+        }
+    }
+    Ok(())
+}
+
+/// Copies into `to` every entry of `from` that `to` does not hold: folders entry by
+/// entry, files by hard link where the file system allows it.
+fn carry_over(from: &Path, to: &Path) -> anyhow::Result<()> {
+    for entry in fs::read_dir(from).map_err(|e| cannot(from, "read it", &e))? {
+        let entry = entry.map_err(|e| cannot(from, "read it", &e))?;
+        let source = entry.path();
+        let destination = to.join(entry.file_name());
+        let kind = entry
+            .file_type()
+            .map_err(|e| cannot(&source, "read it", &e))?;
+        if kind.is_dir() {
+            if destination.symlink_metadata().is_err() {
+                fs::create_dir(&destination).map_err(|e| cannot(&destination, "create it", &e))?;
+            }
+            if destination.is_dir() {
+                carry_over(&source, &destination)?;
+            }
+        } else if destination.symlink_metadata().is_err() {
+            let linked = if kind.is_symlink() {
+                link_symlink(&source, &destination)
+            } else {
+                fs::hard_link(&source, &destination)
+                    .or_else(|_| fs::copy(&source, &destination).map(|_| ()))
+            };
+            linked.map_err(|e| cannot(&source, "carry it over to the new folder", &e))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn link_symlink(source: &Path, destination: &Path) -> io::Result<()> {
+    std::os::unix::fs::symlink(fs::read_link(source)?, destination)
+}
+
+#[cfg(not(unix))]
+fn link_symlink(source: &Path, destination: &Path) -> io::Result<()> {
+    fs::copy(source, destination).map(|_| ())
+}
+
+fn cannot(path: &Path, what: &str, error: &io::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "`{}`: cannot {what}: {error}; check that its folder is writable and has room",
+        path.display()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(dir: &Path, a: &str, b: &str) -> Vec<FileToWrite> {
+        vec![
+            FileToWrite::new(dir.join("admission.json"), a),
+            FileToWrite::new(dir.join("admission.md"), b),
+        ]
+    }
+
+    fn read(dir: &Path) -> Option<(String, String)> {
+        Some((
+            fs::read_to_string(dir.join("admission.json")).ok()?,
+            fs::read_to_string(dir.join("admission.md")).ok()?,
+        ))
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_run_killed_between_the_two_renames_shows_the_old_set_or_the_new_never_a_mix() {
+        for stop in [Step::OldSetAside, Step::NewInPlace] {
+            let root = tempfile::tempdir().unwrap();
+            let target = root.path().join("report");
+            replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
+            fs::write(target.join("mine.txt"), "kept").unwrap();
+            replace_folder_with(&target, &set(&target, "new json", "new md"), &mut |step| {
+                step != stop
+            })
+            .unwrap();
+            let seen = read(&target);
+            assert!(
+                seen.is_none() || seen == Some(("new json".into(), "new md".into())),
+                "{stop:?}: a reader saw {seen:?}"
+            );
+            // The next run puts the old set back or clears what is left, then writes.
+            replace_folder(&target, &set(&target, "third json", "third md")).unwrap();
+            assert_eq!(
+                read(&target),
+                Some(("third json".into(), "third md".into()))
+            );
+            assert_eq!(fs::read_to_string(target.join("mine.txt")).unwrap(), "kept");
+            assert_eq!(names(root.path()), ["report"], "{stop:?}: leftovers stayed");
+        }
+    }
+
+    #[test]
+    fn an_interrupted_swap_is_rolled_back_to_the_complete_old_set() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("split");
+        replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
+        replace_folder_with(&target, &set(&target, "new json", "new md"), &mut |_| false).unwrap();
+        assert!(!target.exists());
+        recover(root.path(), "split", &target).unwrap();
+        assert_eq!(read(&target), Some(("old json".into(), "old md".into())));
+        assert_eq!(names(root.path()), ["split"]);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_folder_and_no_new_one() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("fresh");
+        let files = [FileToWrite::new(target.join("sub/x"), "x")];
+        fs::write(root.path().join("blocker"), "").unwrap();
+        let bad = [FileToWrite::new(root.path().join("elsewhere/x"), "x")];
+        assert!(replace_folder(&target, &bad).is_err());
+        assert!(!target.exists(), "a failed run left an empty folder");
+        replace_folder(&target, &files).unwrap();
+        assert_eq!(fs::read_to_string(target.join("sub/x")).unwrap(), "x");
+        assert_eq!(names(root.path()), ["blocker", "fresh"]);
+    }
+
+    #[test]
+    fn two_writers_to_one_folder_never_interleave() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("report");
+        std::thread::scope(|scope| {
+            for writer in 0..4 {
+                let target = &target;
+                scope.spawn(move || {
+                    for round in 0..20 {
+                        let tag = format!("{writer}-{round}");
+                        replace_folder(target, &set(target, &tag, &tag)).unwrap();
+                    }
+                });
+            }
+        });
+        let (json, md) = read(&target).unwrap();
+        assert_eq!(json, md);
+        assert_eq!(names(root.path()), ["report"]);
+    }
+}
