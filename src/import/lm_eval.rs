@@ -4,7 +4,8 @@
 //! optimizer changes the prompt); `kind` is the task; `--filter` and `--metric` choose
 //! the line and the value. A metric's value sits at the top level of the line (0.4.x:
 //! `"metrics": ["exact_match"], "exact_match": 1.0`) or inside a `metrics` object
-//! (`"metrics": {"exact_match": 1.0}`). Files are read line by line.
+//! (`"metrics": {"exact_match": 1.0}`). Files are read line by line, each by a targeted
+//! scanner (`lm_eval_scan`) that leaves any line it does not fully understand to serde_json.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
@@ -98,8 +99,13 @@ impl Reader {
                 line: Some(line),
                 message,
             };
-            let parsed: Line = serde_json::from_slice(&buffer)
-                .map_err(|e| bad(format!("not a JSON object: {e}")))?;
+            // The scanner reads the usual line; serde_json reads (and words the errors
+            // of) every line the scanner leaves to it.
+            let parsed: Line = match super::lm_eval_scan::scan(&buffer) {
+                Some(parsed) => parsed,
+                None => serde_json::from_slice(&buffer)
+                    .map_err(|e| bad(format!("not a JSON object: {e}")))?,
+            };
             let entry = self
                 .entry(task_index, parsed)
                 .map_err(|m| bad(format!("{m}; is this an lm-eval --log_samples file?")))?;
@@ -235,13 +241,14 @@ impl Reader {
 
 /// The fields of one line that matter, read without building the document, the
 /// arguments or the responses (most of a line's bytes), so a million lines read fast.
-struct Line {
-    doc_id: Option<Value>,
-    filter: Option<String>,
-    doc_hash: Option<String>,
-    metrics: Option<Value>,
+#[derive(Debug)]
+pub(super) struct Line {
+    pub(super) doc_id: Option<Value>,
+    pub(super) filter: Option<String>,
+    pub(super) doc_hash: Option<String>,
+    pub(super) metrics: Option<Value>,
     /// Every other top-level field: its number (booleans as 0/1), or `None`.
-    scalars: Vec<(String, Option<f64>)>,
+    pub(super) scalars: Vec<(String, Option<f64>)>,
 }
 
 impl<'de> Deserialize<'de> for Line {

@@ -13,6 +13,7 @@ pub mod dspy;
 pub mod helm;
 pub mod inspect;
 pub mod lm_eval;
+mod lm_eval_scan;
 pub mod openai_evals;
 pub mod promptfoo;
 pub mod record;
