@@ -60,6 +60,13 @@ pub fn log_from_eval(file: &str, bytes: &[u8]) -> Result<Log, ImportError> {
     let bad = |what: String| ImportError::malformed(file, what);
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| bad(format!("not a zip archive (.eval): {e}")))?;
+    let mut names: Vec<String> = archive
+        .file_names()
+        .filter_map(Result::ok)
+        .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
+        .map(|n| n.into_owned())
+        .collect();
+    names.sort();
     let mut read_member = |name: &str| -> Result<Value, ImportError> {
         let mut member = archive
             .by_name(name)
@@ -72,26 +79,10 @@ pub fn log_from_eval(file: &str, bytes: &[u8]) -> Result<Log, ImportError> {
     };
     let header = read_member("header.json")?;
     let task = task_name(file, &header)?;
-    let mut names: Vec<String> = archive
-        .file_names()
-        .filter_map(Result::ok)
-        .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
-        .map(|n| n.into_owned())
-        .collect();
-    names.sort();
-    let mut samples = Vec::with_capacity(names.len());
-    for name in &names {
-        let mut member = archive
-            .by_name(name)
-            .map_err(|e| bad(format!("cannot read `{name}` in the archive: {e}")))?;
-        let mut text = Vec::new();
-        member
-            .read_to_end(&mut text)
-            .map_err(|e| bad(format!("cannot read `{name}` in the archive: {e}")))?;
-        samples.push(
-            serde_json::from_slice(&text).map_err(|e| bad(format!("`{name}` is not JSON: {e}")))?,
-        );
-    }
+    let samples = names
+        .iter()
+        .map(|name| read_member(name))
+        .collect::<Result<Vec<Value>, ImportError>>()?;
     Ok(Log {
         file: file.to_string(),
         task,
