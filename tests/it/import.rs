@@ -33,6 +33,19 @@ fn import(
     run(dir, &args)
 }
 
+/// [`import`] that must succeed: exit 0, or the test fails with what it printed.
+fn imported(
+    dir: &Path,
+    format: &str,
+    from: &[String],
+    out: &str,
+    extra: &[&str],
+) -> crate::util::Run {
+    let done = import(dir, format, from, out, extra);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    done
+}
+
 fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap()
 }
@@ -44,22 +57,20 @@ fn record(dir: &Path, name: &str) -> serde_json::Value {
 #[test]
 fn lm_eval_gsm8k_runs_import_by_task_and_doc_and_pair_in_admit() {
     let dir = tempfile::tempdir().unwrap();
-    let base = import(
+    imported(
         dir.path(),
         "lm-eval",
         &[formats(GSM8K_BASE)],
         "base.csv",
         &[],
     );
-    assert_eq!(base.code, 0, "{}", base.stderr);
-    let tuned = import(
+    imported(
         dir.path(),
         "lm-eval",
         &[formats(GSM8K_TUNED)],
         "tuned.csv",
         &[],
     );
-    assert_eq!(tuned.code, 0, "{}", tuned.stderr);
     // Values read by hand from the logs' `exact_match` under `strict-match`.
     assert_eq!(
         read(dir.path(), "base.csv"),
@@ -114,14 +125,13 @@ fn admit_refuses_lm_eval_runs_made_on_different_documents() {
         import(dir.path(), "lm-eval", &[formats(GSM8K_TUNED)], "a.csv", &[]).code,
         0
     );
-    let other = import(
+    imported(
         dir.path(),
         "lm-eval",
         &["samples_gsm8k_2025-01-01T00-00-00.0.jsonl".to_string()],
         "b.csv",
         &[],
     );
-    assert_eq!(other.code, 0, "{}", other.stderr);
     let admit = run(
         dir.path(),
         &["admit", "--baseline", "a.csv", "--candidate", "b.csv"],
@@ -271,22 +281,20 @@ fn missing_samples_fail_by_default_and_intersect_records_them() {
 #[test]
 fn inspect_arc_runs_of_different_limits_pair_on_the_shared_tasks() {
     let dir = tempfile::tempdir().unwrap();
-    let qwen = import(
+    imported(
         dir.path(),
         "inspect",
         &[formats("inspect/data_arc_qwen.json")],
         "qwen.csv",
         &[],
     );
-    assert_eq!(qwen.code, 0, "{}", qwen.stderr);
-    let sonnet = import(
+    imported(
         dir.path(),
         "inspect",
         &[formats("inspect/data_arc_sonnet.json")],
         "sonnet.csv",
         &[],
     );
-    assert_eq!(sonnet.code, 0, "{}", sonnet.stderr);
     // C, I, I for qwen (limit 3); C five times for sonnet (limit 5).
     assert_eq!(
         read(dir.path(), "qwen.csv"),
@@ -316,35 +324,32 @@ fn inspect_arc_runs_of_different_limits_pair_on_the_shared_tasks() {
 #[test]
 fn inspect_eval_zip_and_json_logs_of_one_run_give_the_same_scores() {
     let dir = tempfile::tempdir().unwrap();
-    let zip = import(
+    imported(
         dir.path(),
         "inspect",
         &[formats("inspect/log_read_sample.eval")],
         "z.csv",
         &[],
     );
-    assert_eq!(zip.code, 0, "{}", zip.stderr);
-    let json = import(
+    imported(
         dir.path(),
         "inspect",
         &[formats("inspect/log_read_sample.json")],
         "j.csv",
         &[],
     );
-    assert_eq!(json.code, 0, "{}", json.stderr);
     assert_eq!(
         read(dir.path(), "z.csv"),
         "task_id,kind,correct,score\npopularity:1,popularity,1,1\n"
     );
     assert_eq!(read(dir.path(), "z.csv"), read(dir.path(), "j.csv"));
-    let mmlu = import(
+    imported(
         dir.path(),
         "inspect",
         &[formats("inspect/mmlu-summary-choices.eval")],
         "m.csv",
         &[],
     );
-    assert_eq!(mmlu.code, 0, "{}", mmlu.stderr);
     assert_eq!(
         record(dir.path(), "m.import.json")["selectors"]["scorer"],
         "choice"
@@ -383,14 +388,13 @@ fn inspect_epochs_need_repeats_and_a_mean_turns_outcomes_into_scores() {
         &run,
         &["task `t:2`: its 2 epochs have no value held by more than half"],
     );
-    let run = import(
+    let run = imported(
         dir.path(),
         "inspect",
         &from,
         "s.csv",
         &["--repeats", "mean", "--on-missing", "intersect"],
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr
             .contains("turned the 0/1 outcomes of 1 tasks into scores"),
@@ -415,14 +419,13 @@ fn errored_samples_are_missing_not_wrong_and_fail_by_default() {
         &["--repeats", "first"],
     );
     assert_input_error(&run, &["1 errored (first: `t:3`)"]);
-    let run = import(
+    imported(
         dir.path(),
         "inspect",
         &from,
         "s.csv",
         &["--repeats", "first", "--on-missing", "intersect"],
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!read(dir.path(), "s.csv").contains("t:3"));
     assert_eq!(
         record(dir.path(), "s.import.json")["dropped"]["errored"]["count"],
@@ -443,35 +446,32 @@ fn promptfoo_arms_in_one_file_pair_by_test_variables_without_latency_and_cost() 
     let dir = tempfile::tempdir().unwrap();
     let from = [formats("promptfoo/sample-export.subset.json")];
     let drop = ["--drop-assert", "latency,cost", "--id-var", "riddle"];
-    let big = import(
+    imported(
         dir.path(),
         "promptfoo",
         &from,
         "big.csv",
         &[&["--arm", "openai:gpt-5"][..], &drop].concat(),
     );
-    assert_eq!(big.code, 0, "{}", big.stderr);
-    let mini = import(
+    imported(
         dir.path(),
         "promptfoo",
         &from,
         "mini.csv",
         &[&["--arm", "prompt:1"][..], &drop].concat(),
     );
-    assert_eq!(mini.code, 0, "{}", mini.stderr);
     // Without latency and cost every kept assertion passed: 1 and 1 for both arms.
     assert!(
         read(dir.path(), "big.csv").starts_with("task_id,correct,score\n\"I speak without a mouth")
     );
     assert_eq!(read(dir.path(), "big.csv").matches(",1,1\n").count(), 2);
-    let shipped = import(
+    imported(
         dir.path(),
         "promptfoo",
         &from,
         "raw.csv",
         &["--arm", "openai:gpt-5-mini", "--id-var", "riddle"],
     );
-    assert_eq!(shipped.code, 0, "{}", shipped.stderr);
     assert!(
         read(dir.path(), "raw.csv").contains(",0.75\n"),
         "{}",
@@ -518,14 +518,13 @@ fn helm_run_folder_reads_one_split_and_metric() {
     let dir = tempfile::tempdir().unwrap();
     let helm =
         formats("helm/mmlu-subject=philosophy,method=multiple_choice_joint,model=openai_gpt2");
-    let run = import(
+    imported(
         dir.path(),
         "helm",
         &[helm],
         "s.csv",
         &["--split", "test", "--metric", "exact_match"],
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
     let csv = read(dir.path(), "s.csv");
     // 9 test instances (the tenth is in `valid`); gpt2 gets one right (id222).
     assert_eq!(csv.lines().count(), 10, "{csv}");
