@@ -22,7 +22,6 @@ mod join_oracle;
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
 pub use decide::decide;
 pub use holdout::HoldoutRecord;
