@@ -2,7 +2,9 @@
 //! checked by exact enumeration on three-valued differences, and its properties.
 
 use super::BISECTION_TOLERANCE;
-use crate::stats::bounded_mean::{Histogram, bet_fractions, betting_interval};
+use crate::stats::bounded_mean::{
+    DISTINCT_LIMIT, Histogram, bet_fractions, betting_interval, grid_step,
+};
 use proptest::prelude::*;
 
 // Reference bounds from mpmath 1.4.1 at 50 digits, written for this test: the mixture
@@ -93,6 +95,28 @@ fn histograms_refuse_values_outside_minus_one_to_one_and_empty_input() {
     assert!(Histogram::of(&[]).is_none());
     assert!(Histogram::from_counts([(0.5, 0)]).is_none());
     assert!(betting_interval(&Histogram::of(&[0.0]).unwrap(), 1.0).is_none());
+}
+
+#[test]
+fn many_distinct_values_are_rounded_outward_to_the_grid_before_the_search() {
+    // 5,000 distinct values: past the limit, the lower bound is that of the values
+    // rounded down to the grid and the upper bound that of the values rounded up.
+    let n = 5_000;
+    let values: Vec<f64> = (0..n)
+        .map(|i| (i as f64 * 0.618_034).fract() - 0.4)
+        .collect();
+    let step = grid_step(n as u64);
+    assert!(n > DISTINCT_LIMIT && step == 2f64.powi(-13));
+    let interval = betting_interval(&Histogram::of(&values).unwrap(), 0.90).unwrap();
+    let down: Vec<f64> = values.iter().map(|v| (v / step).floor() * step).collect();
+    let up: Vec<f64> = values.iter().map(|v| (v / step).ceil() * step).collect();
+    let lower = betting_interval(&Histogram::of(&down).unwrap(), 0.90).unwrap();
+    let upper = betting_interval(&Histogram::of(&up).unwrap(), 0.90).unwrap();
+    assert_eq!(interval.low, lower.low);
+    assert_eq!(interval.high, upper.high);
+    // Moving every value up by one grid step moves the lower bound up by about one step:
+    // the rounding costs the bound at most about a step.
+    assert!(lower.low <= upper.low && upper.low - lower.low <= 2.0 * step);
 }
 
 /// P(lower bound ≤ true mean), summed exactly over every histogram of n differences in
