@@ -6,10 +6,10 @@ use proptest::prelude::*;
 
 use super::*;
 
-/// The whole-file reader `score` used before outputs were streamed, unchanged but for
-/// its JSON-tree line parser: that general path was not rewritten, so the library's
+/// The oracle: the whole-file reader `score` used before outputs were streamed,
+/// unchanged but for its JSON-tree line parser: that general path was not rewritten, so the library's
 /// own (`parse_line`) serves both.
-pub(crate) mod whole_file {
+pub(crate) mod naive_outputs {
     use crate::error::InputError;
     use crate::outputs::{Output, parse_line};
     use crate::table::Table;
@@ -119,7 +119,7 @@ fn outcome(result: Result<Vec<Output>, InputError>) -> Result<Vec<Output>, Strin
 
 /// Reads `bytes` every way there is and checks each against the whole-file reader.
 fn assert_reads_as_naive(bytes: &[u8]) {
-    let expected = outcome(whole_file::parse_outputs("o.jsonl", bytes));
+    let expected = outcome(naive_outputs::parse_outputs("o.jsonl", bytes));
     assert_eq!(
         outcome(parse_outputs("o.jsonl", bytes)),
         expected,
@@ -259,7 +259,7 @@ const TRICKY: &[&[u8]] = &[
 ];
 
 #[test]
-fn the_stream_reads_tricky_files_as_the_whole_file_reader_did() {
+fn the_stream_reads_tricky_files_as_the_naive_outputs_reader_did() {
     for bytes in TRICKY {
         assert_reads_as_naive(bytes);
     }
@@ -287,7 +287,7 @@ const PIECES: [&str; 16] = [
 
 proptest! {
     #[test]
-    fn the_stream_reads_any_file_of_pieces_as_the_whole_file_reader_did(
+    fn the_stream_reads_any_file_of_pieces_as_the_naive_outputs_reader_did(
         picks in proptest::collection::vec(0usize..PIECES.len(), 0..12),
         bad_byte in proptest::option::of(0usize..12),
     ) {
@@ -295,7 +295,7 @@ proptest! {
         if let Some(at) = bad_byte {
             bytes.insert(at.min(bytes.len()), 0xff);
         }
-        let expected = outcome(whole_file::parse_outputs("o.jsonl", &bytes));
+        let expected = outcome(naive_outputs::parse_outputs("o.jsonl", &bytes));
         prop_assert_eq!(outcome(parse_outputs("o.jsonl", &bytes)), expected.clone());
         let mut seen = Vec::new();
         let result = read_outputs("o.jsonl", Chunks { bytes: &bytes, size: 3 }, |output| {

@@ -247,10 +247,28 @@ impl Gathered {
     }
 }
 
-/// [`load_truth`] of a truth file read row by row (its header read): the same papers
-/// and the same error, first among several, without holding the file's rows as a
-/// [`Table`] first.
-pub fn load_truth_rows<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
+/// The papers of a clean truth file read from `input` (`source` names it in messages);
+/// the first problem, if any, is an error.
+pub fn load_papers(source: &str, input: impl Read) -> Result<Vec<Paper>, InputError> {
+    Ok(load_truth(RowScanner::new(source, input)?)?.papers)
+}
+
+/// A clean truth file's papers, with what checking them built that the verifier needs.
+#[derive(Debug, Clone)]
+pub struct LoadedPapers {
+    /// The papers, in file order.
+    pub papers: Vec<Paper>,
+    /// Each paper's [`normalize`]d title, in paper order.
+    pub normalized_titles: Vec<String>,
+    /// Each paper's position by its arXiv ID (every ID once: the file is clean).
+    pub by_id: FastMap<WordKey, usize>,
+}
+
+/// [`load_papers`] of a truth file read row by row (its header read), with what
+/// checking the papers built; the file's rows are never held as a [`Table`]. The
+/// errors are those of reading the file whole: a row the reader cannot read, no rows, a
+/// missing column, then the first problem [`check`] would list.
+pub fn load_truth<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
     let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
     let mut gathered = Gathered::default();
     let mut count = 0usize;
@@ -272,36 +290,6 @@ pub fn load_truth_rows<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers,
     gathered.load(&source)
 }
 
-/// The papers of a clean truth file; the first problem, if any, is an error.
-pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
-    Ok(load_truth(table)?.papers)
-}
-
-/// A clean truth file's papers, with what checking them built that the verifier needs.
-#[derive(Debug, Clone)]
-pub struct LoadedPapers {
-    /// The papers, in file order.
-    pub papers: Vec<Paper>,
-    /// Each paper's [`normalize`]d title, in paper order.
-    pub normalized_titles: Vec<String>,
-    /// Each paper's position by its arXiv ID (every ID once: the file is clean).
-    pub by_id: FastMap<WordKey, usize>,
-}
-
-/// [`load_papers`], with what checking the papers built.
-pub fn load_truth(table: &Table) -> Result<LoadedPapers, InputError> {
-    table.require_rows()?;
-    let mut columns = [0; 4];
-    for (column, name) in columns.iter_mut().zip(PAPER_COLUMNS) {
-        *column = table.require(name)?;
-    }
-    let mut gathered = Gathered::default();
-    for row in &table.rows {
-        gathered.add(row.line, columns.map(|i| row.fields[i].as_str()));
-    }
-    gathered.load(&table.source)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,7 +300,10 @@ mod tests {
     fn the_shipped_truth_has_136_clean_papers() {
         let table = Table::parse("data/arxiv/papers.csv", SHIPPED).unwrap();
         assert_eq!(check(&table).unwrap(), []);
-        assert_eq!(load_papers(&table).unwrap().len(), 136);
+        assert_eq!(
+            load_papers("data/arxiv/papers.csv", SHIPPED).unwrap().len(),
+            136
+        );
     }
 
     #[test]
@@ -343,7 +334,9 @@ mod tests {
         );
         assert!(problems[4].message.contains("`title` is empty"));
         assert!(problems[5].message.contains("not a whole number"));
-        let error = load_papers(&table).unwrap_err().to_string();
+        let error = load_papers("t.csv", text.as_bytes())
+            .unwrap_err()
+            .to_string();
         assert!(error.starts_with("`t.csv` row 3: "), "{error}");
         assert!(error.contains("run `evogate truth check t.csv`"), "{error}");
     }
@@ -399,8 +392,7 @@ mod tests {
         let text = "arxiv_id,title,first_author,year\n\
             1706.03762,  Attention Is All You Need ,Ashish Vaswani,2017\n\
             1810.04805,BERT: Pre-training of Déjà-vu,Jacob Devlin,2018\n";
-        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let loaded = load_truth(&table).unwrap();
+        let loaded = load_truth(RowScanner::new("t.csv", text.as_bytes()).unwrap()).unwrap();
         let expected: Vec<String> = loaded.papers.iter().map(|p| normalize(&p.title)).collect();
         assert_eq!(loaded.normalized_titles, expected);
         assert_eq!(loaded.normalized_titles[1], "bert pre training of deja vu");
@@ -426,7 +418,10 @@ mod tests {
             ),
         ];
         assert_eq!(loaded.papers, expected_papers);
-        assert_eq!(load_papers(&table).unwrap(), expected_papers);
+        assert_eq!(
+            load_papers("t.csv", text.as_bytes()).unwrap(),
+            expected_papers
+        );
         for (position, paper) in loaded.papers.iter().enumerate() {
             assert_eq!(loaded.by_id[paper.arxiv_id.as_bytes()], position);
         }
@@ -504,10 +499,10 @@ mod tests {
         text
     }
 
-    /// What loading `text` must give, worked out apart from the loaders: the table's
-    /// first error, else the refusal of `check`'s first problem, else each row's cells
-    /// trimmed and the year parsed.
-    fn expected_load(text: &str) -> Result<Vec<Paper>, String> {
+    /// The oracle: what loading `text` must give, worked out apart from the loader from
+    /// the whole table: the table's first error, else the refusal of `check`'s first
+    /// problem, else each row's cells trimmed and the year parsed.
+    fn naive_load(text: &str) -> Result<Vec<Paper>, String> {
         let table =
             crate::table::scan::scan_table("t.csv", text.as_bytes()).map_err(|e| e.to_string())?;
         table.require_rows().map_err(|e| e.to_string())?;
@@ -531,21 +526,16 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn truth_loads_row_by_row_and_from_a_table_as_checking_says(
+        fn truth_loads_row_by_row_as_checking_the_whole_table_says(
             picks in proptest::collection::vec(0usize..12, 0..8),
             header in 0usize..5,
         ) {
             let text = drawn_truth(&picks, header);
-            let expected = expected_load(&text);
-            let whole = crate::table::scan::scan_table("t.csv", text.as_bytes())
-                .and_then(|table| load_truth(&table))
-                .map(|loaded| loaded.papers)
-                .map_err(|e| e.to_string());
+            let expected = naive_load(&text);
             let rows = RowScanner::new("t.csv", text.as_bytes())
-                .and_then(load_truth_rows)
+                .and_then(load_truth)
                 .map(|loaded| loaded.papers)
                 .map_err(|e| e.to_string());
-            proptest::prop_assert_eq!(&whole, &expected, "{}", text);
             proptest::prop_assert_eq!(&rows, &expected, "{}", text);
         }
     }
