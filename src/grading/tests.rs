@@ -4,7 +4,8 @@
 //! few bytes at a time.
 
 use super::*;
-use crate::outputs::tests::{Chunks, naive_outputs};
+use crate::outputs::naive as naive_outputs;
+use crate::table::chunks::Chunks;
 use crate::verify;
 
 /// The oracle: the whole-file grader `score` used before the tasks file was streamed,
