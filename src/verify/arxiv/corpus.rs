@@ -118,7 +118,7 @@ fn render(grades: &[Grade]) -> String {
 }
 
 #[test]
-fn every_corpus_answer_grades_as_before_on_every_shipped_task() {
+fn every_corpus_answer_grades_as_pinned_on_every_shipped_task() {
     let papers = load_papers("papers.csv", SHIPPED).expect("the shipped truth is clean");
     let verifier = ArxivVerifier::new(papers.clone());
     let mut lines = String::new();

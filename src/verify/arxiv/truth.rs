@@ -51,9 +51,18 @@ pub fn implied_year(arxiv_id: &str) -> Option<u16> {
     }
 }
 
-/// Every problem of `table`, in row order; `Err` only when a column is missing.
+/// Every problem of `table`, in row order; `Err` only when a column is missing. The
+/// rows are checked as loading checks them: gathered, then [`check_fields`].
 pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
-    Ok(check_normalizing(table)?.problems)
+    let mut columns = [0; 4];
+    for (column, name) in columns.iter_mut().zip(PAPER_COLUMNS) {
+        *column = table.require(name)?;
+    }
+    let mut gathered = Gathered::default();
+    for row in &table.rows {
+        gathered.add(row.line, columns.map(|i| row.fields[i].as_str()));
+    }
+    Ok(gathered.check().problems)
 }
 
 /// What [`check`] finds, with what it builds on the way that the verifier needs again.
@@ -80,24 +89,6 @@ struct Fields<'a> {
 fn parse_year(text: &str) -> Result<u16, &str> {
     let text = trim_field(text);
     text.parse().map_err(|_| text)
-}
-
-/// [`check`], keeping every row's [`normalize`]d title and the rows by ID, which the
-/// checking makes anyway and the verifier needs again.
-fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
-    let columns = PAPER_COLUMNS.map(|name| table.require(name));
-    let [id, title, author, year] = columns;
-    let (id, title, author, year) = (id?, title?, author?, year?);
-    Ok(check_fields(table.rows.len(), |position| {
-        let row = &table.rows[position];
-        Fields {
-            line: row.line,
-            arxiv_id: trim_field(&row.fields[id]),
-            title: trim_field(&row.fields[title]),
-            author: trim_field(&row.fields[author]),
-            year: parse_year(&row.fields[year]),
-        }
-    }))
 }
 
 /// Every problem of the `rows` rows that `row` gives by position, in row order.
@@ -214,15 +205,14 @@ impl Gathered {
         });
     }
 
-    /// Checks the papers of `source` and keeps them if it finds no problem; the first
-    /// problem is the error otherwise.
-    fn load(self, source: &str) -> Result<LoadedPapers, InputError> {
+    /// Every problem of the papers, with what checking built.
+    fn check(&self) -> Checked {
         let Gathered {
             papers,
             lines,
             bad_years,
         } = self;
-        let checked = check_fields(papers.len(), |position| {
+        check_fields(papers.len(), |position| {
             let paper = &papers[position];
             let year = match bad_years.binary_search_by_key(&position, |(at, _)| *at) {
                 Ok(bad) => Err(bad_years[bad].1.as_str()),
@@ -235,12 +225,18 @@ impl Gathered {
                 author: &paper.first_author,
                 year,
             }
-        });
+        })
+    }
+
+    /// Checks the papers of `source` and keeps them if it finds no problem; the first
+    /// problem is the error otherwise.
+    fn load(self, source: &str) -> Result<LoadedPapers, InputError> {
+        let checked = self.check();
         if let Some(problem) = checked.problems.first() {
             return Err(refusal(source, problem));
         }
         Ok(LoadedPapers {
-            papers,
+            papers: self.papers,
             normalized_titles: checked.normalized_titles,
             by_id: checked.by_id,
         })
