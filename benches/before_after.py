@@ -21,13 +21,17 @@ ONE_CORE = ["taskset", "-c", "1"] if shutil.which("taskset") else []
 
 
 def run(argv):
-    """Wall time of one run and its stdout; a failed run stops the benchmark."""
-    start = time.perf_counter()
-    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    elapsed = time.perf_counter() - start
-    if done.returncode not in (0, 1):
-        sys.exit(f"{argv} exited {done.returncode}: {done.stderr.decode()}")
-    return elapsed, done.stdout
+    """Wall time, CPU time (user + system, every thread), peak RSS (MiB, the child's `ru_maxrss` from `os.wait4`) and stdout of
+    one run; a failed run stops the benchmark."""
+    with open(os.devnull, "wb") as null, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=null) as child:
+        start = time.perf_counter()
+        stdout = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        elapsed = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, 1):
+        sys.exit(f"{argv} exited {child.returncode}")
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout
 
 
 def jobs(inputs, scratch):
@@ -50,9 +54,9 @@ def jobs(inputs, scratch):
         ]
 
     return [
-        ("admit --test mcnemar, 10^6 pairs", admit("mcnemar")),
-        ("admit --test signed-rank, 10^6 pairs", admit("signed-rank")),
-        ("score, 10^6 outputs (one core)", score),
+        ("admit --test mcnemar", admit("mcnemar")),
+        ("admit --test signed-rank", admit("signed-rank")),
+        ("score (one core)", score),
     ]
 
 
@@ -68,15 +72,21 @@ def main():
     rows = []
     for name, argv in jobs(inputs, scratch):
         times = {"old": [], "new": []}
+        rss = {"old": [], "new": []}
+        cpu = {"old": [], "new": []}
         for round_ in range(rounds):
             order = ["old", "new"] if round_ % 2 == 0 else ["new", "old"]
             outs = {}
             for side in order:
                 binary = old if side == "old" else new
-                elapsed, stdout = run(argv(binary, side))
+                elapsed, used, peak, stdout = run(argv(binary, side))
                 times[side].append(elapsed)
+                cpu[side].append(used)
+                rss[side].append(peak)
                 outs[side] = stdout
-            if outs["old"] != outs["new"]:
+            # `score` names its output file, which differs by side.
+            same = outs["old"].replace(b"scores-old", b"scores-new") == outs["new"]
+            if not same:
                 sys.exit(f"{name}: stdout differs between old and new")
             if name.startswith("score"):
                 with open(os.path.join(scratch, "scores-old.csv"), "rb") as a, \
@@ -84,18 +94,22 @@ def main():
                     if a.read() != b.read():
                         sys.exit(f"{name}: scores files differ between old and new")
         ratios = [n / o for o, n in zip(times["old"], times["new"])]
-        rows.append((name, times, ratios))
+        rows.append((name, times, ratios, rss, cpu))
     shutil.rmtree(scratch)
-    print("| job | old median (min–max) | new median (min–max) | new / old per round: median (min–max) | old / new (speed) |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for name, times, ratios in rows:
+    print("| job | old wall, median (min–max) | new wall | new / old wall per round: median (min–max) | old / new (speed) | CPU time old / new, medians | new / old CPU per round | peak RSS old / new |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, times, ratios, rss, cpu in rows:
+        cpu_ratios = [n / o for o, n in zip(cpu["old"], cpu["new"])]
         def cell(values):
             return f"{statistics.median(values):.3f} s ({min(values):.3f}–{max(values):.3f})"
         ratio = statistics.median(ratios)
         print(f"| {name} | {cell(times['old'])} | {cell(times['new'])} | "
-              f"{ratio:.3f} ({min(ratios):.3f}–{max(ratios):.3f}) | {1 / ratio:.2f}× |")
+              f"{ratio:.3f} ({min(ratios):.3f}–{max(ratios):.3f}) | {1 / ratio:.2f}× | "
+              f"{statistics.median(cpu['old']):.3f} / {statistics.median(cpu['new']):.3f} s | "
+              f"{statistics.median(cpu_ratios):.3f} ({min(cpu_ratios):.3f}–{max(cpu_ratios):.3f}) | "
+              f"{max(rss['old']):.0f} / {max(rss['new']):.0f} MiB |")
     print("\noutputs byte-identical in every round (admit stdout, score's scores file)")
-    for name, times, _ in rows:
+    for name, times, _, _, _ in rows:
         print(f"{name}: old {' '.join(f'{t:.3f}' for t in times['old'])}; "
               f"new {' '.join(f'{t:.3f}' for t in times['new'])}")
 
