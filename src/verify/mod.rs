@@ -228,6 +228,20 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_verifier_is_refused_naming_every_registered_one() {
+        let error = build("nope", "t.csv", SHIPPED)
+            .err()
+            .expect("no verifier is named nope")
+            .to_string();
+        assert!(error.starts_with("`t.csv`"), "{error}");
+        assert!(
+            error.contains("no verifier named `nope`; use one of: arxiv, facts"),
+            "{error}"
+        );
+        assert_eq!(names(), ["arxiv", "facts"]);
+    }
+
+    #[test]
     fn the_arxiv_verifier_reaches_every_task_by_position_as_its_task_list_does() {
         let verifier = build("arxiv", "papers.csv", SHIPPED).unwrap();
         for id in [
