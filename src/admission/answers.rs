@@ -1,0 +1,197 @@
+//! The `answers-complete` criterion: a crashed or cut-short run is not evidence. A task
+//! an arm never answered (its scores file's `answered` column says 0, as `score
+//! --allow-missing` writes it) is graded as an empty, wrong answer; decided on silently,
+//! a baseline cut short makes any candidate look better. So the candidate is refused
+//! while either arm has unanswered tasks, unless `--allow-missing` says to decide on
+//! them as the wrong answers their scores files give them; then the criterion passes
+//! and its counts stay in the reasons. Tasks that `evogate import --on-missing
+//! intersect` left out of a scores file (its companion record counts them) count the
+//! same way.
+
+use super::pairing::{Pair, Pairs, Side};
+use super::{Check, Criterion, Finding};
+
+/// How many unanswered tasks the evidence names.
+const SHOWN_TASKS: usize = 5;
+
+/// Tasks an import left out of one arm's scores file, as its companion record counts
+/// them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LeftOut {
+    /// How many tasks.
+    pub count: usize,
+    /// Why, e.g. `2 missing, 1 errored`.
+    pub why: String,
+    /// The first few of them, sorted.
+    pub first: Vec<String>,
+}
+
+/// What `decide` needs to judge unanswered tasks.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Answers {
+    /// `--allow-missing`: decide on unanswered tasks as the wrong answers their scores
+    /// files give them, instead of refusing.
+    pub allow_missing: bool,
+    /// The tasks each arm's import left out: the baseline's, then the candidate's.
+    pub left_out: [Option<LeftOut>; 2],
+}
+
+/// One arm's unanswered tasks among the pairs, and what its import left out.
+struct Arm<'a> {
+    name: &'static str,
+    file: &'a str,
+    unanswered: usize,
+    first: Vec<&'a str>,
+    left_out: Option<&'a LeftOut>,
+}
+
+impl Arm<'_> {
+    fn missing(&self) -> usize {
+        self.unanswered + self.left_out.map_or(0, |l| l.count)
+    }
+
+    /// `baseline `b.csv` 46 of 136 unanswered (first: `a`, `b`)`, and what its import
+    /// left out.
+    fn proof(&self, n: usize) -> String {
+        let mut text = format!(
+            "{} `{}` {} of {n} unanswered{}",
+            self.name,
+            self.file,
+            self.unanswered,
+            first(&self.first, self.unanswered)
+        );
+        if let Some(left) = self.left_out.filter(|l| l.count > 0) {
+            text.push_str(&format!(
+                ", {} left out by its import: {}{}",
+                left.count,
+                left.why,
+                first(&left.first, left.count)
+            ));
+        }
+        text
+    }
+
+    /// `the baseline did not answer 46 of the 136 tasks (first: ...)`.
+    fn sentence(&self, n: usize) -> String {
+        let mut text = format!(
+            "the {} did not answer {} of the {n} tasks{}",
+            self.name,
+            self.unanswered,
+            first(&self.first, self.unanswered)
+        );
+        if let Some(left) = self.left_out.filter(|l| l.count > 0) {
+            text.push_str(&format!(
+                " and its import left out {} more ({})",
+                left.count, left.why
+            ));
+        }
+        text
+    }
+}
+
+/// ` (first: `a`, `b`, ...)`, or nothing when there are none.
+fn first<S: AsRef<str>>(shown: &[S], count: usize) -> String {
+    if shown.is_empty() {
+        return String::new();
+    }
+    let ids: Vec<String> = shown.iter().map(|s| format!("`{}`", s.as_ref())).collect();
+    let more = if count > shown.len() { ", ..." } else { "" };
+    format!(" (first: {}{more})", ids.join(", "))
+}
+
+fn arm<'a>(
+    pairs: &'a Pairs,
+    name: &'static str,
+    file: &'a str,
+    side: impl Fn(&Pair) -> &Side,
+    left_out: Option<&'a LeftOut>,
+) -> Arm<'a> {
+    let mut unanswered = 0;
+    let mut first = Vec::new();
+    for pair in pairs.pairs.iter().filter(|p| !side(p).answered) {
+        unanswered += 1;
+        if first.len() < SHOWN_TASKS {
+            first.push(pairs.task(pair));
+        }
+    }
+    Arm {
+        name,
+        file,
+        unanswered,
+        first,
+        left_out,
+    }
+}
+
+/// The `answers-complete` finding, when either file says which tasks were answered
+/// (an `answered` column, or an import record that left tasks out); with it, whether
+/// its sentence belongs in the reasons whatever the verdict (unanswered tasks decided
+/// on under `--allow-missing`). Time: O(n).
+pub(super) fn answers_evidence(pairs: &Pairs, answers: &Answers) -> Option<(Finding, bool)> {
+    let [base_left, cand_left] = &answers.left_out;
+    let counted = |left: &Option<LeftOut>| left.as_ref().is_some_and(|l| l.count > 0);
+    if !(pairs.baseline_has_answered
+        || pairs.candidate_has_answered
+        || counted(base_left)
+        || counted(cand_left))
+    {
+        return None;
+    }
+    let n = pairs.pairs.len();
+    let arms = [
+        arm(
+            pairs,
+            "baseline",
+            &pairs.baseline,
+            |p| &p.baseline,
+            base_left.as_ref(),
+        ),
+        arm(
+            pairs,
+            "candidate",
+            &pairs.candidate,
+            |p| &p.candidate,
+            cand_left.as_ref(),
+        ),
+    ];
+    let proofs: Vec<String> = arms.iter().map(|a| a.proof(n)).collect();
+    let proofs = proofs.join(", ");
+    let short: Vec<String> = arms
+        .iter()
+        .filter(|a| a.missing() > 0)
+        .map(|a| a.sentence(n))
+        .collect();
+    let (result, proof, sentence) = if short.is_empty() {
+        (
+            Check::Pass,
+            format!("every task answered: {proofs}"),
+            "Both arms answered every task.".to_string(),
+        )
+    } else if answers.allow_missing {
+        (
+            Check::Pass,
+            format!("unanswered tasks decided on as wrong answers (--allow-missing): {proofs}"),
+            format!(
+                "Unanswered tasks are decided on as the wrong answers their scores give them (--allow-missing): {}.",
+                short.join(", and ")
+            ),
+        )
+    } else {
+        (
+            Check::Fail,
+            format!("{proofs}; --allow-missing not given"),
+            format!(
+                "Not every task was answered (no output, or an error instead of one): {}. A crashed or cut-short run is no evidence about the skill; rerun those tasks, or pass --allow-missing to decide on them as wrong answers.",
+                short.join(", and ")
+            ),
+        )
+    };
+    let noted = result == Check::Pass && !short.is_empty();
+    let finding = Finding {
+        criterion: Criterion::AnswersComplete,
+        result,
+        proof,
+        sentence,
+    };
+    Some((finding, noted))
+}
