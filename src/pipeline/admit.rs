@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::{open_file, read_file};
 use crate::admission::{
-    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, LeftOut, Margin, Pairs,
-    StrataRequest, Test, TestChoice, TestName, decide,
+    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs,
+    StrataRequest, TestChoice, TestName, decide,
 };
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
@@ -103,28 +103,16 @@ pub struct Evaluation {
 struct Prepared<'a> {
     pairs: Pairs,
     inputs: Vec<InputFile>,
-    test: Test,
-    holdout: Option<HoldoutRecord>,
-    /// What the imports of the two files left out (absent when not imported).
-    left_out: [Option<LeftOut>; 2],
+    /// The decision's settings, at `settings.alpha` until [`Prepared::decide_at`].
+    config: Config,
     settings: &'a AdmitSettings,
 }
 
 impl Prepared<'_> {
     /// Decides at `alpha` (more than once only when a ledger checks for a repeat).
-    fn decide_at(&self, alpha: Alpha) -> Admission {
-        let config = Config {
-            alpha,
-            test: self.test,
-            margin: self.settings.margin,
-            holdout: self.holdout.clone(),
-            cluster: self.settings.cluster,
-            answers: Answers {
-                allow_missing: self.settings.allow_missing,
-                left_out: self.left_out.clone(),
-            },
-        };
-        decide(&self.pairs, &config)
+    fn decide_at(&mut self, alpha: Alpha) -> Admission {
+        self.config.alpha = alpha;
+        decide(&self.pairs, &self.config)
     }
 
     /// The evaluation of `admission`, decided on these pairs.
@@ -150,7 +138,7 @@ pub fn evaluate(
     let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, true)?;
     let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::All)?;
     let digests = [baseline.digest("baseline"), candidate.digest("candidate")];
-    let prepared = prepare(joined, digests, tasks, manifest, settings)?;
+    let mut prepared = prepare(joined, digests, tasks, manifest, settings)?;
     let admission = prepared.decide_at(settings.alpha);
     Ok(prepared.evaluation(admission))
 }
@@ -187,7 +175,7 @@ pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Eva
         manifest.as_ref(),
         settings,
     )?;
-    prepared.left_out = left_out;
+    prepared.config.answers.left_out = left_out;
     match &files.ledger {
         Some(path) => under_ledger(path, prepared),
         None => {
@@ -248,12 +236,21 @@ fn prepare<'a>(
         )?),
         None => None,
     };
+    let config = Config {
+        alpha: settings.alpha,
+        test,
+        margin: settings.margin,
+        holdout,
+        cluster: settings.cluster,
+        answers: Answers {
+            allow_missing: settings.allow_missing,
+            left_out: [None, None],
+        },
+    };
     Ok(Prepared {
         pairs,
         inputs,
-        test,
-        holdout,
-        left_out: [None, None],
+        config,
         settings,
     })
 }
@@ -262,7 +259,7 @@ fn prepare<'a>(
 /// and records the attempt, all under the ledger's lock; unless these scores files were
 /// decided alike on this holdout already, in which case that attempt stands and
 /// nothing is spent (see [`ledger::file::record_or_repeat`]).
-fn under_ledger(path: &Path, prepared: Prepared) -> anyhow::Result<Evaluation> {
+fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluation> {
     let task_ids: Vec<String> = prepared.pairs.tasks().map(str::to_string).collect();
     let holdout = ledger::holdout_identity(&task_ids);
     let declared = prepared.settings.alpha.get();
