@@ -50,11 +50,11 @@ impl Arm<'_> {
         self.unanswered + self.left_out.map_or(0, |l| l.count)
     }
 
-    /// `baseline `b.csv` 46 of 136 unanswered (first: `a`, `b`)`, and what its import
+    /// `baseline b.csv 46 of 136 unanswered (first: a, b)`, and what its import
     /// left out.
     fn proof(&self, n: usize) -> String {
         let mut text = format!(
-            "{} `{}` {} of {n} unanswered{}",
+            "{} {} {} of {n} unanswered{}",
             self.name,
             self.file,
             self.unanswered,
@@ -89,12 +89,13 @@ impl Arm<'_> {
     }
 }
 
-/// ` (first: `a`, `b`, ...)`, or nothing when there are none.
+/// ` (first: a, b, ...)`, or nothing when there are none.
 fn first<S: AsRef<str>>(shown: &[S], count: usize) -> String {
     if shown.is_empty() {
         return String::new();
     }
-    let ids: Vec<String> = shown.iter().map(|s| format!("`{}`", s.as_ref())).collect();
+    // Plain, as the other findings name tasks: the Markdown writer escapes them.
+    let ids: Vec<&str> = shown.iter().map(AsRef::as_ref).collect();
     let more = if count > shown.len() { ", ..." } else { "" };
     format!(" (first: {}{more})", ids.join(", "))
 }

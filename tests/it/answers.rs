@@ -99,11 +99,11 @@ fn a_baseline_cut_to_90_of_136_outputs_gets_the_candidate_refused_naming_the_46_
     assert_eq!(finding["result"], "fail");
     let proof = finding["proof"].as_str().unwrap();
     assert!(
-        proof.contains("baseline `cut.csv` 46 of 136 unanswered (first: `2110.08207:first_author`"),
+        proof.contains("baseline cut.csv 46 of 136 unanswered (first: 2110.08207:first_author, 2110.08207:year,"),
         "{proof}"
     );
     assert!(
-        proof.contains("candidate `candidate.csv` 0 of 136 unanswered"),
+        proof.contains("candidate candidate.csv 0 of 136 unanswered"),
         "{proof}"
     );
     let reasons = report["reasons"].to_string();
@@ -184,7 +184,7 @@ fn unanswered_candidate_tasks_refuse_too_and_a_full_answered_column_passes() {
         finding["proof"]
             .as_str()
             .unwrap()
-            .contains("candidate `c.csv` 1 of 5 unanswered (first: `e`)"),
+            .contains("candidate c.csv 1 of 5 unanswered (first: e)"),
         "{finding}"
     );
     // Every task answered: the criterion is there and passes, and 5 wins admit.
@@ -266,10 +266,10 @@ fn tasks_an_import_left_out_count_as_unanswered() {
     let finding = answers(&json(&refused)).unwrap();
     assert_eq!(finding["result"], "fail");
     let proof = finding["proof"].as_str().unwrap();
-    for arm in ["baseline `b.csv`", "candidate `c.csv`"] {
+    for arm in ["baseline b.csv", "candidate c.csv"] {
         assert!(
             proof.contains(&format!(
-                "{arm} 0 of 2 unanswered, 1 left out by its import: 1 missing (first: `toy:2`)"
+                "{arm} 0 of 2 unanswered, 1 left out by its import: 1 missing (first: toy:2)"
             )),
             "{proof}"
         );
