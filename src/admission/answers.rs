@@ -196,3 +196,142 @@ pub(super) fn answers_evidence(pairs: &Pairs, answers: &Answers) -> Option<(Find
     };
     Some((finding, noted))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::admission::{
+        Admission, Config, StrataRequest, Test, Verdict, decide, tests::pair_texts,
+    };
+    use crate::alpha::Alpha;
+
+    /// Six tasks; the candidate right on `wins` of them, the baseline on none, with
+    /// each file's `answered` column when given.
+    fn files(wins: usize, answered: [Option<&str>; 2]) -> (String, String) {
+        let file = |right: usize, answered: Option<&str>| {
+            let mut text = String::from("task_id,correct,score");
+            text.push_str(if answered.is_some() {
+                ",answered\n"
+            } else {
+                "\n"
+            });
+            for task in 0..6 {
+                let value = u8::from(task < right);
+                text.push_str(&format!("t{task},{value},{value}"));
+                if let Some(flags) = answered {
+                    text.push_str(&format!(",{}", &flags[task..=task]));
+                }
+                text.push('\n');
+            }
+            text
+        };
+        (file(0, answered[0]), file(wins, answered[1]))
+    }
+
+    fn admit(base: &str, cand: &str, answers: Answers) -> Admission {
+        let strata = StrataRequest {
+            column: "kind".into(),
+            required: false,
+        };
+        let pairs = pair_texts(base, cand, None, Some(&strata)).unwrap();
+        let config = Config {
+            alpha: Alpha::new(0.05).unwrap(),
+            test: Test::McNemar,
+            margin: None,
+            holdout: None,
+            cluster: false,
+            answers,
+        };
+        decide(&pairs, &config)
+    }
+
+    fn finding(admission: &Admission) -> Option<&Finding> {
+        admission
+            .evidence
+            .iter()
+            .find(|e| e.criterion == Criterion::AnswersComplete)
+    }
+
+    #[test]
+    fn unanswered_baseline_tasks_refuse_a_candidate_the_test_would_admit() {
+        // Five wins of six: p = 2^-5 = 0.03125 < 0.05.
+        let (base, cand) = files(5, [Some("110011"), Some("111111")]);
+        let refused = admit(&base, &cand, Answers::default());
+        assert_eq!(refused.verdict, Verdict::Refused);
+        assert!((refused.p_improvement - 0.03125).abs() < 1e-12);
+        let found = finding(&refused).unwrap();
+        assert_eq!(found.result, Check::Fail);
+        assert_eq!(
+            found.proof,
+            "baseline b.csv 2 of 6 unanswered (first: t2, t3), candidate c.csv 0 of 6 unanswered; --allow-missing not given"
+        );
+        assert_eq!(refused.evidence[1].criterion, Criterion::AnswersComplete);
+        assert_eq!(refused.reasons, std::slice::from_ref(&found.sentence));
+        let allowed = Answers {
+            allow_missing: true,
+            ..Answers::default()
+        };
+        let admitted = admit(&base, &cand, allowed);
+        assert_eq!(admitted.verdict, Verdict::Admitted);
+        assert_eq!(finding(&admitted).unwrap().result, Check::Pass);
+        assert!(admitted.reasons[0].contains("the baseline did not answer 2 of the 6 tasks"));
+    }
+
+    #[test]
+    fn allowed_unanswered_tasks_stay_in_the_reasons_of_a_refusal() {
+        // One win: p 0.5, refused on the test; the allowed gap is still named.
+        let (base, cand) = files(1, [Some("111111"), Some("111110")]);
+        let allowed = Answers {
+            allow_missing: true,
+            ..Answers::default()
+        };
+        let refused = admit(&base, &cand, allowed);
+        assert_eq!(refused.verdict, Verdict::Refused);
+        assert_eq!(finding(&refused).unwrap().result, Check::Pass);
+        assert_eq!(refused.reasons.len(), 2, "{:?}", refused.reasons);
+        assert!(
+            refused.reasons[0]
+                .contains("the candidate did not answer 1 of the 6 tasks (first: t5)")
+        );
+        assert!(refused.reasons[1].contains("not significant"));
+    }
+
+    #[test]
+    fn the_criterion_is_absent_without_word_of_answers_and_passes_on_a_full_column() {
+        let (base, cand) = files(5, [None, None]);
+        assert!(finding(&admit(&base, &cand, Answers::default())).is_none());
+        let (base, cand) = files(5, [Some("111111"), None]);
+        let complete = admit(&base, &cand, Answers::default());
+        assert_eq!(finding(&complete).unwrap().result, Check::Pass);
+        assert_eq!(complete.verdict, Verdict::Admitted);
+    }
+
+    #[test]
+    fn tasks_an_import_left_out_refuse_without_an_answered_column() {
+        let (base, cand) = files(5, [None, None]);
+        let left = LeftOut {
+            count: 7,
+            why: "4 missing, 3 errored".into(),
+            first: vec!["x".into(), "y".into()],
+        };
+        let answers = Answers {
+            allow_missing: false,
+            left_out: [None, Some(left)],
+        };
+        let refused = admit(&base, &cand, answers);
+        let found = finding(&refused).unwrap();
+        assert_eq!(found.result, Check::Fail);
+        assert!(
+            found.proof.contains(
+                "candidate c.csv 0 of 6 unanswered, 7 left out by its import: 4 missing, 3 errored (first: x, y, ...)"
+            ),
+            "{}",
+            found.proof
+        );
+        assert!(
+            found.sentence.contains("its import left out 7 more"),
+            "{}",
+            found.sentence
+        );
+    }
+}
