@@ -113,6 +113,44 @@ pub struct Documents {
     /// Each task's document hash.
     #[serde(default)]
     pub doc_hashes: BTreeMap<String, String>,
+    /// The tasks the import left out, by reason.
+    #[serde(default)]
+    pub dropped: Dropped,
+}
+
+impl Documents {
+    /// The tasks the import left out, when it left any: all of them count as
+    /// unanswered (a missing or errored sample has no answer; a duplicated one no
+    /// single answer).
+    pub fn left_out(&self) -> Option<crate::admission::LeftOut> {
+        let Dropped {
+            missing,
+            duplicated,
+            errored,
+        } = &self.dropped;
+        let parts = [
+            (missing, "missing"),
+            (errored, "errored"),
+            (duplicated, "duplicated"),
+        ];
+        let count: usize = parts.iter().map(|(t, _)| t.count).sum();
+        if count == 0 {
+            return None;
+        }
+        let why: Vec<String> = parts
+            .iter()
+            .filter(|(t, _)| t.count > 0)
+            .map(|(t, what)| format!("{} {what}", t.count))
+            .collect();
+        let mut first: Vec<String> = parts.iter().flat_map(|(t, _)| t.first.clone()).collect();
+        first.sort();
+        first.truncate(super::FIRST_IDS);
+        Some(crate::admission::LeftOut {
+            count,
+            why: why.join(", "),
+            first,
+        })
+    }
 }
 
 /// When both records hold document hashes: the tasks whose documents differ (sorted),

@@ -1,11 +1,12 @@
 //! The import use case: read another eval tool's per-sample logs, apply the shared
 //! rules ([`crate::import::assemble`]), and write the scores CSV and its companion
-//! record atomically. Also [`check_documents`], which `admit` calls so that two lm-eval
-//! runs on different documents never pair.
+//! record atomically. Also [`check_imports`], which `admit` calls so that two lm-eval
+//! runs on different documents never pair and tasks an import left out are counted.
 
 use std::path::Path;
 
 use super::{open_file, read_file};
+use crate::admission::LeftOut;
 use crate::atomic::{FileToWrite, write_all};
 use crate::cli::ImportArgs;
 use crate::digest::{HashingReader, sha256_hex};
@@ -143,10 +144,12 @@ fn read_lm_eval(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
     Ok((reader.finish(&args.filter, args.metric.as_deref())?, inputs))
 }
 
-/// Refuses to pair two imported scores files whose companion records show the same
-/// task run on different documents (lm-eval's `doc_hash`). Files without a record, or
-/// records without hashes, pass: there is nothing to compare.
-pub fn check_documents(baseline: &Path, candidate: &Path) -> anyhow::Result<()> {
+/// Reads the companion records of two scores files (`evogate import` writes one beside
+/// each): refuses to pair two whose records show the same task run on different
+/// documents (lm-eval's `doc_hash`), and returns what each import left out (the
+/// baseline's, then the candidate's), which `admit` counts as unanswered. Files without
+/// a record, or records without hashes, have nothing to compare.
+pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<[Option<LeftOut>; 2]> {
     let read = |scores: &Path| -> anyhow::Result<Option<Documents>> {
         let path = companion_path(scores);
         if !path.is_file() {
@@ -161,8 +164,13 @@ pub fn check_documents(baseline: &Path, candidate: &Path) -> anyhow::Result<()> 
         })?;
         Ok(Some(documents))
     };
-    let (Some(base), Some(cand)) = (read(baseline)?, read(candidate)?) else {
-        return Ok(());
+    let (base, cand) = (read(baseline)?, read(candidate)?);
+    let left_out = [
+        base.as_ref().and_then(Documents::left_out),
+        cand.as_ref().and_then(Documents::left_out),
+    ];
+    let (Some(base), Some(cand)) = (base, cand) else {
+        return Ok(left_out);
     };
     let differ = different_documents(&base, &cand);
     if let Some((task, b, c)) = differ.first() {
@@ -175,7 +183,7 @@ pub fn check_documents(baseline: &Path, candidate: &Path) -> anyhow::Result<()> 
             companion_path(candidate).display()
         );
     }
-    Ok(())
+    Ok(left_out)
 }
 
 /// A file read and digested on a thread of its own, handed on in chunks, so hashing
