@@ -52,7 +52,7 @@ pub fn implied_year(arxiv_id: &str) -> Option<u16> {
 }
 
 /// Every problem of `table`, in row order; `Err` only when a column is missing. The
-/// rows are checked as loading checks them: gathered, then [`check_fields`].
+/// rows are checked as loading checks them: gathered, then checked field by field.
 pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
     let mut columns = [0; 4];
     for (column, name) in columns.iter_mut().zip(PAPER_COLUMNS) {
