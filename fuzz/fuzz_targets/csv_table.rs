@@ -49,7 +49,9 @@ fuzz_target!(|data: &[u8]| {
             previous = Some(task);
         }
     }
-    let _ = evogate::verify::arxiv::truth::check(&table);
+    if let Ok(rows) = evogate::table::scan::RowScanner::new("fuzz.csv", data) {
+        let _ = evogate::verify::arxiv::truth::check(rows);
+    }
     if let Ok(papers) = evogate::verify::arxiv::truth::load_papers("fuzz.csv", data) {
         let answers: Vec<String> = papers
             .iter()

@@ -6,7 +6,7 @@ use crate::error::InputError;
 use std::io::Read;
 
 use crate::table::scan::RowScanner;
-use crate::table::{Table, column, require, trim_field};
+use crate::table::{column, require, trim_field};
 use crate::verify::arxiv::ids::is_valid_id;
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
@@ -51,18 +51,48 @@ pub fn implied_year(arxiv_id: &str) -> Option<u16> {
     }
 }
 
-/// Every problem of `table`, in row order; `Err` only when a column is missing. The
-/// rows are checked as loading checks them: gathered, then checked field by field.
-pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
-    let mut columns = [0; 4];
-    for (column, name) in columns.iter_mut().zip(PAPER_COLUMNS) {
-        *column = table.require(name)?;
-    }
+/// What [`check`] found in a truth file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TruthCheck {
+    /// How many rows (papers) the file has.
+    pub rows: usize,
+    /// Every problem, in row order.
+    pub problems: Vec<Problem>,
+}
+
+/// Every problem of a truth file read row by row (its header read), in row order, as
+/// loading finds them; `Err` only when a row cannot be read or a column is missing.
+pub fn check<R: Read>(mut rows: RowScanner<R>) -> Result<TruthCheck, InputError> {
+    let (gathered, count) = gather(&mut rows)?;
+    require_columns(&rows)?;
+    Ok(TruthCheck {
+        rows: count,
+        problems: gathered.check().problems,
+    })
+}
+
+/// Reads a truth file's rows to the end, gathering each paper's fields, and counts
+/// them. Without every column the rows are only counted: the missing column is an
+/// error only after the whole file is known to parse.
+fn gather<R: Read>(rows: &mut RowScanner<R>) -> Result<(Gathered, usize), InputError> {
+    let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
     let mut gathered = Gathered::default();
-    for row in &table.rows {
-        gathered.add(row.line, columns.map(|i| row.fields[i].as_str()));
+    let mut count = 0usize;
+    while let Some(row) = rows.next_row()? {
+        count += 1;
+        if let [Some(id), Some(title), Some(author), Some(year)] = columns {
+            gathered.add(row.line, [id, title, author, year].map(|i| row.field(i)));
+        }
     }
-    Ok(gathered.check().problems)
+    Ok((gathered, count))
+}
+
+/// The first of the truth's columns that `rows`' header lacks, as an error.
+fn require_columns<R: Read>(rows: &RowScanner<R>) -> Result<(), InputError> {
+    for name in PAPER_COLUMNS {
+        require(rows.source(), rows.headers(), name)?;
+    }
+    Ok(())
 }
 
 /// What [`check`] finds, with what it builds on the way that the verifier needs again.
@@ -261,29 +291,19 @@ pub struct LoadedPapers {
 }
 
 /// [`load_papers`] of a truth file read row by row (its header read), with what
-/// checking the papers built; the file's rows are never held as a [`Table`]. The
+/// checking the papers built; the file's rows are never held as a [`Table`](crate::table::Table). The
 /// errors are those of reading the file whole: a row the reader cannot read, no rows, a
 /// missing column, then the first problem [`check`] would list.
 pub fn load_truth<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
-    let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
-    let mut gathered = Gathered::default();
-    let mut count = 0usize;
-    while let Some(row) = rows.next_row()? {
-        count += 1;
-        // Without every column the rows are only counted: the error comes after the
-        // whole file is known to parse, and after an empty one's.
-        if let [Some(id), Some(title), Some(author), Some(year)] = columns {
-            gathered.add(row.line, [id, title, author, year].map(|i| row.field(i)));
-        }
-    }
-    let source = rows.source().to_string();
+    let (gathered, count) = gather(&mut rows)?;
+    // An empty file's error comes before a missing column's.
     if count == 0 {
-        return Err(InputError::NoRows { file: source });
+        return Err(InputError::NoRows {
+            file: rows.source().to_string(),
+        });
     }
-    for name in PAPER_COLUMNS {
-        require(&source, rows.headers(), name)?;
-    }
-    gathered.load(&source)
+    require_columns(&rows)?;
+    gathered.load(rows.source())
 }
 
 #[cfg(test)]
@@ -292,10 +312,18 @@ mod tests {
 
     const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 
+    /// Every problem of the truth file `text`.
+    fn checked(text: &str) -> Vec<Problem> {
+        check(RowScanner::new("t.csv", text.as_bytes()).unwrap())
+            .unwrap()
+            .problems
+    }
+
     #[test]
     fn the_shipped_truth_has_136_clean_papers() {
-        let table = Table::parse("data/arxiv/papers.csv", SHIPPED).unwrap();
-        assert_eq!(check(&table).unwrap(), []);
+        let checked = check(RowScanner::new("data/arxiv/papers.csv", SHIPPED).unwrap()).unwrap();
+        assert_eq!(checked.problems, []);
+        assert_eq!(checked.rows, 136);
         assert_eq!(
             load_papers("data/arxiv/papers.csv", SHIPPED).unwrap().len(),
             136
@@ -312,8 +340,7 @@ mod tests {
             2005.14165,Language Models are Few-Shot Learners,Tom B. Brown,2021\n\
             2106.09685,,Edward J. Hu,twenty\n\
             hep-th/9901001,Old Style,Ann Old,1999\n";
-        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let problems = check(&table).unwrap();
+        let problems = checked(text);
         let lines: Vec<u64> = problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [3, 4, 5, 6, 7, 7], "{problems:?}");
         assert!(
@@ -342,9 +369,7 @@ mod tests {
         let text = "arxiv_id,title,first_author,year\n\
             1706.03762,Attention Is All You Need,Ashish Vaswani, \n\
             1810.04805,BERT,,2018\n";
-        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let problems: Vec<(u64, String)> = check(&table)
-            .unwrap()
+        let problems: Vec<(u64, String)> = checked(text)
             .into_iter()
             .map(|p| (p.line, p.message))
             .collect();
@@ -370,9 +395,7 @@ mod tests {
             1706.03762,Other,C D,2017\n\
             1706.03762,ATTENTION!,E F,2017\n\
             1810.04805,attention,G H,2018\n";
-        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let messages: Vec<String> = check(&table)
-            .unwrap()
+        let messages: Vec<String> = checked(text)
             .into_iter()
             .map(|p| format!("{} {}", p.line, p.message))
             .collect();
@@ -502,7 +525,10 @@ mod tests {
         let table =
             crate::table::scan::scan_table("t.csv", text.as_bytes()).map_err(|e| e.to_string())?;
         table.require_rows().map_err(|e| e.to_string())?;
-        if let Some(problem) = check(&table).map_err(|e| e.to_string())?.first() {
+        let problems = check(RowScanner::new("t.csv", text.as_bytes()).unwrap())
+            .map_err(|e| e.to_string())?
+            .problems;
+        if let Some(problem) = problems.first() {
             return Err(refusal("t.csv", problem).to_string());
         }
         let cell = |row: &crate::table::Row, name: &str| {
