@@ -119,7 +119,7 @@ const RESOLUTION: f64 = 1e-10;
 /// At most this many root-finding steps a bound; about 10 are usual.
 const MAX_STEPS: u32 = 200;
 
-/// Above this many distinct values, [`lower_bound`] first rounds them down to a grid
+/// Above this many distinct values, [`betting_interval`] first rounds them outward to a grid
 /// (see [`grid_step`]): the cost is proportional to the number of distinct values.
 pub const DISTINCT_LIMIT: usize = 4_096;
 
