@@ -17,7 +17,7 @@ use super::{audit, read_file, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{Streamed, ensure_dir, replace_folder};
-use crate::figures::{p_value, percent};
+use crate::figures::{p_value, shift};
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -130,7 +130,7 @@ fn split(demo: &mut Demo) -> anyhow::Result<()> {
         manifest.seed,
         power
             .min_detectable_shift
-            .map_or("nothing".to_string(), percent)
+            .map_or("nothing".to_string(), shift)
     ));
     Ok(())
 }

@@ -21,6 +21,7 @@ pub mod binomial;
 pub mod bootstrap;
 pub mod cluster;
 pub mod interval;
+pub mod log_tail;
 pub mod mcnemar;
 pub mod normal;
 pub mod power;

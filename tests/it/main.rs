@@ -13,6 +13,7 @@ mod import;
 mod layout;
 mod ledger;
 mod power;
+mod report_columns;
 mod score;
 mod split;
 mod terminal;

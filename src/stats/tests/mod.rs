@@ -9,6 +9,7 @@ mod binomial;
 mod binomial_tables;
 mod bootstrap;
 mod interval;
+mod log_p;
 mod mcnemar;
 mod normal;
 mod power;
