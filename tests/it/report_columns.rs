@@ -370,3 +370,55 @@ fn power_admit_and_audit_write_shifts_in_one_unit() {
     );
     assert!(audit.contains(unit), "{audit}");
 }
+
+#[test]
+fn audit_prints_p_values_below_the_double_range_as_a_bound_with_their_logarithms() {
+    let dir = tempfile::tempdir().unwrap();
+    // b 0, c 1,100: McNemar's p is 2^-1100. Rates 0.2 and 0.9 of 5,000 tasks: the best
+    // case is 3,500 wins, 2^-3500, and the worst pairing b 500, c 4,000.
+    write(
+        dir.path(),
+        "claims.csv",
+        "claim_id,description,b,c,n,baseline,candidate\nwins,all won,0,1100,,,\nrates,rates,,,5000,0.2,0.9\n",
+    );
+    let text = run(dir.path(), &["audit", "--claims", "claims.csv"]);
+    assert!(
+        text.stdout.contains("p_improvement < 1e-300 < alpha 0.05"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("p best case < 1e-300"),
+        "{}",
+        text.stdout
+    );
+    assert!(!text.stdout.contains("p best case 0,"), "{}", text.stdout);
+    let out = run(
+        dir.path(),
+        &["audit", "--claims", "claims.csv", "--format", "json"],
+    );
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let wins = &report["judgements"][0];
+    // mpmath 1.4.1 at 60 digits: log10(2**-1100) = -331.13299523037931,
+    // log10(2**-3500) = -1053.6049848239342, and for the worst pairing
+    // log10(fsum(binomial(4500, j) for j in range(4000, 4501))) - 4500*log10(2) =
+    // -674.56875150963908.
+    assert!(
+        (wins["log10_p_improvement"].as_f64().unwrap() + 331.132995230379).abs() < 1e-9,
+        "{wins}"
+    );
+    assert!(
+        (wins["log10_p_best_case"].as_f64().unwrap() + 331.132995230379).abs() < 1e-9,
+        "{wins}"
+    );
+    let rates = &report["judgements"][1];
+    assert!(
+        (rates["log10_p_best_case"].as_f64().unwrap() + 1053.60498482393).abs() < 1e-9,
+        "{rates}"
+    );
+    assert!(
+        (rates["log10_p_worst_case"].as_f64().unwrap() + 674.568751509639).abs() < 1e-9,
+        "{rates}"
+    );
+    assert_eq!(rates["p_best_case"], 0.0);
+}
