@@ -422,3 +422,30 @@ fn audit_prints_p_values_below_the_double_range_as_a_bound_with_their_logarithms
     );
     assert_eq!(rates["p_best_case"], 0.0);
 }
+
+#[test]
+fn a_mcnemar_stratum_whose_tango_interval_excludes_zero_before_the_exact_test_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    // Kind `year`: 4 baseline-only pairs of 34 (b 4, c 0): the exact one-sided
+    // p_regression is 2^-4 = 0.0625, not below 0.05, while Tango's 90% interval,
+    // [-0.2377, -0.0353], lies below zero.
+    let mut all = rows("id", 0, 20, (0, 0.0), (1, 1.0));
+    all.extend(rows("year", 20, 4, (1, 1.0), (0, 0.0)));
+    all.extend(rows("year", 24, 30, (1, 1.0), (1, 1.0)));
+    scores(dir.path(), &all, true);
+    let report = json(&admit(dir.path(), &["--format", "json"]));
+    let year = &report["strata"][1];
+    assert_eq!(
+        (year["value"].as_str(), year["p_regression"].as_f64()),
+        (Some("year"), Some(0.0625))
+    );
+    assert!(year["delta"]["high"].as_f64().unwrap() < 0.0, "{year}");
+    let note = year["note"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no note: {year}"));
+    assert!(
+        note.contains("McNemar's exact test gives p_regression 0.0625 >= alpha 0.05")
+            && note.contains("the Tango interval is an asymptotic score interval"),
+        "{note}"
+    );
+}
