@@ -191,32 +191,30 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
                 .low
                 .zip(r.high)
                 .filter(|(low, high)| low.is_finite() && high.is_finite());
-            let mut label = xml_chars(&r.label);
+            let mut marks = String::new();
             if interval.is_none() {
-                label.push_str(" (no interval)");
+                marks.push_str(" (no interval)");
             }
             if r.significant_regression {
-                label.push_str(" (regressed)");
+                marks.push_str(" (regressed)");
             }
             if r.below_margin {
-                label.push_str(" (below margin)");
+                marks.push_str(" (below margin)");
             }
+            // The stratum's name is cut to fit, never its marks.
+            let room = MAX_LABEL_CHARS.saturating_sub(marks.chars().count()).max(8);
+            let label = clip(&xml_chars(&r.label), room) + &marks;
             (r, label, interval)
         })
         .collect();
     // Labels are right-aligned against the axis: the label area is as wide as the
-    // longest label needs, up to MAX_LABEL_CHARS, and longer labels are cut with `…`.
+    // longest label needs, at most MAX_LABEL_CHARS (a few more with every mark).
     let longest = rows
         .iter()
         .map(|(_, label, _)| label.chars().count())
         .max()
         .unwrap_or(0);
-    let label_chars = longest.min(MAX_LABEL_CHARS);
-    let label_area = (label_chars as f64 * CHAR_WIDTH * LABEL_PX).ceil() as u32 + 15;
-    let rows: Vec<_> = rows
-        .into_iter()
-        .map(|(r, label, interval)| (r, clip(&label, label_chars), interval))
-        .collect();
+    let label_area = (longest as f64 * CHAR_WIDTH * LABEL_PX).ceil() as u32 + 15;
     let confidence = crate::figures::number(plot.confidence * 100.0);
     let title = format!("Difference in {} by stratum", plot.metric);
     render(&title, |area| {
@@ -664,8 +662,8 @@ mod tests {
                 row("kind=title", -0.02, false, true),
                 row(
                     &format!("kind={}", "a_very_long_stratum_value".repeat(4)),
-                    0.1,
-                    false,
+                    -0.5,
+                    true,
                     false,
                 ),
             ],
@@ -690,7 +688,7 @@ mod tests {
         assert!(
             texts
                 .iter()
-                .any(|t| t.starts_with("kind=a_very") && t.ends_with('…')),
+                .any(|t| t.starts_with("kind=a_very") && t.ends_with("… (regressed)")),
             "{texts:?}"
         );
         // Red for the regressed row, orange for the one below the margin.
