@@ -124,7 +124,7 @@ fn split(demo: &mut Demo) -> anyhow::Result<()> {
         .collect();
     let power = &manifest.holdout_power;
     demo.lines.push(format!(
-        "split:  {} tasks into {} (seed {}); the holdout can detect shifts of {} and more",
+        "split:  {} tasks into {} (seed {}); the holdout can detect shifts of {} and more (a proportion of pairs: 0.05 is 5 percentage points)",
         manifest.splits.iter().map(|s| s.tasks).sum::<usize>(),
         sizes.join(", "),
         manifest.seed,
