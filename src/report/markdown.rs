@@ -275,7 +275,7 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
     if !report.admission.losses.is_empty() {
         let _ = writeln!(
             md,
-            "\n### Where the candidate scored lower (up to {SHOWN_LOSSES})\n\n| task | stratum | baseline | candidate | feedback on the candidate |\n| --- | --- | ---: | ---: | --- |"
+            "\n### Where the candidate scored lower (up to {SHOWN_LOSSES})\n\n| task | stratum | baseline score | candidate score | feedback on the candidate |\n| --- | --- | ---: | ---: | --- |"
         );
         for loss in &report.admission.losses {
             let _ = writeln!(
