@@ -22,6 +22,8 @@ pub(super) struct Analysis {
     pub(super) p_improvement: f64,
     pub(super) p_regression: f64,
     pub(super) p_two_sided: f64,
+    /// log10 of the three p-values, from the tests' log-space tails.
+    pub(super) log10_p: [f64; 3],
     pub(super) method: TestMethod,
     pub(super) mean_difference: f64,
     /// The test's own figures, e.g. `McNemar exact, b 0, c 8`.
@@ -96,6 +98,11 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                 p_improvement: result.p_improvement,
                 p_regression: result.p_regression,
                 p_two_sided: result.p_two_sided,
+                log10_p: [
+                    result.log10_p_improvement,
+                    result.log10_p_regression,
+                    result.log10_p_two_sided,
+                ],
                 method: TestMethod::Exact,
                 mean_difference,
                 detail: format!("McNemar exact, b {b}, c {c}"),
@@ -132,6 +139,11 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                 p_improvement: result.p_improvement,
                 p_regression: result.p_regression,
                 p_two_sided: result.p_two_sided,
+                log10_p: [
+                    result.log10_p_improvement,
+                    result.log10_p_regression,
+                    result.log10_p_two_sided,
+                ],
                 method,
                 mean_difference,
                 detail: format!(

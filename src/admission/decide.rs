@@ -106,19 +106,28 @@ fn decide_with(
         .iter()
         .map(|(value, members)| {
             let a = analyse(members, config.test, confidence);
-            let stratum = Stratum {
+            let mut stratum = Stratum {
                 name: name.clone(),
                 value: value.to_string(),
                 n: a.n,
                 baseline_mean: a.baseline_mean,
                 candidate_mean: a.candidate_mean,
+                baseline_correct: a.correct.map(|c| c.0),
+                candidate_correct: a.correct.map(|c| c.1),
+                margin_holds: config
+                    .margin
+                    .map(|m| a.delta.low.is_some_and(|low| low > -m.get())),
                 delta: a.delta,
                 discordant: a.discordant,
                 p_improvement: a.p_improvement,
                 p_regression: a.p_regression,
+                log10_p_improvement: a.log10_p[0],
+                log10_p_regression: a.log10_p[1],
                 significant_regression: level.rejects(a.p_regression),
                 min_detectable_shift: min_detectable_shift(a.n as u64, alpha),
+                note: None,
             };
+            stratum.note = super::stratum_note(&stratum, config.test, level);
             (stratum, a.detail)
         })
         .collect();
@@ -164,6 +173,10 @@ fn decide_with(
         .map(|(s, _)| s)
         .min_by(|x, y| x.n.cmp(&y.n).then_with(|| x.value.cmp(&y.value)))
         .map(|s| (label(s), s.n, s.min_detectable_shift));
+    let test_name = match config.test {
+        Test::McNemar => TestName::McNemar,
+        Test::SignedRank(_) => TestName::SignedRank,
+    };
     let zero_method = match config.test {
         Test::McNemar => None,
         Test::SignedRank(ZeroMethod::Wilcox) => Some("wilcox".to_string()),
@@ -177,10 +190,8 @@ fn decide_with(
         },
         reasons,
         test: TestInfo {
-            name: match config.test {
-                Test::McNemar => TestName::McNemar,
-                Test::SignedRank(_) => TestName::SignedRank,
-            },
+            name: test_name,
+            metric: super::TestedMetric::of(test_name),
             method: overall.method,
             zero_method,
         },
@@ -201,6 +212,9 @@ fn decide_with(
         p_improvement: overall.p_improvement,
         p_regression: overall.p_regression,
         p_two_sided: overall.p_two_sided,
+        log10_p_improvement: overall.log10_p[0],
+        log10_p_regression: overall.log10_p[1],
+        log10_p_two_sided: overall.log10_p[2],
         min_detectable_shift: match (&cluster, config.cluster) {
             (Some(c), true) => c.min_detectable_shift,
             _ => shift,

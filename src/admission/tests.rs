@@ -131,7 +131,7 @@ fn refuses_six_identical_pairs_and_reports_what_six_could_detect() {
     assert!((shift - 5.0 / 6.0).abs() < EXACT);
     assert!(
         a.power
-            .contains("With 6 pairs, no shift smaller than 83.3%")
+            .contains("With 6 pairs, no shift smaller than 0.8333 ")
     );
 }
 
@@ -288,8 +288,8 @@ fn a_margin_refuses_when_a_strata_lower_bound_reaches_it() {
     assert!(low < -0.05 && year.delta.confidence == 0.9);
     assert!(
         refused.reasons[0].starts_with(&format!(
-            "Cannot rule out a regression of up to {} on kind=year",
-            crate::figures::percent(-low)
+            "Cannot rule out a regression of up to {} in proportion correct on kind=year",
+            crate::figures::shift(-low)
         )),
         "{}",
         refused.reasons[0]
