@@ -35,7 +35,7 @@ pub fn stratum_note(stratum: &Stratum, test: Test, alpha: Alpha) -> Option<Strin
             "McNemar's exact test",
             "the exact test uses only the discordant pairs (b and c) and is conservative, while the Tango interval is an asymptotic score interval for the difference of proportions, so near the boundary the interval can exclude zero before the exact test rejects".to_string(),
         ),
-        TestName::SignedRank if stratum.delta.interval.contains("mean difference") => (
+        TestName::SignedRank if stratum.delta.interval.contains("mean") => (
             "the signed-rank test",
             format!(
                 "the test ranks the paired differences while the interval ({}) is of their mean: a few large losses pull the mean below zero while the ranks of the many small gains and ties do not show a regression",

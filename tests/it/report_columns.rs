@@ -220,12 +220,13 @@ fn a_p_value_below_the_double_range_prints_as_a_bound_and_keeps_its_logarithm() 
 #[test]
 fn a_signed_rank_stratum_below_zero_but_not_regressed_says_why() {
     let dir = tempfile::tempdir().unwrap();
-    // Kind `x`: 16 pairs gain 0.01 and 4 lose 0.5. The mean difference is −0.092 and its
-    // bootstrap interval lies below zero, but the 16 gains hold the smallest ranks:
-    // W+ = 136 of 210, so the one-sided signed-rank test sees no regression.
-    let mut all = rows("x", 0, 16, (0, 0.5), (0, 0.51));
-    all.extend(rows("x", 16, 4, (0, 0.9), (0, 0.4)));
-    all.extend(rows("y", 20, 10, (0, 0.2), (0, 0.6)));
+    // Kind `x`: 400 pairs gain 0.01 and 100 lose 0.5. The mean difference is −0.092 and
+    // its interval lies below zero (the betting interval needs this many pairs to
+    // exclude zero), but the 400 gains hold the smallest ranks: W+ = 80,200 of 125,250,
+    // so the one-sided signed-rank test sees no regression.
+    let mut all = rows("x", 0, 400, (0, 0.5), (0, 0.51));
+    all.extend(rows("x", 400, 100, (0, 0.9), (0, 0.4)));
+    all.extend(rows("y", 500, 10, (0, 0.2), (0, 0.6)));
     scores(dir.path(), &all, false);
     let report = json(&admit(dir.path(), &["--format", "json"]));
     let x = &report["strata"][0];
