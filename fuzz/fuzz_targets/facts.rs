@@ -83,7 +83,7 @@ fuzz_target!(|data: &[u8]| {
             format!("{} or {}", first_alias(index), first_alias(next)),
         ];
         for output in &answers {
-            let grade = verifier.grade_at(index, output);
+            let grade = verifier.grade(index, output);
             assert!(
                 grade.score.is_finite() && (0.0..=1.0).contains(&grade.score),
                 "{grade:?}"
@@ -95,7 +95,7 @@ fuzz_target!(|data: &[u8]| {
                 "task {index} graded {output:?}: {}",
                 grade.feedback
             );
-            assert_eq!(grade, verifier.grade_at(index, output), "grading is not pure");
+            assert_eq!(grade, verifier.grade(index, output), "grading is not pure");
         }
     }
 });

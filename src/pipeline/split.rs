@@ -54,15 +54,13 @@ pub fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
     let truth_path = &settings.truth;
     let request = &settings.request;
     let truth_bytes = read_file(truth_path)?;
-    let truth = crate::table::Table::parse(&truth_path.display().to_string(), &truth_bytes)?;
-    let verifier = verify::build(&settings.verifier, &truth)?;
+    let truth_source = truth_path.display().to_string();
+    let verifier = verify::build(&settings.verifier, &truth_source, truth_bytes.as_slice())?;
+    let tasks = verifier.tasks();
     let (splits, algorithm) = match settings.compat {
-        None => (
-            build_splits(verifier.tasks(), request)?,
-            "evogate".to_string(),
-        ),
+        None => (build_splits(&tasks, request)?, "evogate".to_string()),
         Some(compat) => (
-            compat_splits(compat, verifier.tasks(), request)?,
+            compat_splits(compat, &tasks, request)?,
             compat.name().to_string(),
         ),
     };
@@ -93,10 +91,10 @@ pub fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
         None => Vec::new(),
         Some(_) => find_leaks(&splits.named()),
     };
-    // A big truth makes a table and a verifier of millions of small allocations;
-    // freeing them one at a time takes a visible share of the run, and the process
-    // ends soon after this returns.
-    std::mem::forget(truth);
+    // A big truth makes a verifier and tasks of millions of small allocations; freeing
+    // them one at a time takes a visible share of the run, and the process ends soon
+    // after this returns.
+    std::mem::forget(tasks);
     std::mem::forget(verifier);
     std::mem::forget(splits);
     Ok(Built {
