@@ -1,15 +1,16 @@
-//! One set of pairs tested (the whole holdout or one stratum): the means, the paired
-//! difference with its interval, and the one-sided p-values of the chosen test.
+//! One set of pairs tested (the whole holdout or one stratum), from its sufficient
+//! statistics ([`super::summary::Set`]): the means, the paired difference with its
+//! interval, and the one-sided p-values of the chosen test.
 //! [`super::decide`] runs it on every set and [`super::criteria`] words its results.
 
 use super::config::Test;
-use super::pairing::Pair;
+use super::summary::{MICROS, Set};
 use super::{Delta, Discordant, TestMethod};
 use crate::figures::number;
 use crate::stats::bootstrap::mean_difference_interval;
-use crate::stats::interval::{normal_mean, paired_difference};
+use crate::stats::interval::{Interval, critical_value, paired_difference};
 use crate::stats::mcnemar::mcnemar_exact;
-use crate::stats::signed_rank::{Method, signed_rank};
+use crate::stats::signed_rank::{Method, signed_rank_of_ties};
 
 /// The seed of the bootstrap stream behind signed-rank intervals (the same 13 as
 /// `split`'s default), fixed so a report never changes between runs.
@@ -44,59 +45,26 @@ pub(super) struct Analysis {
     pub(super) detail: String,
 }
 
-/// What one walk over the pairs adds up: the sums of baseline scores, candidate scores
-/// and differences (each in pair order, from −0 as `Iterator::sum` does, so the means
-/// are those of three separate sums), and over the pairs with `correct` on both sides
-/// the discordant counts (baseline only, candidate only) and each arm's count right.
-struct Totals {
-    baseline: f64,
-    candidate: f64,
-    difference: f64,
-    discordant: (u64, u64),
-    correct: (u64, u64),
-}
-
-impl Totals {
-    fn of(pairs: &[&Pair]) -> Totals {
-        let mut totals = Totals {
-            baseline: -0.0,
-            candidate: -0.0,
-            difference: -0.0,
-            discordant: (0, 0),
-            correct: (0, 0),
-        };
-        for pair in pairs {
-            totals.baseline += pair.baseline.score;
-            totals.candidate += pair.candidate.score;
-            totals.difference += pair.difference();
-            if let (Some(b), Some(c)) = (pair.baseline.correct, pair.candidate.correct) {
-                totals.discordant.0 += u64::from(b && !c);
-                totals.discordant.1 += u64::from(c && !b);
-                totals.correct.0 += u64::from(b);
-                totals.correct.1 += u64::from(c);
-            }
-        }
-        totals
-    }
-}
-
-/// Tests one set of pairs with `test`, with a two-sided interval at `confidence`.
-pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
-    let n = pairs.len();
-    let totals = Totals::of(pairs);
-    let baseline_mean = totals.baseline / n as f64;
-    let candidate_mean = totals.candidate / n as f64;
-    let mean_difference = totals.difference / n as f64;
+/// Tests one set of pairs, given by its sufficient statistics, with `test`, with a
+/// two-sided interval at `confidence`. The means are the exact micro-unit sums over n.
+pub(super) fn analyse(set: &Set, test: Test, confidence: f64) -> Analysis {
+    let n = set.n as usize;
+    let mean = |micros: i64| micros as f64 / (n as f64 * MICROS as f64);
+    let baseline_mean = mean(set.baseline_micros);
+    let candidate_mean = mean(set.candidate_micros);
+    let mean_difference = mean(set.difference_micros());
     match test {
         Test::McNemar => {
-            let (b, c) = totals.discordant;
+            // McNemar is only resolved when every pair has both outcomes.
+            let o = set.outcomes.unwrap_or_default();
+            let (b, c) = (o.baseline_only, o.candidate_only);
             let result = mcnemar_exact(b, c);
             let interval = paired_difference(b, c, n as u64, confidence);
             Analysis {
                 n,
                 baseline_mean,
                 candidate_mean,
-                correct: Some(totals.correct),
+                correct: Some((o.both_right + b, o.both_right + c)),
                 delta: Delta {
                     estimate: (c as f64 - b as f64) / n as f64,
                     low: interval.map(|i| i.low),
@@ -118,12 +86,14 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
             }
         }
         Test::SignedRank(zero) => {
-            let differences: Vec<f64> = pairs.iter().map(|p| p.difference()).collect();
-            let result = signed_rank(&differences, zero);
-            let (interval, interval_name) = if differences.len() <= BOOTSTRAP_LIMIT {
+            let ties: Vec<(u64, u64)> = set.ties.iter().map(|t| (t.positive, t.negative)).collect();
+            let result = signed_rank_of_ties(&ties, set.zeros, zero);
+            let (interval, interval_name) = if n <= BOOTSTRAP_LIMIT {
                 (
+                    // Resampled in ascending order, the one order the pairs and a
+                    // summary share, so the interval is a function of the histogram.
                     mean_difference_interval(
-                        &differences,
+                        &set.differences(),
                         confidence,
                         BOOTSTRAP_RESAMPLES,
                         BOOTSTRAP_SEED,
@@ -134,7 +104,12 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                 )
             } else {
                 (
-                    normal_mean(&differences, confidence),
+                    normal_mean_of_sums(
+                        n,
+                        set.difference_micros(),
+                        set.square_micros(),
+                        confidence,
+                    ),
                     format!(
                         "normal interval of the mean difference, mean ± z·s/√n (more than {BOOTSTRAP_LIMIT} pairs)"
                     ),
@@ -174,4 +149,26 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
             }
         }
     }
+}
+
+/// The normal interval of the mean difference, mean ± z·s/√n, from the number of
+/// differences, their sum and their sum of squares in micro-units: the squared
+/// deviations n·Σd² − (Σd)² are summed exactly in whole numbers. `None` for fewer than
+/// two differences or a confidence outside (0, 1).
+fn normal_mean_of_sums(n: usize, sum: i64, squares: u128, confidence: f64) -> Option<Interval> {
+    if n < 2 {
+        return None;
+    }
+    let z = critical_value(confidence)?;
+    let count = n as f64;
+    let scale = MICROS as f64;
+    let mean = sum as f64 / (count * scale);
+    let deviations = (n as i128 * squares as i128 - i128::from(sum) * i128::from(sum)).max(0);
+    let squares = deviations as f64 / count / (scale * scale);
+    let standard_error = (squares / (count - 1.0) / count).sqrt();
+    Some(Interval {
+        low: mean - z * standard_error,
+        high: mean + z * standard_error,
+        confidence,
+    })
 }

@@ -15,6 +15,7 @@ pub mod holdout;
 pub mod join;
 pub mod losses;
 pub mod pairing;
+pub mod summary;
 pub mod wording;
 
 #[cfg(test)]
@@ -24,11 +25,12 @@ mod tests;
 
 pub use analysis::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
-pub use decide::decide;
+pub use decide::{decide, decide_summary};
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList};
+pub use summary::Statistics;
 
 use serde::Serialize;
 

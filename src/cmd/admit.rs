@@ -10,7 +10,7 @@ use crate::admission::{Margin, StrataRequest, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{refuse_overwriting_inputs, replace_folder};
 use crate::cli::{AdmitArgs, ReportFormat};
-use crate::pipeline::admit::{AdmitFiles, AdmitSettings, admit, report_files};
+use crate::pipeline::admit::{AdmitFiles, AdmitSettings, admit, admit_summary, report_files};
 use crate::report::{json, markdown, text};
 
 /// Every file `--report-dir` may receive.
@@ -48,27 +48,41 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
 /// Runs `admit`.
 pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let settings = settings(&args)?;
-    let files = AdmitFiles {
-        baseline: args.baseline.clone(),
-        candidate: args.candidate.clone(),
-        tasks: args.tasks.clone(),
-        manifest: args.manifest.clone(),
-        ledger: args.ledger.clone(),
-        keep_feedback: args.report_dir.is_some(),
+    let evaluation = match (&args.summary, &args.baseline, &args.candidate) {
+        (Some(summary), _, _) => {
+            if let Some(dir) = &args.report_dir {
+                let mut inputs = vec![("--summary", summary.as_path())];
+                inputs.extend(args.ledger.as_deref().map(|p| ("--ledger", p)));
+                let outputs = REPORT_NAMES.map(|name| dir.join(name));
+                refuse_overwriting_inputs(outputs.iter().map(|p| p.as_path()), &inputs)?;
+            }
+            admit_summary(summary, args.ledger.as_deref(), &settings)?
+        }
+        (None, Some(baseline), Some(candidate)) => {
+            let files = AdmitFiles {
+                baseline: baseline.clone(),
+                candidate: candidate.clone(),
+                tasks: args.tasks.clone(),
+                manifest: args.manifest.clone(),
+                ledger: args.ledger.clone(),
+                keep_feedback: args.report_dir.is_some(),
+            };
+            if let Some(dir) = &args.report_dir {
+                // Checked before the ledger records an attempt.
+                let mut inputs = vec![
+                    ("--baseline", files.baseline.as_path()),
+                    ("--candidate", files.candidate.as_path()),
+                ];
+                inputs.extend(files.tasks.as_deref().map(|p| ("--tasks", p)));
+                inputs.extend(files.manifest.as_deref().map(|p| ("--manifest", p)));
+                inputs.extend(files.ledger.as_deref().map(|p| ("--ledger", p)));
+                let outputs = REPORT_NAMES.map(|name| dir.join(name));
+                refuse_overwriting_inputs(outputs.iter().map(|p| p.as_path()), &inputs)?;
+            }
+            admit(&files, &settings)?
+        }
+        _ => anyhow::bail!("admit needs --baseline and --candidate, or --summary"),
     };
-    if let Some(dir) = &args.report_dir {
-        // Checked before the ledger records an attempt.
-        let mut inputs = vec![
-            ("--baseline", files.baseline.as_path()),
-            ("--candidate", files.candidate.as_path()),
-        ];
-        inputs.extend(files.tasks.as_deref().map(|p| ("--tasks", p)));
-        inputs.extend(files.manifest.as_deref().map(|p| ("--manifest", p)));
-        inputs.extend(files.ledger.as_deref().map(|p| ("--ledger", p)));
-        let outputs = REPORT_NAMES.map(|name| dir.join(name));
-        refuse_overwriting_inputs(outputs.iter().map(|p| p.as_path()), &inputs)?;
-    }
-    let evaluation = admit(&files, &settings)?;
     let report = &evaluation.report;
     let mut notes = Vec::new();
     if let Some(info) = &report.ledger {

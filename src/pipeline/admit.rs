@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::{open_file, read_file};
 use crate::admission::{
-    Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, StrataRequest, Test, TestChoice,
-    TestName, decide,
+    Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics, StrataRequest, Test,
+    TestChoice, TestName, decide, decide_summary,
 };
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
@@ -88,14 +88,20 @@ pub struct AdmitFiles {
 pub struct Evaluation {
     /// The report.
     pub report: Report,
-    /// The pairs, sorted by task.
-    pub pairs: Pairs,
+    /// The pairs, sorted by task; absent when the decision was on a summary.
+    pub pairs: Option<Pairs>,
+}
+
+/// What a decision is taken on: the pairs, or their sufficient statistics.
+enum Source {
+    Pairs(Pairs),
+    Statistics(Statistics),
 }
 
 /// Everything a decision needs besides the level, checked before any ledger is touched
 /// so that a refused setting never opens one.
 struct Prepared<'a> {
-    pairs: Pairs,
+    source: Source,
     inputs: Vec<InputFile>,
     test: Test,
     holdout: Option<HoldoutRecord>,
@@ -112,11 +118,84 @@ impl Prepared<'_> {
             holdout: self.holdout,
             cluster: self.settings.cluster,
         };
-        let admission = decide(&self.pairs, &config);
-        Evaluation {
-            report: Report::new(admission, self.inputs),
-            pairs: self.pairs,
+        match self.source {
+            Source::Pairs(pairs) => Evaluation {
+                report: Report::new(decide(&pairs, &config), self.inputs),
+                pairs: Some(pairs),
+            },
+            Source::Statistics(summary) => Evaluation {
+                report: Report::new(decide_summary(&summary, &config), self.inputs),
+                pairs: None,
+            },
         }
+    }
+
+    /// The holdout's identity in the ledger: the SHA-256 of the sorted task ids.
+    fn holdout_identity(&self) -> anyhow::Result<String> {
+        match &self.source {
+            Source::Pairs(pairs) => {
+                let task_ids: Vec<String> = pairs.tasks().map(str::to_string).collect();
+                Ok(ledger::holdout_identity(&task_ids))
+            }
+            Source::Statistics(summary) => summary.holdout_sha256.clone().ok_or_else(|| {
+                anyhow::anyhow!(
+                    "`{}`: --ledger needs the holdout's identity and the summary has no `holdout_sha256`; compute it as sql/summary.sql does (SHA-256 of the sorted task ids joined by newlines)",
+                    self.inputs[0].path
+                )
+            }),
+        }
+    }
+}
+
+/// Runs `admit --summary`: reads the summary document, resolves the test and the
+/// strata against it, and decides once, under the ledger when there is one.
+pub fn admit_summary(
+    path: &Path,
+    ledger: Option<&Path>,
+    settings: &AdmitSettings,
+) -> anyhow::Result<Evaluation> {
+    let input = Input::read(path)?;
+    let mut summary = crate::admission::summary::document::read(&input.path, &input.bytes)?;
+    match (&settings.strata, &summary.strata) {
+        (None, _) => summary.strata = None,
+        (Some(request), Some(strata)) if request.column == strata.column => {}
+        (Some(request), found) if request.required => {
+            anyhow::bail!(
+                "--strata {}: `{}` {}; give --strata {} or none, or recompute the summary by `{}`",
+                request.column,
+                input.path,
+                match found {
+                    Some(s) => format!("is stratified by `{}`", s.column),
+                    None => "is not stratified".to_string(),
+                },
+                found.as_ref().map_or("none", |s| s.column.as_str()),
+                request.column
+            );
+        }
+        // The default `kind` applies only when the document was stratified by it, as it
+        // applies to files only when they have the column.
+        (Some(_), _) => summary.strata = None,
+    }
+    let test = settings.test.resolve_columns(
+        (
+            summary.both_correct(),
+            summary.baseline_has_correct,
+            summary.candidate_has_correct,
+        ),
+        settings.zero,
+        &summary.baseline,
+        &summary.candidate,
+    )?;
+    let prepared = Prepared {
+        inputs: vec![input.digest("summary")],
+        source: Source::Statistics(summary),
+        test,
+        holdout: None,
+        settings,
+    };
+    match ledger {
+        Some(path) => under_ledger(path, prepared),
+        None => Ok(prepared.decide_at(settings.alpha)),
     }
 }
 
@@ -227,7 +306,7 @@ fn prepare<'a>(
         None => None,
     };
     Ok(Prepared {
-        pairs,
+        source: Source::Pairs(pairs),
         inputs,
         test,
         holdout,
@@ -238,16 +317,22 @@ fn prepare<'a>(
 /// Takes the alpha the ledger leaves for this attempt on this holdout, decides at it,
 /// and records the attempt, all under the ledger's lock.
 fn under_ledger(path: &Path, prepared: Prepared) -> anyhow::Result<Evaluation> {
-    let task_ids: Vec<String> = prepared.pairs.tasks().map(str::to_string).collect();
-    let holdout = ledger::holdout_identity(&task_ids);
+    let holdout = prepared.holdout_identity()?;
     let declared = prepared.settings.alpha.get();
     let (record, mut evaluation) =
         ledger::file::record_attempt(path, &holdout, declared, |attempt| {
             let evaluation = prepared.decide_at(Alpha::new(attempt.alpha)?);
             let report = &evaluation.report;
+            // The baseline's and the candidate's digests; a summary's one document
+            // stands for both.
+            let digest = |role: &str| {
+                let inputs = &report.inputs;
+                let input = inputs.iter().find(|i| i.role == role).or(inputs.first());
+                input.map(|i| i.sha256.clone()).unwrap_or_default()
+            };
             let decision = ledger::Decision {
-                candidate_sha256: report.inputs[1].sha256.clone(),
-                baseline_sha256: report.inputs[0].sha256.clone(),
+                candidate_sha256: digest("candidate"),
+                baseline_sha256: digest("baseline"),
                 test: match report.admission.test.name {
                     TestName::McNemar => "mcnemar".to_string(),
                     TestName::SignedRank => "signed-rank".to_string(),
@@ -271,15 +356,21 @@ fn under_ledger(path: &Path, prepared: Prepared) -> anyhow::Result<Evaluation> {
 }
 
 /// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv` and the
-/// plots `outcomes.svg`, `strata.svg` and `power.svg`.
+/// plots `outcomes.svg`, `strata.svg` and `power.svg` (on a summary: no `pairs.csv`,
+/// and `outcomes.svg` only for McNemar, whose four cells it draws).
 pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let mut files = vec![
         FileToWrite::new(dir.join("admission.json"), json::render(report)),
         FileToWrite::new(dir.join("admission.md"), markdown::render(report)),
-        FileToWrite::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
     ];
-    for (name, svg) in svg::render(report, &evaluation.pairs) {
+    if let Some(pairs) = &evaluation.pairs {
+        files.push(FileToWrite::new(
+            dir.join("pairs.csv"),
+            pairs::render(pairs),
+        ));
+    }
+    for (name, svg) in svg::render(report, evaluation.pairs.as_ref()) {
         files.push(FileToWrite::new(dir.join(name), svg));
     }
     files

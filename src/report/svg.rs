@@ -10,12 +10,12 @@ use crate::plot::{
 };
 
 /// The plot files of a report folder, by name, in a fixed order.
-pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
+pub fn render(report: &Report, pairs: Option<&Pairs>) -> Vec<(&'static str, String)> {
     let outcomes = match (
         report.admission.discordant,
         report.admission.baseline.correct,
     ) {
-        (Some(d), Some(baseline_correct)) => {
+        (Some(d), Some(baseline_correct)) => Some({
             // The baseline's correct tasks are the both-right ones plus b.
             let both_right = baseline_correct.saturating_sub(d.baseline_only);
             let n = report.admission.n as u64;
@@ -25,14 +25,15 @@ pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
                 candidate_only: d.candidate_only,
                 both_wrong: n.saturating_sub(both_right + d.baseline_only + d.candidate_only),
             }
-        }
-        _ => OutcomesPlot::Pairs {
+        }),
+        // Scores without their pairs (a summary) cannot be drawn one point per pair.
+        _ => pairs.map(|pairs| OutcomesPlot::Pairs {
             pairs: pairs
                 .pairs
                 .iter()
                 .map(|p| (p.baseline.score, p.candidate.score))
                 .collect(),
-        },
+        }),
     };
     let row = |label: String, delta: &crate::admission::Delta, regressed: bool| StratumRow {
         label,
@@ -70,9 +71,11 @@ pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
         n: report.admission.n as u64,
         min_discordant: report.admission.min_discordant,
     };
-    [
-        ("outcomes.svg", outcomes_svg(&outcomes)),
-        ("strata.svg", strata_svg(&strata)),
-        ("power.svg", power_svg(&power)),
-    ]
+    let mut files = Vec::with_capacity(3);
+    if let Some(outcomes) = &outcomes {
+        files.push(("outcomes.svg", outcomes_svg(outcomes)));
+    }
+    files.push(("strata.svg", strata_svg(&strata)));
+    files.push(("power.svg", power_svg(&power)));
+    files
 }

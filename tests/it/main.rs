@@ -15,6 +15,7 @@ mod ledger;
 mod power;
 mod score;
 mod split;
+mod summary;
 mod terminal;
 mod truth;
 mod util;
