@@ -21,10 +21,12 @@ SELECT trim(CAST(task_id AS VARCHAR)) AS task_id,
        CAST(score AS DOUBLE) AS score,
        CAST(correct AS INTEGER) AS correct,
        trim(CAST(kind AS VARCHAR)) AS kind,
-       trim(CAST("group" AS VARCHAR)) AS grp
+       trim(CAST("group" AS VARCHAR)) AS grp,
+       CAST(answered AS INTEGER) AS answered
 FROM (SELECT * FROM '{baseline}'
       UNION ALL BY NAME
-      SELECT NULL AS task_id, NULL AS score, NULL AS correct, NULL AS kind, NULL AS "group"
+      SELECT NULL AS task_id, NULL AS score, NULL AS correct, NULL AS kind, NULL AS "group",
+             NULL AS answered
       WHERE false);
 
 CREATE OR REPLACE TEMP TABLE arm_c AS
@@ -32,10 +34,12 @@ SELECT trim(CAST(task_id AS VARCHAR)) AS task_id,
        CAST(score AS DOUBLE) AS score,
        CAST(correct AS INTEGER) AS correct,
        trim(CAST(kind AS VARCHAR)) AS kind,
-       trim(CAST("group" AS VARCHAR)) AS grp
+       trim(CAST("group" AS VARCHAR)) AS grp,
+       CAST(answered AS INTEGER) AS answered
 FROM (SELECT * FROM '{candidate}'
       UNION ALL BY NAME
-      SELECT NULL AS task_id, NULL AS score, NULL AS correct, NULL AS kind, NULL AS "group"
+      SELECT NULL AS task_id, NULL AS score, NULL AS correct, NULL AS kind, NULL AS "group",
+             NULL AS answered
       WHERE false);
 
 -- Which columns each arm has: a column is present when any row has a value.
@@ -44,12 +48,14 @@ SELECT b.*, c.* FROM
   (SELECT count(*) AS b_rows, count(task_id) AS b_ids, count(score) AS b_scores,
           count(correct) AS b_correct, count(kind) AS b_kind, count(grp) AS b_group,
           count_if(score < 0 OR score > 1 OR isnan(score))::BIGINT AS b_outside,
-          count_if(correct NOT IN (0, 1))::BIGINT AS b_not01
+          count_if(correct NOT IN (0, 1))::BIGINT AS b_not01,
+          count_if(answered = 0)::BIGINT AS b_unanswered
    FROM arm_b) AS b,
   (SELECT count(*) AS c_rows, count(task_id) AS c_ids, count(score) AS c_scores,
           count(correct) AS c_correct, count(kind) AS c_kind, count(grp) AS c_group,
           count_if(score < 0 OR score > 1 OR isnan(score))::BIGINT AS c_outside,
-          count_if(correct NOT IN (0, 1))::BIGINT AS c_not01
+          count_if(correct NOT IN (0, 1))::BIGINT AS c_not01,
+          count_if(answered = 0)::BIGINT AS c_unanswered
    FROM arm_c) AS c;
 
 -- Inputs evogate's reader would refuse stop here with a reason.
@@ -62,6 +68,10 @@ SELECT CASE
   WHEN b_not01 + c_not01 > 0 THEN error('a correct value is not 0 or 1')
   WHEN b_correct NOT IN (0, b_rows) THEN error('{baseline}: correct is missing on some rows')
   WHEN c_correct NOT IN (0, c_rows) THEN error('{candidate}: correct is missing on some rows')
+  -- A summary has no answered column: unanswered tasks (score --allow-missing) are for
+  -- admit on the files to judge (answers-complete, or --allow-missing).
+  WHEN b_unanswered + c_unanswered > 0 THEN
+    error('some tasks were not answered (answered = 0): run admit on the scores files, which refuses them or, with --allow-missing, decides on them as wrong answers')
 END FROM columns;
 
 -- Every task of either arm with both rows (a duplicated task joins more than once;

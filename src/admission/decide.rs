@@ -21,7 +21,8 @@ use crate::stats::signed_rank::ZeroMethod;
 /// statistics ([`Statistics::of`]) and decides on those, as [`decide_summary`] does on
 /// a summary document, then lists the largest losses, which need the pairs.
 ///
-/// Admitted only when every criterion passes: the pairing is complete, the one-sided
+/// Admitted only when every criterion passes: the pairing is complete, both arms
+/// answered every task (when a file says which were, unless allowed), the one-sided
 /// test for improvement gives `p_improvement < alpha` (signed-rank: and the mean score
 /// difference is positive, so ranks and mean agree), no stratum has `p_regression <
 /// alpha`, every stratum's lower bound is above −margin (with a margin), and the tasks
@@ -31,19 +32,23 @@ use crate::stats::signed_rank::ZeroMethod;
 /// pairs and O(n) beyond.
 pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
     let summary = Statistics::of(pairs);
-    let holdout = config.holdout.as_ref().map(|holdout| {
-        let used: Vec<&str> = pairs.tasks().collect();
-        holdout.check(&used)
-    });
-    let mut admission = decide_with(&summary, config, holdout);
+    let rows = RowFindings {
+        answers: super::answers::answers_evidence(pairs, &config.answers),
+        holdout: config.holdout.as_ref().map(|holdout| {
+            let used: Vec<&str> = pairs.tasks().collect();
+            holdout.check(&used)
+        }),
+    };
+    let mut admission = decide_with(&summary, config, rows);
     admission.losses = super::losses::largest_losses(pairs);
     admission
 }
 
 /// Decides admission on the sufficient statistics alone (`admit --summary`): the same
 /// decision as [`decide`] on the pairs they were added up from, except what needs the
-/// pairs themselves: the losses (none are listed) and the holdout check (with a
-/// holdout in `config` it fails, since no task ids are at hand).
+/// pairs themselves: the losses (none are listed), the holdout check (with a holdout
+/// in `config` it fails, since no task ids are at hand) and the answers-complete check
+/// (a summary has no `answered` column; the shipped SQL refuses unanswered rows).
 pub fn decide_summary(summary: &Statistics, config: &Config) -> Admission {
     let holdout = config.holdout.as_ref().map(|holdout| Finding {
         criterion: Criterion::HoldoutIntact,
@@ -54,11 +59,23 @@ pub fn decide_summary(summary: &Statistics, config: &Config) -> Admission {
         ),
         sentence: "The holdout cannot be checked from a summary: run admit on the score files with --manifest.".to_string(),
     });
-    decide_with(summary, config, holdout)
+    let rows = RowFindings {
+        answers: None,
+        holdout,
+    };
+    decide_with(summary, config, rows)
 }
 
-/// The one decision, on `summary`, with the holdout finding when there is a holdout.
-fn decide_with(summary: &Statistics, config: &Config, holdout: Option<Finding>) -> Admission {
+/// The findings that need the rows' task ids, found before the one decision.
+struct RowFindings {
+    /// The answers-complete finding, and whether it stays in the reasons.
+    answers: Option<(Finding, bool)>,
+    /// The holdout-intact finding, with a holdout.
+    holdout: Option<Finding>,
+}
+
+/// The one decision, on `summary`, with the findings that need the rows.
+fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admission {
     let level = config.alpha;
     let alpha = level.get();
     let confidence = level.confidence();
@@ -87,15 +104,18 @@ fn decide_with(summary: &Statistics, config: &Config, holdout: Option<Finding>) 
             (stratum, a.detail)
         })
         .collect();
-    let mut evidence = vec![
-        pairing_evidence(summary),
+    let mut evidence = vec![pairing_evidence(summary)];
+    // Unanswered tasks decided on under --allow-missing stay in the reasons.
+    let noted = rows.answers.as_ref().is_some_and(|(_, noted)| *noted);
+    evidence.extend(rows.answers.map(|(finding, _)| finding));
+    evidence.extend([
         improvement_evidence(&overall, config.test, level),
         regression_evidence(&overall, &strata, level),
-    ];
+    ]);
     if let Some(margin) = config.margin {
         evidence.push(margin_evidence(&overall, &strata, margin.get()));
     }
-    evidence.extend(holdout);
+    evidence.extend(rows.holdout);
     let cluster = super::clustering::summarise(summary, config.cluster, alpha);
     if config.cluster {
         evidence.push(super::clustering::evidence(
@@ -108,7 +128,11 @@ fn decide_with(summary: &Statistics, config: &Config, holdout: Option<Finding>) 
     let reasons = evidence
         .iter()
         .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
-        .filter(|e| admitted || e.result == Check::Fail)
+        .filter(|e| {
+            admitted
+                || e.result == Check::Fail
+                || (noted && e.criterion == Criterion::AnswersComplete)
+        })
         .map(|e| e.sentence.clone())
         .collect();
     let k = min_discordant(alpha).expect("Alpha holds a level in (0, 0.5)");

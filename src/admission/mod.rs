@@ -7,6 +7,7 @@
 //! back as values; only unusable input is an error.
 
 mod analysis;
+pub mod answers;
 pub mod clustering;
 pub mod config;
 mod criteria;
@@ -24,6 +25,7 @@ mod join_oracle;
 mod tests;
 
 pub use analysis::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
+pub use answers::{Answers, LeftOut};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
 pub use decide::{decide, decide_summary};
 pub use holdout::HoldoutRecord;
@@ -146,6 +148,9 @@ pub struct Stratum {
 pub enum Criterion {
     /// Every task is in both files, exactly once.
     PairingComplete,
+    /// Both arms answered every paired task (only when a file says which were
+    /// answered); with `--allow-missing` unanswered tasks pass as wrong answers.
+    AnswersComplete,
     /// The one-sided test for improvement is significant at alpha (and, for
     /// signed-rank, the mean agrees in direction).
     ImprovementSignificant,
@@ -165,6 +170,7 @@ impl Criterion {
     pub fn name(self) -> &'static str {
         match self {
             Criterion::PairingComplete => "pairing-complete",
+            Criterion::AnswersComplete => "answers-complete",
             Criterion::ImprovementSignificant => "improvement-significant",
             Criterion::NoStratumRegressed => "no-stratum-regressed",
             Criterion::MarginHolds => "margin-holds",

@@ -10,18 +10,10 @@ use crate::admission::{Margin, StrataRequest, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{refuse_overwriting_inputs, replace_folder};
 use crate::cli::{AdmitArgs, ReportFormat};
-use crate::pipeline::admit::{AdmitFiles, AdmitSettings, admit, admit_summary, report_files};
+use crate::pipeline::admit::{
+    AdmitFiles, AdmitSettings, admit, admit_summary, report_files, report_names,
+};
 use crate::report::{json, markdown, text};
-
-/// Every file `--report-dir` may receive.
-const REPORT_NAMES: [&str; 6] = [
-    "admission.json",
-    "admission.md",
-    "pairs.csv",
-    "outcomes.svg",
-    "strata.svg",
-    "power.svg",
-];
 
 fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
     let strata = match args.strata.as_deref().map(str::trim) {
@@ -42,22 +34,31 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
         strata,
         margin: args.margin.map(Margin::new).transpose()?,
         cluster: args.cluster.is_some(),
+        allow_missing: args.allow_missing,
     })
 }
 
-/// Runs `admit`.
+/// Runs `admit`, checking the report folder before a ledger records an attempt.
 pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let settings = settings(&args)?;
+    if let Some(dir) = &args.report_dir {
+        refuse_overwriting_inputs(
+            report_names(dir).iter().map(|p| p.as_path()),
+            &[
+                ("--summary", &args.summary),
+                ("--baseline", &args.baseline),
+                ("--candidate", &args.candidate),
+                ("--tasks", &args.tasks),
+                ("--manifest", &args.manifest),
+                ("--ledger", &args.ledger),
+            ]
+            .iter()
+            .filter_map(|(flag, path)| Some((*flag, path.as_deref()?)))
+            .collect::<Vec<_>>(),
+        )?;
+    }
     let evaluation = match (&args.summary, &args.baseline, &args.candidate) {
-        (Some(summary), _, _) => {
-            if let Some(dir) = &args.report_dir {
-                let mut inputs = vec![("--summary", summary.as_path())];
-                inputs.extend(args.ledger.as_deref().map(|p| ("--ledger", p)));
-                let outputs = REPORT_NAMES.map(|name| dir.join(name));
-                refuse_overwriting_inputs(outputs.iter().map(|p| p.as_path()), &inputs)?;
-            }
-            admit_summary(summary, args.ledger.as_deref(), &settings)?
-        }
+        (Some(summary), _, _) => admit_summary(summary, args.ledger.as_deref(), &settings)?,
         (None, Some(baseline), Some(candidate)) => {
             let files = AdmitFiles {
                 baseline: baseline.clone(),
@@ -67,29 +68,14 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
                 ledger: args.ledger.clone(),
                 keep_feedback: args.report_dir.is_some(),
             };
-            if let Some(dir) = &args.report_dir {
-                // Checked before the ledger records an attempt.
-                let mut inputs = vec![
-                    ("--baseline", files.baseline.as_path()),
-                    ("--candidate", files.candidate.as_path()),
-                ];
-                inputs.extend(files.tasks.as_deref().map(|p| ("--tasks", p)));
-                inputs.extend(files.manifest.as_deref().map(|p| ("--manifest", p)));
-                inputs.extend(files.ledger.as_deref().map(|p| ("--ledger", p)));
-                let outputs = REPORT_NAMES.map(|name| dir.join(name));
-                refuse_overwriting_inputs(outputs.iter().map(|p| p.as_path()), &inputs)?;
-            }
             admit(&files, &settings)?
         }
         _ => anyhow::bail!("admit needs --baseline and --candidate, or --summary"),
     };
     let report = &evaluation.report;
-    let mut notes = Vec::new();
+    let mut notes = evaluation.notes.clone();
     if let Some(info) = &report.ledger {
-        notes.push(format!(
-            "ledger {}: attempt {} on this holdout, alpha {}",
-            info.path, info.attempt, info.alpha_this_attempt
-        ));
+        notes.push(ledger_note(info));
     }
     if let Some(warning) = report
         .admission
@@ -125,6 +111,21 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         stdout,
         notes,
     })
+}
+
+/// Where the attempt stands in the ledger, or that it repeated an earlier one.
+fn ledger_note(info: &crate::report::LedgerInfo) -> String {
+    if info.repeated {
+        format!(
+            "ledger {}: these scores files were decided alike as attempt {} on this holdout already; no new attempt is spent (decided again at that attempt's alpha {})",
+            info.path, info.attempt, info.alpha_this_attempt
+        )
+    } else {
+        format!(
+            "ledger {}: attempt {} on this holdout, alpha {}",
+            info.path, info.attempt, info.alpha_this_attempt
+        )
+    }
 }
 
 /// Appends `text` to the step summary; GitHub concatenates every step's additions.

@@ -170,6 +170,7 @@ fn a_decision_on_the_summary_written_and_read_back_is_the_decision_on_the_pairs(
                 margin: Some(crate::admission::Margin::new(0.1).unwrap()),
                 holdout: None,
                 cluster,
+                answers: Default::default(),
             };
             let raw = decide(&pairs, &config);
             let document = render(&Statistics::of(&pairs));
