@@ -415,9 +415,20 @@ pub fn report_names(dir: &Path) -> Vec<PathBuf> {
 /// and `outcomes.svg` only for McNemar, whose four cells it draws).
 pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
+    let plots = svg::render(report, evaluation.pairs.as_ref());
+    // Only the plots written are linked (a summary's signed-rank report has no
+    // per-pair plot).
+    let linked: Vec<(&str, &str)> = svg::PLOTS
+        .iter()
+        .filter(|(name, _)| plots.iter().any(|(written, _)| written == name))
+        .copied()
+        .collect();
     let mut files = vec![
         FileToWrite::new(dir.join("admission.json"), json::render(report)),
-        FileToWrite::new(dir.join("admission.md"), markdown::render(report)),
+        FileToWrite::new(
+            dir.join("admission.md"),
+            markdown::render_in_folder(report, &linked),
+        ),
     ];
     if let Some(pairs) = &evaluation.pairs {
         files.push(FileToWrite::new(
@@ -425,7 +436,7 @@ pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
             pairs::render(pairs),
         ));
     }
-    for (name, svg) in svg::render(report, evaluation.pairs.as_ref()) {
+    for (name, svg) in plots {
         files.push(FileToWrite::new(dir.join(name), svg));
     }
     files

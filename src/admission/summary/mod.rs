@@ -157,15 +157,6 @@ impl Set {
         negative.chain(zero).chain(positive).collect()
     }
 
-    /// Every difference in score units, in ascending order: the one order a summary
-    /// and the pairs share, for anything that resamples them.
-    pub fn differences(&self) -> Vec<f64> {
-        self.histogram()
-            .into_iter()
-            .flat_map(|(d, count)| std::iter::repeat_n(d as f64 / MICROS as f64, count as usize))
-            .collect()
-    }
-
     fn merge(&mut self, other: &Set) {
         let mut histogram: BTreeMap<i64, u64> = self.histogram().into_iter().collect();
         for (d, count) in other.histogram() {
