@@ -3,6 +3,7 @@
 //! [`super::decide`] runs it on every set and [`super::criteria`] words its results.
 
 use super::config::Test;
+use super::guard::Spread;
 use super::pairing::Pair;
 use super::{Delta, Discordant, TestMethod};
 use crate::figures::number;
@@ -40,6 +41,8 @@ pub(super) struct Analysis {
     pub(super) p_two_sided: f64,
     pub(super) method: TestMethod,
     pub(super) mean_difference: f64,
+    /// What the test's power depends on besides n.
+    pub(super) spread: Spread,
     /// The test's own figures, e.g. `McNemar exact, b 0, c 8`.
     pub(super) detail: String,
 }
@@ -114,6 +117,7 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                 p_two_sided: result.p_two_sided,
                 method: TestMethod::Exact,
                 mean_difference,
+                spread: Spread::Discordance((b + c) as f64 / n as f64),
                 detail: format!("McNemar exact, b {b}, c {c}"),
             }
         }
@@ -166,6 +170,10 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                 p_two_sided: result.p_two_sided,
                 method,
                 mean_difference,
+                spread: Spread::Differences {
+                    sd: standard_deviation(&differences, mean_difference),
+                    nonzero: result.n_nonzero,
+                },
                 detail: format!(
                     "Wilcoxon signed-rank {method_word}, {} non-zero of {n}, W+ {}",
                     result.n_nonzero,
@@ -174,4 +182,14 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
             }
         }
     }
+}
+
+/// The sample standard deviation (divisor n − 1) of `values` about their `mean`; `None`
+/// below two values.
+fn standard_deviation(values: &[f64], mean: f64) -> Option<f64> {
+    let n = values.len();
+    (n >= 2).then(|| {
+        let squares: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
+        (squares / (n - 1) as f64).sqrt()
+    })
 }

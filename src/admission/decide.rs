@@ -11,9 +11,13 @@ use super::config::{Config, Test};
 use super::criteria::{
     improvement_evidence, label, margin_evidence, pairing_evidence, regression_evidence,
 };
+use super::guard::{Reach, Spread, detectable, reach};
 use super::pairing::{Pair, Pairs};
-use super::wording::power_sentence;
+use super::wording::{
+    PowerFacts, StratumGuard, inconclusive_sentence, power_sentence, unflagged_regression,
+};
 use super::{Admission, ArmSummary, Check, Criterion, Stratum, TestInfo, TestName, Verdict};
+use crate::alpha::Alpha;
 use crate::stats::power::{min_detectable_shift, min_discordant};
 use crate::stats::signed_rank::ZeroMethod;
 use crate::texts::Text;
@@ -103,10 +107,14 @@ fn decide_with(
         BTreeMap::new()
     };
     let name = column.clone().unwrap_or_default();
-    let strata: Vec<(Stratum, String)> = groups
+    let strata: Vec<(Stratum, String, Spread)> = groups
         .iter()
         .map(|(value, members)| {
             let a = analyse(members, config.test, confidence);
+            let best_case = match a.spread {
+                Spread::Discordance(_) => min_detectable_shift(a.n as u64, alpha),
+                Spread::Differences { .. } => None,
+            };
             let stratum = Stratum {
                 name: name.clone(),
                 value: value.to_string(),
@@ -118,11 +126,32 @@ fn decide_with(
                 p_improvement: a.p_improvement,
                 p_regression: a.p_regression,
                 significant_regression: level.rejects(a.p_regression),
-                min_detectable_shift: min_detectable_shift(a.n as u64, alpha),
+                min_detectable_shift: best_case,
+                regression_detectable_80_power: detectable(a.n, a.spread, alpha).map(|d| d.0),
             };
-            (stratum, a.detail)
+            (stratum, a.detail, a.spread)
         })
         .collect();
+    let guard_facts: Vec<StratumGuard> = strata
+        .iter()
+        .map(|(s, _, spread)| StratumGuard {
+            label: label(s),
+            n: s.n,
+            catch: detectable(s.n, *spread, alpha),
+        })
+        .collect();
+    let unflagged: Vec<String> = strata
+        .iter()
+        .zip(&guard_facts)
+        .filter(|((s, _, _), _)| {
+            config.margin.is_none() && s.delta.estimate < 0.0 && !s.significant_regression
+        })
+        .map(|((s, _, spread), guard)| {
+            let catch = guard.catch.map(|c| c.0);
+            unflagged_regression(&guard.label, guard.n, s.delta.estimate, catch, *spread)
+        })
+        .collect();
+    let strata: Vec<(Stratum, String)> = strata.into_iter().map(|(s, d, _)| (s, d)).collect();
     let mut evidence = vec![
         pairing_evidence(pairs),
         improvement_evidence(&overall, config.test, level),
@@ -144,30 +173,47 @@ fn decide_with(
         ));
     }
     let admitted = evidence.iter().all(|e| e.result == Check::Pass);
-    let reasons = evidence
-        .iter()
-        .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
-        .filter(|e| admitted || e.result == Check::Fail)
-        .map(|e| e.sentence.clone())
-        .collect();
+    let shortfall = (!admitted)
+        .then(|| inconclusive(&evidence, &overall, level))
+        .flatten();
+    let verdict = match (admitted, &shortfall) {
+        (true, _) => Verdict::Admitted,
+        (false, Some(_)) => Verdict::Inconclusive,
+        (false, None) => Verdict::Refused,
+    };
+    let tasks_needed = shortfall.as_ref().map(|s| s.0);
+    let mut reasons: Vec<String> = shortfall.map(|s| s.1).into_iter().collect();
+    reasons.extend(
+        evidence
+            .iter()
+            .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
+            .filter(|e| admitted || e.result == Check::Fail)
+            .map(|e| e.sentence.clone()),
+    );
+    reasons.extend(unflagged);
     let k = min_discordant(alpha).expect("Alpha holds a level in (0, 0.5)");
-    let shift = min_detectable_shift(overall.n as u64, alpha);
-    let smallest = strata
-        .iter()
-        .map(|(s, _)| s)
-        .min_by(|x, y| x.n.cmp(&y.n).then_with(|| x.value.cmp(&y.value)))
-        .map(|s| (label(s), s.n, s.min_detectable_shift));
+    let shift = match overall.spread {
+        Spread::Discordance(_) => min_detectable_shift(overall.n as u64, alpha),
+        Spread::Differences { .. } => None,
+    };
+    let detectable_overall = detectable(overall.n, overall.spread, alpha);
+    let power = power_sentence(&PowerFacts {
+        n: overall.n,
+        alpha,
+        min_discordant: k,
+        spread: overall.spread,
+        best_case: shift,
+        detectable: detectable_overall,
+        strata: guard_facts,
+    });
     let zero_method = match config.test {
         Test::McNemar => None,
         Test::SignedRank(ZeroMethod::Wilcox) => Some("wilcox".to_string()),
         Test::SignedRank(ZeroMethod::Pratt) => Some("pratt".to_string()),
     };
     Admission {
-        verdict: if admitted {
-            Verdict::Admitted
-        } else {
-            Verdict::Refused
-        },
+        verdict,
+        tasks_needed,
         reasons,
         test: TestInfo {
             name: match config.test {
@@ -188,7 +234,8 @@ fn decide_with(
             correct: overall.correct.map(|c| c.1),
         },
         min_discordant: k,
-        power: power_sentence(overall.n, alpha, k, shift, smallest),
+        min_detectable_shift_80_power: detectable_overall.map(|d| d.0),
+        power,
         delta: overall.delta,
         discordant: overall.discordant,
         p_improvement: overall.p_improvement,
@@ -204,5 +251,56 @@ fn decide_with(
         evidence,
         losses: super::losses::largest_losses(pairs),
         cluster,
+    }
+}
+
+/// The tasks needed and the first reason, when the verdict is inconclusive: the only
+/// failed criteria are the improvement ones (the pair-level one among them), the
+/// observed shift favours the candidate and the ranks do not significantly favour the
+/// baseline, and the holdout had less than 80% power for that shift. `None` means
+/// refused.
+fn inconclusive(
+    evidence: &[super::Finding],
+    overall: &super::analysis::Analysis,
+    level: Alpha,
+) -> Option<(u64, String)> {
+    let failed = |c: Criterion| {
+        evidence
+            .iter()
+            .any(|e| e.criterion == c && e.result == Check::Fail)
+    };
+    let only_improvement = evidence.iter().all(|e| {
+        e.result == Check::Pass
+            || matches!(
+                e.criterion,
+                Criterion::ImprovementSignificant | Criterion::ClusteredImprovementSignificant
+            )
+    });
+    if !(only_improvement && failed(Criterion::ImprovementSignificant))
+        || level.rejects(overall.p_regression)
+    {
+        return None;
+    }
+    let shift = match overall.spread {
+        Spread::Discordance(_) => overall.delta.estimate,
+        Spread::Differences { .. } => overall.mean_difference,
+    };
+    match reach(overall.n, shift, overall.spread, level.get()) {
+        Reach::Underpowered {
+            power,
+            tasks_needed,
+            method,
+        } => Some((
+            tasks_needed,
+            inconclusive_sentence(
+                overall.n,
+                shift,
+                overall.spread,
+                power,
+                tasks_needed,
+                method,
+            ),
+        )),
+        Reach::NoLean | Reach::Powered => None,
     }
 }

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
 use crate::admission::SHOWN_LOSSES;
-use crate::admission::{Check, Delta, TestMethod, TestName, Verdict};
+use crate::admission::{Check, Delta, TestMethod, TestName};
 use crate::figures::{number, p_value, percent, signed};
 
 /// Characters of feedback shown per loss.
@@ -50,10 +50,7 @@ pub(crate) fn interval(delta: &Delta) -> String {
 /// Renders the report as GitHub Flavored Markdown.
 pub fn render(report: &Report) -> String {
     let mut md = String::new();
-    let verdict = match report.admission.verdict {
-        Verdict::Admitted => "admitted",
-        Verdict::Refused => "refused",
-    };
+    let verdict = report.admission.verdict.word();
     let _ = writeln!(md, "## evogate admit: {verdict}\n");
     for reason in &report.admission.reasons {
         let _ = writeln!(md, "- {}", esc(reason));

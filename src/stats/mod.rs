@@ -23,6 +23,7 @@ pub mod cluster;
 pub mod interval;
 pub mod mcnemar;
 pub mod normal;
+pub mod normal_power;
 pub mod power;
 pub mod rank_sum;
 pub mod signed_rank;

@@ -11,6 +11,7 @@ mod bootstrap;
 mod interval;
 mod mcnemar;
 mod normal;
+mod normal_power;
 mod power;
 mod signed_rank;
 mod signed_rank_oracle;
