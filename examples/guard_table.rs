@@ -107,6 +107,7 @@ fn rates(delta: f64, test: Test, cell: u64) -> (f64, f64) {
         margin: Some(Margin::new(MARGIN).expect("a valid margin")),
         holdout: None,
         cluster: false,
+        answers: Default::default(),
     };
     let (mut plain, mut margined) = (0, 0);
     for _ in 0..RUNS {

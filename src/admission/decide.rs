@@ -58,7 +58,8 @@ const RECENT_STRATA: usize = 8;
 
 /// Decides admission for complete `pairs` under `config`.
 ///
-/// Admitted only when every criterion passes: the pairing is complete, the one-sided
+/// Admitted only when every criterion passes: the pairing is complete, both arms
+/// answered every task (when a file says which were, unless allowed), the one-sided
 /// test for improvement gives `p_improvement < alpha` (signed-rank: and the mean score
 /// difference is positive, so ranks and mean agree), no stratum has `p_regression <
 /// alpha`, every stratum's lower bound is above −margin (with a margin), and the tasks
@@ -152,11 +153,15 @@ fn decide_with(
         })
         .collect();
     let strata: Vec<(Stratum, String)> = strata.into_iter().map(|(s, d, _)| (s, d)).collect();
-    let mut evidence = vec![
-        pairing_evidence(pairs),
+    let mut evidence = vec![pairing_evidence(pairs)];
+    let answers = super::answers::answers_evidence(pairs, &config.answers);
+    // Unanswered tasks decided on under --allow-missing stay in the reasons.
+    let noted = answers.as_ref().is_some_and(|(_, noted)| *noted);
+    evidence.extend(answers.map(|(finding, _)| finding));
+    evidence.extend([
         improvement_evidence(&overall, config.test, level),
         regression_evidence(&overall, &strata, level),
-    ];
+    ]);
     if let Some(margin) = config.margin {
         evidence.push(margin_evidence(&overall, &strata, margin.get()));
     }
@@ -187,7 +192,11 @@ fn decide_with(
         evidence
             .iter()
             .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
-            .filter(|e| admitted || e.result == Check::Fail)
+            .filter(|e| {
+                admitted
+                    || e.result == Check::Fail
+                    || (noted && e.criterion == Criterion::AnswersComplete)
+            })
             .map(|e| e.sentence.clone()),
     );
     reasons.extend(unflagged);

@@ -9,6 +9,7 @@
 //! only unusable input is an error.
 
 mod analysis;
+pub mod answers;
 pub mod clustering;
 pub mod config;
 mod criteria;
@@ -26,6 +27,7 @@ mod join_oracle;
 mod tests;
 
 pub use analysis::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
+pub use answers::{Answers, LeftOut};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
 pub use decide::decide;
 pub use guard::{EXACT_GUARD_LIMIT, TARGET_POWER};
@@ -174,6 +176,9 @@ pub struct Stratum {
 pub enum Criterion {
     /// Every task is in both files, exactly once.
     PairingComplete,
+    /// Both arms answered every paired task (only when a file says which were
+    /// answered); with `--allow-missing` unanswered tasks pass as wrong answers.
+    AnswersComplete,
     /// The one-sided test for improvement is significant at alpha (and, for
     /// signed-rank, the mean agrees in direction).
     ImprovementSignificant,
@@ -193,6 +198,7 @@ impl Criterion {
     pub fn name(self) -> &'static str {
         match self {
             Criterion::PairingComplete => "pairing-complete",
+            Criterion::AnswersComplete => "answers-complete",
             Criterion::ImprovementSignificant => "improvement-significant",
             Criterion::NoStratumRegressed => "no-stratum-regressed",
             Criterion::MarginHolds => "margin-holds",

@@ -67,6 +67,7 @@ fn run(base: &str, cand: &str, margin: Option<f64>) -> Admission {
         margin: margin.map(|m| Margin::new(m).unwrap()),
         holdout: None,
         cluster: false,
+        answers: Default::default(),
     };
     decide(&pairs, &config)
 }
@@ -677,6 +678,7 @@ mod losses {
                 margin: None,
                 holdout: None,
                 cluster: false,
+                answers: Default::default(),
             };
             let admission = decide(&pairs, &config);
             let shown: Vec<(f64, String)> = admission

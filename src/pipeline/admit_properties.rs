@@ -70,6 +70,7 @@ fn settings(test: TestChoice) -> AdmitSettings {
         }),
         margin: None,
         cluster: false,
+        allow_missing: false,
     }
 }
 

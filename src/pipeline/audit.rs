@@ -100,6 +100,7 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         }),
         margin: None,
         cluster: false,
+        allow_missing: false,
     };
     let (baseline, candidate) = (inside(baseline)?, inside(candidate)?);
     let mut evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;

@@ -178,6 +178,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
         }),
         margin: None,
         cluster: false,
+        allow_missing: false,
     };
     let baseline = local(demo, "baseline-scores.csv")?;
     let tasks = local(demo, "split/holdout.csv")?;

@@ -141,8 +141,13 @@ pub fn render(report: &Report) -> String {
     if let Some(l) = &report.ledger {
         let _ = writeln!(
             md,
-            "### Holdout reuse\n\nAttempt {} on this holdout: decided at alpha {} of the declared {} (spent before {}, left after {}).\n",
+            "### Holdout reuse\n\nAttempt {} on this holdout{}: decided at alpha {} of the declared {} (spent before {}, left after {}).\n",
             l.attempt,
+            if l.repeated {
+                ", repeated (these scores files were decided alike on these tasks already, so this run spent no new attempt)"
+            } else {
+                ""
+            },
             crate::figures::p_value(l.alpha_this_attempt),
             crate::figures::level(l.declared_alpha),
             crate::figures::p_value(l.alpha_spent_before),

@@ -126,8 +126,13 @@ pub fn render(report: &Report) -> String {
     if let Some(l) = &report.ledger {
         let _ = writeln!(
             text,
-            "ledger:     attempt {} on this holdout, alpha {} (alpha left {})",
+            "ledger:     attempt {} on this holdout{}, alpha {} (alpha left {})",
             l.attempt,
+            if l.repeated {
+                ", repeated (no new attempt spent)"
+            } else {
+                ""
+            },
             crate::figures::p_value(l.alpha_this_attempt),
             crate::figures::p_value(l.alpha_left)
         );

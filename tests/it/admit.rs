@@ -93,8 +93,15 @@ fn an_inconclusive_attempt_is_recorded_in_the_ledger_and_spends_an_attempt() {
     let dir = tempfile::tempdir().unwrap();
     let mut rows = vec![("id", 0, 1)];
     rows.extend([("id", 0, 0); 5]);
-    scores(dir.path(), &rows, true);
-    for attempt in 1..=2 {
+    // A second candidate wins on another task: a new attempt, inconclusive too.
+    let mut other = vec![("id", 0, 0), ("id", 0, 1)];
+    other.extend([("id", 0, 0); 4]);
+    // Each attempt is decided at its own level, and so are the tasks it needs: alpha_1
+    // = 0.0304 takes 6 wins of 6 discordant pairs (2^-5 = 0.03125 is not below it),
+    // alpha_2 = 0.0076 takes 8; scipy 1.17.1 binom.sf(k - 1, n, 1/6) first reaches 0.8
+    // at n = 46 for k = 6 (0.78331 at 45) and n = 60 for k = 8 (0.78870 at 59).
+    for (attempt, rows, needed) in [(1, &rows, 46), (2, &other, 60)] {
+        scores(dir.path(), rows, true);
         let out = admit(
             dir.path(),
             &with(&["--ledger", "ledger.jsonl", "--format", "json"]),
@@ -102,6 +109,7 @@ fn an_inconclusive_attempt_is_recorded_in_the_ledger_and_spends_an_attempt() {
         assert_eq!(out.code, 1, "{}", out.stderr);
         let report = json(&out);
         assert_eq!(report["verdict"], "inconclusive");
+        assert_eq!(report["tasks_needed"], needed);
         assert_eq!(report["ledger"]["attempt"], attempt);
     }
     let ledger = fs::read_to_string(dir.path().join("ledger.jsonl")).unwrap();
