@@ -164,7 +164,7 @@ pub struct Stratum {
     pub min_detectable_shift: Option<f64>,
     /// The guard's strength: the regression this stratum's check would catch with 80%
     /// power (McNemar: difference of proportions, exact power at the stratum's observed
-    /// discordance up to 1,000 pairs; signed-rank: mean score difference, normal
+    /// discordance up to 500 pairs; signed-rank: mean score difference, normal
     /// approximation from the stratum's spread). Absent when the stratum has too few
     /// pairs to reach alpha or its differences do not vary.
     pub regression_detectable_80_power: Option<f64>,
@@ -240,7 +240,7 @@ pub struct Admission {
     pub verdict: Verdict,
     /// Inconclusive only: the tasks that would give 80% power for the observed shift
     /// (McNemar: exact power at the observed discordance, Connor's approximation past
-    /// 1,000; signed-rank: normal approximation from the spread of the differences, and
+    /// 500; signed-rank: normal approximation from the spread of the differences, and
     /// at least enough pairs to hold the fewest non-zero differences that can reach
     /// alpha). Absent for the other verdicts.
     pub tasks_needed: Option<u64>,
@@ -278,7 +278,7 @@ pub struct Admission {
     /// one way, that reach alpha: the smallest k with 0.5^k < alpha.
     pub min_discordant: u32,
     /// The shift the test for improvement would detect with 80% power: McNemar, the
-    /// difference of proportions at the observed discordance (exact power up to 1,000
+    /// difference of proportions at the observed discordance (exact power up to 500
     /// pairs); signed-rank, the mean score difference (z₁₋α + z₀.₈)·sd/√n from the
     /// observed spread of the differences (a normal approximation). Absent when n is too
     /// small to reach alpha or the differences do not vary.

@@ -84,11 +84,19 @@ pub(super) fn power_sentence(facts: &PowerFacts) -> String {
         ),
     };
     match (facts.spread, facts.detectable) {
+        (Spread::Discordance(psi), Some((shift, method))) if shift <= psi => {
+            text.push_str(&format!(
+                " At the observed discordance ({} of pairs disagree), a shift of {} either way would be detected with 80% power ({}).",
+                percent(psi),
+                percent(shift),
+                method.words()
+            ));
+        }
         (Spread::Discordance(psi), Some((shift, method))) => text.push_str(&format!(
-            " At the observed discordance ({} of pairs disagree), a shift of {} either way would be detected with 80% power ({}).",
-            percent(psi),
+            " A shift of {} either way would be detected with 80% power ({}, with at least that share of pairs disagreeing, since a shift needs them; {} disagree here).",
             percent(shift),
-            method.words()
+            method.words(),
+            percent(psi)
         )),
         (Spread::Differences { sd: Some(sd), .. }, Some((shift, _))) => text.push_str(&format!(
             " Given the observed spread of the paired differences (standard deviation {}), a mean score shift of {} either way would be detected with 80% power ((z₁₋α + z₀.₈)·sd/√n, a normal approximation).",
@@ -257,6 +265,15 @@ mod tests {
         );
         assert!(text.contains("(20.0% of pairs disagree), a shift of 10.0% either way would be detected with 80% power (exact power of McNemar's test)."), "{text}");
         assert!(text.contains("a regression of 14.7% on kind=id (34 pairs), nothing on kind=year (3 pairs: too few to reach alpha 0.05) (exact power"), "{text}");
+        let beyond = power_sentence(&PowerFacts {
+            n: 6,
+            spread: Spread::Discordance(1.0 / 6.0),
+            best_case: Some(5.0 / 6.0),
+            detectable: Some((0.86, Method::Exact)),
+            strata: Vec::new(),
+            ..facts
+        });
+        assert!(beyond.contains("A shift of 86.0% either way would be detected with 80% power (exact power of McNemar's test, with at least that share of pairs disagreeing, since a shift needs them; 16.7% disagree here)."), "{beyond}");
         let tiny = power_sentence(&PowerFacts {
             n: 4,
             best_case: None,
