@@ -63,10 +63,8 @@ const RECENT_STRATA: usize = 8;
 /// test for improvement gives `p_improvement < alpha` (signed-rank: and the mean score
 /// difference is positive, so ranks and mean agree), no stratum has `p_regression <
 /// alpha`, every stratum's lower bound is above −margin (with a margin), and the tasks
-/// are the recorded holdout (with a manifest). Time: the tests' cost, plus
-/// [`BOOTSTRAP_RESAMPLES`](super::BOOTSTRAP_RESAMPLES) · n for signed-rank intervals on up to
-/// [`BOOTSTRAP_LIMIT`](super::BOOTSTRAP_LIMIT)
-/// pairs and O(n) beyond.
+/// are the recorded holdout (with a manifest). Time: the tests' cost, plus O(n log n)
+/// for a signed-rank interval (its histogram) and O(k log n) for its k distinct values.
 pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
     let alpha = config.alpha.get();
     // The cluster summary needs nothing the rest computes: on many pairs it runs on a

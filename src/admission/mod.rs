@@ -26,7 +26,6 @@ mod join_oracle;
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
 pub use answers::{Answers, LeftOut};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
 pub use decide::decide;

@@ -19,6 +19,7 @@
 
 pub mod binomial;
 pub mod bootstrap;
+pub mod bounded_mean;
 pub mod cluster;
 pub mod interval;
 pub mod mcnemar;
