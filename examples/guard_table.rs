@@ -14,7 +14,7 @@
 //! 0.05 with strata by kind; the margin-free verdict is the same run's with the
 //! `margin-holds` criterion left out, so both columns see the same data.
 //!
-//! Run: `cargo run --release --example guard_table` (about two minutes of CPU, on two
+//! Run: `cargo run --release --example guard_table` (about 20 seconds of CPU, on two
 //! threads).
 
 use std::io::Write;
