@@ -23,6 +23,8 @@ pub(super) struct Analysis {
     pub(super) p_improvement: f64,
     pub(super) p_regression: f64,
     pub(super) p_two_sided: f64,
+    /// log10 of the three p-values, from the tests' log-space tails.
+    pub(super) log10_p: [f64; 3],
     pub(super) method: TestMethod,
     pub(super) mean_difference: f64,
     /// What the test's power depends on besides n.
@@ -99,6 +101,11 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                 p_improvement: result.p_improvement,
                 p_regression: result.p_regression,
                 p_two_sided: result.p_two_sided,
+                log10_p: [
+                    result.log10_p_improvement,
+                    result.log10_p_regression,
+                    result.log10_p_two_sided,
+                ],
                 method: TestMethod::Exact,
                 mean_difference,
                 spread: Spread::Discordance((b + c) as f64 / n as f64),
@@ -136,6 +143,11 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                 p_improvement: result.p_improvement,
                 p_regression: result.p_regression,
                 p_two_sided: result.p_two_sided,
+                log10_p: [
+                    result.log10_p_improvement,
+                    result.log10_p_regression,
+                    result.log10_p_two_sided,
+                ],
                 method,
                 mean_difference,
                 spread: Spread::Differences {

@@ -114,20 +114,29 @@ fn decide_with(
                 Spread::Discordance(_) => min_detectable_shift(a.n as u64, alpha),
                 Spread::Differences { .. } => None,
             };
-            let stratum = Stratum {
+            let mut stratum = Stratum {
                 name: name.clone(),
                 value: value.to_string(),
                 n: a.n,
                 baseline_mean: a.baseline_mean,
                 candidate_mean: a.candidate_mean,
+                baseline_correct: a.correct.map(|c| c.0),
+                candidate_correct: a.correct.map(|c| c.1),
+                margin_holds: config
+                    .margin
+                    .map(|m| a.delta.low.is_some_and(|low| low > -m.get())),
                 delta: a.delta,
                 discordant: a.discordant,
                 p_improvement: a.p_improvement,
                 p_regression: a.p_regression,
+                log10_p_improvement: a.log10_p[0],
+                log10_p_regression: a.log10_p[1],
                 significant_regression: level.rejects(a.p_regression),
                 min_detectable_shift: best_case,
                 regression_detectable_80_power: detectable(a.n, a.spread, alpha).map(|d| d.0),
+                note: None,
             };
+            stratum.note = super::stratum_note(&stratum, config.test, level);
             (stratum, a.detail, a.spread)
         })
         .collect();
@@ -145,9 +154,9 @@ fn decide_with(
         .filter(|((s, _, _), _)| {
             config.margin.is_none() && s.delta.estimate < 0.0 && !s.significant_regression
         })
-        .map(|((s, _, spread), guard)| {
+        .map(|((s, _, _), guard)| {
             let catch = guard.catch.map(|c| c.0);
-            unflagged_regression(&guard.label, guard.n, s.delta.estimate, catch, *spread)
+            unflagged_regression(&guard.label, guard.n, s.delta.estimate, catch)
         })
         .collect();
     let strata: Vec<(Stratum, String)> = strata.into_iter().map(|(s, d, _)| (s, d)).collect();
@@ -213,6 +222,10 @@ fn decide_with(
         detectable: detectable_overall,
         strata: guard_facts,
     });
+    let test_name = match config.test {
+        Test::McNemar => TestName::McNemar,
+        Test::SignedRank(_) => TestName::SignedRank,
+    };
     let zero_method = match config.test {
         Test::McNemar => None,
         Test::SignedRank(ZeroMethod::Wilcox) => Some("wilcox".to_string()),
@@ -223,10 +236,8 @@ fn decide_with(
         tasks_needed,
         reasons,
         test: TestInfo {
-            name: match config.test {
-                Test::McNemar => TestName::McNemar,
-                Test::SignedRank(_) => TestName::SignedRank,
-            },
+            name: test_name,
+            metric: super::TestedMetric::of(test_name),
             method: overall.method,
             zero_method,
         },
@@ -248,6 +259,9 @@ fn decide_with(
         p_improvement: overall.p_improvement,
         p_regression: overall.p_regression,
         p_two_sided: overall.p_two_sided,
+        log10_p_improvement: overall.log10_p[0],
+        log10_p_regression: overall.log10_p[1],
+        log10_p_two_sided: overall.log10_p[2],
         min_detectable_shift: match (&cluster, config.cluster) {
             (Some(c), true) => c.min_detectable_shift,
             _ => shift,

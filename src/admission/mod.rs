@@ -18,6 +18,7 @@ mod guard;
 pub mod holdout;
 pub mod join;
 pub mod losses;
+mod notes;
 pub mod pairing;
 pub mod wording;
 
@@ -33,6 +34,7 @@ pub use guard::{EXACT_GUARD_LIMIT, TARGET_POWER};
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
+pub use notes::stratum_note;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList};
 
 use serde::Serialize;
@@ -87,11 +89,44 @@ pub enum TestMethod {
     NormalApproximation,
 }
 
+/// What the test compares, and so what the arms' columns and every `delta` measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestedMetric {
+    /// McNemar: the share of tasks graded correct; `delta` is the difference of the two
+    /// arms' proportions correct, (c − b)/n.
+    ProportionCorrect,
+    /// Signed-rank: the mean score; `delta` is the mean of the paired score differences,
+    /// which is the difference of the two arms' mean scores.
+    MeanScore,
+}
+
+impl TestedMetric {
+    /// The metric of `name`'s test.
+    pub fn of(name: TestName) -> TestedMetric {
+        match name {
+            TestName::McNemar => TestedMetric::ProportionCorrect,
+            TestName::SignedRank => TestedMetric::MeanScore,
+        }
+    }
+
+    /// The metric in words, for column headers and sentences: `proportion correct`.
+    pub fn words(self) -> &'static str {
+        match self {
+            TestedMetric::ProportionCorrect => "proportion correct",
+            TestedMetric::MeanScore => "mean score",
+        }
+    }
+}
+
 /// `test` in the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TestInfo {
     /// `mcnemar` or `signed-rank`.
     pub name: TestName,
+    /// What the arms' figures and every `delta` measure: `proportion-correct` (McNemar)
+    /// or `mean-score` (signed-rank).
+    pub metric: TestedMetric,
     /// `exact` or `normal-approximation`.
     pub method: TestMethod,
     /// Signed-rank only: how zero differences were handled, `wilcox` (dropped) or
@@ -147,7 +182,14 @@ pub struct Stratum {
     pub baseline_mean: f64,
     /// Mean candidate score in the stratum.
     pub candidate_mean: f64,
-    /// The stratum's paired difference and interval.
+    /// Tasks the baseline got right in the stratum (McNemar only): with `n`, the
+    /// proportion that `delta` is a difference of.
+    pub baseline_correct: Option<u64>,
+    /// Tasks the candidate got right in the stratum (McNemar only).
+    pub candidate_correct: Option<u64>,
+    /// The stratum's paired difference and interval, in the test's metric
+    /// (`test.metric`): candidate − baseline of the proportions correct, or of the mean
+    /// scores.
     pub delta: Delta,
     /// McNemar's b and c in the stratum (McNemar only).
     pub discordant: Option<Discordant>,
@@ -155,8 +197,17 @@ pub struct Stratum {
     pub p_improvement: f64,
     /// One-sided p-value for regression within the stratum.
     pub p_regression: f64,
+    /// log10 of `p_improvement`, computed in log space (finite where the p-value
+    /// underflows to 0).
+    pub log10_p_improvement: f64,
+    /// log10 of `p_regression`, likewise.
+    pub log10_p_regression: f64,
     /// `p_regression < alpha`: this stratum alone refuses the candidate.
     pub significant_regression: bool,
+    /// With `--margin`: whether the stratum's lower bound is above −margin (`false`
+    /// refuses the candidate, as does a stratum without an interval); null without a
+    /// margin.
+    pub margin_holds: Option<bool>,
     /// McNemar only: the smallest shift the stratum's n could show at alpha, every
     /// disagreement one way; absent when too small, and for signed-rank, which has no
     /// such floor on a shift.
@@ -167,6 +218,9 @@ pub struct Stratum {
     /// approximation from the stratum's spread). Absent when the stratum has too few
     /// pairs to reach alpha or its differences do not vary.
     pub regression_detectable_80_power: Option<f64>,
+    /// Why the row reads as it does when its interval and its test seem to disagree
+    /// (an interval wholly below zero that is not a significant regression), else null.
+    pub note: Option<String>,
 }
 
 /// The admission criteria, in the order they are checked.
@@ -267,6 +321,14 @@ pub struct Admission {
     pub p_regression: f64,
     /// Two-sided p-value.
     pub p_two_sided: f64,
+    /// log10 of `p_improvement`, computed in log space where the p-value is computed:
+    /// finite and exact where `p_improvement` underflows to 0 (reports then print the
+    /// p-value as `< 1e-300`).
+    pub log10_p_improvement: f64,
+    /// log10 of `p_regression`, likewise.
+    pub log10_p_regression: f64,
+    /// log10 of `p_two_sided`, likewise.
+    pub log10_p_two_sided: f64,
     /// McNemar: the smallest paired shift any result on n pairs could show at alpha
     /// (every disagreement one way); absent when n is too small for any significant
     /// result, and for signed-rank, whose floor is a count of non-zero differences, not a

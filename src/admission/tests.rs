@@ -101,7 +101,7 @@ fn one_win_and_five_ties_is_inconclusive_with_the_tasks_that_would_settle_it() {
     // at n = 6, 0.78219 at 38 and 0.80148 at 39.
     assert_eq!(a.tasks_needed, Some(39));
     assert!(
-        a.reasons[0].starts_with("Inconclusive: the candidate leans better (a shift of 16.7% in the share correct) but the 6 pairs had 0.1% power to detect it; about 39 tasks would give 80% power"),
+        a.reasons[0].starts_with("Inconclusive: the candidate leans better (a shift of 0.1667 in the share correct) but the 6 pairs had 0.1% power to detect it; about 39 tasks would give 80% power"),
         "{}",
         a.reasons[0]
     );
@@ -220,12 +220,12 @@ fn each_stratum_states_the_regression_its_check_would_catch_and_an_unflagged_lea
     assert!(id.regression_detectable_80_power.is_some());
     let last = a.reasons.last().unwrap();
     assert!(
-        last.starts_with("kind=year leans worse (difference -0.4) without a significant regression, and its check would catch only a regression of 95.6% or more with 80% power (5 pairs)"),
+        last.starts_with("kind=year leans worse (difference -0.4) without a significant regression, and its check would catch only a regression of 0.9564 or more with 80% power (5 pairs)"),
         "{last}"
     );
     assert!(last.contains("--margin"), "{last}");
     assert!(
-        a.power.contains("95.6% on kind=year (5 pairs)"),
+        a.power.contains("0.9564 on kind=year (5 pairs)"),
         "{}",
         a.power
     );
@@ -271,7 +271,7 @@ fn refuses_six_identical_pairs_and_reports_what_six_could_detect() {
     assert!((shift - 5.0 / 6.0).abs() < EXACT);
     assert!(
         a.power
-            .contains("With 6 pairs, no shift smaller than 83.3%")
+            .contains("With 6 pairs, no shift smaller than 0.8333 ")
     );
 }
 
@@ -428,8 +428,8 @@ fn a_margin_refuses_when_a_strata_lower_bound_reaches_it() {
     assert!(low < -0.05 && year.delta.confidence == 0.9);
     assert!(
         refused.reasons[0].starts_with(&format!(
-            "Cannot rule out a regression of up to {} on kind=year",
-            crate::figures::percent(-low)
+            "Cannot rule out a regression of up to {} in proportion correct on kind=year",
+            crate::figures::shift(-low)
         )),
         "{}",
         refused.reasons[0]

@@ -5,7 +5,7 @@
 use super::EXACT_GUARD_LIMIT;
 use super::guard::{Method, Spread};
 use crate::alpha::Alpha;
-use crate::figures::{p_value, percent, signed, significant};
+use crate::figures::{p_value, shift as shift_text, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.
@@ -50,12 +50,14 @@ pub(super) struct StratumGuard {
     pub catch: Option<(f64, Method)>,
 }
 
-/// A shift as the test measures it: a percentage for McNemar's difference of
-/// proportions, a score difference to three significant digits for signed-rank.
-fn shift_words(shift: f64, spread: Spread) -> String {
-    match spread {
-        Spread::Discordance(_) => percent(shift),
-        Spread::Differences { .. } => significant(shift, 3),
+/// A share of pairs or a power, as a percentage with one decimal (`16.7%`): not a
+/// shift, so not in the shifts' unit.
+fn percent(share: f64) -> String {
+    let text = format!("{:.1}%", share * 100.0);
+    if text == "-0.0%" {
+        "0.0%".to_string()
+    } else {
+        text
     }
 }
 
@@ -71,7 +73,7 @@ pub(super) fn power_sentence(facts: &PowerFacts) -> String {
     let mut text = match (facts.spread, facts.best_case) {
         (Spread::Discordance(_), Some(shift)) => format!(
             "With {n} pairs, no shift smaller than {} could have been detected at alpha {level}, even in the best case (every disagreement one way); \"no significant regression\" says nothing about regressions smaller than that.",
-            percent(shift)
+            crate::figures::shift(shift)
         ),
         (Spread::Discordance(_), None) => format!(
             "With {n} pairs no result could be significant at alpha {level}: even with every disagreement one way it takes at least {k} pairs, so neither an improvement nor a regression could have been detected."
@@ -88,20 +90,20 @@ pub(super) fn power_sentence(facts: &PowerFacts) -> String {
             text.push_str(&format!(
                 " At the observed discordance ({} of pairs disagree), a shift of {} either way would be detected with 80% power ({}).",
                 percent(psi),
-                percent(shift),
+                shift_text(shift),
                 method.words()
             ));
         }
         (Spread::Discordance(psi), Some((shift, method))) => text.push_str(&format!(
             " A shift of {} either way would be detected with 80% power ({}, with at least that share of pairs disagreeing, since a shift needs them; {} disagree here).",
-            percent(shift),
+            shift_text(shift),
             method.words(),
             percent(psi)
         )),
         (Spread::Differences { sd: Some(sd), .. }, Some((shift, _))) => text.push_str(&format!(
             " Given the observed spread of the paired differences (standard deviation {}), a mean score shift of {} either way would be detected with 80% power ((z₁₋α + z₀.₈)·sd/√n, a normal approximation).",
             significant(sd, 3),
-            significant(shift, 3)
+            shift_text(shift)
         )),
         (Spread::Differences { .. }, None) if n as u64 >= u64::from(k) => text.push_str(
             " The differences do not vary, so the shift detectable with 80% power cannot be estimated from their spread.",
@@ -127,10 +129,7 @@ fn guard_sentence(facts: &PowerFacts) -> String {
                  n: size,
                  catch,
              }| match catch {
-                Some((shift, _)) => format!(
-                    "{} on {label} ({size} pairs)",
-                    shift_words(*shift, facts.spread)
-                ),
+                Some((shift, _)) => format!("{} on {label} ({size} pairs)", shift_text(*shift)),
                 None if (*size as u64) < u64::from(facts.min_discordant) => {
                     format!("nothing on {label} ({size} pairs: too few to reach alpha {level})")
                 }
@@ -179,18 +178,17 @@ pub(super) fn unflagged_regression(
     size: usize,
     estimate: f64,
     catch: Option<f64>,
-    spread: Spread,
 ) -> String {
     let caught = match catch {
         Some(shift) => format!(
             "its check would catch only a regression of {} or more with 80% power ({size} pairs)",
-            shift_words(shift, spread)
+            shift_text(shift)
         ),
         None => format!("its check cannot catch a regression of any size with {size} pairs"),
     };
     format!(
         "{label} leans worse (difference {}) without a significant regression, and {caught}: a regression this size can pass unseen. Rerun with --margin (for example --margin 0.05) to require that its interval rule out a regression larger than the margin.",
-        signed(estimate)
+        shift_text(estimate)
     )
 }
 
@@ -209,8 +207,8 @@ pub(super) fn inconclusive_sentence(
         None => "had less than 80% power to detect it".to_string(),
     };
     let shift = match spread {
-        Spread::Discordance(_) => format!("a shift of {} in the share correct", percent(shift)),
-        Spread::Differences { .. } => format!("a mean score shift of {}", significant(shift, 3)),
+        Spread::Discordance(_) => format!("a shift of {} in the share correct", shift_text(shift)),
+        Spread::Differences { .. } => format!("a mean score shift of {}", shift_text(shift)),
     };
     format!(
         "Inconclusive: the candidate leans better ({shift}) but the {n} pairs {had}; about {tasks_needed} tasks would give 80% power for a shift this size ({}).",
@@ -260,11 +258,11 @@ mod tests {
         };
         let text = power_sentence(&facts);
         assert!(
-            text.starts_with("With 136 pairs, no shift smaller than 3.7%"),
+            text.starts_with("With 136 pairs, no shift smaller than 0.0368 "),
             "{text}"
         );
-        assert!(text.contains("(20.0% of pairs disagree), a shift of 10.0% either way would be detected with 80% power (exact power of McNemar's test)."), "{text}");
-        assert!(text.contains("a regression of 14.7% on kind=id (34 pairs), nothing on kind=year (3 pairs: too few to reach alpha 0.05) (exact power"), "{text}");
+        assert!(text.contains("(20.0% of pairs disagree), a shift of 0.1 either way would be detected with 80% power (exact power of McNemar's test)."), "{text}");
+        assert!(text.contains("a regression of 0.1471 on kind=id (34 pairs), nothing on kind=year (3 pairs: too few to reach alpha 0.05) (exact power"), "{text}");
         let beyond = power_sentence(&PowerFacts {
             n: 6,
             spread: Spread::Discordance(1.0 / 6.0),
@@ -273,7 +271,7 @@ mod tests {
             strata: Vec::new(),
             ..facts
         });
-        assert!(beyond.contains("A shift of 86.0% either way would be detected with 80% power (exact power of McNemar's test, with at least that share of pairs disagreeing, since a shift needs them; 16.7% disagree here)."), "{beyond}");
+        assert!(beyond.contains("A shift of 0.86 either way would be detected with 80% power (exact power of McNemar's test, with at least that share of pairs disagreeing, since a shift needs them; 16.7% disagree here)."), "{beyond}");
         let tiny = power_sentence(&PowerFacts {
             n: 4,
             best_case: None,

@@ -309,7 +309,10 @@ pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let mut files = vec![
         FileToWrite::new(dir.join("admission.json"), json::render(report)),
-        FileToWrite::new(dir.join("admission.md"), markdown::render(report)),
+        FileToWrite::new(
+            dir.join("admission.md"),
+            markdown::render_in_folder(report, &svg::PLOTS),
+        ),
         FileToWrite::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
     ];
     for (name, svg) in svg::render(report, &evaluation.pairs) {

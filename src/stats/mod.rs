@@ -22,6 +22,7 @@ pub mod bootstrap;
 pub mod bounded_mean;
 pub mod cluster;
 pub mod interval;
+pub mod log_tail;
 pub mod mcnemar;
 pub mod normal;
 pub mod normal_power;

@@ -8,7 +8,7 @@
 //! with the tie-corrected variance and a continuity correction is used instead.
 
 use super::rank_sum::null_cdf;
-use super::{TIE_TOLERANCE, normal};
+use super::{TIE_TOLERANCE, log_tail, normal};
 
 /// The largest number of non-zero differences for which the null distribution is
 /// computed exactly. The cost grows as n³ in the worst case (W+ at the centre of its
@@ -51,6 +51,13 @@ pub struct SignedRank {
     pub p_regression: f64,
     /// min(1, 2 · the smaller one-sided p-value), as R and scipy for this symmetric null.
     pub p_two_sided: f64,
+    /// log10 of `p_improvement`, computed in log space: finite and exact where the
+    /// p-value itself underflows (−331.133 for 1,100 positive differences).
+    pub log10_p_improvement: f64,
+    /// log10 of `p_regression`, likewise.
+    pub log10_p_regression: f64,
+    /// log10 of `p_two_sided`, likewise.
+    pub log10_p_two_sided: f64,
     /// Which computation produced the p-values.
     pub method: Method,
     /// Matched-pairs rank-biserial correlation (W+ − W−)/(W+ + W−) in [−1, 1]; `None`
@@ -129,19 +136,24 @@ pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
             p_improvement: 1.0,
             p_regression: 1.0,
             p_two_sided: 1.0,
+            log10_p_improvement: 0.0,
+            log10_p_regression: 0.0,
+            log10_p_two_sided: 0.0,
             method: Method::Exact,
             rank_biserial: None,
         };
     }
     let rank_biserial =
         Some((2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64);
-    let (p_improvement, p_regression, method) = if n_nonzero <= EXACT_LIMIT {
-        let (improvement, regression) = exact_tails(&ranks, doubled_plus);
-        (improvement, regression, Method::Exact)
-    } else {
-        let (improvement, regression) = normal_tails(&ranks, w_plus);
-        (improvement, regression, Method::NormalApproximation)
-    };
+    let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
+        if n_nonzero <= EXACT_LIMIT {
+            let (p, ln) = exact_tails(&ranks, doubled_plus);
+            (p, ln, Method::Exact)
+        } else {
+            let (p, ln) = normal_tails(&ranks, w_plus);
+            (p, ln, Method::NormalApproximation)
+        };
+    let log10 = std::f64::consts::LOG10_E;
     SignedRank {
         n_nonzero,
         n_zero,
@@ -149,13 +161,32 @@ pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
         p_improvement,
         p_regression,
         p_two_sided: (2.0 * p_improvement.min(p_regression)).min(1.0),
+        log10_p_improvement: log10 * ln_improvement,
+        log10_p_regression: log10 * ln_regression,
+        log10_p_two_sided: (std::f64::consts::LOG10_2 + log10 * ln_improvement.min(ln_regression))
+            .min(0.0),
         method,
         rank_biserial,
     }
 }
 
-/// P(W+ ≥ observed) and P(W+ ≤ observed) under the exact conditional null.
-fn exact_tails(ranks: &[(u64, bool)], doubled_plus: u64) -> (f64, f64) {
+/// Below this a tail from [`null_cdf`] (which flushes entries under 1e-300) is taken in
+/// log space from [`log_tail::ln_lower_tail`] instead.
+const LOG_SPACE_BELOW: f64 = 1e-280;
+
+/// ln of a lower tail `cdf` that [`null_cdf`] gave for `units` up to `w`: its own
+/// logarithm, or the log-space count where it is too small to be exact.
+fn ln_tail(cdf: f64, units: &[u64], w: u64) -> f64 {
+    if cdf >= LOG_SPACE_BELOW {
+        cdf.ln()
+    } else {
+        log_tail::ln_lower_tail(units, w)
+    }
+}
+
+/// P(W+ ≥ observed) and P(W+ ≤ observed) under the exact conditional null, and their
+/// natural logarithms.
+fn exact_tails(ranks: &[(u64, bool)], doubled_plus: u64) -> ((f64, f64), (f64, f64)) {
     // Dividing by the common factor (2 when there are no even-sized tie groups)
     // shrinks the table without changing the distribution.
     let unit = ranks.iter().fold(0, |g, r| gcd(g, r.0));
@@ -167,19 +198,25 @@ fn exact_tails(ranks: &[(u64, bool)], doubled_plus: u64) -> (f64, f64) {
     if observed <= total - observed {
         let tail = null_cdf(&units, observed);
         let regression = tail.cdf;
-        let improvement = 1.0 - tail.cdf + tail.point;
-        (improvement.clamp(0.0, 1.0), regression.clamp(0.0, 1.0))
+        let improvement = (1.0 - tail.cdf + tail.point).clamp(0.0, 1.0);
+        let ln = (improvement.ln(), ln_tail(regression, &units, observed));
+        ((improvement, regression.clamp(0.0, 1.0)), ln)
     } else {
         let tail = null_cdf(&units, total - observed);
         let improvement = tail.cdf;
-        let regression = 1.0 - tail.cdf + tail.point;
-        (improvement.clamp(0.0, 1.0), regression.clamp(0.0, 1.0))
+        let regression = (1.0 - tail.cdf + tail.point).clamp(0.0, 1.0);
+        let ln = (
+            ln_tail(improvement, &units, total - observed),
+            regression.ln(),
+        );
+        ((improvement.clamp(0.0, 1.0), regression), ln)
     }
 }
 
 /// One-sided p-values from the normal approximation: mean Σr/2, variance Σr²/4 over
-/// the midranks actually observed (the tie correction), continuity correction ½.
-fn normal_tails(ranks: &[(u64, bool)], w_plus: f64) -> (f64, f64) {
+/// the midranks actually observed (the tie correction), continuity correction ½; and
+/// their natural logarithms, from the normal tail in log space.
+fn normal_tails(ranks: &[(u64, bool)], w_plus: f64) -> ((f64, f64), (f64, f64)) {
     let mean: f64 = ranks.iter().map(|r| r.0 as f64 / 2.0).sum::<f64>() / 2.0;
     let variance: f64 = ranks
         .iter()
@@ -187,7 +224,14 @@ fn normal_tails(ranks: &[(u64, bool)], w_plus: f64) -> (f64, f64) {
         .sum::<f64>()
         / 4.0;
     let sd = variance.sqrt();
-    let improvement = normal::upper_tail((w_plus - mean - 0.5) / sd);
-    let regression = normal::lower_tail((w_plus - mean + 0.5) / sd);
-    (improvement.clamp(0.0, 1.0), regression.clamp(0.0, 1.0))
+    let (z_improvement, z_regression) = ((w_plus - mean - 0.5) / sd, (w_plus - mean + 0.5) / sd);
+    let improvement = normal::upper_tail(z_improvement);
+    let regression = normal::lower_tail(z_regression);
+    (
+        (improvement.clamp(0.0, 1.0), regression.clamp(0.0, 1.0)),
+        (
+            normal::ln_upper_tail(z_improvement).min(0.0),
+            normal::ln_upper_tail(-z_regression).min(0.0),
+        ),
+    )
 }

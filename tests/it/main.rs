@@ -15,6 +15,7 @@ mod layout;
 mod ledger;
 mod power;
 mod repeat;
+mod report_columns;
 mod score;
 mod split;
 mod terminal;

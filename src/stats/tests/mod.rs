@@ -10,6 +10,7 @@ mod binomial_tables;
 mod bootstrap;
 mod bounded_mean;
 mod interval;
+mod log_p;
 mod mcnemar;
 mod normal;
 mod normal_power;
