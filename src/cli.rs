@@ -19,7 +19,7 @@ use crate::stats::signed_rank::ZeroMethod;
 /// the ground truth itself (`truth check`), and read other eval tools' logs into scores
 /// (`import`).
 /// Exit status: 0 success (or admitted), 1 a negative result (problems found,
-/// refused, leakage), 2 the tool could not do its job.
+/// refused, inconclusive, leakage), 2 the tool could not do its job.
 #[derive(Debug, Parser)]
 #[command(name = "evogate", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
@@ -66,8 +66,10 @@ pub enum Command {
     /// the Wilcoxon signed-rank test on `score` otherwise), and a one-sided test for
     /// regression in every stratum. Admitted only when the improvement is significant,
     /// no stratum regressed significantly, the margin holds (with --margin) and the
-    /// tasks are the recorded holdout (with --manifest).
-    /// Exit 0 admitted, 1 refused, 2 the tool could not do its job.
+    /// tasks are the recorded holdout (with --manifest). Inconclusive, not refused, when
+    /// only the improvement failed, the candidate leans better and the holdout had under
+    /// 80% power for its shift: the report gives the tasks that would settle it.
+    /// Exit 0 admitted, 1 refused or inconclusive, 2 the tool could not do its job.
     ///
     /// Example: evogate admit --baseline runs/baseline-scores.csv --candidate
     /// runs/candidate-scores.csv --tasks runs/split/holdout.csv --manifest
@@ -211,11 +213,16 @@ pub struct GradeArgs {
 #[derive(Debug, Args)]
 pub struct AdmitArgs {
     /// The baseline's scores: task_id and score, optionally correct, group, kind.
-    #[arg(long, value_name = "FILE")]
-    pub baseline: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "summary")]
+    pub baseline: Option<PathBuf>,
     /// The candidate's scores, on the same tasks.
-    #[arg(long, value_name = "FILE")]
-    pub candidate: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "summary")]
+    pub candidate: Option<PathBuf>,
+    /// Decide on a summary document (schema evogate/summary/v1, e.g. written by
+    /// sql/summary.sql in DuckDB) instead of the two scores files: the same decision,
+    /// without the largest losses, pairs.csv or the per-pair plot.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["baseline", "candidate", "tasks", "manifest"])]
+    pub summary: Option<PathBuf>,
     /// Use exactly the tasks of this tasks file (e.g. the holdout); each must be in
     /// both scores files, other rows are left out.
     #[arg(long, value_name = "FILE")]

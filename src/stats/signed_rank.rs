@@ -124,6 +124,86 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// Time: O(n log n) plus the cost of [`null_cdf`].
 pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
     let Ranked { ranks, n_zero } = rank(differences, zero);
+    test_ranks(&ranks, n_zero)
+}
+
+/// The signed-rank test on differences already grouped into ties: `ties` holds, in
+/// ascending order of magnitude, how many differences of each non-zero magnitude are
+/// positive and how many negative, and `zeros` counts the zero differences. The
+/// result is [`signed_rank`]'s on those differences (the same ranks, the same exact
+/// tail sums); beyond [`EXACT_LIMIT`] the normal approximation's moments are summed in
+/// whole numbers over the tie groups, so memory grows with the number of distinct
+/// magnitudes, not of pairs. Time: O(groups) plus the exact null's cost.
+pub fn signed_rank_of_ties(ties: &[(u64, u64)], zeros: u64, zero: ZeroMethod) -> SignedRank {
+    let n_nonzero: u64 = ties.iter().map(|&(plus, minus)| plus + minus).sum();
+    // Pratt: the zeros occupy positions 1..=zeros and push every other rank up.
+    let offset = match zero {
+        ZeroMethod::Wilcox => 0,
+        ZeroMethod::Pratt => zeros,
+    };
+    // (doubled midrank, positives, negatives) of each tie group.
+    let mut start = 0;
+    let groups: Vec<(u64, u64, u64)> = ties
+        .iter()
+        .filter(|&&(plus, minus)| plus + minus > 0)
+        .map(|&(plus, minus)| {
+            let doubled = 2 * (offset + start) + plus + minus + 1;
+            start += plus + minus;
+            (doubled, plus, minus)
+        })
+        .collect();
+    if n_nonzero as usize <= EXACT_LIMIT {
+        let ranks: Vec<(u64, bool)> = groups
+            .iter()
+            .flat_map(|&(doubled, plus, minus)| {
+                let positive = std::iter::repeat_n((doubled, true), plus as usize);
+                positive.chain(std::iter::repeat_n((doubled, false), minus as usize))
+            })
+            .collect();
+        return test_ranks(&ranks, zeros as usize);
+    }
+    let doubled_total: u128 = groups
+        .iter()
+        .map(|&(r, plus, minus)| u128::from(r) * u128::from(plus + minus))
+        .sum();
+    let doubled_plus: u128 = groups
+        .iter()
+        .map(|&(r, plus, _)| u128::from(r) * u128::from(plus))
+        .sum();
+    let doubled_squares: u128 = groups
+        .iter()
+        .map(|&(r, plus, minus)| u128::from(r) * u128::from(r) * u128::from(plus + minus))
+        .sum();
+    let w_plus = doubled_plus as f64 / 2.0;
+    // W+ has mean Σr/2 and variance Σr²/4 over the midranks r = doubled/2.
+    let mean = doubled_total as f64 / 4.0;
+    let sd = (doubled_squares as f64 / 16.0).sqrt();
+    let (z_improvement, z_regression) = ((w_plus - mean - 0.5) / sd, (w_plus - mean + 0.5) / sd);
+    let p_improvement = normal::upper_tail(z_improvement).clamp(0.0, 1.0);
+    let p_regression = normal::lower_tail(z_regression).clamp(0.0, 1.0);
+    let ln_improvement = normal::ln_upper_tail(z_improvement).min(0.0);
+    let ln_regression = normal::ln_upper_tail(-z_regression).min(0.0);
+    let log10 = std::f64::consts::LOG10_E;
+    SignedRank {
+        n_nonzero: n_nonzero as usize,
+        n_zero: zeros as usize,
+        w_plus,
+        p_improvement,
+        p_regression,
+        p_two_sided: (2.0 * p_improvement.min(p_regression)).min(1.0),
+        log10_p_improvement: log10 * ln_improvement,
+        log10_p_regression: log10 * ln_regression,
+        log10_p_two_sided: (std::f64::consts::LOG10_2 + log10 * ln_improvement.min(ln_regression))
+            .min(0.0),
+        method: Method::NormalApproximation,
+        rank_biserial: Some(
+            (2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64,
+        ),
+    }
+}
+
+/// The test on doubled midranks (with their signs) and the number of zeros.
+fn test_ranks(ranks: &[(u64, bool)], n_zero: usize) -> SignedRank {
     let n_nonzero = ranks.len();
     let doubled_total: u64 = ranks.iter().map(|r| r.0).sum();
     let doubled_plus: u64 = ranks.iter().filter(|r| r.1).map(|r| r.0).sum();
@@ -147,10 +227,10 @@ pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
         Some((2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64);
     let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
         if n_nonzero <= EXACT_LIMIT {
-            let (p, ln) = exact_tails(&ranks, doubled_plus);
+            let (p, ln) = exact_tails(ranks, doubled_plus);
             (p, ln, Method::Exact)
         } else {
-            let (p, ln) = normal_tails(&ranks, w_plus);
+            let (p, ln) = normal_tails(ranks, w_plus);
             (p, ln, Method::NormalApproximation)
         };
     let log10 = std::f64::consts::LOG10_E;
