@@ -6,7 +6,8 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus="$root/fuzz/corpus"
 mkdir -p "$corpus/grade" "$corpus/csv_table" "$corpus/outputs" "$corpus/claims" \
-    "$corpus/ledger" "$corpus/escape" "$corpus/scan" "$corpus/outputs_stream"
+    "$corpus/ledger" "$corpus/escape" "$corpus/scan" "$corpus/outputs_stream" \
+    "$corpus/facts" "$corpus/lm_eval_scan"
 
 # grade: byte 0 picks the verifier (0 arxiv, 1 facts), bytes 1-2 the task, then the answer.
 seed_grade() {
@@ -43,6 +44,18 @@ head -4 "$root/data/demo/candidate.jsonl" > "$corpus/outputs/candidate.jsonl"
 printf '\n  {"task_id":" a:id ","output":null}\n' > "$corpus/outputs/null.jsonl"
 printf 'task_id,output\n1301.3781:id,"The arXiv ID is 1301.3781, I think"\n' > "$corpus/outputs/outputs.csv"
 printf '\357\273\277output,task_id\r\n"two\nlines",p:id\r\n' > "$corpus/outputs/bom-crlf.csv"
+printf '\n  [{"task_id":"a","output":"b"},\n {"task_id":"c","output":"d"}]\n' > "$corpus/outputs/array.json"
+
+# facts: a truth file, a zero byte, an answer.
+printf 'group,kind,question,answer\nfr,capital,Capital?,Paris|"Paris, France"\nde,capital,Capital?,Berlin\nus,capital,Capital?,Washington D.C.|DC\n=1+1,number,Sum?,2|two\n\000Paris or Berlin' \
+    > "$corpus/facts/hedge"
+printf 'group,kind,question,answer\na,k,q,answer 1|alias a\nb,k,q,answer 2|alias b\nc,j,q,answer 1\n\000it is answer 1, not alias b' \
+    > "$corpus/facts/aliases"
+
+# lm_eval_scan: the real lm-eval 0.4.x samples file, and both layouts by hand.
+cp "$root/tests/data/formats/lm-eval/samples_gsm8k_2025-09-09T13-42-42.857006.jsonl" "$corpus/lm_eval_scan/gsm8k.jsonl"
+printf '{"doc_id": "q7", "filter": "none", "metrics": {"acc": true, "f1": 0.25}, "doc_hash": null}\n{"doc_id": 3, "doc": {"q": "a \\"b\\" \\u00e9"}, "filter": "strict-match", "metrics": ["exact_match"], "exact_match": -0.0}\n' \
+    > "$corpus/lm_eval_scan/layouts.jsonl"
 
 # scan and outputs_stream: the csv_table and outputs seeds, read 1 and 7 bytes at a time
 # (byte 0 picks the read size).
@@ -74,6 +87,9 @@ for attempt in 1 2; do
 done
 cp "$scratch/ledger.jsonl" "$corpus/ledger/ledger.jsonl"
 head -1 "$scratch/ledger.jsonl" > "$corpus/ledger/one-record.jsonl"
+# A torn last record (an append cut short) and a whole one without its line end.
+{ head -1 "$scratch/ledger.jsonl"; tail -1 "$scratch/ledger.jsonl" | head -c 97; } > "$corpus/ledger/torn.jsonl"
+head -1 "$scratch/ledger.jsonl" | tr -d '\n' > "$corpus/ledger/unterminated.jsonl"
 
 # escape: byte 0 is the clipping limit, then the text.
 seed_escape() {

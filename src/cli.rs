@@ -128,6 +128,7 @@ pub enum Command {
     ///     --metric exact_match --out base.csv
     ///   evogate import dspy --from eval.json --id-field question --metric accuracy
     ///     --out base.csv
+    ///   evogate import dspy --from gepa_result.json --candidate 0 --out base.csv
     #[command(verbatim_doc_comment)]
     Import(ImportArgs),
 }
@@ -436,9 +437,18 @@ pub struct ImportArgs {
     /// helm: read this perturbation instead of the unperturbed instances.
     #[arg(long, value_name = "NAME")]
     pub perturbation: Option<String>,
-    /// dspy: the example field that identifies a task.
+    /// dspy: the example field that identifies a task (with a GEPA result, a field of
+    /// the --valset records).
     #[arg(long, value_name = "NAME")]
     pub id_field: Option<String>,
+    /// dspy, a GEPA result: the candidate read, `best` or its index (0 is the seed
+    /// program, the baseline).
+    #[arg(long, value_name = "best|N")]
+    pub candidate: Option<String>,
+    /// dspy, a GEPA result with --id-field: the validation examples as a JSON list of
+    /// records, in the order the run was given them.
+    #[arg(long, value_name = "FILE")]
+    pub valset: Option<PathBuf>,
     /// Missing, duplicated or errored samples: `fail`, or `intersect` to leave those
     /// tasks out (counted in the record).
     #[arg(long, value_enum, default_value = "fail")]

@@ -15,8 +15,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(table) = Table::parse("claims.csv", data) else {
         return;
     };
-    let Ok(claims) = parse_claims(&table) else {
-        return;
+    let claims = match parse_claims(&table) {
+        Ok(claims) => claims,
+        Err(error) => {
+            let message = error.to_string();
+            assert!(message.starts_with("`claims.csv`"), "{message}");
+            return;
+        }
     };
     for claim in &claims {
         let judgement = judge(claim, ALPHA);

@@ -10,7 +10,12 @@
 //! - `markdown_clipped`: at most `limit` characters of the flattened text, then `…`.
 //! - CSV: a neutralised cell never starts with `=`, `+`, `-`, `@`, tab or CR, and a row
 //!   reads back, cell for cell, as the neutralised text.
+//! - Identifiers written as trusted cells (task ids, groups, kinds) read back unchanged,
+//!   whatever they start with: the formula guard is for free text only.
 //! - `number`: finite values read back within half a millionth, never as `-0`.
+//! - `report::terminal`: `terminal` leaves no character that acts on a terminal but
+//!   line breaks and tabs; `message` leaves none at all (one line), keeps at most 2,000
+//!   characters (and its cut notice), and cuts every backticked number to 20 digits.
 //!
 //! Input: the first byte is the clipping limit, the rest the text (lossily decoded);
 //! its first eight bytes, when there are eight, are also read as an `f64`.
@@ -20,6 +25,7 @@
 use evogate::csvout::{Cell, CsvWriter, neutralise};
 use evogate::figures::number;
 use evogate::report::escape::{markdown, markdown_clipped, plain};
+use evogate::report::terminal::{acts_on_terminal, message, terminal};
 use libfuzzer_sys::fuzz_target;
 
 const JOINER: char = '\u{200D}';
@@ -126,6 +132,11 @@ fn check_csv(text: &str) {
             !neutral.starts_with(['=', '+', '-', '@', '\t', '\r']),
             "formula cell {neutral:?}"
         );
+        assert!(
+            neutral.starts_with('\'')
+                || !neutral.trim_start_matches(' ').starts_with(['=', '\u{ff1d}']),
+            "formula cell after spaces {neutral:?}"
+        );
     }
     if cells == [""] {
         // One empty cell is an empty line, which CSV readers skip.
@@ -146,6 +157,49 @@ fn check_csv(text: &str) {
     let read: Vec<&str> = records[0].iter().collect();
     let expected: Vec<String> = cells.iter().map(|c| neutralise(c).into_owned()).collect();
     assert_eq!(read, expected, "{document:?} reads back differently");
+    let mut writer = CsvWriter::new();
+    let row: Vec<Cell> = cells.iter().map(|c| Cell::Trusted(c)).collect();
+    writer.row(&row);
+    let document = writer.finish();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(document.as_bytes());
+    let records: Vec<csv::StringRecord> = reader
+        .records()
+        .collect::<Result<_, _>>()
+        .expect("the written identifiers read back");
+    assert_eq!(records.len(), 1, "{document:?} is not one row");
+    let read: Vec<&str> = records[0].iter().collect();
+    assert_eq!(read, cells, "identifiers changed in {document:?}");
+}
+
+fn check_terminal(text: &str) {
+    let shown = terminal(text);
+    assert!(
+        !shown
+            .chars()
+            .any(|c| acts_on_terminal(c) && c != '\n' && c != '\t'),
+        "{shown:?} acts on a terminal"
+    );
+    let line = message(text);
+    assert!(!line.chars().any(acts_on_terminal), "{line:?} acts on a terminal");
+    let (kept, cut) = match line.split_once("… (message cut: ") {
+        Some((kept, notice)) => (kept, Some(notice)),
+        None => (line.as_str(), None),
+    };
+    assert!(kept.chars().count() <= 2_000, "{} characters kept", kept.chars().count());
+    if cut.is_none() {
+        for (index, piece) in kept.split('`').enumerate() {
+            let number = piece.bytes().any(|b| b.is_ascii_digit())
+                && piece
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
+            assert!(
+                index % 2 == 0 || !number || piece.len() <= 24,
+                "backticked number {piece:?} left whole in {line:?}"
+            );
+        }
+    }
 }
 
 fn check_number(value: f64) {
@@ -179,6 +233,7 @@ fuzz_target!(|data: &[u8]| {
         check_markdown(kept, &flat.chars().take(limit).collect::<String>());
     }
     check_csv(&text);
+    check_terminal(&text);
     if let Some(bytes) = rest.get(..8) {
         check_number(f64::from_le_bytes(bytes.try_into().expect("eight bytes")));
     }

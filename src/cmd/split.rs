@@ -53,6 +53,8 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Printout> {
             out.display()
         ));
     }
+    // The manifest holds a string per task and group; the process ends soon after.
+    std::mem::forget(built);
     Ok(printout)
 }
 

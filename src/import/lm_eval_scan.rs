@@ -319,6 +319,39 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The scanner's reading of `line` (`None` when it leaves the line to serde_json) and
+/// serde_json's (`None` when serde_json refuses it), each as the kept fields in one
+/// comparable text: what the tests and the `lm_eval_scan` fuzz target hold equal.
+#[doc(hidden)]
+pub fn readings(line: &[u8]) -> (Option<String>, Option<String>) {
+    let serde: Option<Line> = serde_json::from_slice(line).ok();
+    (scan(line).as_ref().map(fields), serde.as_ref().map(fields))
+}
+
+/// The fields compared bit for bit (so `-0.0` and `0.0` differ).
+fn fields(line: &Line) -> String {
+    let scalars: Vec<String> = line
+        .scalars
+        .iter()
+        .map(|(k, v)| format!("{k}={:?}", v.map(f64::to_bits)))
+        .collect();
+    let metrics = match &line.metrics {
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(k, v)| format!("{k}={:?}", super::numeric(v).map(f64::to_bits)))
+            .collect::<Vec<_>>()
+            .join(","),
+        other => format!("{other:?}"),
+    };
+    format!(
+        "{:?}|{:?}|{:?}|{metrics}|{}",
+        line.doc_id.as_ref().map(super::id_text),
+        line.filter,
+        line.doc_hash,
+        scalars.join(",")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,30 +360,6 @@ mod tests {
     /// The line as serde_json reads it, or `None` when serde_json refuses it.
     fn by_serde(line: &[u8]) -> Option<Line<'static>> {
         serde_json::from_slice(line).ok()
-    }
-
-    /// The fields compared bit for bit (so `-0.0` and `0.0` differ).
-    fn fields(line: &Line) -> String {
-        let scalars: Vec<String> = line
-            .scalars
-            .iter()
-            .map(|(k, v)| format!("{k}={:?}", v.map(f64::to_bits)))
-            .collect();
-        let metrics = match &line.metrics {
-            Some(Value::Object(map)) => map
-                .iter()
-                .map(|(k, v)| format!("{k}={:?}", super::super::numeric(v).map(f64::to_bits)))
-                .collect::<Vec<_>>()
-                .join(","),
-            other => format!("{other:?}"),
-        };
-        format!(
-            "{:?}|{:?}|{:?}|{metrics}|{}",
-            line.doc_id.as_ref().map(super::super::id_text),
-            line.filter,
-            line.doc_hash,
-            scalars.join(",")
-        )
     }
 
     fn piece() -> impl Strategy<Value = &'static str> {

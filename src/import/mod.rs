@@ -10,10 +10,13 @@
 //! zip reader), built with deflate only.
 
 pub mod dspy;
+pub mod gepa;
 pub mod helm;
 pub mod inspect;
 pub mod lm_eval;
 mod lm_eval_scan;
+#[doc(hidden)]
+pub use lm_eval_scan::readings as lm_eval_scan_readings;
 pub mod openai_evals;
 pub mod promptfoo;
 pub mod record;
@@ -35,7 +38,8 @@ pub enum Format {
     OpenaiEvals,
     /// A HELM run folder (or its `per_instance_stats.json`).
     Helm,
-    /// The JSON that `dspy.Evaluate(save_as_json=...)` writes.
+    /// The JSON that `dspy.Evaluate(save_as_json=...)` writes, or a GEPA result
+    /// (`GEPAResult` or `DspyGEPAResult` `.to_dict()`).
     Dspy,
 }
 

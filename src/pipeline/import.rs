@@ -10,6 +10,7 @@ use crate::admission::LeftOut;
 use crate::atomic::{FileToWrite, write_all};
 use crate::cli::ImportArgs;
 use crate::digest::{HashingReader, sha256_hex};
+use crate::import::gepa::GepaSelectors;
 use crate::import::record::{
     Documents, ImportRecord, InputLog, companion_path, different_documents,
 };
@@ -103,12 +104,14 @@ fn read_logs(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
         }
         Format::Dspy => {
             let (name, bytes) = whole(single("dspy")?)?;
-            dspy::read(
-                &name,
-                &bytes,
-                args.id_field.as_deref(),
-                args.metric.as_deref(),
-            )?
+            let valset = args.valset.as_deref().map(&mut whole).transpose()?;
+            let selectors = GepaSelectors {
+                candidate: args.candidate.as_deref(),
+                id_field: args.id_field.as_deref(),
+                valset: valset.as_ref().map(|(n, b)| (n.as_str(), b.as_slice())),
+                metric: args.metric.as_deref(),
+            };
+            dspy::read(&name, &bytes, &selectors)?
         }
     };
     Ok((found, inputs))

@@ -2,7 +2,7 @@
 //! to the splits whole, so no group can appear in two splits; with a fixed number of
 //! cases, each split's size is exact and its tasks are sampled within its own groups.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use thiserror::Error;
 
@@ -137,7 +137,10 @@ pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, Sp
             available: tasks.len(),
         });
     }
-    let (mut groups, members) = group_members(tasks);
+    let members = group_members(tasks);
+    // Groups by their first-appearance position; Fisher–Yates moves positions as it
+    // would move the names.
+    let mut groups: Vec<usize> = (0..members.len()).collect();
     let mut stream = Stream::new(request.seed);
     stream.shuffle(&mut groups);
     let group_counts = largest_remainder(groups.len(), request.ratios);
@@ -153,7 +156,7 @@ pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, Sp
     let mut pools: [Vec<usize>; 3] = Default::default();
     let mut start = 0;
     for (index, &count) in group_counts.iter().enumerate() {
-        for group in &groups[start..start + count] {
+        for &group in &groups[start..start + count] {
             pools[index].extend(&members[group]);
         }
         start += count;
@@ -214,18 +217,19 @@ impl Splits {
     }
 }
 
-/// Groups in first-appearance order, and each group's task indices.
-fn group_members(tasks: &[Task]) -> (Vec<String>, BTreeMap<String, Vec<usize>>) {
-    let mut order = Vec::new();
-    let mut members: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+/// Each group's task indices, groups in first-appearance order. Hashed, not ordered:
+/// the order is the tasks'.
+fn group_members(tasks: &[Task]) -> Vec<Vec<usize>> {
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    let mut position: HashMap<&str, usize> = HashMap::with_capacity(tasks.len());
     for (index, task) in tasks.iter().enumerate() {
-        let entry = members.entry(task.group.clone()).or_default();
-        if entry.is_empty() {
-            order.push(task.group.clone());
-        }
-        entry.push(index);
+        let at = *position.entry(task.group.as_str()).or_insert_with(|| {
+            members.push(Vec::new());
+            members.len() - 1
+        });
+        members[at].push(index);
     }
-    (order, members)
+    members
 }
 
 /// The largest total whose largest-remainder sizes fit every pool.

@@ -557,6 +557,184 @@ fn dspy_evaluate_records_need_an_id_field_and_the_recorded_gepa_calls_are_refuse
     );
 }
 
+/// A real `dspy.GEPA` run's `detailed_results.to_dict()` (made as SOURCES.md says).
+const GEPA_DSPY: &str = "dspy/gepa_detailed_results.json";
+
+#[test]
+fn a_gepa_result_of_a_real_dspy_run_imports_the_seed_and_the_best_candidate_and_they_pair_in_admit()
+{
+    let dir = tempfile::tempdir().unwrap();
+    let from = [formats(GEPA_DSPY)];
+    let asked = import(dir.path(), "dspy", &from, "s.csv", &[]);
+    assert_input_error(
+        &asked,
+        &[
+            "--candidate is needed",
+            "0 is the seed program, the baseline",
+            "`best (= 1)`, `0`, `1`",
+        ],
+    );
+    imported(dir.path(), "dspy", &from, "seed.csv", &["--candidate", "0"]);
+    imported(
+        dir.path(),
+        "dspy",
+        &from,
+        "best.csv",
+        &["--candidate", "best"],
+    );
+    // The run's subscores, booleans: seed {0: false, 1: false}, best {0: false, 1: true}.
+    assert_eq!(
+        read(dir.path(), "seed.csv"),
+        "task_id,correct,score\n0,0,0\n1,0,0\n"
+    );
+    assert_eq!(
+        read(dir.path(), "best.csv"),
+        "task_id,correct,score\n0,0,0\n1,1,1\n"
+    );
+    let rec = record(dir.path(), "best.import.json");
+    assert_eq!(rec["selectors"]["candidate"], "best (1)");
+    assert_eq!(rec["selectors"]["id"], "validation id");
+    let admit = run(
+        dir.path(),
+        &["admit", "--baseline", "seed.csv", "--candidate", "best.csv"],
+    );
+    // One discordant pair in the candidate's favour: not significant, exit 1.
+    assert_eq!(admit.code, 1, "{}", admit.stderr);
+    assert!(admit.stdout.contains("2 pairs"), "{}", admit.stdout);
+    // Task ids from a field of the validation examples the run was given.
+    let valset = ["--valset", &formats("dspy/gepa_valset.json")];
+    let asked = import(
+        dir.path(),
+        "dspy",
+        &from,
+        "q.csv",
+        &[&["--candidate", "1"], &valset[..]].concat(),
+    );
+    assert_input_error(&asked, &["--id-field is needed", "`input`, `output`"]);
+    imported(
+        dir.path(),
+        "dspy",
+        &from,
+        "q.csv",
+        &[&["--candidate", "1", "--id-field", "input"], &valset[..]].concat(),
+    );
+    assert_eq!(
+        read(dir.path(), "q.csv"),
+        "task_id,correct,score\nWhat does the fox say?,1,1\nWhat is the color of the sky?,0,0\n"
+    );
+    assert_eq!(
+        record(dir.path(), "q.import.json")["inputs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2,
+        "the valset's digest is recorded"
+    );
+}
+
+#[test]
+fn gepa_results_of_schema_0_and_schema_2_read_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    for (schema, file) in [
+        ("v0", "dspy/gepa_result_v0.json"),
+        ("v2", "dspy/gepa_result_v2.json"),
+    ] {
+        for (candidate, wanted) in [
+            ("0", "task_id,score\n0,0.1\n1,0.2\n"),
+            ("1", "task_id,score\n0,0.3\n1,0.4\n"),
+            ("best", "task_id,score\n0,0.3\n1,0.4\n"),
+        ] {
+            let out = format!("{schema}-{candidate}.csv");
+            imported(
+                dir.path(),
+                "dspy",
+                &[formats(file)],
+                &out,
+                &["--candidate", candidate],
+            );
+            assert_eq!(
+                read(dir.path(), &out),
+                wanted,
+                "{schema} --candidate {candidate}"
+            );
+        }
+    }
+}
+
+#[test]
+fn gepa_results_refuse_what_they_cannot_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let from = [formats(GEPA_DSPY)];
+    let asked = import(dir.path(), "dspy", &from, "s.csv", &["--candidate", "2"]);
+    assert_input_error(
+        &asked,
+        &[
+            "--candidate `2` is not in the log",
+            "`best (= 1)`, `0`, `1`",
+        ],
+    );
+    let asked = import(
+        dir.path(),
+        "dspy",
+        &from,
+        "s.csv",
+        &["--candidate", "0", "--metric", "acc"],
+    );
+    assert_input_error(&asked, &["--metric `acc` does not apply to a GEPA result"]);
+    let asked = import(
+        dir.path(),
+        "dspy",
+        &from,
+        "s.csv",
+        &["--candidate", "0", "--id-field", "input"],
+    );
+    assert_input_error(&asked, &["needs --valset FILE"]);
+    let evaluate = [write(dir.path(), "eval.json", r#"[{"q": "a", "m": 1}]"#)];
+    let asked = import(
+        dir.path(),
+        "dspy",
+        &evaluate,
+        "s.csv",
+        &["--candidate", "0"],
+    );
+    assert_input_error(&asked, &["--candidate applies to a GEPA result"]);
+    // Candidate 1 was run on one validation example of three (an incremental policy):
+    // the two others are missing, which fails unless the user opts in.
+    let sparse = [write(
+        dir.path(),
+        "sparse.json",
+        r#"{"val_subscores": [{"0": 1.0, "1": 0.0, "2": 1.0}, {"0": true}],
+            "per_val_instance_best_candidates": {"0": [0, 1], "1": [0], "2": [0]},
+            "val_aggregate_scores": [0.6667, 1.0], "best_idx": 1}"#,
+    )];
+    let asked = import(
+        dir.path(),
+        "dspy",
+        &sparse,
+        "s.csv",
+        &["--candidate", "best"],
+    );
+    assert_input_error(&asked, &["tasks 2 missing (first: `1`, `2`)"]);
+    imported(
+        dir.path(),
+        "dspy",
+        &sparse,
+        "s.csv",
+        &["--candidate", "best", "--on-missing", "intersect"],
+    );
+    assert_eq!(read(dir.path(), "s.csv"), "task_id,correct,score\n0,1,1\n");
+    let text = [write(
+        dir.path(),
+        "text.json",
+        r#"{"val_subscores": [{"0": "yes"}]}"#,
+    )];
+    let asked = import(dir.path(), "dspy", &text, "s.csv", &["--candidate", "0"]);
+    assert_input_error(
+        &asked,
+        &["candidate 0's score on validation example `0` is \"yes\""],
+    );
+}
+
 #[test]
 fn an_empty_or_unreadable_log_exits_2_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
