@@ -403,9 +403,11 @@ pub fn render_csv(imported: &Imported) -> String {
     let mut csv = CsvWriter::with_capacity(imported.rows.len() * 24 + 32);
     csv.header(&header);
     for row in &imported.rows {
-        csv.cell(Cell::Text(&row.task_id));
+        // Identifiers are data (issue 19): written as they are, never neutralised, so
+        // the two arms' files pair on exactly the ids the logs hold.
+        csv.cell(Cell::Trusted(&row.task_id));
         if with_kind {
-            csv.cell(Cell::Text(row.kind.as_deref().unwrap_or("")));
+            csv.cell(Cell::Trusted(row.kind.as_deref().unwrap_or("")));
         }
         if imported.outcomes {
             csv.cell(Cell::Trusted(if row.score == 1.0 { "1" } else { "0" }));

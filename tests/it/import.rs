@@ -550,11 +550,32 @@ fn dspy_evaluate_records_need_an_id_field_and_the_recorded_gepa_calls_are_refuse
     assert_input_error(&run, &["--id-field is needed", "`input`, `output`"]);
     let run = import(dir.path(), "dspy", &from, "s.csv", &["--id-field", "input"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    // The formula guard: a task id starting with `=` is written as text.
+    // Identifiers are data: a task id starting with `=` is written as it is (no `'`
+    // from the formula guard), and admit pairs it with the same id in the other arm.
     assert_eq!(
         read(dir.path(), "s.csv"),
-        "task_id,correct,score\n'=What does the fox say?,0,0\nWhat is the color of the sky?,1,1\n"
+        "task_id,correct,score\n=What does the fox say?,0,0\nWhat is the color of the sky?,1,1\n"
     );
+    let other = r#"[{"input": "What is the color of the sky?", "output": "blue", "metric": true},
+ {"input": "=What does the fox say?", "output": "ring-ding-ding", "metric": true}]"#;
+    let from = [write(dir.path(), "other.json", other)];
+    let second = import(dir.path(), "dspy", &from, "t.csv", &["--id-field", "input"]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let paired = crate::util::run(
+        dir.path(),
+        &[
+            "admit",
+            "--baseline",
+            "s.csv",
+            "--candidate",
+            "t.csv",
+            "--format",
+            "json",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_str(&paired.stdout).unwrap();
+    assert_eq!(report["n"], 2, "{}", paired.stderr);
+    assert_eq!(report["discordant"]["candidate_only"], 1);
 }
 
 /// A real `dspy.GEPA` run's `detailed_results.to_dict()` (made as SOURCES.md says).
