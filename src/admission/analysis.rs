@@ -142,11 +142,11 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
             };
             let method = match result.method {
                 Method::Exact => TestMethod::Exact,
-                Method::NormalApproximation => TestMethod::NormalApproximation,
+                Method::Saddlepoint => TestMethod::Saddlepoint,
             };
             let method_word = match method {
                 TestMethod::Exact => "exact",
-                TestMethod::NormalApproximation => "normal approximation",
+                TestMethod::Saddlepoint => "saddlepoint approximation",
             };
             Analysis {
                 n,

@@ -25,7 +25,7 @@ pub struct ClusterSummary {
     pub p_improvement: f64,
     /// One-sided regression.
     pub p_regression: f64,
-    /// `exact` or `normal-approximation`.
+    /// `exact` or `saddlepoint`.
     pub method: TestMethod,
     /// Cluster-robust over naive variance of the mean difference; absent when the
     /// differences do not vary.
@@ -58,7 +58,7 @@ pub fn summarise(pairs: &Pairs, decides: bool, alpha: f64) -> Option<ClusterSumm
         p_regression: view.test.p_regression,
         method: match view.test.method {
             Method::Exact => TestMethod::Exact,
-            Method::NormalApproximation => TestMethod::NormalApproximation,
+            Method::Saddlepoint => TestMethod::Saddlepoint,
         },
         design_effect: view.design_effect,
         min_detectable_shift: min_detectable_shift(view.clusters as u64, alpha),

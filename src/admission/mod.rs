@@ -59,9 +59,9 @@ pub enum TestName {
 pub enum TestMethod {
     /// Exact null distribution.
     Exact,
-    /// Tie-corrected normal approximation with continuity correction (signed-rank
-    /// beyond its exact limit).
-    NormalApproximation,
+    /// Continuity-corrected saddlepoint approximation (signed-rank with many distinct
+    /// magnitudes beyond its exact limit; relative error below 1e-5).
+    Saddlepoint,
 }
 
 /// `test` in the report.
@@ -69,7 +69,7 @@ pub enum TestMethod {
 pub struct TestInfo {
     /// `mcnemar` or `signed-rank`.
     pub name: TestName,
-    /// `exact` or `normal-approximation`.
+    /// `exact` or `saddlepoint`.
     pub method: TestMethod,
     /// Signed-rank only: how zero differences were handled, `wilcox` (dropped) or
     /// `pratt` (ranked, then dropped).

@@ -13,6 +13,7 @@ mod mcnemar;
 mod normal;
 mod power;
 mod signed_rank;
+mod signed_rank_large;
 mod signed_rank_oracle;
 mod signed_rank_tables;
 
