@@ -18,7 +18,6 @@ use common::{Stream, fill};
 use std::fmt::Write as _;
 
 use evogate::split::{Cases, SplitRequest, build_splits};
-use evogate::table::Table;
 use evogate::verify::arxiv::truth::{Paper, load_papers};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
@@ -227,15 +226,15 @@ const BASELINE: [Mix; 4] = [
 const SAME_ACT: f64 = 0.9;
 
 fn main() -> anyhow::Result<()> {
-    let truth = Table::read("data/arxiv/papers.csv".as_ref())?;
-    let papers = load_papers(&truth)?;
-    let verifier = evogate::verify::build("arxiv", &truth)?;
+    let truth = std::fs::read("data/arxiv/papers.csv")?;
+    let papers = load_papers("data/arxiv/papers.csv", truth.as_slice())?;
+    let verifier = evogate::verify::build("arxiv", "data/arxiv/papers.csv", truth.as_slice())?;
     let request = SplitRequest {
         seed: 13,
         ratios: [50, 25, 25],
         cases: Cases::All,
     };
-    let splits = build_splits(verifier.tasks(), &request)?;
+    let splits = build_splits(&verifier.tasks(), &request)?;
     let mut stream = Stream(ChaCha20Rng::seed_from_u64(SEED));
     let mut files = [String::new(), String::new(), String::new()];
     for task in &splits.parts[2] {

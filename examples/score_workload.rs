@@ -18,7 +18,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use evogate::csvout::{Cell, CsvWriter};
-use evogate::table::Table;
 use evogate::task::TASK_COLUMNS;
 use evogate::verify::arxiv::truth::{Paper, load_papers};
 use evogate::verify::normalize::normalize;
@@ -419,7 +418,7 @@ fn main() -> anyhow::Result<()> {
     }
     let truth = truth.finish();
     // Check the truth as `score` will, so a bad generator fails here.
-    load_papers(&Table::parse("truth.csv", truth.as_bytes())?)?;
+    load_papers("truth.csv", truth.as_bytes())?;
     let mut tasks = CsvWriter::new();
     tasks.header(&TASK_COLUMNS);
     let mut outputs = String::new();

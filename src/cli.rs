@@ -248,6 +248,11 @@ pub struct AdmitArgs {
     /// alpha.
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<PathBuf>,
+    /// Decide on tasks an arm did not answer (its scores' `answered` column is 0, or
+    /// its import left them out) as the wrong answers its scores give them, instead of
+    /// refusing; the counts stay in the reasons.
+    #[arg(long)]
+    pub allow_missing: bool,
     /// Signed-rank zeros: `wilcox` drops them, `pratt` ranks them, then drops them.
     #[arg(long, default_value = "wilcox", value_enum)]
     pub zero_method: ZeroMethod,

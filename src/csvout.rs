@@ -260,7 +260,7 @@ mod tests {
     }
 
     /// The cell writer before cells were written in place, unchanged: the oracle.
-    fn cell_as_before(cell: Cell) -> String {
+    fn naive_cell(cell: Cell) -> String {
         let push_quoted = |out: &mut String, text: &str| {
             if text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') || text.ends_with(' ')
             {
@@ -298,7 +298,7 @@ mod tests {
                     csv.cell(cell);
                     csv.cell(cell);
                     csv.end_row();
-                    let one = cell_as_before(cell);
+                    let one = naive_cell(cell);
                     proptest::prop_assert_eq!(csv.finish(), format!("{one},{one}\n"));
                 }
             }
@@ -308,7 +308,7 @@ mod tests {
             csv.end_row();
             proptest::prop_assert_eq!(
                 csv.finish(),
-                format!("{},x\n", cell_as_before(Cell::Trusted(&number(value))))
+                format!("{},x\n", naive_cell(Cell::Trusted(&number(value))))
             );
         }
     }

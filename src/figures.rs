@@ -1,7 +1,8 @@
 //! How evogate writes numbers, wherever they go (CSV cells, reports, sentences, the
 //! terminal): fixed decimals with trailing zeros dropped, p-values to four significant
-//! digits, shifts as percentages, and never a negative zero. Shared by the core's
-//! wording and every writer, so it belongs to neither.
+//! digits and never as 0, shifts as proportions (one unit in every command), and never
+//! a negative zero. Shared by the core's wording and every writer, so it belongs to
+//! neither.
 
 /// A finite number in at most six decimals with trailing zeros removed (`0.75`, `1`,
 /// `0.123457`), the same on every platform. Negative zero is written `0`.
@@ -82,10 +83,22 @@ pub fn echo(value: f64) -> String {
     }
 }
 
-/// A probability to four significant digits, trailing zeros dropped: `0.5`,
-/// `0.03125`, `0.003906`, `3.906e-5` below 0.0001, `0` and `1` exactly.
+/// The smallest p-value written as a number. Below it (a p-value that underflowed to
+/// 0, is subnormal, or lies within a few powers of ten of the `f64` range, where tails
+/// lose their accuracy) reports write the bound `< 1e-300`; `admission.json` keeps the
+/// exact size in its `log10_p_*` fields.
+pub const SMALLEST_SHOWN_P: f64 = 1e-300;
+
+/// A p-value as every report writes it: four significant digits, trailing zeros
+/// dropped (`0.5`, `0.03125`, `0.003906`, `3.906e-5` below 0.0001, `1` exactly), and
+/// `< 1e-300` below [`SMALLEST_SHOWN_P`], so no p-value ever prints as `0`. Every
+/// p-value a command prints goes through here.
 pub fn p_value(p: f64) -> String {
-    significant(p, 4)
+    if p < SMALLEST_SHOWN_P {
+        "< 1e-300".to_string()
+    } else {
+        significant(p, 4)
+    }
 }
 
 pub(crate) fn significant(x: f64, digits: usize) -> String {
@@ -113,15 +126,22 @@ fn trim(text: &str) -> String {
     }
 }
 
-/// A share as a percentage with one decimal: `0.8333` → `83.3%`.
-pub fn percent(share: f64) -> String {
-    let text = format!("{:.1}%", share * 100.0);
-    if text == "-0.0%" {
-        "0.0%".to_string()
+/// A shift (a detectable shift, a margin, a possible regression) in the one unit every
+/// command uses for shifts: a proportion on the 0–1 scale of the scores, as `--shift`
+/// and `--margin` take it, in four decimals (`0.0368`, `0.1471`, `1`), or four
+/// significant digits when four decimals would print a positive shift as zero
+/// (`2.711e-19`). 0.05 is five percentage points.
+pub fn shift(value: f64) -> String {
+    if value.abs() >= 0.000_05 || value == 0.0 || !value.is_finite() {
+        signed(value)
     } else {
-        text
+        significant(value, 4)
     }
 }
+
+/// How a report names the unit of [`shift`], said once where shifts first appear.
+pub const SHIFT_UNIT: &str =
+    "Shifts are proportions on the 0–1 scale: 0.05 is 5 percentage points.";
 
 /// A signed difference in four decimals: `0.1875`, `-0.0312`, `0`.
 pub fn signed(value: f64) -> String {
@@ -140,16 +160,27 @@ mod tests {
         assert_eq!(p_value(0.03125), "0.03125");
         assert_eq!(p_value(0.00390625), "0.003906");
         assert_eq!(p_value(1.0), "1");
-        assert_eq!(p_value(0.0), "0");
+        assert_eq!(p_value(1e-300), "1e-300");
         assert_eq!(p_value(0.000_039_062_5), "3.906e-5");
         assert_eq!(p_value(1e-10), "1e-10");
         assert_eq!(p_value(0.099_996), "0.1");
     }
 
     #[test]
-    fn shifts_read_as_percentages_and_differences_in_four_decimals() {
-        assert_eq!(percent(5.0 / 6.0), "83.3%");
-        assert_eq!(percent(-0.0), "0.0%");
+    fn no_p_value_prints_as_zero_below_the_double_range() {
+        // Underflowed to 0, subnormal, and just under the bound.
+        for p in [0.0, 4.9e-324, 1e-310, 9.99e-301] {
+            assert_eq!(p_value(p), "< 1e-300", "{p:e}");
+        }
+    }
+
+    #[test]
+    fn shifts_read_as_proportions_and_differences_in_four_decimals() {
+        assert_eq!(shift(5.0 / 136.0), "0.0368");
+        assert_eq!(shift(5.0 / 34.0), "0.1471");
+        assert_eq!(shift(1.0), "1");
+        assert_eq!(shift(-0.0), "0");
+        assert_eq!(shift(5.0 / 18_446_744_073_709_551_615.0), "2.711e-19");
         assert_eq!(signed(-1.0 / 32.0), "-0.0312");
         assert_eq!(signed(-0.00001), "0");
         assert_eq!(signed(0.25), "0.25");

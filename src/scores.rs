@@ -1,6 +1,7 @@
 //! Scores files as `admit` reads them: `task_id` and `score` are required; `correct`,
-//! `group`, `feedback` and the strata column are used when present. Every value is
-//! checked once here (score finite and in [0, 1], `correct` 0 or 1, one row per task),
+//! `group`, `feedback`, `answered` and the strata column are used when present. Every
+//! value is checked once here (score finite and in [0, 1], `correct` and `answered` 0
+//! or 1, one row per task),
 //! so the admission core can trust what it is given. The file is streamed: each checked
 //! row is handed to a [`Sink`] (the pairing keeps what it needs), and nothing else of
 //! it is held.
@@ -27,6 +28,9 @@ pub struct Values<'a> {
     /// The grader's one-line feedback, as written, when the file has a `feedback`
     /// column.
     pub feedback: Option<&'a str>,
+    /// Whether the task was answered, when the file has the `answered` column that
+    /// `score --allow-missing` writes (0 for no output, or an error instead of one).
+    pub answered: Option<bool>,
 }
 
 /// Where the rows of a scores file go. The reader calls [`Sink::claim`] with each
@@ -89,6 +93,8 @@ pub struct Shape {
     pub has_correct: bool,
     /// Whether it has the strata column that was asked for.
     pub has_stratum: bool,
+    /// Whether it has an `answered` column.
+    pub has_answered: bool,
 }
 
 /// The columns `admit` uses.
@@ -99,6 +105,7 @@ struct Columns {
     stratum: Option<usize>,
     group: Option<usize>,
     feedback: Option<usize>,
+    answered: Option<usize>,
 }
 
 /// Reads a scores file from a stream into `sink`, one row at a time. `source` names it
@@ -135,6 +142,7 @@ pub fn read_score_rows<S: Sink>(
         stratum: strata.and_then(|name| column(&headers, name)),
         group: column(&headers, "group"),
         feedback: column(&headers, "feedback"),
+        answered: column(&headers, crate::grading::ANSWERED_COLUMN),
     };
     let mut rows = 0;
     // The first row that failed, its task when it has one, and why.
@@ -183,10 +191,14 @@ pub fn read_score_rows<S: Sink>(
                 Some(c) => Some(parse_correct(source, line, task_id, row.field(c))?),
                 None => None,
             };
-            Ok((value, correct))
+            let answered = match columns.answered {
+                Some(c) => Some(parse_answered(source, line, task_id, row.field(c))?),
+                None => None,
+            };
+            Ok((value, correct, answered))
         });
         match checked {
-            Ok((score, correct)) => sink.fill(
+            Ok((score, correct, answered)) => sink.fill(
                 slot,
                 &Values {
                     line,
@@ -195,6 +207,7 @@ pub fn read_score_rows<S: Sink>(
                     stratum: columns.stratum.map(|c| trim(row.field(c))),
                     group: columns.group.map(|c| trim(row.field(c))),
                     feedback: columns.feedback.map(|c| row.field(c)),
+                    answered,
                 },
             ),
             Err(error) => failure = Some((line, Some(task_id.to_string()), error)),
@@ -220,6 +233,7 @@ pub fn read_score_rows<S: Sink>(
         rows,
         has_correct: columns.correct.is_some(),
         has_stratum: columns.stratum.is_some(),
+        has_answered: columns.answered.is_some(),
     };
     Ok(shape)
 }
@@ -277,6 +291,25 @@ fn parse_correct(source: &str, line: u64, task_id: &str, text: &str) -> Result<b
             line,
             format!(
                 "task `{task_id}`: correct `{text}` is not 0 or 1; give 1 when the ground truth says the answer is right, else 0"
+            ),
+        )),
+    }
+}
+
+/// `answered` as `score --allow-missing` writes it (1 or 0), or `true`/`false` as other
+/// tools may.
+fn parse_answered(source: &str, line: u64, task_id: &str, text: &str) -> Result<bool, InputError> {
+    let text = trim(text);
+    match text {
+        "1" => Ok(true),
+        "0" => Ok(false),
+        _ if text.eq_ignore_ascii_case("true") => Ok(true),
+        _ if text.eq_ignore_ascii_case("false") => Ok(false),
+        _ => Err(InputError::invalid(
+            source,
+            line,
+            format!(
+                "task `{task_id}`: answered `{text}` is not 0 or 1; give 1 when the task has an answer, 0 when its output was missing or an error"
             ),
         )),
     }
@@ -358,6 +391,45 @@ mod tests {
             let text = error.to_string();
             assert!(text.contains("`s.csv` row 3"), "{text}");
             assert!(text.contains("`b:id`") && text.contains(bad), "{text}");
+        }
+    }
+
+    #[test]
+    fn reads_the_answered_column_as_0_1_true_or_false_and_refuses_anything_else() {
+        let mut answered = Vec::new();
+        let mut sink = Rows::default();
+        let shape = read_scores(
+            "s.csv",
+            "task_id,score,answered\na,0,0\nb,1,1\nc,0, FALSE \nd,1,true\n".as_bytes(),
+            None,
+            &mut Answered(&mut sink, &mut answered),
+        )
+        .unwrap();
+        assert!(shape.has_answered);
+        assert_eq!(answered, [false, true, false, true]);
+        let (bare, _) = read("task_id,score\na,1\n").unwrap();
+        assert!(!bare.has_answered);
+        let error = read("task_id,score,answered\na,1,1\nb,0,0.5\n")
+            .err()
+            .unwrap();
+        let text = error.to_string();
+        assert!(
+            text.contains("`s.csv` row 3: task `b`: answered `0.5` is not 0 or 1"),
+            "{text}"
+        );
+    }
+
+    /// [`Rows`] that also keeps every row's `answered`.
+    struct Answered<'a>(&'a mut Rows, &'a mut Vec<bool>);
+
+    impl Sink for Answered<'_> {
+        type Slot = String;
+        fn claim(&mut self, task: &str, line: u64) -> Result<String, Refusal> {
+            self.0.claim(task, line)
+        }
+        fn fill(&mut self, task: String, v: &Values<'_>) {
+            self.1.push(v.answered.expect("the file has the column"));
+            self.0.fill(task, v);
         }
     }
 

@@ -21,6 +21,8 @@ use crate::error::InputError;
 
 pub mod ahead;
 #[cfg(test)]
+pub(crate) mod chunks;
+#[cfg(test)]
 pub(crate) mod naive;
 pub mod scan;
 
@@ -181,6 +183,7 @@ mod tests {
         assert_eq!(trim_field("x"), "x");
     }
 
+    use super::chunks::Chunks;
     use super::naive::NaiveRowReader as RowReader;
     use super::*;
 
@@ -211,7 +214,7 @@ mod tests {
         let expected = "`t.csv` row 6, column 2: not valid UTF-8; save the file as UTF-8";
         let error = Table::parse("t.csv", bytes).unwrap_err();
         assert_eq!(error.to_string(), expected);
-        let mut reader = RowReader::new("t.csv", OneByte(bytes)).unwrap();
+        let mut reader = RowReader::new("t.csv", Chunks { bytes, size: 1 }).unwrap();
         assert_eq!(reader.next_row().unwrap().map(|row| row.line), Some(3));
         let error = reader.next_row().err().expect("the bad row");
         assert_eq!(error.to_string(), expected);
@@ -229,29 +232,13 @@ mod tests {
         ));
     }
 
-    /// Hands out one byte per read, so every `\r\n` and the BOM straddle reads.
-    struct OneByte<'a>(&'a [u8]);
-
-    impl Read for OneByte<'_> {
-        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-            match (self.0.split_first(), buffer.first_mut()) {
-                (Some((byte, rest)), Some(slot)) => {
-                    *slot = *byte;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
-
     #[test]
     fn a_stream_read_a_byte_at_a_time_gives_the_rows_and_lines_of_the_whole_file() {
         let bytes = b"\xEF\xBB\xBFa,b\r\n1,\"x\r\ny\"\r\n3,4\r\n5,6\n7,8\r\n";
         let table = Table::parse("t.csv", bytes).unwrap();
         let lines: Vec<u64> = table.rows.iter().map(|r| r.line).collect();
         assert_eq!(lines, [2, 4, 5, 6]);
-        let mut reader = RowReader::new("t.csv", OneByte(bytes)).unwrap();
+        let mut reader = RowReader::new("t.csv", Chunks { bytes, size: 1 }).unwrap();
         assert_eq!(reader.headers(), ["a", "b"]);
         for row in &table.rows {
             let next = reader.next_row().unwrap().expect("as many rows");
@@ -262,11 +249,24 @@ mod tests {
             );
         }
         assert!(reader.next_row().unwrap().is_none());
-        let mut blank = RowReader::new("t.csv", OneByte(b"\xEF\xBB\xBF \r\n\t\n")).unwrap();
+        let mut blank = RowReader::new(
+            "t.csv",
+            Chunks {
+                bytes: b"\xEF\xBB\xBF \r\n\t\n",
+                size: 1,
+            },
+        )
+        .unwrap();
         // The header ` ` and the row `\t` come out before the end shows the file blank.
         assert!(blank.next_row().unwrap().is_some());
         assert!(matches!(blank.next_row(), Err(InputError::Empty { .. })));
-        let nothing = RowReader::new("t.csv", OneByte(b"\xEF\xBB\xBF"));
+        let nothing = RowReader::new(
+            "t.csv",
+            Chunks {
+                bytes: b"\xEF\xBB\xBF",
+                size: 1,
+            },
+        );
         assert!(matches!(nothing, Err(InputError::Empty { .. })));
     }
 
@@ -300,7 +300,14 @@ mod tests {
         assert_eq!(lines, [2, 5, 8, 10]);
         // The same file read a byte at a time, so every line end meets a buffer's edge.
         let bytes = b"a,b\r\n1,2\r\r\n3,4\r";
-        let mut reader = RowReader::new("t.csv", OneByte(&bytes[..])).unwrap();
+        let mut reader = RowReader::new(
+            "t.csv",
+            Chunks {
+                bytes: &bytes[..],
+                size: 1,
+            },
+        )
+        .unwrap();
         let mut lines = Vec::new();
         while let Some(row) = reader.next_row().unwrap() {
             lines.push(row.line);

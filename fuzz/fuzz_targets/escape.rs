@@ -17,7 +17,8 @@
 
 #![no_main]
 
-use evogate::csvout::{Cell, CsvWriter, neutralise, number};
+use evogate::csvout::{Cell, CsvWriter, neutralise};
+use evogate::figures::number;
 use evogate::report::escape::{markdown, markdown_clipped, plain};
 use libfuzzer_sys::fuzz_target;
 

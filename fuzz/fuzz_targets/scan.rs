@@ -11,7 +11,7 @@ use evogate::table::Table;
 use evogate::table::scan::scan_table;
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../common/chunks.rs"]
+#[path = "../../src/table/chunks.rs"]
 mod chunks;
 
 use chunks::Chunks;

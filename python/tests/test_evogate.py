@@ -59,13 +59,17 @@ def test_admit_accepts_row_dicts_with_booleans_and_counts_the_discordant_pairs()
     assert not evogate.admit(cand, base)
 
 
-def test_admit_writes_the_report_dir_and_appends_to_the_ledger(tmp_path):
+def test_admit_writes_the_report_dir_and_appends_to_the_ledger_once_per_new_candidate(tmp_path):
     ledger = tmp_path / "ledger.jsonl"
     base = [{"task_id": f"t{i}", "correct": i < 10, "score": i < 10} for i in range(40)]
     cand = [{"task_id": f"t{i}", "correct": i < 30, "score": i < 30} for i in range(40)]
     evogate.admit(base, cand, ledger=ledger, report_dir=tmp_path / "report")
+    # The same scores again repeat the first attempt and spend nothing.
     evogate.admit(base, cand, ledger=ledger)
     assert (tmp_path / "report" / "admission.md").is_file()
+    assert len(ledger.read_text(encoding="utf-8").splitlines()) == 1
+    other = [{"task_id": f"t{i}", "correct": i < 35, "score": i < 35} for i in range(40)]
+    evogate.admit(base, other, ledger=ledger)
     assert len(ledger.read_text(encoding="utf-8").splitlines()) == 2
 
 

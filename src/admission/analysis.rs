@@ -6,26 +6,10 @@ use super::config::Test;
 use super::pairing::Pair;
 use super::{Delta, Discordant, TestMethod};
 use crate::figures::number;
-use crate::stats::bootstrap::mean_difference_interval;
-use crate::stats::interval::{normal_mean, paired_difference};
+use crate::stats::bounded_mean::{self, Histogram, betting_interval};
+use crate::stats::interval::paired_difference;
 use crate::stats::mcnemar::mcnemar_exact;
 use crate::stats::signed_rank::{Method, signed_rank};
-
-/// The seed of the bootstrap stream behind signed-rank intervals (the same 13 as
-/// `split`'s default), fixed so a report never changes between runs.
-pub const BOOTSTRAP_SEED: u64 = 13;
-
-/// Resamples per bootstrap interval: the interval's bounds move by well under 0.01
-/// between seeds at this count on a few hundred pairs.
-pub const BOOTSTRAP_RESAMPLES: u32 = 10_000;
-
-/// Above this many pairs a signed-rank interval is the normal interval of the mean
-/// difference instead of the percentile bootstrap. The two differ by about
-/// 0.28·γ/√n standard errors at alpha 0.05 (γ the skewness of the differences), under
-/// 0.006·γ here, while the 10,000-resample percentile bounds themselves wander by about
-/// 0.02 standard errors between seeds: past this n the bootstrap's 10,000·n draws buy
-/// nothing the normal interval does not give (at 10^6 pairs they were 10^10 draws).
-pub const BOOTSTRAP_LIMIT: usize = 2_500;
 
 /// One set of pairs tested: the whole holdout or one stratum.
 pub(super) struct Analysis {
@@ -38,6 +22,8 @@ pub(super) struct Analysis {
     pub(super) p_improvement: f64,
     pub(super) p_regression: f64,
     pub(super) p_two_sided: f64,
+    /// log10 of the three p-values, from the tests' log-space tails.
+    pub(super) log10_p: [f64; 3],
     pub(super) method: TestMethod,
     pub(super) mean_difference: f64,
     /// The test's own figures, e.g. `McNemar exact, b 0, c 8`.
@@ -112,6 +98,11 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                 p_improvement: result.p_improvement,
                 p_regression: result.p_regression,
                 p_two_sided: result.p_two_sided,
+                log10_p: [
+                    result.log10_p_improvement,
+                    result.log10_p_regression,
+                    result.log10_p_two_sided,
+                ],
                 method: TestMethod::Exact,
                 mean_difference,
                 detail: format!("McNemar exact, b {b}, c {c}"),
@@ -120,26 +111,10 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
         Test::SignedRank(zero) => {
             let differences: Vec<f64> = pairs.iter().map(|p| p.difference()).collect();
             let result = signed_rank(&differences, zero);
-            let (interval, interval_name) = if differences.len() <= BOOTSTRAP_LIMIT {
-                (
-                    mean_difference_interval(
-                        &differences,
-                        confidence,
-                        BOOTSTRAP_RESAMPLES,
-                        BOOTSTRAP_SEED,
-                    ),
-                    format!(
-                        "percentile bootstrap of the mean difference, {BOOTSTRAP_RESAMPLES} resamples, ChaCha20 seed {BOOTSTRAP_SEED}"
-                    ),
-                )
-            } else {
-                (
-                    normal_mean(&differences, confidence),
-                    format!(
-                        "normal interval of the mean difference, mean ± z·s/√n (more than {BOOTSTRAP_LIMIT} pairs)"
-                    ),
-                )
-            };
+            // Valid at every n and never a point (docs/statistics.md); `None` only if a
+            // difference left [−1, 1], which validated scores cannot.
+            let interval =
+                Histogram::of(&differences).and_then(|h| betting_interval(&h, confidence));
             let method = match result.method {
                 Method::Exact => TestMethod::Exact,
                 Method::Saddlepoint => TestMethod::Saddlepoint,
@@ -158,12 +133,17 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
                     low: interval.map(|i| i.low),
                     high: interval.map(|i| i.high),
                     confidence,
-                    interval: interval_name,
+                    interval: bounded_mean::METHOD.to_string(),
                 },
                 discordant: None,
                 p_improvement: result.p_improvement,
                 p_regression: result.p_regression,
                 p_two_sided: result.p_two_sided,
+                log10_p: [
+                    result.log10_p_improvement,
+                    result.log10_p_regression,
+                    result.log10_p_two_sided,
+                ],
                 method,
                 mean_difference,
                 detail: format!(

@@ -25,9 +25,15 @@ pub struct ClusterSummary {
     pub p_improvement: f64,
     /// One-sided regression.
     pub p_regression: f64,
+    /// log10 of `p_improvement`, computed in log space.
+    pub log10_p_improvement: f64,
+    /// log10 of `p_regression`, computed in log space.
+    pub log10_p_regression: f64,
     /// `exact` or `saddlepoint`.
     pub method: TestMethod,
-    /// Cluster-robust over naive variance of the mean difference; absent when the
+    /// The design effect: the variance of the mean difference when tasks of one group
+    /// move together (cluster-robust) over its variance if every task were independent
+    /// (naive). Above 1 the task-level test overstates the evidence; absent when the
     /// differences do not vary.
     pub design_effect: Option<f64>,
     /// The smallest shift any result on this many clusters could show.
@@ -56,6 +62,8 @@ pub fn summarise(pairs: &Pairs, decides: bool, alpha: f64) -> Option<ClusterSumm
         decides,
         p_improvement: view.test.p_improvement,
         p_regression: view.test.p_regression,
+        log10_p_improvement: view.test.log10_p_improvement,
+        log10_p_regression: view.test.log10_p_regression,
         method: match view.test.method {
             Method::Exact => TestMethod::Exact,
             Method::Saddlepoint => TestMethod::Saddlepoint,
@@ -83,14 +91,15 @@ pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: A
     let significant = level.rejects(p);
     let pass = significant && mean_difference > 0.0;
     let proof = format!(
-        "p_improvement {} {} alpha {alpha} (signed-rank on {} cluster mean differences, {})",
+        "p_improvement {} {} alpha {} (signed-rank on {} cluster mean differences, {})",
         crate::figures::p_value(p),
         if significant { "<" } else { "≥" },
+        crate::figures::level(alpha),
         summary.clusters,
         if summary.method == TestMethod::Exact {
             "exact"
         } else {
-            "normal approximation"
+            "saddlepoint approximation"
         }
     );
     let sentence = if pass {

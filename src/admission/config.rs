@@ -120,4 +120,6 @@ pub struct Config {
     pub holdout: Option<HoldoutRecord>,
     /// Whether the decision must also hold on clusters (`--cluster group`).
     pub cluster: bool,
+    /// Unanswered tasks: whether they may be decided on, and what imports left out.
+    pub answers: super::Answers,
 }

@@ -8,7 +8,7 @@ use super::pairing::{Basis, Pairs};
 use super::wording::compare;
 use super::{Check, Criterion, Delta, Finding, Stratum};
 use crate::alpha::Alpha;
-use crate::figures::{number, p_value, percent, signed};
+use crate::figures::{number, p_value, shift, signed};
 
 /// `kind=year`.
 pub(super) fn label(stratum: &Stratum) -> String {
@@ -178,16 +178,37 @@ pub(super) fn regression_evidence(
         .iter()
         .map(|(s, _)| {
             format!(
-                "The candidate regressed significantly on {}: p_regression {} < alpha {level} (mean score {} against the baseline's {}).",
+                "The candidate regressed significantly on {}: p_regression {} < alpha {level} ({}).",
                 label(s),
                 p_value(s.p_regression),
-                signed(s.candidate_mean),
-                signed(s.baseline_mean)
+                in_metric(s)
             )
         })
         .collect::<Vec<_>>()
         .join(" ");
     evidence(Criterion::NoStratumRegressed, false, proof, sentence)
+}
+
+/// A stratum's arms in the metric of the test that ran: `proportion correct 0.5882
+/// against the baseline's 0.8235: right on 20 of 34 against 28` (McNemar), or `mean
+/// score 0.61 against the baseline's 0.7` (signed-rank).
+fn in_metric(stratum: &Stratum) -> String {
+    match (stratum.baseline_correct, stratum.candidate_correct) {
+        (Some(b), Some(c)) if stratum.n > 0 => {
+            let n = stratum.n as f64;
+            format!(
+                "proportion correct {} against the baseline's {}: right on {c} of {} against {b}",
+                signed(c as f64 / n),
+                signed(b as f64 / n),
+                stratum.n
+            )
+        }
+        _ => format!(
+            "mean score {} against the baseline's {}",
+            signed(stratum.candidate_mean),
+            signed(stratum.baseline_mean)
+        ),
+    }
 }
 
 pub(super) fn margin_evidence(
@@ -202,6 +223,12 @@ pub(super) fn margin_evidence(
     };
     let level = format!("{}%", number(overall.delta.confidence * 100.0));
     let floor = signed(-margin);
+    let metric = if overall.discordant.is_some() {
+        super::TestedMetric::ProportionCorrect
+    } else {
+        super::TestedMetric::MeanScore
+    }
+    .words();
     let failing: Vec<&(String, &Delta)> = bounds
         .iter()
         .filter(|(_, d)| d.low.is_none_or(|low| low <= -margin))
@@ -238,8 +265,8 @@ pub(super) fn margin_evidence(
         .iter()
         .map(|(w, d)| match d.low {
             Some(low) => format!(
-                "Cannot rule out a regression of up to {} on {w}: its {level} lower bound {} is not above the margin {floor}.",
-                percent(-low),
+                "Cannot rule out a regression of up to {} in {metric} on {w}: its {level} lower bound {} is not above the margin {floor}.",
+                shift(-low),
                 signed(low)
             ),
             None => format!("Cannot check the margin on {w}: it has no interval."),

@@ -54,14 +54,13 @@ const RECENT_STRATA: usize = 8;
 
 /// Decides admission for complete `pairs` under `config`.
 ///
-/// Admitted only when every criterion passes: the pairing is complete, the one-sided
+/// Admitted only when every criterion passes: the pairing is complete, both arms
+/// answered every task (when a file says which were, unless allowed), the one-sided
 /// test for improvement gives `p_improvement < alpha` (signed-rank: and the mean score
 /// difference is positive, so ranks and mean agree), no stratum has `p_regression <
 /// alpha`, every stratum's lower bound is above −margin (with a margin), and the tasks
-/// are the recorded holdout (with a manifest). Time: the tests' cost, plus
-/// [`BOOTSTRAP_RESAMPLES`](super::BOOTSTRAP_RESAMPLES) · n for signed-rank intervals on up to
-/// [`BOOTSTRAP_LIMIT`](super::BOOTSTRAP_LIMIT)
-/// pairs and O(n) beyond.
+/// are the recorded holdout (with a manifest). Time: the tests' cost, plus O(n log n)
+/// for a signed-rank interval (its histogram) and O(k log n) for its k distinct values.
 pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
     let alpha = config.alpha.get();
     // The cluster summary needs nothing the rest computes: on many pairs it runs on a
@@ -107,27 +106,40 @@ fn decide_with(
         .iter()
         .map(|(value, members)| {
             let a = analyse(members, config.test, confidence);
-            let stratum = Stratum {
+            let mut stratum = Stratum {
                 name: name.clone(),
                 value: value.to_string(),
                 n: a.n,
                 baseline_mean: a.baseline_mean,
                 candidate_mean: a.candidate_mean,
+                baseline_correct: a.correct.map(|c| c.0),
+                candidate_correct: a.correct.map(|c| c.1),
+                margin_holds: config
+                    .margin
+                    .map(|m| a.delta.low.is_some_and(|low| low > -m.get())),
                 delta: a.delta,
                 discordant: a.discordant,
                 p_improvement: a.p_improvement,
                 p_regression: a.p_regression,
+                log10_p_improvement: a.log10_p[0],
+                log10_p_regression: a.log10_p[1],
                 significant_regression: level.rejects(a.p_regression),
                 min_detectable_shift: min_detectable_shift(a.n as u64, alpha),
+                note: None,
             };
+            stratum.note = super::stratum_note(&stratum, config.test, level);
             (stratum, a.detail)
         })
         .collect();
-    let mut evidence = vec![
-        pairing_evidence(pairs),
+    let mut evidence = vec![pairing_evidence(pairs)];
+    let answers = super::answers::answers_evidence(pairs, &config.answers);
+    // Unanswered tasks decided on under --allow-missing stay in the reasons.
+    let noted = answers.as_ref().is_some_and(|(_, noted)| *noted);
+    evidence.extend(answers.map(|(finding, _)| finding));
+    evidence.extend([
         improvement_evidence(&overall, config.test, level),
         regression_evidence(&overall, &strata, level),
-    ];
+    ]);
     if let Some(margin) = config.margin {
         evidence.push(margin_evidence(&overall, &strata, margin.get()));
     }
@@ -147,7 +159,11 @@ fn decide_with(
     let reasons = evidence
         .iter()
         .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
-        .filter(|e| admitted || e.result == Check::Fail)
+        .filter(|e| {
+            admitted
+                || e.result == Check::Fail
+                || (noted && e.criterion == Criterion::AnswersComplete)
+        })
         .map(|e| e.sentence.clone())
         .collect();
     let k = min_discordant(alpha).expect("Alpha holds a level in (0, 0.5)");
@@ -157,6 +173,10 @@ fn decide_with(
         .map(|(s, _)| s)
         .min_by(|x, y| x.n.cmp(&y.n).then_with(|| x.value.cmp(&y.value)))
         .map(|s| (label(s), s.n, s.min_detectable_shift));
+    let test_name = match config.test {
+        Test::McNemar => TestName::McNemar,
+        Test::SignedRank(_) => TestName::SignedRank,
+    };
     let zero_method = match config.test {
         Test::McNemar => None,
         Test::SignedRank(ZeroMethod::Wilcox) => Some("wilcox".to_string()),
@@ -170,10 +190,8 @@ fn decide_with(
         },
         reasons,
         test: TestInfo {
-            name: match config.test {
-                Test::McNemar => TestName::McNemar,
-                Test::SignedRank(_) => TestName::SignedRank,
-            },
+            name: test_name,
+            metric: super::TestedMetric::of(test_name),
             method: overall.method,
             zero_method,
         },
@@ -194,6 +212,9 @@ fn decide_with(
         p_improvement: overall.p_improvement,
         p_regression: overall.p_regression,
         p_two_sided: overall.p_two_sided,
+        log10_p_improvement: overall.log10_p[0],
+        log10_p_regression: overall.log10_p[1],
+        log10_p_two_sided: overall.log10_p[2],
         min_detectable_shift: match (&cluster, config.cluster) {
             (Some(c), true) => c.min_detectable_shift,
             _ => shift,

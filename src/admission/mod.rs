@@ -7,6 +7,7 @@
 //! back as values; only unusable input is an error.
 
 mod analysis;
+pub mod answers;
 pub mod clustering;
 pub mod config;
 mod criteria;
@@ -14,6 +15,7 @@ pub mod decide;
 pub mod holdout;
 pub mod join;
 pub mod losses;
+mod notes;
 pub mod pairing;
 pub mod wording;
 
@@ -22,12 +24,13 @@ mod join_oracle;
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{BOOTSTRAP_LIMIT, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
+pub use answers::{Answers, LeftOut};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
 pub use decide::decide;
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
+pub use notes::stratum_note;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList};
 
 use serde::Serialize;
@@ -64,11 +67,44 @@ pub enum TestMethod {
     Saddlepoint,
 }
 
+/// What the test compares, and so what the arms' columns and every `delta` measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestedMetric {
+    /// McNemar: the share of tasks graded correct; `delta` is the difference of the two
+    /// arms' proportions correct, (c − b)/n.
+    ProportionCorrect,
+    /// Signed-rank: the mean score; `delta` is the mean of the paired score differences,
+    /// which is the difference of the two arms' mean scores.
+    MeanScore,
+}
+
+impl TestedMetric {
+    /// The metric of `name`'s test.
+    pub fn of(name: TestName) -> TestedMetric {
+        match name {
+            TestName::McNemar => TestedMetric::ProportionCorrect,
+            TestName::SignedRank => TestedMetric::MeanScore,
+        }
+    }
+
+    /// The metric in words, for column headers and sentences: `proportion correct`.
+    pub fn words(self) -> &'static str {
+        match self {
+            TestedMetric::ProportionCorrect => "proportion correct",
+            TestedMetric::MeanScore => "mean score",
+        }
+    }
+}
+
 /// `test` in the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TestInfo {
     /// `mcnemar` or `signed-rank`.
     pub name: TestName,
+    /// What the arms' figures and every `delta` measure: `proportion-correct` (McNemar)
+    /// or `mean-score` (signed-rank).
+    pub metric: TestedMetric,
     /// `exact` or `saddlepoint`.
     pub method: TestMethod,
     /// Signed-rank only: how zero differences were handled, `wilcox` (dropped) or
@@ -124,7 +160,14 @@ pub struct Stratum {
     pub baseline_mean: f64,
     /// Mean candidate score in the stratum.
     pub candidate_mean: f64,
-    /// The stratum's paired difference and interval.
+    /// Tasks the baseline got right in the stratum (McNemar only): with `n`, the
+    /// proportion that `delta` is a difference of.
+    pub baseline_correct: Option<u64>,
+    /// Tasks the candidate got right in the stratum (McNemar only).
+    pub candidate_correct: Option<u64>,
+    /// The stratum's paired difference and interval, in the test's metric
+    /// (`test.metric`): candidate − baseline of the proportions correct, or of the mean
+    /// scores.
     pub delta: Delta,
     /// McNemar's b and c in the stratum (McNemar only).
     pub discordant: Option<Discordant>,
@@ -132,10 +175,22 @@ pub struct Stratum {
     pub p_improvement: f64,
     /// One-sided p-value for regression within the stratum.
     pub p_regression: f64,
+    /// log10 of `p_improvement`, computed in log space (finite where the p-value
+    /// underflows to 0).
+    pub log10_p_improvement: f64,
+    /// log10 of `p_regression`, likewise.
+    pub log10_p_regression: f64,
     /// `p_regression < alpha`: this stratum alone refuses the candidate.
     pub significant_regression: bool,
+    /// With `--margin`: whether the stratum's lower bound is above −margin (`false`
+    /// refuses the candidate, as does a stratum without an interval); null without a
+    /// margin.
+    pub margin_holds: Option<bool>,
     /// The smallest shift the stratum's n could show at alpha; absent when too small.
     pub min_detectable_shift: Option<f64>,
+    /// Why the row reads as it does when its interval and its test seem to disagree
+    /// (an interval wholly below zero that is not a significant regression), else null.
+    pub note: Option<String>,
 }
 
 /// The admission criteria, in the order they are checked.
@@ -144,6 +199,9 @@ pub struct Stratum {
 pub enum Criterion {
     /// Every task is in both files, exactly once.
     PairingComplete,
+    /// Both arms answered every paired task (only when a file says which were
+    /// answered); with `--allow-missing` unanswered tasks pass as wrong answers.
+    AnswersComplete,
     /// The one-sided test for improvement is significant at alpha (and, for
     /// signed-rank, the mean agrees in direction).
     ImprovementSignificant,
@@ -163,6 +221,7 @@ impl Criterion {
     pub fn name(self) -> &'static str {
         match self {
             Criterion::PairingComplete => "pairing-complete",
+            Criterion::AnswersComplete => "answers-complete",
             Criterion::ImprovementSignificant => "improvement-significant",
             Criterion::NoStratumRegressed => "no-stratum-regressed",
             Criterion::MarginHolds => "margin-holds",
@@ -224,6 +283,14 @@ pub struct Admission {
     pub p_regression: f64,
     /// Two-sided p-value.
     pub p_two_sided: f64,
+    /// log10 of `p_improvement`, computed in log space where the p-value is computed:
+    /// finite and exact where `p_improvement` underflows to 0 (reports then print the
+    /// p-value as `< 1e-300`).
+    pub log10_p_improvement: f64,
+    /// log10 of `p_regression`, likewise.
+    pub log10_p_regression: f64,
+    /// log10 of `p_two_sided`, likewise.
+    pub log10_p_two_sided: f64,
     /// The smallest paired shift any result on n pairs could show at alpha (every
     /// disagreement one way); absent when n is too small for any significant result.
     pub min_detectable_shift: Option<f64>,

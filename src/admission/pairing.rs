@@ -26,6 +26,11 @@ pub struct Side {
     pub score: f64,
     /// The ground truth's verdict, when the file carries `correct`.
     pub correct: Option<bool>,
+    /// Whether the task was answered: false only where the file's `answered` column
+    /// says 0 (no output, or an error instead of one). Such a side keeps the score
+    /// and `correct` its file gives it, the empty answer's (0) for files `score`
+    /// writes, so it counts as a wrong answer.
+    pub answered: bool,
     /// The grader's feedback (untrusted text), read through [`Pairs::feedback`]; kept
     /// only where a report shows it.
     pub(super) feedback: Option<Text>,
@@ -81,6 +86,10 @@ pub struct Pairs {
     pub baseline_has_correct: bool,
     /// Whether the candidate file has a `correct` column.
     pub candidate_has_correct: bool,
+    /// Whether the baseline file has an `answered` column.
+    pub baseline_has_answered: bool,
+    /// Whether the candidate file has an `answered` column.
+    pub candidate_has_answered: bool,
     /// The strata column, when the pairs are stratified.
     pub strata_column: Option<String>,
     /// The baseline file as given.
@@ -94,7 +103,8 @@ pub struct Pairs {
 impl PartialEq for Pairs {
     fn eq(&self, other: &Pairs) -> bool {
         let same_side = |x: &Side, y: &Side| {
-            (x.line, x.score.to_bits(), x.correct) == (y.line, y.score.to_bits(), y.correct)
+            (x.line, x.score.to_bits(), x.correct, x.answered)
+                == (y.line, y.score.to_bits(), y.correct, y.answered)
                 && self.feedback(x) == other.feedback(y)
         };
         let same_pair = |x: &Pair, y: &Pair| {
@@ -114,10 +124,14 @@ impl PartialEq for Pairs {
                 self.both_correct,
                 self.baseline_has_correct,
                 self.candidate_has_correct,
+                self.baseline_has_answered,
+                self.candidate_has_answered,
             ) == (
                 other.both_correct,
                 other.baseline_has_correct,
                 other.candidate_has_correct,
+                other.baseline_has_answered,
+                other.candidate_has_answered,
             )
             && (
                 &self.strata_column,

@@ -67,6 +67,7 @@ fn run(base: &str, cand: &str, margin: Option<f64>) -> Admission {
         margin: margin.map(|m| Margin::new(m).unwrap()),
         holdout: None,
         cluster: false,
+        answers: Default::default(),
     };
     decide(&pairs, &config)
 }
@@ -130,7 +131,7 @@ fn refuses_six_identical_pairs_and_reports_what_six_could_detect() {
     assert!((shift - 5.0 / 6.0).abs() < EXACT);
     assert!(
         a.power
-            .contains("With 6 pairs, no shift smaller than 83.3%")
+            .contains("With 6 pairs, no shift smaller than 0.8333 ")
     );
 }
 
@@ -219,26 +220,56 @@ fn refuses_when_the_signed_ranks_and_the_mean_disagree_in_direction() {
 }
 
 #[test]
-fn a_signed_rank_interval_above_the_bootstrap_limit_is_the_normal_one_and_says_so() {
-    // 2,501 year tasks (one win in five) and ten id tasks (all ties): the overall set and
-    // the year stratum are past the limit, the id stratum is not.
+fn a_signed_rank_interval_is_the_betting_interval_at_every_size_and_says_so() {
+    // 2,501 year tasks (one win in five) and ten id tasks (all ties): one interval
+    // method for the large sets and the small one, each around its estimate.
     let mut rows = Vec::new();
-    for index in 0..=BOOTSTRAP_LIMIT {
+    for index in 0..2_501 {
         rows.push(("year", 0, u8::from(index % 5 == 0)));
     }
     rows.extend(repeat("id", 1, 1, 10));
     let (base, cand) = files(&rows, false);
     let admission = run(&base, &cand, None);
-    assert!(admission.delta.interval.starts_with("normal interval"));
-    let low = admission.delta.low.expect("an interval");
-    let high = admission.delta.high.expect("an interval");
-    assert!(low < admission.delta.estimate && admission.delta.estimate < high);
-    let by_value = |value: &str| {
-        let stratum = admission.strata.iter().find(|s| s.value == value).unwrap();
-        stratum.delta.interval.clone()
-    };
-    assert!(by_value("year").starts_with("normal interval"));
-    assert!(by_value("id").starts_with("percentile bootstrap"));
+    let deltas = std::iter::once(&admission.delta).chain(admission.strata.iter().map(|s| &s.delta));
+    for delta in deltas {
+        assert!(
+            delta.interval.starts_with("betting interval"),
+            "{}",
+            delta.interval
+        );
+        let (low, high) = (
+            delta.low.expect("an interval"),
+            delta.high.expect("an interval"),
+        );
+        assert!(low < delta.estimate && delta.estimate < high, "{delta:?}");
+    }
+}
+
+#[test]
+fn a_stratum_of_unchanged_pairs_fails_the_margin_under_signed_rank_as_under_mcnemar() {
+    // Twelve unchanged pairs say little about a regression of 0.05: the percentile
+    // bootstrap gave [0, 0] there and let the margin pass; Tango's interval on the same
+    // outcomes does not, and neither does the betting interval.
+    let mut rows = repeat("id", 0, 1, 20);
+    rows.extend(repeat("year", 1, 1, 12));
+    for with_correct in [false, true] {
+        let (b, c) = files(&rows, with_correct);
+        let refused = run(&b, &c, Some(0.05));
+        let year = refused.strata.iter().find(|s| s.value == "year").unwrap();
+        let low = year.delta.low.expect("an interval");
+        assert!(low < -0.05, "{:?}", year.delta);
+        assert!(
+            year.delta.high.expect("an interval") > 0.05,
+            "{:?}",
+            year.delta
+        );
+        assert_eq!(
+            result(&refused, Criterion::ImprovementSignificant),
+            Check::Pass
+        );
+        assert_eq!(result(&refused, Criterion::MarginHolds), Check::Fail);
+        assert_eq!(refused.verdict, Verdict::Refused);
+    }
 }
 
 #[test]
@@ -257,8 +288,8 @@ fn a_margin_refuses_when_a_strata_lower_bound_reaches_it() {
     assert!(low < -0.05 && year.delta.confidence == 0.9);
     assert!(
         refused.reasons[0].starts_with(&format!(
-            "Cannot rule out a regression of up to {} on kind=year",
-            crate::figures::percent(-low)
+            "Cannot rule out a regression of up to {} in proportion correct on kind=year",
+            crate::figures::shift(-low)
         )),
         "{}",
         refused.reasons[0]
@@ -479,7 +510,6 @@ mod properties {
     }
 
     proptest! {
-        // Each signed-rank case draws 10,000 bootstrap resamples per stratum.
         #![proptest_config(ProptestConfig::with_cases(6))]
 
         #[test]
@@ -537,6 +567,7 @@ mod losses {
                 margin: None,
                 holdout: None,
                 cluster: false,
+                answers: Default::default(),
             };
             let admission = decide(&pairs, &config);
             let shown: Vec<(f64, String)> = admission

@@ -3,7 +3,7 @@
 //! carries. The numbers themselves are written by [`crate::figures`].
 
 use crate::alpha::Alpha;
-use crate::figures::{p_value, percent, significant};
+use crate::figures::{p_value, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.
@@ -35,7 +35,7 @@ pub fn power_sentence(
     let mut text = match shift {
         Some(shift) => format!(
             "With {n} pairs, no shift smaller than {} could have been detected at alpha {level}, even in the best case (every disagreement one way); \"no significant regression\" says nothing about regressions smaller than that.",
-            percent(shift)
+            crate::figures::shift(shift)
         ),
         None => format!(
             "With {n} pairs no result could be significant at alpha {level}: even with every disagreement one way it takes at least {min_discordant} pairs, so neither an improvement nor a regression could have been detected."
@@ -46,7 +46,7 @@ pub fn power_sentence(
         text.push_str(&match stratum_shift {
             Some(s) => format!(
                 "The regression check on the smallest stratum ({label}, {size} pairs) could not detect a regression smaller than {}.",
-                percent(s)
+                crate::figures::shift(s)
             ),
             None => format!(
                 "The smallest stratum ({label}, {size} pairs) is too small for its regression check to detect anything at alpha {level}."
@@ -83,9 +83,9 @@ mod tests {
             Some(5.0 / 136.0),
             Some(("kind=id".into(), 34, Some(5.0 / 34.0))),
         );
-        assert!(text.starts_with("With 136 pairs, no shift smaller than 3.7%"));
+        assert!(text.starts_with("With 136 pairs, no shift smaller than 0.0368 "));
         assert!(
-            text.contains("(kind=id, 34 pairs) could not detect a regression smaller than 14.7%")
+            text.contains("(kind=id, 34 pairs) could not detect a regression smaller than 0.1471.")
         );
         let tiny = power_sentence(4, 0.05, 5, None, None);
         assert!(tiny.contains("at least 5 pairs"), "{tiny}");

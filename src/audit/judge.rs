@@ -16,6 +16,8 @@ pub struct Rerun {
     pub admitted: bool,
     /// The deciding one-sided p-value: the clustered test's when it ran on clusters.
     pub p_improvement: f64,
+    /// log10 of `p_improvement`, from the test's log-space tail.
+    pub log10_p_improvement: f64,
     /// Pairs.
     pub n: u64,
     /// Clusters of the `group` column, when the test ran on them.
@@ -57,11 +59,14 @@ struct Findings {
     clusters: Option<u64>,
     /// The data's own test: its p and whether it is significant (admitted).
     data: Option<(f64, bool)>,
+    /// log10 of the data's p, computed in log space.
+    data_log10: Option<f64>,
     /// The sentence that states the data's result.
     data_sentence: String,
     /// The claim is no improvement at all.
     no_gain: bool,
-    best: f64,
+    /// The wins of the best case: its p-value is 0.5^best_wins.
+    best_wins: u64,
     worst: Option<(u64, u64, f64)>,
     discordant: Option<(u64, u64)>,
     notes: Vec<String>,
@@ -100,7 +105,7 @@ pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
             }
             let units = claim.units(n);
             let single_run = !claim.grouped();
-            let (no_gain, best, worst) = match (metric, counts) {
+            let (no_gain, best_wins, worst) = match (metric, counts) {
                 (Metric::Binary, (Some(base), Some(cand))) => {
                     let gain = cand.saturating_sub(base);
                     let worst = if single_run {
@@ -108,11 +113,11 @@ pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
                     } else {
                         None
                     };
-                    (gain == 0, best_case_p(gain.min(units)), worst)
+                    (gain == 0, gain.min(units), worst)
                 }
                 _ => {
                     let no_gain = candidate.value <= baseline.value;
-                    (no_gain, best_case_p(units), None)
+                    (no_gain, units, None)
                 }
             };
             Findings {
@@ -124,9 +129,10 @@ pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
                 unit_word: unit_word(claim),
                 clusters: claim.clusters,
                 data: None,
+                data_log10: None,
                 data_sentence: String::new(),
                 no_gain,
-                best,
+                best_wins,
                 worst,
                 discordant: None,
                 notes,
@@ -140,25 +146,26 @@ pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
 /// copies or clusters the counts cannot be tested unit by unit, so only the best case
 /// (each unit holding at least one of the c wins) is judged.
 fn discordant(claim: &Claim, b: u64, c: u64, tested: f64) -> Findings {
-    let p = mcnemar_exact(b, c).p_improvement;
+    let test = mcnemar_exact(b, c);
+    let p = test.p_improvement;
     let naive = format!(
         "McNemar exact on b {b}, c {c}: p_improvement {} {} alpha {}.",
         p_text(p),
         if p < tested { "<" } else { "≥" },
         p_text(tested)
     );
-    let (units, data, best, notes) = match claim.n {
+    let (units, data, best_wins, notes) = match claim.n {
         Some(n) if claim.grouped() => {
             let units = claim.units(n);
             let note = format!(
                 "That test counts copies or clustered tasks as independent; only per-task score files with a `group` column can be tested on the {units} {}.",
                 unit_word(claim)
             );
-            (units, None, best_case_p(c.min(units)), vec![note])
+            (units, None, c.min(units), vec![note])
         }
-        Some(n) => (n, Some((p, p < tested)), best_case_p(n), Vec::new()),
+        Some(n) => (n, Some((p, p < tested)), n, Vec::new()),
         // Only the discordant pairs enter McNemar's test.
-        None => (b + c, Some((p, p < tested)), best_case_p(b + c), Vec::new()),
+        None => (b + c, Some((p, p < tested)), b + c, Vec::new()),
     };
     Findings {
         evidence: "discordant",
@@ -172,10 +179,11 @@ fn discordant(claim: &Claim, b: u64, c: u64, tested: f64) -> Findings {
             "discordant pairs"
         },
         clusters: claim.clusters,
+        data_log10: data.map(|_| test.log10_p_improvement),
         data,
         data_sentence: naive,
         no_gain: false,
-        best,
+        best_wins,
         worst: None,
         discordant: Some((b, c)),
         notes,
@@ -220,6 +228,7 @@ pub fn judge_admission(
         },
         clusters: rerun.clusters,
         data: Some((rerun.p_improvement, rerun.admitted)),
+        data_log10: Some(rerun.log10_p_improvement),
         data_sentence: format!(
             "The admission test {}: {}",
             if rerun.admitted {
@@ -230,7 +239,7 @@ pub fn judge_admission(
             rerun.first_reason
         ),
         no_gain: false,
-        best: best_case_p(units),
+        best_wins: units,
         worst: None,
         discordant: rerun.discordant,
         notes: match (claim.metric, rerun.metric) {
@@ -259,11 +268,11 @@ fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
         sentences.push(format!(
             "{units}: the candidate's rate is not above the baseline's, so no result could show an improvement."
         ));
-    } else if f.best >= tested {
+    } else if best_case_p(f.best_wins) >= tested {
         verdict = ClaimVerdict::Unsupportable;
         sentences.push(format!(
             "{units}: even the best case, every disagreement won, gives p {} ≥ alpha {}.",
-            p_text(f.best),
+            p_text(best_case_p(f.best_wins)),
             p_text(tested)
         ));
     } else if let Some((_, significant)) = f.data {
@@ -276,7 +285,7 @@ fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
     } else {
         let best = format!(
             "the best case, every disagreement won, gives p {} < alpha {}",
-            p_text(f.best),
+            p_text(best_case_p(f.best_wins)),
             p_text(tested)
         );
         match f.worst {
@@ -352,8 +361,14 @@ fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
         clusters: f.clusters,
         selected_on_scored_set: claim.selected_on_scored_set,
         p_improvement: f.data.map(|(p, _)| p),
-        p_best_case: f.best,
+        log10_p_improvement: f.data_log10,
+        p_best_case: best_case_p(f.best_wins),
+        // The best case is k wins of k: 0.5^k, exactly −k·log10 2.
+        log10_p_best_case: -(f.best_wins as f64) * std::f64::consts::LOG10_2,
         p_worst_case: f.worst.map(|w| w.2),
+        log10_p_worst_case: f
+            .worst
+            .map(|(b, c, _)| mcnemar_exact(b, c).log10_p_improvement),
         b,
         c,
         worst_case_b: f.worst.map(|w| w.0),

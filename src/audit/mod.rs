@@ -162,12 +162,19 @@ pub struct Judgement {
     pub selected_on_scored_set: bool,
     /// The one-sided p-value the data give (admission or McNemar); null for rates.
     pub p_improvement: Option<f64>,
+    /// log10 of `p_improvement`, computed in log space: finite where the p-value
+    /// underflows to 0 (text prints it as `< 1e-300`).
+    pub log10_p_improvement: Option<f64>,
     /// The least p-value any result at `effective_n` consistent with the claim could
     /// give: every disagreement the claim implies won by the candidate.
     pub p_best_case: f64,
+    /// log10 of `p_best_case`: −k·log10 2 for k wins.
+    pub log10_p_best_case: f64,
     /// Binary single-run rates: McNemar's p at the most discordance the rates allow,
     /// the largest over every pairing.
     pub p_worst_case: Option<f64>,
+    /// log10 of `p_worst_case`, computed in log space.
+    pub log10_p_worst_case: Option<f64>,
     /// McNemar's b (baseline right, candidate wrong), when known.
     pub b: Option<u64>,
     /// McNemar's c (candidate right, baseline wrong), when known.

@@ -135,6 +135,7 @@ fn no_result_on_too_few_units_makes_the_claim_unsupportable() {
     let rerun = Rerun {
         admitted: false,
         p_improvement: 0.5,
+        log10_p_improvement: -std::f64::consts::LOG10_2,
         n: 2,
         clusters: None,
         discordant: None,

@@ -42,6 +42,7 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
         strata,
         margin: args.margin.map(Margin::new).transpose()?,
         cluster: args.cluster.is_some(),
+        allow_missing: args.allow_missing,
     })
 }
 
@@ -70,12 +71,9 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     }
     let evaluation = admit(&files, &settings)?;
     let report = &evaluation.report;
-    let mut notes = Vec::new();
+    let mut notes = evaluation.notes.clone();
     if let Some(info) = &report.ledger {
-        notes.push(format!(
-            "ledger {}: attempt {} on this holdout, alpha {}",
-            info.path, info.attempt, info.alpha_this_attempt
-        ));
+        notes.push(ledger_note(info));
     }
     if let Some(warning) = report
         .admission
@@ -111,6 +109,21 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         stdout,
         notes,
     })
+}
+
+/// Where the attempt stands in the ledger, or that it repeated an earlier one.
+fn ledger_note(info: &crate::report::LedgerInfo) -> String {
+    if info.repeated {
+        format!(
+            "ledger {}: these scores files were decided alike as attempt {} on this holdout already; no new attempt is spent (decided again at that attempt's alpha {})",
+            info.path, info.attempt, info.alpha_this_attempt
+        )
+    } else {
+        format!(
+            "ledger {}: attempt {} on this holdout, alpha {}",
+            info.path, info.attempt, info.alpha_this_attempt
+        )
+    }
 }
 
 /// Appends `text` to the step summary; GitHub concatenates every step's additions.

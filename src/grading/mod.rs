@@ -388,7 +388,7 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
             Some((text, false)) => text,
             _ => "",
         };
-        let mut grade = verifier.grade_at(index, text);
+        let mut grade = verifier.grade(index, text);
         if let Some(why) = unanswered {
             // Graded as an empty answer; the feedback says why, not what was expected.
             grade.feedback = why.to_string();

@@ -1,15 +1,16 @@
-//! The streaming grader against the whole-file grader it replaced (kept here, as it
-//! was, as the oracle): the same scores CSV, summary and error, first among several,
+//! The streaming grader against the whole-file grader it replaced (kept here as the
+//! oracle, `naive_grade`): the same scores CSV, summary and error, first among several,
 //! for every pairing of tricky tasks files with tricky outputs files, read whole or a
 //! few bytes at a time.
 
 use super::*;
-use crate::outputs::tests::{Chunks, whole_file};
-use crate::table::Table;
+use crate::outputs::naive as naive_outputs;
+use crate::table::chunks::Chunks;
 use crate::verify;
 
-/// The whole-file grader `score` used before the tasks file was streamed, unchanged.
-mod whole_tables {
+/// The oracle: the whole-file grader `score` used before the tasks file was streamed,
+/// changed only to grade by position, as verifiers now do.
+mod naive_grade {
     use std::collections::HashMap;
 
     use super::SCORE_COLUMNS;
@@ -63,11 +64,12 @@ mod whole_tables {
     ) -> Result<ScoreSheet<'a>, InputError> {
         let id_column = tasks.require("task_id")?;
         tasks.require_rows()?;
-        let known_tasks = verifier.tasks();
-        let known: FastMap<&str, u32> = known_tasks
-            .iter()
+        let count = verifier.task_count();
+        let known: FastMap<String, u32> = verifier
+            .tasks()
+            .into_iter()
             .enumerate()
-            .map(|(index, task)| (task.task_id.as_str(), index as u32))
+            .map(|(index, task)| (task.task_id, index as u32))
             .collect();
         let standard = ["task_id", "group", "kind", "prompt"];
         let extra: Vec<usize> = (0..tasks.headers.len())
@@ -77,10 +79,10 @@ mod whole_tables {
         // output of each known task, and the first line of outputs for unknown ids, which
         // are strays at best but must still be reported as repeats first.
         let mut output_task: Vec<u32> = Vec::with_capacity(outputs.len());
-        let mut output_of: Vec<u32> = vec![NONE; known_tasks.len()];
+        let mut output_of: Vec<u32> = vec![NONE; count];
         let mut unknown: HashMap<&str, u64> = HashMap::new();
         for (position, output) in outputs.iter().enumerate() {
-            let task = known.get(output.task_id.as_str()).copied().unwrap_or(NONE);
+            let task = known.get(&output.task_id).copied().unwrap_or(NONE);
             output_task.push(task);
             let first = if task == NONE {
                 unknown.insert(&output.task_id, output.line)
@@ -103,7 +105,7 @@ mod whole_tables {
                 ));
             }
         }
-        let mut listed_on: Vec<Option<u64>> = vec![None; known_tasks.len()];
+        let mut listed_on: Vec<Option<u64>> = vec![None; count];
         let mut rows = Vec::with_capacity(tasks.rows.len());
         let mut missing = Vec::new();
         for row in &tasks.rows {
@@ -124,7 +126,6 @@ mod whole_tables {
                     ),
                 ));
             }
-            let task = &known_tasks[index];
             let answer = match output_of[index] {
                 NONE => {
                     missing.push(task_id.to_string());
@@ -132,15 +133,17 @@ mod whole_tables {
                 }
                 position => Some(outputs[position as usize].output.as_str()),
             };
-            let mut grade = verifier.grade(task, answer.unwrap_or(""));
+            let mut grade = verifier.grade(index, answer.unwrap_or(""));
             if answer.is_none() {
                 // Changed since: a task with no output says so in its feedback.
                 grade.feedback = "unanswered: no output for this task".to_string();
             }
+            // The id found the task, so it is the task's own id.
+            let (group, kind) = verifier.task_names(index);
             rows.push(Scored {
-                task_id: &task.task_id,
-                group: &task.group,
-                kind: &task.kind,
+                task_id,
+                group,
+                kind,
                 grade,
                 extra: extra.iter().map(|&i| row.fields[i].as_str()).collect(),
             });
@@ -214,8 +217,8 @@ fn naive_score(
     // The scanner's whole table: how the CSV is read is held by the scanner's own
     // tests against the `csv` crate (which takes an unclosed quote as a last field).
     let tasks = crate::table::scan::scan_table("tasks.csv", tasks).map_err(|e| e.to_string())?;
-    let outputs = whole_file::parse_outputs("o.jsonl", outputs).map_err(|e| e.to_string())?;
-    let sheet = whole_tables::grade_tasks(verifier, &tasks, "o.jsonl", &outputs)
+    let outputs = naive_outputs::parse_outputs("o.jsonl", outputs).map_err(|e| e.to_string())?;
+    let sheet = naive_grade::grade_tasks(verifier, &tasks, "o.jsonl", &outputs)
         .map_err(|e| e.to_string())?;
     let summary = Summary {
         tasks: sheet.rows.len(),
@@ -224,7 +227,7 @@ fn naive_score(
         errored: 0,
         first_missing: sheet.missing_outputs.iter().take(5).cloned().collect(),
     };
-    Ok((whole_tables::scores_csv(&sheet), summary))
+    Ok((naive_grade::scores_csv(&sheet), summary))
 }
 
 /// Scores as `score` does now, both files handed over `size` bytes at a time.
@@ -315,8 +318,7 @@ const OUTPUTS: &[&[u8]] = &[
 
 #[test]
 fn every_pairing_of_tricky_files_scores_as_the_whole_file_grader_did() {
-    let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-    let verifier = verify::build("arxiv", &truth).unwrap();
+    let verifier = verify::build("arxiv", "papers.csv", SHIPPED).unwrap();
     for tasks in TASKS {
         for outputs in OUTPUTS {
             assert_scores_as_naive(verifier.as_ref(), tasks, outputs);
@@ -330,8 +332,7 @@ fn the_facts_verifier_scores_as_the_naive_grader_does() {
         fr,capital,Capital of France?,Paris\n\
         de,capital,Capital of Germany?,Berlin\n\
         a:b,c,Colons?,x|y\n";
-    let truth = Table::parse("f.csv", text.as_bytes()).unwrap();
-    let verifier = verify::build("facts", &truth).unwrap();
+    let verifier = verify::build("facts", "f.csv", text.as_bytes()).unwrap();
     let tasks = b"task_id,group,kind,prompt\nfr:capital,,,\na:b:c,,,\nde:capital,,,\n";
     for outputs in [
         &b"task_id,output\nfr:capital,Paris or Berlin\na:b:c,y\n"[..],
@@ -344,8 +345,7 @@ fn the_facts_verifier_scores_as_the_naive_grader_does() {
 
 #[test]
 fn a_summary_names_the_first_five_tasks_without_an_output() {
-    let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-    let verifier = verify::build("arxiv", &truth).unwrap();
+    let verifier = verify::build("arxiv", "papers.csv", SHIPPED).unwrap();
     let (csv, summary) = score_now(
         verifier.as_ref(),
         TASKS[3],
@@ -386,8 +386,7 @@ fn quoted(text: &str) -> String {
 
 #[test]
 fn every_shipped_task_scores_as_the_naive_grader_does_in_any_order_with_extra_columns() {
-    let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-    let verifier = verify::build("arxiv", &truth).unwrap();
+    let verifier = verify::build("arxiv", "papers.csv", SHIPPED).unwrap();
     let tasks = verifier.tasks();
     let answers = [
         "The paper is arXiv 1706.03762.",
@@ -522,9 +521,8 @@ proptest::proptest! {
 
     #[test]
     fn outputs_in_any_order_score_as_the_whole_file_grader_did(seed in proptest::prelude::any::<u64>()) {
-        let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-        let verifier = verify::build("arxiv", &truth).unwrap();
-        let (tasks, outputs) = drawn_files(verifier.tasks(), seed);
+        let verifier = verify::build("arxiv", "papers.csv", SHIPPED).unwrap();
+        let (tasks, outputs) = drawn_files(&verifier.tasks(), seed);
         assert_scores_as_naive(verifier.as_ref(), tasks.as_bytes(), outputs.as_bytes());
     }
 }

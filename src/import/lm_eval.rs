@@ -7,6 +7,7 @@
 //! (`"metrics": {"exact_match": 1.0}`). Files are read line by line, each by a targeted
 //! scanner (`lm_eval_scan`) that leaves any line it does not fully understand to serde_json.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 
@@ -101,7 +102,7 @@ impl Reader {
             };
             // The scanner reads the usual line; serde_json reads (and words the errors
             // of) every line the scanner leaves to it.
-            let parsed: Line = match super::lm_eval_scan::scan(&buffer) {
+            let parsed: Line<'_> = match super::lm_eval_scan::scan(&buffer) {
                 Some(parsed) => parsed,
                 None => serde_json::from_slice(&buffer)
                     .map_err(|e| bad(format!("not a JSON object: {e}")))?,
@@ -120,7 +121,7 @@ impl Reader {
         Ok(())
     }
 
-    fn entry(&mut self, task: usize, line: Line) -> Result<Entry, String> {
+    fn entry(&mut self, task: usize, line: Line<'_>) -> Result<Entry, String> {
         let doc_id = match &line.doc_id {
             Some(v @ (Value::Number(_) | Value::String(_))) => id_text(v),
             _ => return Err("no `doc_id`".to_string()),
@@ -156,7 +157,7 @@ impl Reader {
             task,
             doc_id,
             filter,
-            doc_hash: line.doc_hash,
+            doc_hash: line.doc_hash.map(Cow::into_owned),
             values,
         })
     }
@@ -208,7 +209,7 @@ impl Reader {
         )?;
         let metric_index = self.metrics.index[&metric_name];
         let mut found = Found::default();
-        for entry in &self.entries {
+        for entry in self.entries {
             let task_id = format!("{}:{}", self.tasks[entry.task], entry.doc_id);
             // Tasks with a sample need not be in the universe: only those without one
             // are looked up there.
@@ -222,7 +223,7 @@ impl Reader {
                 task_id,
                 score,
                 kind: Some(self.tasks[entry.task].clone()),
-                doc_hash: entry.doc_hash.clone(),
+                doc_hash: entry.doc_hash,
             });
         }
         let filter_record: Vec<String> = self
@@ -242,24 +243,25 @@ impl Reader {
 /// The fields of one line that matter, read without building the document, the
 /// arguments or the responses (most of a line's bytes), so a million lines read fast.
 #[derive(Debug)]
-pub(super) struct Line {
+/// The scanner borrows its names from the line; serde_json's reading owns them.
+pub(super) struct Line<'a> {
     pub(super) doc_id: Option<Value>,
-    pub(super) filter: Option<String>,
-    pub(super) doc_hash: Option<String>,
+    pub(super) filter: Option<Cow<'a, str>>,
+    pub(super) doc_hash: Option<Cow<'a, str>>,
     pub(super) metrics: Option<Value>,
     /// Every other top-level field: its number (booleans as 0/1), or `None`.
-    pub(super) scalars: Vec<(String, Option<f64>)>,
+    pub(super) scalars: Vec<(Cow<'a, str>, Option<f64>)>,
 }
 
-impl<'de> Deserialize<'de> for Line {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Line, D::Error> {
+impl<'de> Deserialize<'de> for Line<'static> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Line<'static>, D::Error> {
         struct Fields;
         impl<'de> Visitor<'de> for Fields {
-            type Value = Line;
+            type Value = Line<'static>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line<'static>, A::Error> {
                 let mut line = Line {
                     doc_id: None,
                     filter: None,
@@ -270,12 +272,14 @@ impl<'de> Deserialize<'de> for Line {
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
                         "doc_id" => line.doc_id = Some(map.next_value()?),
-                        "filter" => line.filter = Some(map.next_value()?),
-                        "doc_hash" => line.doc_hash = map.next_value::<Option<String>>()?,
+                        "filter" => line.filter = Some(Cow::Owned(map.next_value()?)),
+                        "doc_hash" => {
+                            line.doc_hash = map.next_value::<Option<String>>()?.map(Cow::Owned)
+                        }
                         "metrics" => line.metrics = Some(map.next_value()?),
                         _ => {
                             let Scalar(value) = map.next_value()?;
-                            line.scalars.push((key, value));
+                            line.scalars.push((Cow::Owned(key), value));
                         }
                     }
                 }

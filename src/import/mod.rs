@@ -228,7 +228,7 @@ pub struct Found {
 }
 
 /// Tasks left out, by reason.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dropped {
     /// Tasks with no sample under the selectors although the log holds them.
     pub missing: Tally,
@@ -239,7 +239,7 @@ pub struct Dropped {
 }
 
 /// How many tasks, and the first few (sorted).
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     /// The number of tasks.
     pub count: usize,

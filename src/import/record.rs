@@ -24,7 +24,7 @@ pub struct InputLog {
 
 /// What an import read and how (the JSON schema is this struct).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ImportRecord {
+pub struct ImportRecord<'a> {
     /// Always [`SCHEMA`].
     pub schema: &'static str,
     /// The format, as given on the command line (`lm-eval`, `inspect`, ...).
@@ -43,20 +43,21 @@ pub struct ImportRecord {
     pub dropped: Dropped,
     /// Notes, e.g. that a mean turned outcomes into scores.
     pub notes: Vec<String>,
-    /// lm-eval only: each written task's `doc_hash`.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub doc_hashes: BTreeMap<String, String>,
+    /// lm-eval only: each written task's `doc_hash`, in the rows' (task id) order,
+    /// borrowed from the rows (written by [`ImportRecord::to_json`] on a line of its own).
+    #[serde(skip)]
+    pub doc_hashes: Vec<(&'a str, &'a str)>,
 }
 
-impl ImportRecord {
+impl<'a> ImportRecord<'a> {
     /// The record of `imported`.
     pub fn new(
         format: super::Format,
-        imported: &Imported,
+        imported: &'a Imported,
         on_missing: super::OnMissing,
         scale: Option<super::Scale>,
         inputs: Vec<InputLog>,
-    ) -> ImportRecord {
+    ) -> ImportRecord<'a> {
         ImportRecord {
             schema: SCHEMA,
             format: format.name(),
@@ -73,14 +74,28 @@ impl ImportRecord {
             doc_hashes: imported
                 .rows
                 .iter()
-                .filter_map(|r| Some((r.task_id.clone(), r.doc_hash.clone()?)))
+                .filter_map(|r| Some((r.task_id.as_str(), r.doc_hash.as_deref()?)))
                 .collect(),
         }
     }
 
-    /// The record as pretty JSON with a final newline.
+    /// The record as pretty JSON with a final newline; the document hashes, one per
+    /// task (a million for a large lm-eval run), on one line of their own rather than
+    /// one line each, which keeps the record a third smaller and its writing cheap.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        if !self.doc_hashes.is_empty() {
+            let mut hashes = Vec::new();
+            let mut writer = serde_json::Serializer::new(&mut hashes);
+            // The rows are sorted and unique by task id, so this is the map admit reads.
+            let _ = serde::Serializer::collect_map(&mut writer, self.doc_hashes.iter().copied());
+            let hashes = String::from_utf8(hashes).unwrap_or_default();
+            // The pretty text ends with `\n}`: the field goes in before the brace.
+            text.truncate(text.len() - 2);
+            text.push_str(",\n  \"doc_hashes\": ");
+            text.push_str(&hashes);
+            text.push_str("\n}");
+        }
         text.push('\n');
         text
     }
@@ -98,6 +113,44 @@ pub struct Documents {
     /// Each task's document hash.
     #[serde(default)]
     pub doc_hashes: BTreeMap<String, String>,
+    /// The tasks the import left out, by reason.
+    #[serde(default)]
+    pub dropped: Dropped,
+}
+
+impl Documents {
+    /// The tasks the import left out, when it left any: all of them count as
+    /// unanswered (a missing or errored sample has no answer; a duplicated one no
+    /// single answer).
+    pub fn left_out(&self) -> Option<crate::admission::LeftOut> {
+        let Dropped {
+            missing,
+            duplicated,
+            errored,
+        } = &self.dropped;
+        let parts = [
+            (missing, "missing"),
+            (errored, "errored"),
+            (duplicated, "duplicated"),
+        ];
+        let count: usize = parts.iter().map(|(t, _)| t.count).sum();
+        if count == 0 {
+            return None;
+        }
+        let why: Vec<String> = parts
+            .iter()
+            .filter(|(t, _)| t.count > 0)
+            .map(|(t, what)| format!("{} {what}", t.count))
+            .collect();
+        let mut first: Vec<String> = parts.iter().flat_map(|(t, _)| t.first.clone()).collect();
+        first.sort();
+        first.truncate(super::FIRST_IDS);
+        Some(crate::admission::LeftOut {
+            count,
+            why: why.join(", "),
+            first,
+        })
+    }
 }
 
 /// When both records hold document hashes: the tasks whose documents differ (sorted),

@@ -103,6 +103,7 @@ fn scale_parses_min_max_and_refuses_an_empty_range() {
 fn documents_differ_only_on_shared_tasks_with_other_hashes() {
     let base = record::Documents {
         doc_hashes: [("a".into(), "h1".into()), ("b".into(), "h2".into())].into(),
+        ..Default::default()
     };
     let cand = record::Documents {
         doc_hashes: [
@@ -111,6 +112,7 @@ fn documents_differ_only_on_shared_tasks_with_other_hashes() {
             ("c".into(), "h3".into()),
         ]
         .into(),
+        ..Default::default()
     };
     assert_eq!(
         record::different_documents(&base, &cand),

@@ -134,6 +134,33 @@ impl Attempt {
     }
 }
 
+impl Record {
+    /// Whether this record is an attempt on `holdout_sha256` that decided these scores
+    /// files: the baseline's and the candidate's SHA-256.
+    pub fn same_inputs(
+        &self,
+        holdout_sha256: &str,
+        baseline_sha256: &str,
+        candidate_sha256: &str,
+    ) -> bool {
+        self.holdout_sha256 == holdout_sha256
+            && self.baseline_sha256 == baseline_sha256
+            && self.candidate_sha256 == candidate_sha256
+    }
+
+    /// Whether `decision`, reached again at this record's alpha, is the one this record
+    /// holds: the same files, test, pairs, p-value (up to a JSON round trip) and
+    /// verdict. A run that repeats it is no new look at the holdout.
+    pub fn repeated_by(&self, decision: &Decision) -> bool {
+        self.baseline_sha256 == decision.baseline_sha256
+            && self.candidate_sha256 == decision.candidate_sha256
+            && self.test == decision.test
+            && self.n == decision.n
+            && same_alpha(self.p_improvement, decision.p_improvement)
+            && self.verdict == decision.verdict
+    }
+}
+
 /// Checks that `record`, read after `earlier` records of its holdout whose first
 /// declared `first_alpha`, is the next attempt exactly as the rule makes it.
 pub(crate) fn check_continues(

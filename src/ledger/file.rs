@@ -57,6 +57,82 @@ fn record_attempt_with<T>(
     Ok((record, value))
 }
 
+/// What [`record_or_repeat`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry<T> {
+    /// The attempt appended, or the earlier one this run repeated.
+    pub record: Record,
+    /// Whether the run repeated an earlier attempt on the same scores files and tasks
+    /// with the same result: nothing was appended and no alpha spent.
+    pub repeated: bool,
+    /// The attempts on the holdout the ledger holds now.
+    pub attempts: u64,
+    /// The warning for a torn last record that the read skipped (and an append cut
+    /// off), naming its row.
+    pub warning: Option<String>,
+    /// The caller's value, from the decision that counted.
+    pub value: T,
+}
+
+/// The scores files of an attempt, by SHA-256.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inputs<'a> {
+    /// The baseline's scores file.
+    pub baseline_sha256: &'a str,
+    /// The candidate's scores file.
+    pub candidate_sha256: &'a str,
+}
+
+/// Records an attempt on `holdout_sha256` as [`record_attempt`] does, unless it repeats
+/// one: when the ledger already holds an attempt on this holdout with these `inputs`,
+/// `decide` is called at that attempt's alpha, and if it reaches the recorded result
+/// (see [`Record::repeated_by`]) the earlier record is returned and nothing is
+/// appended or spent. Otherwise (a first look, or the same files decided differently,
+/// e.g. under another test: a new look at the holdout) `decide` is called at the next
+/// attempt's alpha and that attempt is appended. All under one lock.
+pub fn record_or_repeat<T>(
+    path: &Path,
+    holdout_sha256: &str,
+    declared_alpha: f64,
+    inputs: Inputs<'_>,
+    mut decide: impl FnMut(f64) -> anyhow::Result<(Decision, T)>,
+) -> anyhow::Result<Entry<T>> {
+    let mut ledger = Locked::open(path)?;
+    let records = ledger.read()?;
+    let warning = ledger.tail.warning(&path.display().to_string());
+    let attempt = next_attempt(&records, holdout_sha256, declared_alpha)
+        .with_context(|| format!("`{}`", path.display()))?;
+    let earlier = records.iter().filter(|r| {
+        r.same_inputs(
+            holdout_sha256,
+            inputs.baseline_sha256,
+            inputs.candidate_sha256,
+        )
+    });
+    for record in earlier {
+        let (decision, value) = decide(record.alpha_this_attempt)?;
+        if record.repeated_by(&decision) {
+            return Ok(Entry {
+                record: record.clone(),
+                repeated: true,
+                attempts: attempt.attempt - 1,
+                warning,
+                value,
+            });
+        }
+    }
+    let (decision, value) = decide(attempt.alpha)?;
+    let record = attempt.record(decision);
+    ledger.append(&records, &record, &mut |file, bytes| file.write_all(bytes))?;
+    Ok(Entry {
+        record,
+        repeated: false,
+        attempts: attempt.attempt,
+        warning,
+        value,
+    })
+}
+
 /// Appends `record` to the ledger at `path` (created when absent), under the lock, after
 /// checking that it is exactly the next attempt of its holdout's stream as the ledger
 /// stands. Prefer [`record_attempt`], which computes the attempt under the same lock.
@@ -238,6 +314,81 @@ mod tests {
             "{error:#}"
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1);
+    }
+
+    fn inputs() -> (String, String) {
+        let d = decision(0.5, Verdict::Refused);
+        (d.baseline_sha256, d.candidate_sha256)
+    }
+
+    #[test]
+    fn the_same_files_decided_alike_repeat_their_attempt_and_spend_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let (baseline, candidate) = inputs();
+        let files = Inputs {
+            baseline_sha256: &baseline,
+            candidate_sha256: &candidate,
+        };
+        let run = |p: f64, files: Inputs<'_>| {
+            record_or_repeat(&path, &holdout, 0.05, files, |alpha| {
+                let mut d = decision(p, Verdict::Refused);
+                d.baseline_sha256 = files.baseline_sha256.to_string();
+                d.candidate_sha256 = files.candidate_sha256.to_string();
+                Ok((d, alpha))
+            })
+            .unwrap()
+        };
+        let first = run(0.5, files);
+        assert!(!first.repeated);
+        assert_eq!((first.record.attempt, first.attempts), (1, 1));
+        let again = run(0.5, files);
+        assert!(again.repeated);
+        assert_eq!(again.record, first.record);
+        assert_eq!(again.attempts, 1);
+        // Decided again at the first attempt's alpha, not the second's.
+        assert_eq!(again.value, first.record.alpha_this_attempt);
+        // The same files decided differently (another test, say) are a new look.
+        let other = run(0.25, files);
+        assert!(!other.repeated);
+        assert_eq!((other.record.attempt, other.attempts), (2, 2));
+        let other_candidate = crate::digest::sha256_hex(b"another candidate");
+        let new = run(
+            0.5,
+            Inputs {
+                baseline_sha256: &baseline,
+                candidate_sha256: &other_candidate,
+            },
+        );
+        assert!(!new.repeated);
+        assert_eq!(new.record.attempt, 3);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3);
+    }
+
+    #[test]
+    fn a_torn_last_record_is_reported_naming_its_row_and_cut_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        std::fs::write(&path, "{\"schema\":\"evogate/ledger/v1\"").unwrap();
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let (baseline, candidate) = inputs();
+        let files = Inputs {
+            baseline_sha256: &baseline,
+            candidate_sha256: &candidate,
+        };
+        let entry = record_or_repeat(&path, &holdout, 0.05, files, |_| {
+            Ok((decision(0.5, Verdict::Refused), ()))
+        })
+        .unwrap();
+        let warning = entry.warning.unwrap();
+        assert!(warning.contains("ledger.jsonl` row 1"), "{warning}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            parse_ledger("ledger.jsonl", &text).unwrap(),
+            vec![entry.record]
+        );
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub fn summarise(records: &[Record]) -> Vec<HoldoutSummary> {
                     "the next attempt needs p < {}; with {} pairs the smallest possible p is {}",
                     significant(next_alpha),
                     last.n,
-                    significant(smallest_p)
+                    crate::figures::p_value(smallest_p)
                 )
             });
             Some(HoldoutSummary {
@@ -158,7 +158,7 @@ mod tests {
         assert_eq!(
             closed.warning.as_deref(),
             Some(
-                "the next attempt needs p < 0.000211; with 12 pairs the smallest possible p is 0.000244"
+                "the next attempt needs p < 0.000211; with 12 pairs the smallest possible p is 0.0002441"
             )
         );
     }

@@ -541,4 +541,9 @@ fn read_line(
 }
 
 #[cfg(test)]
+pub(crate) mod naive;
+#[cfg(test)]
 pub(crate) mod tests;
+/// The whole table, for the oracle in [`naive`].
+#[cfg(test)]
+use crate::table::Table;

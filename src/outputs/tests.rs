@@ -1,116 +1,12 @@
-//! The stream reader against the whole-file reader it replaced (kept here, as it was,
-//! as the oracle): the same outputs, lines and errors on tricky files, whole or handed
+//! The stream reader against the whole-file reader it replaced (the oracle in
+//! [`super::naive`]): the same outputs, lines and errors on tricky files, whole or handed
 //! over a byte or a few bytes at a time.
 
 use proptest::prelude::*;
 
+use super::naive as naive_outputs;
 use super::*;
-
-/// The whole-file reader `score` used before outputs were streamed, unchanged but for
-/// its JSON-tree line parser: that general path was not rewritten, so the library's
-/// own (`parse_line`) serves both.
-pub(crate) mod whole_file {
-    use crate::error::InputError;
-    use crate::outputs::{Output, parse_line};
-    use crate::table::Table;
-
-    pub fn parse_outputs(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
-        let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        match body.iter().position(|b| !b.is_ascii_whitespace()) {
-            Some(at) if body[at] == b'{' => parse_jsonl(source, body),
-            Some(at) if body[at] == b'[' => Err(InputError::invalid(
-                source,
-                1 + body[..at].iter().filter(|&&b| b == b'\n').count() as u64,
-                "this is a JSON array; write one object per line (JSON Lines: `{\"task_id\": ..., \"output\": ...}` on each line, no brackets or commas between them)",
-            )),
-            _ => parse_csv(source, bytes),
-        }
-    }
-
-    fn parse_csv(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
-        let table = Table::parse(source, bytes)?;
-        let id = table.require("task_id")?;
-        let output = table.require("output")?;
-        table.require_rows()?;
-        Ok(table
-            .rows
-            .into_iter()
-            .map(|row| Output {
-                line: row.line,
-                task_id: row.fields[id].trim().to_string(),
-                output: row.fields[output].clone(),
-            })
-            .collect())
-    }
-
-    fn parse_jsonl(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
-        let text = std::str::from_utf8(bytes).map_err(|error| {
-            let line = 1 + bytes[..error.valid_up_to()]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count();
-            InputError::Utf8 {
-                file: source.to_string(),
-                line: line as u64,
-                column: 1,
-            }
-        })?;
-        let mut outputs = Vec::new();
-        for (index, raw) in text.lines().enumerate() {
-            let line = index as u64 + 1;
-            if raw.trim().is_empty() {
-                continue;
-            }
-            let output = match parse_line_fast(line, raw) {
-                Some(output) => output,
-                None => parse_line(source, line, raw)?,
-            };
-            outputs.push(output);
-        }
-        if outputs.is_empty() {
-            return Err(InputError::NoRows {
-                file: source.to_string(),
-            });
-        }
-        Ok(outputs)
-    }
-
-    #[derive(serde::Deserialize)]
-    struct Line<'a> {
-        #[serde(borrow)]
-        task_id: std::borrow::Cow<'a, str>,
-        #[serde(borrow)]
-        output: std::borrow::Cow<'a, str>,
-    }
-
-    fn parse_line_fast(line: u64, raw: &str) -> Option<Output> {
-        if !raw.trim_start().starts_with('{') {
-            return None;
-        }
-        let fields: Line = serde_json::from_str(raw).ok()?;
-        Some(Output {
-            line,
-            task_id: fields.task_id.trim().to_string(),
-            output: fields.output.into_owned(),
-        })
-    }
-}
-
-/// Hands out `size` bytes per read, so line ends, characters and the BOM straddle
-/// reads.
-pub(crate) struct Chunks<'a> {
-    pub bytes: &'a [u8],
-    pub size: usize,
-}
-
-impl Read for Chunks<'_> {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.size.min(buffer.len()).min(self.bytes.len());
-        buffer[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        Ok(n)
-    }
-}
+use crate::table::chunks::Chunks;
 
 /// The outputs, or the error's message.
 fn outcome(result: Result<Vec<Output>, InputError>) -> Result<Vec<Output>, String> {
@@ -119,7 +15,7 @@ fn outcome(result: Result<Vec<Output>, InputError>) -> Result<Vec<Output>, Strin
 
 /// Reads `bytes` every way there is and checks each against the whole-file reader.
 fn assert_reads_as_naive(bytes: &[u8]) {
-    let expected = outcome(whole_file::parse_outputs("o.jsonl", bytes));
+    let expected = outcome(naive_outputs::parse_outputs("o.jsonl", bytes));
     assert_eq!(
         outcome(parse_outputs("o.jsonl", bytes)),
         expected,
@@ -295,7 +191,7 @@ proptest! {
         if let Some(at) = bad_byte {
             bytes.insert(at.min(bytes.len()), 0xff);
         }
-        let expected = outcome(whole_file::parse_outputs("o.jsonl", &bytes));
+        let expected = outcome(naive_outputs::parse_outputs("o.jsonl", &bytes));
         prop_assert_eq!(outcome(parse_outputs("o.jsonl", &bytes)), expected.clone());
         let mut seen = Vec::new();
         let result = read_outputs("o.jsonl", Chunks { bytes: &bytes, size: 3 }, |output| {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::{open_file, read_file};
 use crate::admission::{
-    Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, StrataRequest, Test, TestChoice,
-    TestName, decide,
+    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs,
+    StrataRequest, TestChoice, TestName, decide,
 };
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
@@ -63,6 +63,9 @@ pub struct AdmitSettings {
     pub margin: Option<Margin>,
     /// `--cluster group`.
     pub cluster: bool,
+    /// `--allow-missing`: decide on unanswered tasks as wrong answers instead of
+    /// refusing.
+    pub allow_missing: bool,
 }
 
 /// The files of one `admit` run, read as streams.
@@ -90,6 +93,9 @@ pub struct Evaluation {
     pub report: Report,
     /// The pairs, sorted by task.
     pub pairs: Pairs,
+    /// What to tell the user besides the report, e.g. that a torn ledger record was
+    /// skipped.
+    pub notes: Vec<String>,
 }
 
 /// Everything a decision needs besides the level, checked before any ledger is touched
@@ -97,25 +103,24 @@ pub struct Evaluation {
 struct Prepared<'a> {
     pairs: Pairs,
     inputs: Vec<InputFile>,
-    test: Test,
-    holdout: Option<HoldoutRecord>,
+    /// The decision's settings, at `settings.alpha` until [`Prepared::decide_at`].
+    config: Config,
     settings: &'a AdmitSettings,
 }
 
 impl Prepared<'_> {
-    /// Decides at `alpha`: the one decision of a run.
-    fn decide_at(self, alpha: Alpha) -> Evaluation {
-        let config = Config {
-            alpha,
-            test: self.test,
-            margin: self.settings.margin,
-            holdout: self.holdout,
-            cluster: self.settings.cluster,
-        };
-        let admission = decide(&self.pairs, &config);
+    /// Decides at `alpha` (more than once only when a ledger checks for a repeat).
+    fn decide_at(&mut self, alpha: Alpha) -> Admission {
+        self.config.alpha = alpha;
+        decide(&self.pairs, &self.config)
+    }
+
+    /// The evaluation of `admission`, decided on these pairs.
+    fn evaluation(self, admission: Admission) -> Evaluation {
         Evaluation {
             report: Report::new(admission, self.inputs),
             pairs: self.pairs,
+            notes: Vec::new(),
         }
     }
 }
@@ -133,15 +138,16 @@ pub fn evaluate(
     let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, true)?;
     let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::All)?;
     let digests = [baseline.digest("baseline"), candidate.digest("candidate")];
-    let prepared = prepare(joined, digests, tasks, manifest, settings)?;
-    Ok(prepared.decide_at(settings.alpha))
+    let mut prepared = prepare(joined, digests, tasks, manifest, settings)?;
+    let admission = prepared.decide_at(settings.alpha);
+    Ok(prepared.evaluation(admission))
 }
 
 /// Runs `admit` on `files`: streams the two scores files (digesting them on the way),
 /// pairs, and decides once, at the level the ledger leaves for this attempt when there
 /// is a ledger (the attempt is recorded under its lock), else at `settings.alpha`.
 pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
-    super::import::check_documents(&files.baseline, &files.candidate)?;
+    let left_out = super::import::check_imports(&files.baseline, &files.candidate)?;
     // Every file is opened before any is parsed, so an unreadable one is reported first.
     let baseline = open_file(&files.baseline)?;
     let candidate = open_file(&files.candidate)?;
@@ -162,16 +168,20 @@ pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Eva
         read_digested("candidate", &files.candidate, candidate, |source, rows| {
             base.join_rows(source, rows, keep)
         })?;
-    let prepared = prepare(
+    let mut prepared = prepare(
         joined,
         [base_digest, cand_digest],
         tasks.as_ref(),
         manifest.as_ref(),
         settings,
     )?;
+    prepared.config.answers.left_out = left_out;
     match &files.ledger {
         Some(path) => under_ledger(path, prepared),
-        None => Ok(prepared.decide_at(settings.alpha)),
+        None => {
+            let admission = prepared.decide_at(settings.alpha);
+            Ok(prepared.evaluation(admission))
+        }
     }
 }
 
@@ -226,47 +236,70 @@ fn prepare<'a>(
         )?),
         None => None,
     };
+    let config = Config {
+        alpha: settings.alpha,
+        test,
+        margin: settings.margin,
+        holdout,
+        cluster: settings.cluster,
+        answers: Answers {
+            allow_missing: settings.allow_missing,
+            left_out: [None, None],
+        },
+    };
     Ok(Prepared {
         pairs,
         inputs,
-        test,
-        holdout,
+        config,
         settings,
     })
 }
 
 /// Takes the alpha the ledger leaves for this attempt on this holdout, decides at it,
-/// and records the attempt, all under the ledger's lock.
-fn under_ledger(path: &Path, prepared: Prepared) -> anyhow::Result<Evaluation> {
+/// and records the attempt, all under the ledger's lock; unless these scores files were
+/// decided alike on this holdout already, in which case that attempt stands and
+/// nothing is spent (see [`ledger::file::record_or_repeat`]).
+fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluation> {
     let task_ids: Vec<String> = prepared.pairs.tasks().map(str::to_string).collect();
     let holdout = ledger::holdout_identity(&task_ids);
     let declared = prepared.settings.alpha.get();
-    let (record, mut evaluation) =
-        ledger::file::record_attempt(path, &holdout, declared, |attempt| {
-            let evaluation = prepared.decide_at(Alpha::new(attempt.alpha)?);
-            let report = &evaluation.report;
-            let decision = ledger::Decision {
-                candidate_sha256: report.inputs[1].sha256.clone(),
-                baseline_sha256: report.inputs[0].sha256.clone(),
-                test: match report.admission.test.name {
-                    TestName::McNemar => "mcnemar".to_string(),
-                    TestName::SignedRank => "signed-rank".to_string(),
-                },
-                n: report.admission.n as u64,
-                p_improvement: report.admission.p_improvement,
-                verdict: report.admission.verdict,
-            };
-            Ok((decision, evaluation))
-        })?;
-    evaluation.report.ledger = Some(LedgerInfo {
+    let (baseline_sha256, candidate_sha256) = (
+        prepared.inputs[0].sha256.clone(),
+        prepared.inputs[1].sha256.clone(),
+    );
+    let inputs = ledger::file::Inputs {
+        baseline_sha256: &baseline_sha256,
+        candidate_sha256: &candidate_sha256,
+    };
+    let entry = ledger::file::record_or_repeat(path, &holdout, declared, inputs, |alpha| {
+        let admission = prepared.decide_at(Alpha::new(alpha)?);
+        let decision = ledger::Decision {
+            candidate_sha256: candidate_sha256.clone(),
+            baseline_sha256: baseline_sha256.clone(),
+            test: match admission.test.name {
+                TestName::McNemar => "mcnemar".to_string(),
+                TestName::SignedRank => "signed-rank".to_string(),
+            },
+            n: admission.n as u64,
+            p_improvement: admission.p_improvement,
+            verdict: admission.verdict,
+        };
+        Ok((decision, admission))
+    })?;
+    let record = &entry.record;
+    let ledger = LedgerInfo {
         path: path.display().to_string(),
         holdout_sha256: record.holdout_sha256.clone(),
         attempt: record.attempt,
+        repeated: entry.repeated,
         declared_alpha: record.declared_alpha,
         alpha_this_attempt: record.alpha_this_attempt,
         alpha_spent_before: record.alpha_spent_before,
-        alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, record.attempt),
-    });
+        alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, entry.attempts),
+    };
+    let mut evaluation = prepared.evaluation(entry.value);
+    evaluation.report.ledger = Some(ledger);
+    evaluation.notes.extend(entry.warning);
     Ok(evaluation)
 }
 
@@ -276,7 +309,10 @@ pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let mut files = vec![
         FileToWrite::new(dir.join("admission.json"), json::render(report)),
-        FileToWrite::new(dir.join("admission.md"), markdown::render(report)),
+        FileToWrite::new(
+            dir.join("admission.md"),
+            markdown::render_in_folder(report, &svg::PLOTS),
+        ),
         FileToWrite::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
     ];
     for (name, svg) in svg::render(report, &evaluation.pairs) {

@@ -18,8 +18,8 @@ use crate::stats::signed_rank::ZeroMethod;
 /// Cases per property for McNemar, where a decision costs microseconds.
 const MCNEMAR_CASES: u32 = 256;
 
-/// Cases per property for signed-rank, where each decision also draws 10,000
-/// bootstrap resamples per stratum.
+/// Cases per property for signed-rank, where each decision costs more (the exact null
+/// distribution and an interval per stratum).
 const SIGNED_RANK_CASES: u32 = 48;
 
 /// One task: its stratum (0..3), its group (0..8) and both arms' scores in quarters.
@@ -70,6 +70,7 @@ fn settings(test: TestChoice) -> AdmitSettings {
         }),
         margin: None,
         cluster: false,
+        allow_missing: false,
     }
 }
 

@@ -100,6 +100,7 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         }),
         margin: None,
         cluster: false,
+        allow_missing: false,
     };
     let (baseline, candidate) = (inside(baseline)?, inside(candidate)?);
     let mut evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
@@ -113,6 +114,8 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
     let rerun = Rerun {
         admitted: admission.verdict == Verdict::Admitted,
         p_improvement: clustered.map_or(admission.p_improvement, |c| c.p_improvement),
+        log10_p_improvement: clustered
+            .map_or(admission.log10_p_improvement, |c| c.log10_p_improvement),
         n: admission.n as u64,
         clusters: clustered.map(|c| c.clusters as u64),
         discordant: admission

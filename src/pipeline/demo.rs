@@ -17,7 +17,7 @@ use super::{audit, read_file, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{Streamed, ensure_dir, replace_folder};
-use crate::figures::{p_value, percent};
+use crate::figures::{p_value, shift};
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -124,13 +124,13 @@ fn split(demo: &mut Demo) -> anyhow::Result<()> {
         .collect();
     let power = &manifest.holdout_power;
     demo.lines.push(format!(
-        "split:  {} tasks into {} (seed {}); the holdout can detect shifts of {} and more",
+        "split:  {} tasks into {} (seed {}); the holdout can detect shifts of {} and more (a proportion of pairs: 0.05 is 5 percentage points)",
         manifest.splits.iter().map(|s| s.tasks).sum::<usize>(),
         sizes.join(", "),
         manifest.seed,
         power
             .min_detectable_shift
-            .map_or("nothing".to_string(), percent)
+            .map_or("nothing".to_string(), shift)
     ));
     Ok(())
 }
@@ -178,6 +178,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
         }),
         margin: None,
         cluster: false,
+        allow_missing: false,
     };
     let baseline = local(demo, "baseline-scores.csv")?;
     let tasks = local(demo, "split/holdout.csv")?;

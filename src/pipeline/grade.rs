@@ -9,14 +9,12 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::open_file;
-use crate::table::scan::RowScanner;
 use crate::verify::{self, Verifier};
 
 /// Builds the verifier `name` from the ground truth at `truth`.
 pub fn verifier(truth: &Path, name: &str) -> anyhow::Result<Box<dyn Verifier>> {
-    let file: Box<dyn std::io::Read> = Box::new(open_file(truth)?);
-    let rows = RowScanner::new(&truth.display().to_string(), file)?;
-    Ok(verify::build_from_rows(name, rows)?)
+    let source = truth.display().to_string();
+    Ok(verify::build(name, &source, open_file(truth)?)?)
 }
 
 /// The answer to one request line: the grade, or why the line is not a request.
@@ -46,7 +44,7 @@ fn grade_line(verifier: &dyn Verifier, line: &str) -> Result<Value, String> {
     let index = verifier.find_task(task_id).ok_or_else(|| {
         format!("task `{task_id}` is not in the ground truth; use an id `split` wrote from it")
     })?;
-    let grade = verifier.grade_at(index, output);
+    let grade = verifier.grade(index, output);
     Ok(json!({
         "task_id": task_id,
         "score": grade.score,

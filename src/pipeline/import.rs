@@ -1,12 +1,12 @@
 //! The import use case: read another eval tool's per-sample logs, apply the shared
 //! rules ([`crate::import::assemble`]), and write the scores CSV and its companion
-//! record atomically. Also [`check_documents`], which `admit` calls so that two lm-eval
-//! runs on different documents never pair.
+//! record atomically. Also [`check_imports`], which `admit` calls so that two lm-eval
+//! runs on different documents never pair and tasks an import left out are counted.
 
-use std::io::BufReader;
 use std::path::Path;
 
 use super::{open_file, read_file};
+use crate::admission::LeftOut;
 use crate::atomic::{FileToWrite, write_all};
 use crate::cli::ImportArgs;
 use crate::digest::{HashingReader, sha256_hex};
@@ -17,7 +17,7 @@ use crate::import::{
     Format, Found, ImportError, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
     promptfoo, render_csv,
 };
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::sync::mpsc;
 
 /// Imports the logs `args` names, writes the scores and the record, and returns the
@@ -135,7 +135,7 @@ fn read_lm_eval(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
             })?,
         };
         let mut ahead = HashedAhead::spawn(open_file(path)?);
-        reader.add(&name, &task, BufReader::with_capacity(1 << 16, &mut ahead))?;
+        reader.add(&name, &task, &mut ahead)?;
         let sha256 = ahead
             .finish()
             .map_err(|e| anyhow::anyhow!("`{name}`: cannot read it: {e}"))?;
@@ -144,10 +144,12 @@ fn read_lm_eval(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
     Ok((reader.finish(&args.filter, args.metric.as_deref())?, inputs))
 }
 
-/// Refuses to pair two imported scores files whose companion records show the same
-/// task run on different documents (lm-eval's `doc_hash`). Files without a record, or
-/// records without hashes, pass: there is nothing to compare.
-pub fn check_documents(baseline: &Path, candidate: &Path) -> anyhow::Result<()> {
+/// Reads the companion records of two scores files (`evogate import` writes one beside
+/// each): refuses to pair two whose records show the same task run on different
+/// documents (lm-eval's `doc_hash`), and returns what each import left out (the
+/// baseline's, then the candidate's), which `admit` counts as unanswered. Files without
+/// a record, or records without hashes, have nothing to compare.
+pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<[Option<LeftOut>; 2]> {
     let read = |scores: &Path| -> anyhow::Result<Option<Documents>> {
         let path = companion_path(scores);
         if !path.is_file() {
@@ -162,8 +164,13 @@ pub fn check_documents(baseline: &Path, candidate: &Path) -> anyhow::Result<()> 
         })?;
         Ok(Some(documents))
     };
-    let (Some(base), Some(cand)) = (read(baseline)?, read(candidate)?) else {
-        return Ok(());
+    let (base, cand) = (read(baseline)?, read(candidate)?);
+    let left_out = [
+        base.as_ref().and_then(Documents::left_out),
+        cand.as_ref().and_then(Documents::left_out),
+    ];
+    let (Some(base), Some(cand)) = (base, cand) else {
+        return Ok(left_out);
     };
     let differ = different_documents(&base, &cand);
     if let Some((task, b, c)) = differ.first() {
@@ -176,13 +183,16 @@ pub fn check_documents(baseline: &Path, candidate: &Path) -> anyhow::Result<()> 
             companion_path(candidate).display()
         );
     }
-    Ok(())
+    Ok(left_out)
 }
 
 /// A file read and digested on a thread of its own, handed on in chunks, so hashing
-/// and parsing a large log share the two cores.
+/// and parsing a large log share the two cores. Chunks go back to the reading thread
+/// once parsed, so a large log is read into the same few buffers (no fresh, zeroed
+/// megabyte per chunk), and the parser reads lines straight out of them ([`BufRead`]).
 struct HashedAhead {
     chunks: mpsc::Receiver<std::io::Result<Vec<u8>>>,
+    spare: mpsc::Sender<Vec<u8>>,
     current: Vec<u8>,
     at: usize,
     digest: Option<std::thread::JoinHandle<std::io::Result<String>>>,
@@ -193,10 +203,12 @@ impl HashedAhead {
 
     fn spawn(file: std::fs::File) -> HashedAhead {
         let (send, chunks) = mpsc::sync_channel(4);
+        let (spare, spares) = mpsc::channel::<Vec<u8>>();
         let digest = std::thread::spawn(move || {
             let mut hashing = HashingReader::new(file);
             loop {
-                let mut chunk = vec![0; Self::CHUNK];
+                let mut chunk = spares.try_recv().unwrap_or_default();
+                chunk.resize(Self::CHUNK, 0);
                 let n = match hashing.read(&mut chunk) {
                     Ok(n) => n,
                     Err(e) => {
@@ -217,6 +229,7 @@ impl HashedAhead {
         });
         HashedAhead {
             chunks,
+            spare,
             current: Vec::new(),
             at: 0,
             digest: Some(digest),
@@ -236,18 +249,31 @@ impl HashedAhead {
 
 impl Read for HashedAhead {
     fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = buffer.len().min(available.len());
+        buffer[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for HashedAhead {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
         if self.at == self.current.len() {
             match self.chunks.recv() {
                 Ok(chunk) => {
-                    self.current = chunk?;
+                    let done = std::mem::replace(&mut self.current, chunk?);
+                    // The thread may have finished: then the buffer is simply dropped.
+                    let _ = self.spare.send(done);
                     self.at = 0;
                 }
-                Err(_) => return Ok(0),
+                Err(_) => return Ok(&[]),
             }
         }
-        let n = buffer.len().min(self.current.len() - self.at);
-        buffer[..n].copy_from_slice(&self.current[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
+        Ok(&self.current[self.at..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at = (self.at + amount).min(self.current.len());
     }
 }

@@ -29,9 +29,8 @@ pub struct ScoreFiles {
 
 /// Grades `files.outputs` against the truth, handing the scores CSV to `write`.
 pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<Summary> {
-    let truth_file: Box<dyn std::io::Read> = Box::new(open_file(&files.truth)?);
-    let truth = RowScanner::new(&files.truth.display().to_string(), truth_file)?;
-    let verifier = verify::build_from_rows(&files.verifier, truth)?;
+    let truth_source = files.truth.display().to_string();
+    let verifier = verify::build(&files.verifier, &truth_source, open_file(&files.truth)?)?;
     let tasks_source = files.tasks.display().to_string();
     let tasks = RowScanner::new(&tasks_source, open_file(&files.tasks)?)?;
     // An error reading the outputs is reported only after the whole tasks file is

@@ -54,15 +54,13 @@ pub fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
     let truth_path = &settings.truth;
     let request = &settings.request;
     let truth_bytes = read_file(truth_path)?;
-    let truth = crate::table::Table::parse(&truth_path.display().to_string(), &truth_bytes)?;
-    let verifier = verify::build(&settings.verifier, &truth)?;
+    let truth_source = truth_path.display().to_string();
+    let verifier = verify::build(&settings.verifier, &truth_source, truth_bytes.as_slice())?;
+    let tasks = verifier.tasks();
     let (splits, algorithm) = match settings.compat {
-        None => (
-            build_splits(verifier.tasks(), request)?,
-            "evogate".to_string(),
-        ),
+        None => (build_splits(&tasks, request)?, "evogate".to_string()),
         Some(compat) => (
-            compat_splits(compat, verifier.tasks(), request)?,
+            compat_splits(compat, &tasks, request)?,
             compat.name().to_string(),
         ),
     };

@@ -4,6 +4,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{OutcomesPlot, PowerPlot, StrataPlot};
 
@@ -23,6 +24,7 @@ const LABEL_PX: f64 = 10.0;
 const CANDIDATE: RGBColor = RGBColor(31, 119, 180);
 const BASELINE: RGBColor = RGBColor(214, 39, 40);
 const GREY: RGBColor = RGBColor(140, 140, 140);
+const MARGIN: RGBColor = RGBColor(230, 120, 0);
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 type Drawn = Result<(), Box<dyn std::error::Error>>;
@@ -94,36 +96,49 @@ pub fn outcomes_svg(plot: &OutcomesPlot) -> String {
                 ("candidate only (c)", *candidate_only, CANDIDATE),
                 ("both wrong", *both_wrong, GREY),
             ];
-            render("Paired outcomes", |area| {
+            render("Paired outcomes on correct (McNemar)", |area| {
                 let top = cells.iter().map(|c| c.1).max().unwrap_or(0).max(1);
+                // One segment per cell, so bars, their counts and their names share a
+                // centre.
                 let mut chart = ChartBuilder::on(area)
                     .margin(10)
-                    .x_label_area_size(30)
+                    .x_label_area_size(35)
                     .y_label_area_size(50)
-                    .build_cartesian_2d(0u32..4u32, 0u64..top + top / 10 + 1)?;
+                    .build_cartesian_2d((0u32..3u32).into_segmented(), 0u64..top + top / 8 + 1)?;
                 chart
                     .configure_mesh()
                     .label_style(font(LABEL_PX))
                     .axis_desc_style(font(LABEL_PX))
                     .disable_x_mesh()
-                    .x_labels(4)
-                    .x_label_formatter(&|x| {
-                        cells
-                            .get(*x as usize)
-                            .map_or(String::new(), |c| c.0.to_string())
+                    .x_labels(cells.len())
+                    .x_label_formatter(&|x| match x {
+                        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => cells
+                            .get(*i as usize)
+                            .map_or(String::new(), |c| c.0.to_string()),
+                        SegmentValue::Last => String::new(),
                     })
+                    .x_desc("outcome of each pair")
                     .y_desc("pairs")
                     .draw()?;
                 for (index, (_, count, color)) in cells.iter().enumerate() {
                     let x = index as u32;
-                    chart.draw_series(std::iter::once(Rectangle::new(
-                        [(x, 0), (x + 1, *count)],
+                    let right = if index + 1 < cells.len() {
+                        SegmentValue::Exact(x + 1)
+                    } else {
+                        SegmentValue::Last
+                    };
+                    let mut bar = Rectangle::new(
+                        [(SegmentValue::Exact(x), 0), (right, *count)],
                         color.mix(0.8).filled(),
-                    )))?;
+                    );
+                    bar.set_margin(0, 0, 6, 6);
+                    chart.draw_series(std::iter::once(bar))?;
                     chart.draw_series(std::iter::once(Text::new(
                         count.to_string(),
-                        (x, *count),
-                        font(16.0),
+                        (SegmentValue::CenterOf(x), *count),
+                        font(14.0)
+                            .color(&BLACK)
+                            .pos(Pos::new(HPos::Center, VPos::Bottom)),
                     )))?;
                 }
                 Ok(())
@@ -162,7 +177,9 @@ pub fn outcomes_svg(plot: &OutcomesPlot) -> String {
     }
 }
 
-/// Each stratum's difference with its interval, a line at 0 and one at −margin.
+/// Each stratum's difference with its interval, a line at 0 and one at −margin. Rows
+/// are centred in equal bands; a regressed row is red and labelled `(regressed)`, one
+/// whose lower bound fails the margin orange and labelled `(below margin)`.
 pub fn strata_svg(plot: &StrataPlot) -> String {
     // Each row with its interval, when both bounds are finite.
     let rows: Vec<_> = plot
@@ -174,50 +191,84 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
                 .low
                 .zip(r.high)
                 .filter(|(low, high)| low.is_finite() && high.is_finite());
-            let label = match interval {
-                Some(_) => xml_chars(&r.label),
-                None => format!("{} (no interval)", xml_chars(&r.label)),
-            };
+            let mut marks = String::new();
+            if interval.is_none() {
+                marks.push_str(" (no interval)");
+            }
+            if r.significant_regression {
+                marks.push_str(" (regressed)");
+            }
+            if r.below_margin {
+                marks.push_str(" (below margin)");
+            }
+            // The stratum's name is cut to fit, never its marks.
+            let room = MAX_LABEL_CHARS.saturating_sub(marks.chars().count()).max(8);
+            let label = clip(&xml_chars(&r.label), room) + &marks;
             (r, label, interval)
         })
         .collect();
-    render("Difference by stratum (candidate − baseline)", |area| {
-        let count = rows.len().max(1) as i32;
+    // Labels are right-aligned against the axis: the label area is as wide as the
+    // longest label needs, at most MAX_LABEL_CHARS (a few more with every mark).
+    let longest = rows
+        .iter()
+        .map(|(_, label, _)| label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let label_area = (longest as f64 * CHAR_WIDTH * LABEL_PX).ceil() as u32 + 15;
+    let confidence = crate::figures::number(plot.confidence * 100.0);
+    let title = format!("Difference in {} by stratum", plot.metric);
+    render(&title, |area| {
+        // Row i (from the top) is drawn at the middle of its band, count − i − ½.
+        let count = rows.len().max(1) as f64;
+        let middle = |index: usize| count - index as f64 - 0.5;
         let mut chart = ChartBuilder::on(area)
             .margin(10)
             .x_label_area_size(35)
-            .y_label_area_size(130)
-            .build_cartesian_2d(-1.05f64..1.05f64, 0i32..count)?;
+            .y_label_area_size(label_area)
+            .build_cartesian_2d(-1.05f64..1.05f64, 0f64..count)?;
         chart
             .configure_mesh()
             .label_style(font(LABEL_PX))
             .axis_desc_style(font(LABEL_PX))
             .disable_y_mesh()
-            .y_labels(rows.len().max(1))
-            .y_label_formatter(&|y| {
-                let index = count - 1 - *y;
-                rows.get(index as usize)
-                    .map_or(String::new(), |(_, label, _)| label.clone())
-            })
-            .x_desc("paired difference")
+            .y_labels(0)
+            .x_desc(format!(
+                "candidate − baseline, with {confidence}% intervals"
+            ))
             .draw()?;
+        // The row labels, drawn here rather than as axis ticks so that each is centred
+        // on its row, right-aligned against the axis.
+        let base = area.get_base_pixel();
+        for (index, (_, label, _)) in rows.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(-1.05, middle(index)));
+            area.draw(&Text::new(
+                label.clone(),
+                (x - base.0 - 8, y - base.1),
+                font(LABEL_PX)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+        }
+        let (bottom, top) = (0.0, count);
         chart.draw_series(LineSeries::new(
-            [(0.0, 0), (0.0, count)],
+            [(0.0, bottom), (0.0, top)],
             BLACK.stroke_width(1),
         ))?;
         if let Some(margin) = plot.margin.filter(|m| m.is_finite()) {
             let x = round(-margin.clamp(0.0, 1.0));
             chart.draw_series(DashedLineSeries::new(
-                [(x, 0), (x, count)],
+                [(x, bottom), (x, top)],
                 6,
                 4,
                 BASELINE.stroke_width(1),
             ))?;
         }
         for (index, (row, _, interval)) in rows.iter().enumerate() {
-            let y = count - 1 - index as i32;
+            let y = middle(index);
             let color = if row.significant_regression {
                 BASELINE
+            } else if row.below_margin {
+                MARGIN
             } else {
                 CANDIDATE
             };
@@ -237,13 +288,34 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
     })
 }
 
+/// Approximate width of a character of the sans-serif labels, in font sizes (DejaVu
+/// Sans averages about 0.55 em over letters, digits and `=`; 0.6 leaves room).
+const CHAR_WIDTH: f64 = 0.6;
+
+/// The longest stratum label drawn whole, in characters: its label area then takes at
+/// most about 45% of the plot's width.
+const MAX_LABEL_CHARS: usize = 45;
+
+/// `label` cut to `chars` characters, the last of them `…`, when it is longer.
+fn clip(label: &str, chars: usize) -> String {
+    if label.chars().count() <= chars {
+        return label.to_string();
+    }
+    let mut cut: String = label.chars().take(chars.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 /// The minimum detectable shift k/n against n on a log axis, this run's n marked.
 pub fn power_svg(plot: &PowerPlot) -> String {
     let k = u64::from(plot.min_discordant.max(1));
     let n = plot.n.max(1);
     let high = (n * 10).max(k * 10);
     render(
-        &format!("Minimum detectable shift at alpha {}", plot.alpha),
+        &format!(
+            "Minimum detectable shift at alpha {} (best case)",
+            crate::figures::level(plot.alpha)
+        ),
         |area| {
             let mut chart = ChartBuilder::on(area)
                 .margin(10)
@@ -255,7 +327,7 @@ pub fn power_svg(plot: &PowerPlot) -> String {
                 .label_style(font(LABEL_PX))
                 .axis_desc_style(font(LABEL_PX))
                 .x_desc("pairs (n)")
-                .y_desc("shift")
+                .y_desc("minimum detectable shift (proportion of pairs)")
                 .draw()?;
             let steps = 200u32;
             let curve = (0..=steps).filter_map(|i| {
@@ -265,7 +337,7 @@ pub fn power_svg(plot: &PowerPlot) -> String {
             });
             chart.draw_series(LineSeries::new(curve, CANDIDATE.stroke_width(2)))?;
             let label = if n >= k {
-                format!("n = {n}: {:.1}%", 100.0 * k as f64 / n as f64)
+                format!("n = {n}: {}", crate::figures::shift(k as f64 / n as f64))
             } else {
                 format!("n = {n}: none (needs {k})")
             };
@@ -277,8 +349,10 @@ pub fn power_svg(plot: &PowerPlot) -> String {
             chart.draw_series(std::iter::once(Circle::new((n, y), 5, BASELINE.filled())))?;
             chart.draw_series(std::iter::once(Text::new(
                 label,
-                (n, (y + 0.06).min(1.0)),
-                font(12.0),
+                (n, (y + 0.03).min(1.0)),
+                font(12.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Bottom)),
             )))?;
             Ok(())
         },
@@ -368,7 +442,7 @@ mod tests {
                 "17",
                 "76",
                 "candidate only (c)",
-                "Paired outcomes",
+                "Paired outcomes on correct (McNemar)",
             ],
         );
         assert_eq!(
@@ -400,8 +474,11 @@ mod tests {
                 low: Some(0.0),
                 high: Some(0.2),
                 significant_regression: false,
+                below_margin: false,
             }],
             margin: None,
+            metric: "mean score".into(),
+            confidence: 0.9,
         };
         let svg = strata_svg(&plot);
         assert_well_formed(&svg);
@@ -426,6 +503,7 @@ mod tests {
             low: Some(estimate - 0.1),
             high: Some(estimate + 0.1),
             significant_regression: regression,
+            below_margin: false,
         };
         let plot = StrataPlot {
             rows: vec![
@@ -434,6 +512,8 @@ mod tests {
                 row("kind=id", 0.1, false),
             ],
             margin: Some(0.05),
+            metric: "proportion correct".into(),
+            confidence: 0.9,
         };
         let svg = strata_svg(&plot);
         assert_well_formed(&svg);
@@ -442,7 +522,7 @@ mod tests {
         assert!(
             texts
                 .iter()
-                .any(|t| t == "kind=&lt;script&gt;&amp;&quot;&apos;"),
+                .any(|t| t == "kind=&lt;script&gt;&amp;&quot;&apos; (regressed)"),
             "label not escaped: {texts:?}"
         );
         assert_shows(&svg, &["overall", "kind=id"]);
@@ -461,6 +541,7 @@ mod tests {
             low,
             high,
             significant_regression: false,
+            below_margin: false,
         };
         let plot = StrataPlot {
             rows: vec![
@@ -473,6 +554,8 @@ mod tests {
                 },
             ],
             margin: None,
+            metric: "mean score".into(),
+            confidence: 0.9,
         };
         let svg = strata_svg(&plot);
         assert_well_formed(&svg);
@@ -502,7 +585,7 @@ mod tests {
         });
         assert_well_formed(&svg);
         assert!(
-            texts(&svg).iter().any(|t| t == "n = 24: 20.8%"),
+            texts(&svg).iter().any(|t| t == "n = 24: 0.2083"),
             "no marked n"
         );
         assert!(svg.contains("<polyline"), "no curve");
@@ -512,5 +595,208 @@ mod tests {
             min_discordant: 5,
         });
         assert!(texts(&small).iter().any(|t| t == "n = 3: none (needs 5)"));
+    }
+
+    /// Every `<text>` of `svg` with its anchor point, anchor, font size and content.
+    fn placed_texts(svg: &str) -> Vec<(f64, f64, String, f64, String)> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let attribute = |name: &str| {
+                    let start = t.find(&format!(" {name}=\""))? + name.len() + 3;
+                    let end = start + t[start..].find('"')?;
+                    Some(t[start..end].to_string())
+                };
+                let body = t[t.find('>')? + 1..t.find("</text>")?].trim().to_string();
+                Some((
+                    attribute("x")?.parse().ok()?,
+                    attribute("y")?.parse().ok()?,
+                    attribute("text-anchor").unwrap_or_else(|| "start".into()),
+                    attribute("font-size")?.parse().ok()?,
+                    body,
+                ))
+            })
+            .collect()
+    }
+
+    /// Asserts that every text of `svg`, at the widest a sans-serif font draws it
+    /// ([`CHAR_WIDTH`] of its size per character) and a size high, lies inside the
+    /// canvas. Rotated axis descriptions are checked by their anchor only.
+    fn assert_unclipped(svg: &str) {
+        for (x, y, anchor, size, body) in placed_texts(svg) {
+            let width = body.chars().count() as f64 * CHAR_WIDTH * size;
+            let (left, right) = match anchor.as_str() {
+                "middle" => (x - width / 2.0, x + width / 2.0),
+                "end" => (x - width, x),
+                _ => (x, x + width),
+            };
+            let rotated = svg.contains(&format!("rotate(270, {x}, {y})"));
+            if rotated {
+                assert!(
+                    (0.0..=640.0).contains(&x) && (0.0..=400.0).contains(&y),
+                    "{body}"
+                );
+                continue;
+            }
+            assert!(
+                left >= 0.0 && right <= 640.0 && (0.0..=400.0).contains(&y),
+                "`{body}` spans {left:.0}..{right:.0} at y {y}"
+            );
+        }
+    }
+
+    #[test]
+    fn strata_plot_names_its_metric_and_level_and_marks_regressed_and_margin_rows() {
+        let row = |label: &str, estimate: f64, regressed: bool, below: bool| StratumRow {
+            label: label.into(),
+            estimate,
+            low: Some(estimate - 0.1),
+            high: Some(estimate + 0.1),
+            significant_regression: regressed,
+            below_margin: below,
+        };
+        let plot = StrataPlot {
+            rows: vec![
+                row("overall", 0.2, false, false),
+                row("kind=first_author", -0.47, true, true),
+                row("kind=title", -0.02, false, true),
+                row(
+                    &format!("kind={}", "a_very_long_stratum_value".repeat(4)),
+                    -0.5,
+                    true,
+                    false,
+                ),
+            ],
+            margin: Some(0.05),
+            metric: "proportion correct".into(),
+            confidence: 0.9,
+        };
+        let svg = strata_svg(&plot);
+        assert_well_formed(&svg);
+        assert_unclipped(&svg);
+        let texts = texts(&svg);
+        assert_shows(
+            &svg,
+            &[
+                "Difference in proportion correct by stratum",
+                "candidate − baseline, with 90% intervals",
+                "kind=first_author (regressed) (below margin)",
+                "kind=title (below margin)",
+            ],
+        );
+        // The long label is cut, not run off the canvas.
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.starts_with("kind=a_very") && t.ends_with("… (regressed)")),
+            "{texts:?}"
+        );
+        // Red for the regressed row, orange for the one below the margin.
+        assert!(svg.contains("#D62728") && svg.contains("#E67800"));
+    }
+
+    #[test]
+    fn strata_rows_sit_in_the_middle_of_their_bands_not_on_the_axis() {
+        let plot = StrataPlot {
+            rows: (0..4)
+                .map(|i| StratumRow {
+                    label: format!("kind={i}"),
+                    estimate: 0.1,
+                    low: Some(0.0),
+                    high: Some(0.2),
+                    significant_regression: false,
+                    below_margin: false,
+                })
+                .collect(),
+            margin: None,
+            metric: "mean score".into(),
+            confidence: 0.9,
+        };
+        let svg = strata_svg(&plot);
+        let ys: Vec<f64> = placed_texts(&svg)
+            .into_iter()
+            .filter(|t| t.4.starts_with("kind="))
+            .map(|t| t.1)
+            .collect();
+        assert_eq!(ys.len(), 4, "{ys:?}");
+        let mut sorted = ys.clone();
+        sorted.sort_by(f64::total_cmp);
+        let band = sorted[1] - sorted[0];
+        // The bottom row is half a band above the x axis, the top one half a band below
+        // the plot's top: neither is cut in half by an edge.
+        // The x axis: the lowest long horizontal line.
+        let axis = svg
+            .split("points=\"")
+            .skip(1)
+            .filter_map(|l| {
+                let points: Vec<(f64, f64)> = l[..l.find('"')?]
+                    .split_whitespace()
+                    .filter_map(|p| {
+                        let (x, y) = p.split_once(',')?;
+                        Some((x.parse().ok()?, y.parse().ok()?))
+                    })
+                    .collect();
+                let [(x1, y1), (x2, y2)] = points[..] else {
+                    return None;
+                };
+                (y1 == y2 && (x2 - x1).abs() > 100.0).then_some(y1)
+            })
+            .fold(0.0_f64, f64::max);
+        assert!(band > 0.0);
+        assert!(
+            (axis - sorted[3] - band / 2.0).abs() <= 2.0,
+            "axis {axis}, rows {sorted:?}"
+        );
+    }
+
+    #[test]
+    fn bar_labels_are_centred_on_their_bars_and_nothing_is_clipped() {
+        let svg = outcomes_svg(&OutcomesPlot::Cells {
+            both_right: 80,
+            baseline_only: 2,
+            candidate_only: 25,
+            both_wrong: 29,
+        });
+        assert_unclipped(&svg);
+        let placed = placed_texts(&svg);
+        let x_of = |text: &str, size: f64| {
+            placed
+                .iter()
+                .find(|t| t.4 == text && t.3 == size)
+                .map(|t| (t.0, t.2.clone()))
+                .unwrap_or_else(|| panic!("no {text}"))
+        };
+        for (count, name) in [
+            ("80", "both right"),
+            ("2", "baseline only (b)"),
+            ("25", "candidate only (c)"),
+            ("29", "both wrong"),
+        ] {
+            let (count_x, count_anchor) = x_of(count, 14.0);
+            let (name_x, name_anchor) = x_of(name, LABEL_PX);
+            assert_eq!(
+                (count_anchor.as_str(), name_anchor.as_str()),
+                ("middle", "middle")
+            );
+            assert!(
+                (count_x - name_x).abs() <= 1.0,
+                "{count} at {count_x}, {name} at {name_x}"
+            );
+        }
+        assert_shows(&svg, &["Paired outcomes on correct (McNemar)"]);
+        let power = power_svg(&PowerPlot {
+            alpha: 0.05,
+            n: 136,
+            min_discordant: 5,
+        });
+        assert_unclipped(&power);
+        assert_shows(
+            &power,
+            &[
+                "n = 136: 0.0368",
+                "minimum detectable shift (proportion of pairs)",
+                "Minimum detectable shift at alpha 0.05 (best case)",
+            ],
+        );
     }
 }

@@ -40,13 +40,21 @@ pub struct StratumRow {
     pub low: Option<f64>,
     /// Upper bound of the interval, when there is one.
     pub high: Option<f64>,
-    /// Drawn in red when the stratum regressed significantly.
+    /// Drawn in red and labelled `(regressed)` when the stratum regressed
+    /// significantly.
     pub significant_regression: bool,
+    /// Drawn in orange and labelled `(below margin)` when its lower bound is not above
+    /// −margin.
+    pub below_margin: bool,
 }
 
 /// Each stratum's difference, overall first, with an optional margin line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StrataPlot {
+    /// What the difference is of, e.g. `proportion correct` or `mean score`.
+    pub metric: String,
+    /// The intervals' two-sided confidence level, e.g. 0.9.
+    pub confidence: f64,
     /// Rows, top to bottom; a row whose estimate is not finite is left out, and one
     /// without a finite interval is drawn as its point, labelled `(no interval)`.
     pub rows: Vec<StratumRow>,

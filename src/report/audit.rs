@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::escape::markdown;
 use crate::audit::{ClaimVerdict, Judgement};
-use crate::figures::{p_value, percent};
+use crate::figures::{p_value, shift};
 
 /// The schema name of `audit.json`.
 pub const SCHEMA: &str = "evogate/audit/v1";
@@ -61,8 +61,11 @@ pub fn text_report(report: &AuditReport) -> String {
         ));
     }
     out.push_str(&format!(
-        "{} of {} claims supported at alpha {}\n",
-        report.supported, report.claims, report.alpha
+        "{} of {} claims supported at alpha {}. {}\n",
+        report.supported,
+        report.claims,
+        report.alpha,
+        crate::figures::SHIFT_UNIT
     ));
     out
 }
@@ -70,8 +73,11 @@ pub fn text_report(report: &AuditReport) -> String {
 /// `--format markdown` and `audit.md`.
 pub fn markdown_report(report: &AuditReport) -> String {
     let mut out = format!(
-        "# Audit: {} of {} claims supported\n\nAlpha {} (one-sided), divided by a claim's attempts. Each claim is judged on the strongest evidence it has: `supported` is significant under every pairing the evidence allows, `not-supported` has data that are not significant, `unverifiable` is significant in the best case only (or was selected on the scored set), `unsupportable` is not significant even in the best case.\n\n| claim | verdict | evidence | p best case | p worst case | b, c | n (effective) | alpha | detectable shift: best case, 80% power |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-        report.supported, report.claims, report.alpha
+        "# Audit: {} of {} claims supported\n\nAlpha {} (one-sided), divided by a claim's attempts. Each claim is judged on the strongest evidence it has: `supported` is significant under every pairing the evidence allows, `not-supported` has data that are not significant, `unverifiable` is significant in the best case only (or was selected on the scored set), `unsupportable` is not significant even in the best case. {}\n\n| claim | verdict | evidence | p best case | p worst case | b, c | n (effective) | alpha | detectable shift (proportion): best case, 80% power |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        report.supported,
+        report.claims,
+        report.alpha,
+        crate::figures::SHIFT_UNIT
     );
     for j in &report.judgements {
         out.push_str(&format!(
@@ -86,9 +92,8 @@ pub fn markdown_report(report: &AuditReport) -> String {
             effective(j),
             p_value(j.alpha),
             j.min_detectable_shift_best_case
-                .map_or("none".into(), percent),
-            j.min_detectable_shift_80_power
-                .map_or("none".into(), percent),
+                .map_or("none".into(), shift),
+            j.min_detectable_shift_80_power.map_or("none".into(), shift),
         ));
     }
     out.push_str("\n## Reasons\n\n");
@@ -144,9 +149,8 @@ fn numbers(j: &Judgement) -> String {
         j.effective_n,
         p_value(j.alpha),
         j.min_detectable_shift_best_case
-            .map_or("none".into(), percent),
-        j.min_detectable_shift_80_power
-            .map_or("none".into(), percent),
+            .map_or("none".into(), shift),
+        j.min_detectable_shift_80_power.map_or("none".into(), shift),
     )
 }
 

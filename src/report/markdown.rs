@@ -8,8 +8,11 @@ use std::fmt::Write;
 use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
 use crate::admission::SHOWN_LOSSES;
-use crate::admission::{Check, Delta, TestMethod, TestName, Verdict};
-use crate::figures::{number, p_value, percent, signed};
+use crate::admission::{Check, Delta, TestMethod, TestName, TestedMetric, Verdict};
+use crate::figures::{number, p_value, shift, signed};
+
+/// What the design effect is, said where it is printed.
+pub(crate) const DESIGN_EFFECT_MEANS: &str = "the variance of the mean difference with the tasks of a group moving together, over its variance were every task independent; above 1 the task-level p-value overstates the evidence";
 
 /// Characters of feedback shown per loss.
 const FEEDBACK_CHARS: usize = 160;
@@ -47,8 +50,131 @@ pub(crate) fn interval(delta: &Delta) -> String {
     }
 }
 
-/// Renders the report as GitHub Flavored Markdown.
+/// Renders the report as GitHub Flavored Markdown, for stdout and the step summary.
 pub fn render(report: &Report) -> String {
+    render_with(report, &[])
+}
+
+/// `admission.md` in a report folder: [`render`] with relative links to the `plots`
+/// written beside it, as (file name, title).
+pub fn render_in_folder(report: &Report, plots: &[(&str, &str)]) -> String {
+    render_with(report, plots)
+}
+
+/// `count (proportion)`: `28 (0.8235)`.
+fn correct_cell(correct: u64, n: usize) -> String {
+    let proportion = if n == 0 {
+        0.0
+    } else {
+        correct as f64 / n as f64
+    };
+    format!("{correct} ({})", signed(proportion))
+}
+
+/// The arms' figures in the metric of the test: each arm's correct count and proportion
+/// for McNemar, with the other figures after it; the mean scores for signed-rank.
+fn arms_table(md: &mut String, report: &Report) {
+    let a = &report.admission;
+    let _ = writeln!(md, "| | baseline | candidate |\n| --- | --- | --- |");
+    let mean = |md: &mut String, label: &str| {
+        let _ = writeln!(
+            md,
+            "| {label} | {} | {} |",
+            signed(a.baseline.mean),
+            signed(a.candidate.mean)
+        );
+    };
+    match (a.test.metric, a.baseline.correct, a.candidate.correct) {
+        (TestedMetric::ProportionCorrect, Some(b), Some(c)) => {
+            let _ = writeln!(
+                md,
+                "| correct of {} (proportion correct: the tested metric) | {} | {} |",
+                a.n,
+                correct_cell(b, a.n),
+                correct_cell(c, a.n)
+            );
+            if let Some(d) = a.discordant {
+                let _ = writeln!(
+                    md,
+                    "| right only here | {} | {} |",
+                    d.baseline_only, d.candidate_only
+                );
+            }
+            mean(md, "mean score (not tested)");
+        }
+        _ => mean(md, "mean score (the tested metric)"),
+    }
+}
+
+/// The per-stratum table in the test's metric, with a `margin` column under
+/// `--margin`, and each row's note below it.
+fn strata_table(md: &mut String, report: &Report, column: &str, confidence: &str) {
+    let a = &report.admission;
+    let metric = a.test.metric;
+    let arms = match metric {
+        TestedMetric::ProportionCorrect => [
+            "baseline correct (proportion)",
+            "candidate correct (proportion)",
+        ],
+        TestedMetric::MeanScore => ["baseline mean score", "candidate mean score"],
+    };
+    let margin_header = a.margin.map_or(String::new(), |m| {
+        format!(" lower bound > -{} |", number(m))
+    });
+    let _ = writeln!(
+        md,
+        "| {column} | n | {} | {} | difference in {} [{confidence}%] | p_regression | regressed |{margin_header}\n| --- | ---: | ---: | ---: | --- | ---: | --- |{}",
+        arms[0],
+        arms[1],
+        metric.words(),
+        if a.margin.is_some() { " --- |" } else { "" }
+    );
+    for s in &a.strata {
+        let (baseline, candidate) = match (metric, s.baseline_correct, s.candidate_correct) {
+            (TestedMetric::ProportionCorrect, Some(b), Some(c)) => {
+                (correct_cell(b, s.n), correct_cell(c, s.n))
+            }
+            _ => (signed(s.baseline_mean), signed(s.candidate_mean)),
+        };
+        let margin = match s.margin_holds {
+            Some(true) => " holds |",
+            Some(false) => " **fails** |",
+            None => "",
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {baseline} | {candidate} | {} | {} | {} |{margin}",
+            esc(&s.value),
+            s.n,
+            interval(&s.delta),
+            p_value(s.p_regression),
+            if s.significant_regression {
+                "**yes**"
+            } else {
+                "no"
+            }
+        );
+    }
+    let notes: Vec<String> = a
+        .strata
+        .iter()
+        .filter_map(|s| {
+            let note = s.note.as_ref()?;
+            Some(format!(
+                "- {}={}: {}",
+                esc(&s.name),
+                esc(&s.value),
+                esc(note)
+            ))
+        })
+        .collect();
+    if !notes.is_empty() {
+        let _ = writeln!(md, "\n{}", notes.join("\n"));
+    }
+    md.push('\n');
+}
+
+fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
     let mut md = String::new();
     let verdict = match report.admission.verdict {
         Verdict::Admitted => "admitted",
@@ -66,66 +192,34 @@ pub fn render(report: &Report) -> String {
         crate::figures::level(report.admission.alpha),
         report.admission.n
     );
-    let _ = writeln!(md, "| | baseline | candidate |\n| --- | --- | --- |");
+    arms_table(&mut md, report);
     let _ = writeln!(
         md,
-        "| mean score | {} | {} |",
-        signed(report.admission.baseline.mean),
-        signed(report.admission.candidate.mean)
-    );
-    if let (Some(b), Some(c)) = (
-        report.admission.baseline.correct,
-        report.admission.candidate.correct,
-    ) {
-        let _ = writeln!(md, "| correct | {b} | {c} |");
-    }
-    if let Some(d) = report.admission.discordant {
-        let _ = writeln!(
-            md,
-            "| right only here | {} | {} |",
-            d.baseline_only, d.candidate_only
-        );
-    }
-    let _ = writeln!(
-        md,
-        "\nDifference (candidate − baseline) {} ({confidence}% interval: {}). p_improvement {}, p_regression {}, two-sided {}.\n",
+        "\nDifference in {} (candidate − baseline) {} ({confidence}% interval: {}). p_improvement {}, p_regression {}, two-sided {}.\n",
+        report.admission.test.metric.words(),
         interval(&report.admission.delta),
         esc(&report.admission.delta.interval),
         p_value(report.admission.p_improvement),
         p_value(report.admission.p_regression),
         p_value(report.admission.p_two_sided)
     );
+    if !plots.is_empty() {
+        let links: Vec<String> = plots
+            .iter()
+            .map(|(file, title)| format!("[{title}]({file})"))
+            .collect();
+        let _ = writeln!(md, "Plots: {}.\n", links.join(", "));
+    }
     if let Some(column) = &report.admission.strata_column {
         let column = esc(column);
         let _ = writeln!(md, "### Strata by {column}\n");
-        let _ = writeln!(
-            md,
-            "| {column} | n | baseline | candidate | difference [{confidence}%] | p_regression | regressed |\n| --- | ---: | ---: | ---: | --- | ---: | --- |"
-        );
-        for s in &report.admission.strata {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {} | {} | {} |",
-                esc(&s.value),
-                s.n,
-                signed(s.baseline_mean),
-                signed(s.candidate_mean),
-                interval(&s.delta),
-                p_value(s.p_regression),
-                if s.significant_regression {
-                    "**yes**"
-                } else {
-                    "no"
-                }
-            );
-        }
-        md.push('\n');
+        strata_table(&mut md, report, &column, &confidence);
     }
     let _ = writeln!(md, "### Power\n\n{}\n", esc(&report.admission.power));
     if let Some(c) = &report.admission.cluster {
         let _ = writeln!(
             md,
-            "### Clusters\n\n{} clusters by `{}`{}: signed-rank on cluster mean differences p_improvement {}; design effect {}.{}\n",
+            "### Clusters\n\n{} clusters by `{}`{}: signed-rank on cluster mean differences p_improvement {}; design effect {} ({}).{}\n",
             c.clusters,
             c.column,
             if c.decides {
@@ -136,6 +230,7 @@ pub fn render(report: &Report) -> String {
             crate::figures::p_value(c.p_improvement),
             c.design_effect
                 .map_or("not defined".to_string(), |d| format!("{d:.2}")),
+            DESIGN_EFFECT_MEANS,
             c.warning
                 .as_ref()
                 .map_or(String::new(), |w| format!(" **Warning:** {}.", esc(w)))
@@ -144,16 +239,26 @@ pub fn render(report: &Report) -> String {
     if let Some(l) = &report.ledger {
         let _ = writeln!(
             md,
-            "### Holdout reuse\n\nAttempt {} on this holdout: decided at alpha {} of the declared {} (spent before {}, left after {}).\n",
+            "### Holdout reuse\n\nAttempt {} on this holdout{}: decided at alpha {} of the declared {} (spent before {}, left after {}).\n",
             l.attempt,
+            if l.repeated {
+                ", repeated (these scores files were decided alike on these tasks already, so this run spent no new attempt)"
+            } else {
+                ""
+            },
             crate::figures::p_value(l.alpha_this_attempt),
             crate::figures::level(l.declared_alpha),
             crate::figures::p_value(l.alpha_spent_before),
             crate::figures::p_value(l.alpha_left)
         );
     }
-    if let Some(shift) = report.admission.min_detectable_shift {
-        let _ = writeln!(md, "Minimum detectable shift: {}.\n", percent(shift));
+    if let Some(detectable) = report.admission.min_detectable_shift {
+        let _ = writeln!(
+            md,
+            "Minimum detectable shift: {}. {}\n",
+            shift(detectable),
+            crate::figures::SHIFT_UNIT
+        );
     }
     let _ = writeln!(
         md,
@@ -170,7 +275,7 @@ pub fn render(report: &Report) -> String {
     if !report.admission.losses.is_empty() {
         let _ = writeln!(
             md,
-            "\n### Where the candidate scored lower (up to {SHOWN_LOSSES})\n\n| task | stratum | baseline | candidate | feedback on the candidate |\n| --- | --- | ---: | ---: | --- |"
+            "\n### Where the candidate scored lower (up to {SHOWN_LOSSES})\n\n| task | stratum | baseline score | candidate score | feedback on the candidate |\n| --- | --- | ---: | ---: | --- |"
         );
         for loss in &report.admission.losses {
             let _ = writeln!(

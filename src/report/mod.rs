@@ -73,12 +73,16 @@ pub struct LedgerInfo {
     pub holdout_sha256: String,
     /// 1-based attempt on this holdout.
     pub attempt: u64,
+    /// Whether this run repeated `attempt`: the same baseline and candidate scores
+    /// files (by SHA-256) on the same tasks, decided alike, so it recorded and spent
+    /// nothing.
+    pub repeated: bool,
     /// The alpha declared for the holdout.
     pub declared_alpha: f64,
     /// The alpha this attempt was decided at: declared · 6 / (π² k²).
     pub alpha_this_attempt: f64,
     /// Alpha spent by the attempts before this one.
     pub alpha_spent_before: f64,
-    /// Alpha left after this attempt.
+    /// Alpha left after the attempts recorded on this holdout.
     pub alpha_left: f64,
 }

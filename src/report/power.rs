@@ -46,9 +46,10 @@ pub struct PowerReport {
 /// The text for the terminal.
 pub fn text(answer: &PowerReport) -> String {
     let mut out = format!(
-        "alpha {}: a significant result needs at least {} discordant pairs, all one way\n",
+        "alpha {}: a significant result needs at least {} discordant pairs, all one way. {}\n",
         crate::figures::level(answer.alpha),
-        answer.min_discordant
+        answer.min_discordant,
+        crate::figures::SHIFT_UNIT
     );
     let with_power = |value: String| match (answer.discordance, answer.power) {
         (Some(r), Some(p)) => format!(
@@ -83,19 +84,15 @@ pub fn text(answer: &PowerReport) -> String {
             );
             out.push_str(&format!(
                 "shift {}: smallest n whose best case detects it {best}{power}\n",
-                crate::figures::p_value(shift)
+                shift_text(shift)
             ));
         }
     }
     out
 }
 
-/// A shift in four decimals (`0.0500`), or four significant digits when that would
-/// print as zero (`2.711e-19` for 5 of 2^64 − 1 pairs).
+/// A shift as every command writes it ([`crate::figures::shift`]): `0.05`, `0.0125`,
+/// `2.711e-19` for 5 of 2^64 − 1 pairs.
 fn shift_text(shift: f64) -> String {
-    if shift >= 0.000_05 {
-        format!("{shift:.4}")
-    } else {
-        crate::figures::p_value(shift)
-    }
+    crate::figures::shift(shift)
 }

@@ -29,8 +29,12 @@ pub fn summary(manifest: &Manifest, out: &Path) -> String {
     let power = &manifest.holdout_power;
     text.push_str(&match power.min_detectable_shift {
         Some(shift) => format!(
-            "holdout minimum detectable shift at alpha {}: {}/{} = {:.1}% (the best case: every disagreement one way)\n",
-            power.alpha, power.min_discordant, power.n, shift * 100.0
+            "holdout minimum detectable shift at alpha {}: {}/{} = {} (the best case: every disagreement one way; {})\n",
+            power.alpha,
+            power.min_discordant,
+            power.n,
+            crate::figures::shift(shift),
+            crate::figures::SHIFT_UNIT.trim_end_matches('.').to_lowercase()
         ),
         None => format!(
             "holdout of {} tasks cannot detect any shift at alpha {}: it needs at least {} tasks\n",

@@ -9,6 +9,14 @@ use crate::plot::{
     OutcomesPlot, PowerPlot, StrataPlot, StratumRow, outcomes_svg, power_svg, strata_svg,
 };
 
+/// The plot files of a report folder with the titles `admission.md` links them by, in
+/// the order [`render`] returns them.
+pub const PLOTS: [(&str, &str); 3] = [
+    ("outcomes.svg", "paired outcomes"),
+    ("strata.svg", "difference by stratum"),
+    ("power.svg", "minimum detectable shift"),
+];
+
 /// The plot files of a report folder, by name, in a fixed order.
 pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
     let outcomes = match (
@@ -34,34 +42,40 @@ pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
                 .collect(),
         },
     };
-    let row = |label: String, delta: &crate::admission::Delta, regressed: bool| StratumRow {
+    let row = |label: String, delta: &crate::admission::Delta, marks: (bool, bool)| StratumRow {
         label,
         estimate: delta.estimate,
         low: delta.low,
         high: delta.high,
-        significant_regression: regressed,
+        significant_regression: marks.0,
+        below_margin: marks.1,
     };
     // Unstratified, the regression criterion is the overall test: the decision's own
     // verdict on it is drawn, never recomputed here.
-    let overall_regressed = report.admission.strata.is_empty()
-        && report.admission.evidence.iter().any(|e| {
-            e.criterion == crate::admission::Criterion::NoStratumRegressed
-                && e.result == crate::admission::Check::Fail
-        });
-    let rows = std::iter::once(row(
-        "overall".to_string(),
-        &report.admission.delta,
-        overall_regressed,
-    ))
-    .chain(report.admission.strata.iter().map(|s| {
-        row(
-            format!("{}={}", s.name, s.value),
-            &s.delta,
-            s.significant_regression,
-        )
-    }))
-    .collect();
+    let failed = |criterion: crate::admission::Criterion| {
+        report.admission.strata.is_empty()
+            && report
+                .admission
+                .evidence
+                .iter()
+                .any(|e| e.criterion == criterion && e.result == crate::admission::Check::Fail)
+    };
+    let overall = (
+        failed(crate::admission::Criterion::NoStratumRegressed),
+        failed(crate::admission::Criterion::MarginHolds),
+    );
+    let rows = std::iter::once(row("overall".to_string(), &report.admission.delta, overall))
+        .chain(report.admission.strata.iter().map(|s| {
+            row(
+                format!("{}={}", s.name, s.value),
+                &s.delta,
+                (s.significant_regression, s.margin_holds == Some(false)),
+            )
+        }))
+        .collect();
     let strata = StrataPlot {
+        metric: report.admission.test.metric.words().to_string(),
+        confidence: report.admission.delta.confidence,
         rows,
         margin: report.admission.margin,
     };

@@ -10,7 +10,7 @@ use super::Report;
 use super::escape::plain;
 use super::markdown::{interval, test_words};
 use crate::admission::{Check, Verdict};
-use crate::figures::{number, p_value, percent, signed};
+use crate::figures::{number, p_value, shift, signed};
 
 /// Renders the report as plain text.
 pub fn render(report: &Report) -> String {
@@ -62,36 +62,57 @@ pub fn render(report: &Report) -> String {
     }
     let _ = writeln!(
         text,
-        "difference: {} ({confidence}% interval)\np-values:   improvement {}, regression {}, two-sided {}",
+        "difference: {} in {} ({confidence}% interval)\np-values:   improvement {}, regression {}, two-sided {}",
         interval(&report.admission.delta),
+        report.admission.test.metric.words(),
         p_value(report.admission.p_improvement),
         p_value(report.admission.p_regression),
         p_value(report.admission.p_two_sided)
     );
     if let Some(column) = &report.admission.strata_column {
-        let _ = writeln!(text, "strata by {}:", plain(column));
+        let _ = writeln!(
+            text,
+            "strata by {} ({}; difference = candidate − baseline, {confidence}% interval):",
+            plain(column),
+            report.admission.test.metric.words()
+        );
         for s in &report.admission.strata {
+            let arm = |correct: Option<u64>, mean: f64| match (correct, s.n) {
+                (Some(c), n) if n > 0 => format!("{c} ({})", signed(c as f64 / n as f64)),
+                _ => signed(mean),
+            };
             let _ = writeln!(
                 text,
-                "  {:<14} n {:>4}  difference {:<26} p_regression {}{}",
+                "  {:<14} n {:>4}  baseline {:<12} candidate {:<12} difference {:<26} p_regression {}{}{}",
                 plain(&s.value),
                 s.n,
+                arm(s.baseline_correct, s.baseline_mean),
+                arm(s.candidate_correct, s.candidate_mean),
                 interval(&s.delta),
                 p_value(s.p_regression),
                 if s.significant_regression {
                     "  REGRESSED"
                 } else {
                     ""
+                },
+                if s.margin_holds == Some(false) {
+                    "  BELOW MARGIN"
+                } else {
+                    ""
                 }
             );
+            if let Some(note) = &s.note {
+                let _ = writeln!(text, "    note: {}", plain(note));
+            }
         }
     }
     match report.admission.min_detectable_shift {
-        Some(shift) => {
+        Some(detectable) => {
             let _ = writeln!(
                 text,
-                "power:      minimum detectable shift {}",
-                percent(shift)
+                "power:      minimum detectable shift {} ({})",
+                shift(detectable),
+                crate::figures::SHIFT_UNIT
             );
         }
         None => {
@@ -102,13 +123,14 @@ pub fn render(report: &Report) -> String {
     if let Some(c) = &report.admission.cluster {
         let _ = writeln!(
             text,
-            "clusters:   {} by {}{}, p_improvement {}, design effect {}",
+            "clusters:   {} by {}{}, p_improvement {}, design effect {} ({})",
             c.clusters,
             c.column,
             if c.decides { " (deciding)" } else { "" },
             crate::figures::p_value(c.p_improvement),
             c.design_effect
-                .map_or("not defined".to_string(), |d| format!("{d:.2}"))
+                .map_or("not defined".to_string(), |d| format!("{d:.2}")),
+            super::markdown::DESIGN_EFFECT_MEANS
         );
         if let Some(w) = &c.warning {
             let _ = writeln!(text, "  warning: {w}");
@@ -117,8 +139,13 @@ pub fn render(report: &Report) -> String {
     if let Some(l) = &report.ledger {
         let _ = writeln!(
             text,
-            "ledger:     attempt {} on this holdout, alpha {} (alpha left {})",
+            "ledger:     attempt {} on this holdout{}, alpha {} (alpha left {})",
             l.attempt,
+            if l.repeated {
+                ", repeated (no new attempt spent)"
+            } else {
+                ""
+            },
             crate::figures::p_value(l.alpha_this_attempt),
             crate::figures::p_value(l.alpha_left)
         );

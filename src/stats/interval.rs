@@ -1,9 +1,9 @@
 //! Confidence intervals for a proportion and for the paired difference of two
 //! proportions, and the normal interval for a mean. The first two are score intervals:
 //! they invert a test rather than add a standard error, so they stay inside [0, 1] (or
-//! [−1, 1]) and do not collapse to a point when every observation agrees. The third is
-//! for many paired score differences, where the percentile bootstrap has converged to
-//! it.
+//! [−1, 1]) and do not collapse to a point when every observation agrees. The third,
+//! the normal interval of a mean, is no longer what `admit` reports for score
+//! differences: that is [`super::bounded_mean`], which holds its level at every n.
 
 use super::{normal, valid_level};
 

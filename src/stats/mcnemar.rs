@@ -30,6 +30,13 @@ pub struct McNemar {
     pub p_regression: f64,
     /// min(1, 2 · P(X ≤ min(b, c))).
     pub p_two_sided: f64,
+    /// log10 of `p_improvement`, computed in log space: finite and exact where the
+    /// p-value itself underflows (−331.133 for b 0, c 1,100).
+    pub log10_p_improvement: f64,
+    /// log10 of `p_regression`, likewise.
+    pub log10_p_regression: f64,
+    /// log10 of `p_two_sided`, likewise.
+    pub log10_p_two_sided: f64,
     /// The mid-p variants.
     pub mid_p: MidP,
     /// The conditional odds ratio c / b; `None` when b = 0 (it would be infinite or
@@ -60,6 +67,9 @@ pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {
             p_improvement: 1.0,
             p_regression: 1.0,
             p_two_sided: 1.0,
+            log10_p_improvement: 0.0,
+            log10_p_regression: 0.0,
+            log10_p_two_sided: 0.0,
             mid_p: one,
             odds_ratio,
         };
@@ -69,6 +79,9 @@ pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {
     let p_regression = binomial::upper_tail(b, n, 0.5);
     let smaller = b.min(c);
     let p_two_sided = (2.0 * binomial::lower_tail(smaller, n, 0.5)).min(1.0);
+    let log10 = std::f64::consts::LOG10_E;
+    let log10_p_two_sided =
+        (std::f64::consts::LOG10_2 + log10 * binomial::ln_lower_tail(smaller, n, 0.5)).min(0.0);
     let mid_p = MidP {
         p_improvement: p_improvement - 0.5 * point(c),
         p_regression: p_regression - 0.5 * point(b),
@@ -80,6 +93,9 @@ pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {
         p_improvement,
         p_regression,
         p_two_sided,
+        log10_p_improvement: log10 * binomial::ln_upper_tail(c, n, 0.5),
+        log10_p_regression: log10 * binomial::ln_upper_tail(b, n, 0.5),
+        log10_p_two_sided,
         mid_p,
         odds_ratio,
     }

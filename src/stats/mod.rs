@@ -21,8 +21,10 @@
 
 pub mod binomial;
 pub mod bootstrap;
+pub mod bounded_mean;
 pub mod cluster;
 pub mod interval;
+pub mod log_tail;
 pub mod mcnemar;
 pub mod normal;
 pub mod power;

@@ -60,10 +60,16 @@ fn cumulants(groups: &[TieGroup], theta: f64) -> (f64, f64, f64) {
 /// P(S ≤ w) for S = Σ rank · Binomial(count, ½), by the continuity-corrected
 /// saddlepoint approximation. Time: O(groups) per Newton step, about 30 steps.
 pub fn lower_tail(groups: &[TieGroup], w: u64) -> f64 {
+    tail(groups, w).0
+}
+
+/// [`lower_tail`] and its natural logarithm, which stays finite below the `f64` range.
+pub fn tail(groups: &[TieGroup], w: u64) -> (f64, f64) {
+    let with_ln = |p: f64| (p, p.ln().min(0.0));
     let total: f64 = groups.iter().map(|g| g.rank as f64 * g.count as f64).sum();
     let x = w as f64 + 0.5;
     if x >= total {
-        return 1.0;
+        return (1.0, 0.0);
     }
     let mean = total / 2.0;
     let variance: f64 = groups
@@ -73,17 +79,24 @@ pub fn lower_tail(groups: &[TieGroup], w: u64) -> f64 {
         / 4.0;
     let z = (x - mean) / variance.sqrt();
     if z.abs() < CENTRE {
-        return normal::lower_tail(z);
+        return with_ln(normal::lower_tail(z));
     }
     let theta = solve(groups, x, mean, variance);
     let (k, _, k2) = cumulants(groups, theta);
     let r = theta.signum() * (2.0 * (theta * x - k)).max(0.0).sqrt();
     let u = 2.0 * (theta / 2.0).sinh() * k2.sqrt();
     if r == 0.0 || u == 0.0 {
-        return normal::lower_tail(z);
+        return with_ln(normal::lower_tail(z));
     }
-    let density = (-r * r / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
-    (normal::lower_tail(r) + density * (1.0 / r - 1.0 / u)).clamp(0.0, 1.0)
+    let ln_density = -r * r / 2.0 - 0.5 * (2.0 * std::f64::consts::PI).ln();
+    let p = (normal::lower_tail(r) + ln_density.exp() * (1.0 / r - 1.0 / u)).clamp(0.0, 1.0);
+    if p >= 1e-280 {
+        return with_ln(p);
+    }
+    // Far in the lower tail: ln Φ(r) + ln(1 + φ(r)/Φ(r) · (1/r − 1/u)), all in logs.
+    let ln_phi = normal::ln_upper_tail(-r);
+    let ratio = (ln_density - ln_phi).exp() * (1.0 / r - 1.0 / u);
+    (p, (ln_phi + ratio.max(-1.0 + 1e-300).ln_1p()).min(0.0))
 }
 
 /// θ̂ with K′(θ̂) = x: Newton's method from the normal guess, kept inside a bracket

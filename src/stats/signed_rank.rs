@@ -12,6 +12,7 @@
 //! (many distinct magnitudes beyond the limit) the continuity-corrected saddlepoint
 //! approximation is used, within [`SADDLEPOINT_RELATIVE_ERROR`] of the exact tail.
 
+use super::log_tail;
 use super::rank_sum::null_cdf;
 pub use super::saddlepoint::SADDLEPOINT_RELATIVE_ERROR;
 use super::tie_groups::{self, TieGroup};
@@ -70,6 +71,13 @@ pub struct SignedRank {
     pub p_regression: f64,
     /// min(1, 2 · the smaller one-sided p-value), as R and scipy for this symmetric null.
     pub p_two_sided: f64,
+    /// log10 of `p_improvement`, computed in log space: finite and exact where the
+    /// p-value itself underflows (−331.133 for 1,100 positive differences).
+    pub log10_p_improvement: f64,
+    /// log10 of `p_regression`, likewise.
+    pub log10_p_regression: f64,
+    /// log10 of `p_two_sided`, likewise.
+    pub log10_p_two_sided: f64,
     /// Which computation produced the p-values.
     pub method: Method,
     /// Matched-pairs rank-biserial correlation (W+ − W−)/(W+ + W−) in [−1, 1]; `None`
@@ -148,13 +156,18 @@ pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
             p_improvement: 1.0,
             p_regression: 1.0,
             p_two_sided: 1.0,
+            log10_p_improvement: 0.0,
+            log10_p_regression: 0.0,
+            log10_p_two_sided: 0.0,
             method: Method::Exact,
             rank_biserial: None,
         };
     }
     let rank_biserial =
         Some((2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64);
-    let (p_improvement, p_regression, method) = tails(&ranks, doubled_plus);
+    let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
+        tails(&ranks, doubled_plus);
+    let log10 = std::f64::consts::LOG10_E;
     SignedRank {
         n_nonzero,
         n_zero,
@@ -162,8 +175,26 @@ pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
         p_improvement,
         p_regression,
         p_two_sided: (2.0 * p_improvement.min(p_regression)).min(1.0),
+        log10_p_improvement: log10 * ln_improvement,
+        log10_p_regression: log10 * ln_regression,
+        log10_p_two_sided: (std::f64::consts::LOG10_2 + log10 * ln_improvement.min(ln_regression))
+            .min(0.0),
         method,
         rank_biserial,
+    }
+}
+
+/// Below this a tail from [`null_cdf`] (which flushes entries under 1e-300) is taken in
+/// log space from [`log_tail::ln_lower_tail`] instead.
+const LOG_SPACE_BELOW: f64 = 1e-280;
+
+/// ln of a lower tail `cdf` that [`null_cdf`] gave for `units` up to `w`: its own
+/// logarithm, or the log-space count where it is too small to be exact.
+fn ln_tail(cdf: f64, units: &[u64], w: u64) -> f64 {
+    if cdf >= LOG_SPACE_BELOW {
+        cdf.ln()
+    } else {
+        log_tail::ln_lower_tail(units, w)
     }
 }
 
@@ -200,8 +231,9 @@ fn tie_groups(ranks: &[(u64, bool)], unit: u64) -> Vec<TieGroup> {
     groups
 }
 
-/// P(W+ ≥ observed), P(W+ ≤ observed) and the method that gave them.
-fn tails(ranks: &[(u64, bool)], doubled_plus: u64) -> (f64, f64, Method) {
+/// P(W+ ≥ observed), P(W+ ≤ observed), their natural logarithms (exact below the
+/// `f64` range too) and the method that gave them.
+fn tails(ranks: &[(u64, bool)], doubled_plus: u64) -> ((f64, f64), (f64, f64), Method) {
     // Dividing by the common factor (2 when there are no even-sized tie groups)
     // shrinks the tables without changing the distribution.
     let unit = ranks.iter().fold(0, |g, r| gcd(g, r.0));
@@ -221,24 +253,35 @@ fn tails(ranks: &[(u64, bool)], doubled_plus: u64) -> (f64, f64, Method) {
     });
     let exact = group_work
         .and_then(|budget| tie_groups::lower_tail(&groups, nearer, estimate, budget))
+        .map(|t| (t.cdf, t.point, t.ln_cdf))
         .or_else(|| {
             within_limit.then(|| {
                 let units: Vec<u64> = ranks.iter().map(|r| r.0 / unit).collect();
-                null_cdf(&units, nearer)
+                let tail = null_cdf(&units, nearer);
+                (tail.cdf, tail.point, ln_tail(tail.cdf, &units, nearer))
             })
         });
-    let Some(tail) = exact else {
-        let regression = saddlepoint::lower_tail(&groups, observed);
-        let improvement = saddlepoint::lower_tail(&groups, total - observed);
-        return (improvement, regression, Method::Saddlepoint);
+    let Some((cdf, point, ln_cdf)) = exact else {
+        let (regression, ln_regression) = saddlepoint::tail(&groups, observed);
+        let (improvement, ln_improvement) = saddlepoint::tail(&groups, total - observed);
+        return (
+            (improvement, regression),
+            (ln_improvement, ln_regression),
+            Method::Saddlepoint,
+        );
     };
-    let (nearer_tail, farther_tail) = (
-        tail.cdf.clamp(0.0, 1.0),
-        (1.0 - tail.cdf + tail.point).clamp(0.0, 1.0),
-    );
-    if observed <= total - observed {
-        (farther_tail, nearer_tail, Method::Exact)
-    } else {
-        (nearer_tail, farther_tail, Method::Exact)
-    }
+    let nearer_tail = (cdf.clamp(0.0, 1.0), ln_cdf.min(0.0));
+    let farther = (1.0 - cdf + point).clamp(0.0, 1.0);
+    let farther_tail = (farther, farther.ln().min(0.0));
+    let ((improvement, ln_improvement), (regression, ln_regression)) =
+        if observed <= total - observed {
+            (farther_tail, nearer_tail)
+        } else {
+            (nearer_tail, farther_tail)
+        };
+    (
+        (improvement, regression),
+        (ln_improvement, ln_regression),
+        Method::Exact,
+    )
 }

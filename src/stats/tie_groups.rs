@@ -9,7 +9,18 @@
 //! groups and on √(group size), not on n², so a few distinct values stay cheap at any n.
 
 use super::binomial;
-use super::rank_sum::NullTail;
+
+/// What [`lower_tail`] returns: P(S ≤ w), P(S = w) and ln P(S ≤ w), the last exact even
+/// below the `f64` range (the tables carry their scale as a power of two).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroupTail {
+    /// P(S ≤ w).
+    pub cdf: f64,
+    /// P(S = w).
+    pub point: f64,
+    /// ln P(S ≤ w).
+    pub ln_cdf: f64,
+}
 
 /// One tie group: `count` magnitudes sharing the whole-number rank `rank` (a doubled
 /// midrank divided by the common factor of all ranks).
@@ -330,7 +341,7 @@ pub fn work(groups: &[TieGroup], w: u64, estimate: f64) -> Option<u64> {
 /// mass left out), plus rounding of about 1e-15 per group and per tabulated sum.
 /// Time: about the work returned by [`work`]; memory: at most [`DENSE_LIMIT`] floats and
 /// [`SPARSE_LIMIT`] products.
-pub fn lower_tail(groups: &[TieGroup], w: u64, estimate: f64, budget: u64) -> Option<NullTail> {
+pub fn lower_tail(groups: &[TieGroup], w: u64, estimate: f64, budget: u64) -> Option<GroupTail> {
     let total: u64 = groups.iter().map(|g| g.rank * g.count).sum();
     if w >= total {
         let n: u64 = groups.iter().map(|g| g.count).sum();
@@ -339,7 +350,11 @@ pub fn lower_tail(groups: &[TieGroup], w: u64, estimate: f64, budget: u64) -> Op
         } else {
             0.0
         };
-        return Some(NullTail { cdf: 1.0, point });
+        return Some(GroupTail {
+            cdf: 1.0,
+            point,
+            ln_cdf: 0.0,
+        });
     }
     let plan = plan(groups, w, estimate).filter(|p| p.work <= budget)?;
     let mut left_out = plan.left_out;
@@ -368,10 +383,15 @@ pub fn lower_tail(groups: &[TieGroup], w: u64, estimate: f64, budget: u64) -> Op
         }
     }
     let exponent = first.exponent + second.exponent;
+    if below.value() <= 0.0 {
+        return None;
+    }
+    let ln_cdf = (below.value().ln() + f64::from(exponent) * std::f64::consts::LN_2).min(0.0);
     let cdf = scaled(below.value(), exponent);
     let point = scaled(point.value(), exponent);
-    (left_out == 0.0 || (cdf > 0.0 && left_out <= LEFT_OUT_RELATIVE * cdf)).then_some(NullTail {
+    (left_out == 0.0 || (cdf > 0.0 && left_out <= LEFT_OUT_RELATIVE * cdf)).then_some(GroupTail {
         cdf: cdf.min(1.0),
         point: point.min(1.0),
+        ln_cdf,
     })
 }

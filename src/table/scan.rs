@@ -620,7 +620,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::outputs::tests::Chunks;
+    use crate::table::chunks::Chunks;
     use crate::table::naive::NaiveRowReader as RowReader;
 
     /// The header, and every row's line and fields, or the error's message.

@@ -7,9 +7,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::normalize::{contains_words, normalize};
-use super::{Grade, Outcome, Verifier, shape};
+use super::{Grade, Outcome, TruthRows, Verifier, shape};
 use crate::error::InputError;
 use crate::table::Table;
+use crate::table::scan::table_of;
 use crate::task::Task;
 
 /// The facts verifier.
@@ -150,29 +151,34 @@ impl FactsVerifier {
         Ok(verifier)
     }
 
-    /// [`FactsVerifier::from_table`], boxed for the registry.
-    pub fn boxed(table: &Table) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(FactsVerifier::from_table(table)?))
+    /// [`FactsVerifier::from_table`] of a facts file read row by row (its header
+    /// read): the registry's constructor. Facts files are small, so the rows are
+    /// gathered into a table first.
+    pub fn build(rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(FactsVerifier::from_table(&table_of(rows)?)?))
     }
 }
 
 impl Verifier for FactsVerifier {
-    fn name(&self) -> &'static str {
-        "facts"
+    fn task_count(&self) -> usize {
+        self.tasks.len()
     }
 
-    fn tasks(&self) -> &[Task] {
-        &self.tasks
+    fn task_names(&self, index: usize) -> (&str, &str) {
+        let task = &self.tasks[index];
+        (&task.group, &task.kind)
     }
 
-    fn grade(&self, task: &Task, output: &str) -> Grade {
-        let Some(&index) = self.by_id.get(&task.task_id) else {
-            return shape(
-                Outcome::Absent,
-                output,
-                format!("task {} is not in the facts", task.task_id),
-            );
-        };
+    fn prompt(&self, index: usize) -> String {
+        self.tasks[index].prompt.clone()
+    }
+
+    fn find_task(&self, task_id: &str) -> Option<usize> {
+        self.by_id.get(task_id).copied()
+    }
+
+    fn grade(&self, index: usize, output: &str) -> Grade {
+        let task = &self.tasks[index];
         let answer = normalize(output);
         let (shown, aliases) = &self.answers[index];
         let expected = aliases.iter().any(|alias| contains_words(&answer, alias));
@@ -205,23 +211,6 @@ impl Verifier for FactsVerifier {
         };
         shape(outcome, output, feedback)
     }
-
-    fn find_task(&self, task_id: &str) -> Option<usize> {
-        self.by_id.get(task_id).copied()
-    }
-
-    fn task_count(&self) -> usize {
-        self.tasks.len()
-    }
-
-    fn task_names(&self, index: usize) -> (&str, &str) {
-        let task = &self.tasks[index];
-        (&task.group, &task.kind)
-    }
-
-    fn grade_at(&self, index: usize, output: &str) -> Grade {
-        self.grade(&self.tasks[index], output)
-    }
 }
 
 #[cfg(test)]
@@ -238,8 +227,7 @@ mod tests {
 
     fn grade(id: &str, output: &str) -> Grade {
         let v = verifier();
-        let task = v.tasks().iter().find(|t| t.task_id == id).unwrap().clone();
-        v.grade(&task, output)
+        v.grade(v.find_task(id).unwrap(), output)
     }
 
     #[test]
@@ -339,7 +327,7 @@ mod tests {
             let v = FactsVerifier::from_table(&Table::parse("f.csv", text.as_bytes()).unwrap()).unwrap();
             let output = words.join(" ");
             for index in 0..v.tasks.len() {
-                let grade = v.grade_at(index, &output);
+                let grade = v.grade(index, &output);
                 proptest::prop_assert_eq!(named_others(&grade), naive_others(&v, index, &output), "{}", grade.feedback);
             }
         }
@@ -358,7 +346,7 @@ mod tests {
         let mut hedged = 0;
         for index in 0..v.tasks.len() {
             let other = (index + 1) % v.tasks.len();
-            let grade = v.grade_at(index, &format!("answer {index} or alias{other}"));
+            let grade = v.grade(index, &format!("answer {index} or alias{other}"));
             hedged += usize::from(grade.correctness == 0.5);
         }
         assert_eq!(hedged, 20_000);

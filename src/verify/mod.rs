@@ -1,7 +1,7 @@
 //! Verifiers: each owns both halves of evaluation for one kind of skill. It turns
 //! ground-truth facts into [`Task`]s, and grades an output for one of its tasks against
-//! the facts. Adding a verifier is implementing [`Verifier`] and adding one line to
-//! [`REGISTRY`].
+//! the facts. Adding a verifier is implementing [`Verifier`] (five methods) and adding
+//! one line to [`REGISTRY`].
 
 pub mod arxiv;
 pub mod facts;
@@ -12,8 +12,7 @@ pub mod normalize;
 use crate::error::InputError;
 use std::io::Read;
 
-use crate::table::Table;
-use crate::table::scan::{RowScanner, table_of};
+use crate::table::scan::RowScanner;
 use crate::task::Task;
 
 /// The grade of one output.
@@ -92,21 +91,25 @@ pub fn shape(outcome: Outcome, output: &str, feedback: String) -> Grade {
 
 /// A verifier: tasks from facts, and a pure grader for them.
 ///
-/// Tasks are also reachable by position without building them: `score` grades a
-/// million outputs through [`Verifier::find_task`], [`Verifier::task_names`] and
-/// [`Verifier::grade_at`], and never reads a prompt, so a verifier need not build its
-/// [`Task`]s (with their prompts) until [`Verifier::tasks`] asks for them.
+/// Its tasks form a list reached by position: `score` grades a million outputs through
+/// [`Verifier::find_task`], [`Verifier::task_names`] and [`Verifier::grade`] and never
+/// reads a prompt, so a verifier need not hold [`Task`]s (with their prompts);
+/// [`Verifier::tasks`] builds them when `split` asks.
 pub trait Verifier {
-    /// The name it is registered under.
-    fn name(&self) -> &'static str;
-    /// Every task the facts yield, groups in file order, kinds in a fixed order.
-    fn tasks(&self) -> &[Task];
-    /// Grades `output` for `task`, which must be one of [`Verifier::tasks`] (matched by
-    /// `task_id`). Pure: no I/O, no randomness, no clock.
-    fn grade(&self, task: &Task, output: &str) -> Grade;
-    /// The position in [`Verifier::tasks`] of the task whose `task_id` is exactly
-    /// `task_id` (the first, should two share it), or `None` when no task has it.
+    /// The number of tasks the facts yield.
+    fn task_count(&self) -> usize;
+    /// The group and kind of the task at `index` (below [`Verifier::task_count`]):
+    /// groups in file order, kinds in a fixed order. Its `task_id` is
+    /// [`crate::task::task_id`] of the two.
+    fn task_names(&self, index: usize) -> (&str, &str);
+    /// The prompt of the task at `index`.
+    fn prompt(&self, index: usize) -> String;
+    /// The position of the task whose `task_id` is exactly `task_id` (the first,
+    /// should two share it), or `None` when no task has it.
     fn find_task(&self, task_id: &str) -> Option<usize>;
+    /// Grades `output` for the task at `index`. Pure: no I/O, no randomness, no clock.
+    fn grade(&self, index: usize, output: &str) -> Grade;
+
     /// [`Verifier::find_task`], given a likely answer first: files list tasks in runs
     /// (a paper's four kinds in order), so the task after the last one found is often
     /// the next, and checking that is cheaper than a lookup. The default ignores it.
@@ -114,59 +117,50 @@ pub trait Verifier {
         let _ = likely;
         self.find_task(task_id)
     }
-    /// The number of tasks, [`Verifier::tasks`]`.len()`.
-    fn task_count(&self) -> usize;
-    /// The group and kind of the task at `index` (below [`Verifier::task_count`]); its
-    /// `task_id` is [`crate::task::task_id`] of the two.
-    fn task_names(&self, index: usize) -> (&str, &str);
-    /// [`Verifier::grade`] of `output` for the task at `index` (below
-    /// [`Verifier::task_count`]): the same grade, without the [`Task`].
-    fn grade_at(&self, index: usize, output: &str) -> Grade;
-}
 
-/// A constructor of a verifier from its ground-truth table.
-pub type Constructor = fn(&Table) -> Result<Box<dyn Verifier>, InputError>;
-
-/// Every verifier, by name.
-pub const REGISTRY: &[(&str, Constructor)] = &[
-    ("arxiv", arxiv::ArxivVerifier::boxed),
-    ("facts", facts::FactsVerifier::boxed),
-];
-
-/// A ground-truth file being read row by row, its header read.
-pub type TruthRows = RowScanner<Box<dyn Read>>;
-
-/// A constructor of a verifier from its ground truth read row by row, for a verifier
-/// whose truth is big enough for holding it whole as a [`Table`] first to cost.
-pub type RowsConstructor = fn(TruthRows) -> Result<Box<dyn Verifier>, InputError>;
-
-/// The verifiers of [`REGISTRY`] that can also be built from rows as they are read;
-/// the others are built from the table of the rows.
-pub const FROM_ROWS: &[(&str, RowsConstructor)] =
-    &[("arxiv", arxiv::ArxivVerifier::boxed_from_rows)];
-
-/// [`build`] from a ground-truth file being read (its header read): the same verifier
-/// and the same errors.
-pub fn build_from_rows(name: &str, truth: TruthRows) -> Result<Box<dyn Verifier>, InputError> {
-    match FROM_ROWS.iter().find(|(registered, _)| *registered == name) {
-        Some((_, construct)) => construct(truth),
-        None => build(name, &table_of(truth)?),
+    /// Every task, in order, with its prompt.
+    fn tasks(&self) -> Vec<Task> {
+        (0..self.task_count())
+            .map(|index| {
+                let (group, kind) = self.task_names(index);
+                Task::new(group, kind, self.prompt(index))
+            })
+            .collect()
     }
 }
+
+/// A ground-truth file being read row by row, its header read.
+pub type TruthRows<'a> = RowScanner<Box<dyn Read + 'a>>;
+
+/// Builds a verifier from its ground truth, read row by row.
+pub type Build = fn(TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError>;
+
+/// Every verifier: its name and how it is built.
+pub const REGISTRY: &[(&str, Build)] = &[
+    ("arxiv", arxiv::ArxivVerifier::build),
+    ("facts", facts::FactsVerifier::build),
+];
 
 /// The registered names, for `--help` and messages.
 pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|(name, _)| *name).collect()
 }
 
-/// Builds the verifier registered as `name` from its ground truth.
-pub fn build(name: &str, truth: &Table) -> Result<Box<dyn Verifier>, InputError> {
-    let (_, construct) = REGISTRY
+/// Builds the verifier registered as `name` from the ground truth read from `truth`;
+/// `source` names the file in messages.
+pub fn build<'a>(
+    name: &str,
+    source: &str,
+    truth: impl Read + 'a,
+) -> Result<Box<dyn Verifier>, InputError> {
+    let truth: Box<dyn Read + 'a> = Box::new(truth);
+    let rows: TruthRows<'a> = RowScanner::new(source, truth)?;
+    let (_, build) = REGISTRY
         .iter()
         .find(|(registered, _)| *registered == name)
         .ok_or_else(|| {
             InputError::invalid(
-                &truth.source,
+                source,
                 0,
                 format!(
                     "no verifier named `{name}`; use one of: {}",
@@ -174,7 +168,7 @@ pub fn build(name: &str, truth: &Table) -> Result<Box<dyn Verifier>, InputError>
                 ),
             )
         })?;
-    construct(truth)
+    build(rows)
 }
 
 #[cfg(test)]
@@ -219,10 +213,13 @@ mod tests {
             let (group, kind) = verifier.task_names(index);
             assert_eq!((group, kind), (task.group.as_str(), task.kind.as_str()));
             assert_eq!(task_id(group, kind), task.task_id);
+            assert_eq!(verifier.prompt(index), task.prompt);
+            // A task shares its grades with the task its id finds (itself, unless an
+            // arXiv ID repeats).
             for answer in ANSWERS {
                 assert_eq!(
-                    verifier.grade_at(index, answer),
-                    verifier.grade(task, answer),
+                    verifier.grade(index, answer),
+                    verifier.grade(found, answer),
                     "{} {answer:?}",
                     task.task_id
                 );
@@ -231,9 +228,22 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_verifier_is_refused_naming_every_registered_one() {
+        let error = build("nope", "t.csv", SHIPPED)
+            .err()
+            .expect("no verifier is named nope")
+            .to_string();
+        assert!(error.starts_with("`t.csv`"), "{error}");
+        assert!(
+            error.contains("no verifier named `nope`; use one of: arxiv, facts"),
+            "{error}"
+        );
+        assert_eq!(names(), ["arxiv", "facts"]);
+    }
+
+    #[test]
     fn the_arxiv_verifier_reaches_every_task_by_position_as_its_task_list_does() {
-        let truth = Table::parse("papers.csv", SHIPPED).unwrap();
-        let verifier = build("arxiv", &truth).unwrap();
+        let verifier = build("arxiv", "papers.csv", SHIPPED).unwrap();
         for id in [
             "1706.03762:title",
             "1706.03762:id",
@@ -291,8 +301,7 @@ mod tests {
             de,capital,Capital of Germany?,Berlin\n\
             a:b,c,Colons?,x|y\n\
             fr,river,River of Paris?,Seine\n";
-        let truth = Table::parse("f.csv", text.as_bytes()).unwrap();
-        let verifier = build("facts", &truth).unwrap();
+        let verifier = build("facts", "f.csv", text.as_bytes()).unwrap();
         assert_eq!(verifier.find_task("a:b:c"), Some(2));
         assert_eq!(verifier.find_task("a:b"), None);
         assert_eq!(verifier.find_task("fr:capital "), None);

@@ -101,7 +101,7 @@ fn refuses_six_identical_pairs_and_gives_their_minimum_detectable_shift() {
         "{}",
         out.stdout
     );
-    assert!(out.stdout.contains("minimum detectable shift 83.3%"));
+    assert!(out.stdout.contains("minimum detectable shift 0.8333 "));
     let report = json(&admit(dir.path(), &with(&["--format", "json"])));
     // Five discordant pairs is the fewest with 0.5^k < 0.05; 5/6 = 0.833333333333 to 12
     // significant digits.
@@ -421,7 +421,10 @@ fn a_margin_refuses_saying_how_large_a_regression_cannot_be_ruled_out() {
         reason.starts_with("Cannot rule out a regression of up to "),
         "{reason}"
     );
-    assert!(reason.contains("% on kind=year"), "{reason}");
+    assert!(
+        reason.contains(" in proportion correct on kind=year"),
+        "{reason}"
+    );
     assert_eq!(report["margin"], 0.05);
     assert_eq!(report["evidence"][3]["criterion"], "margin-holds");
     assert_eq!(report["evidence"][3]["result"], "fail");
@@ -510,7 +513,7 @@ fn strata_none_tests_the_whole_set_and_markdown_goes_to_stdout() {
     assert_eq!(markdown.code, 1);
     assert!(markdown.stdout.starts_with("## evogate admit: refused\n"));
     assert!(
-        markdown.stdout.contains("| year | 5 | 1 | 0 |"),
+        markdown.stdout.contains("| year | 5 | 5 (1) | 0 (0) |"),
         "{}",
         markdown.stdout
     );

@@ -75,7 +75,18 @@ fn the_ledger_spends_alpha_across_attempts_on_one_holdout() {
     let dir = tempfile::tempdir().unwrap();
     clustered(dir.path());
     let mut alphas = Vec::new();
+    let candidate = std::fs::read_to_string(dir.path().join("c.csv")).unwrap();
+    let (header, rows) = candidate.split_once('\n').unwrap();
     for attempt in 1..=3u64 {
+        // Each attempt a new candidate file (the same rows in another order): the same
+        // file again would repeat attempt 1 and spend nothing.
+        let mut lines: Vec<&str> = rows.lines().collect();
+        lines.rotate_left(attempt as usize);
+        write(
+            dir.path(),
+            "c.csv",
+            &format!("{header}\n{}\n", lines.join("\n")),
+        );
         let result = admit(
             dir.path(),
             &["--ledger", "ledger.jsonl", "--format", "json"],

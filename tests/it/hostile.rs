@@ -905,9 +905,23 @@ fn a_torn_last_ledger_record_is_skipped_with_a_warning_and_cut_off_by_the_next_a
         "{}",
         shown.stdout
     );
+    // Another candidate file (the same rows reordered) is a new attempt; admit warns
+    // of the torn record as `ledger show` does.
+    fs::write(
+        dir.path().join("c.csv"),
+        "task_id,kind,correct,score\nb:id,id,1,1\na:id,id,1,1\n",
+    )
+    .unwrap();
     let second = run(dir.path(), &admit);
     assert_eq!(second.code, 1, "{}", second.stderr);
     assert!(second.stderr.contains("attempt 2"), "{}", second.stderr);
+    assert!(
+        second
+            .stderr
+            .contains("`l.jsonl` row 2: an append was cut short there"),
+        "{}",
+        second.stderr
+    );
     let text = fs::read_to_string(&ledger).unwrap();
     assert!(text.starts_with(&whole), "the complete record was lost");
     assert_eq!(text.lines().count(), 2);

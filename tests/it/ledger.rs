@@ -73,7 +73,7 @@ fn shows_each_holdout_and_warns_when_the_next_attempt_cannot_reach_significance(
     let small_line = format!(
         "holdout {small}: 11 attempts, 0 admitted; declared alpha 0.05, spent 0.0474, left 0.00264\n  \
          next: attempt 12 at alpha 0.000211 (12 pairs in the latest attempt)\n  \
-         warning: the next attempt needs p < 0.000211; with 12 pairs the smallest possible p is 0.000244\n"
+         warning: the next attempt needs p < 0.000211; with 12 pairs the smallest possible p is 0.0002441\n"
     );
     assert!(result.stdout.contains(&small_line), "{}", result.stdout);
     let large_line = format!(

@@ -3,6 +3,7 @@
 
 mod admit;
 mod alpha;
+mod answers;
 mod audit;
 mod cluster;
 mod demo;
@@ -13,6 +14,8 @@ mod import;
 mod layout;
 mod ledger;
 mod power;
+mod repeat;
+mod report_columns;
 mod score;
 mod split;
 mod terminal;

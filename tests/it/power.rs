@@ -13,12 +13,12 @@ fn power(args: &[&str]) -> crate::util::Run {
 fn minimum_detectable_shift_is_k_over_n() {
     // k = 5 at alpha 0.05 (0.5^5 = 0.03125 < 0.05 ≤ 0.5^4) and at 1/16 (0.5^4 is not below it).
     for (args, expected) in [
-        (vec!["--n", "6"], "n 6: minimum detectable shift 0.8333"),
-        (vec!["--n", "10"], "n 10: minimum detectable shift 0.5000"),
-        (vec!["--n", "100"], "n 100: minimum detectable shift 0.0500"),
+        (vec!["--n", "6"], "n 6: minimum detectable shift 0.8333\n"),
+        (vec!["--n", "10"], "n 10: minimum detectable shift 0.5\n"),
+        (vec!["--n", "100"], "n 100: minimum detectable shift 0.05\n"),
         (
             vec!["--n", "8", "--alpha", "0.0625"],
-            "n 8: minimum detectable shift 0.6250",
+            "n 8: minimum detectable shift 0.625\n",
         ),
         (
             vec!["--shift", "0.05"],

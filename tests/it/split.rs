@@ -119,7 +119,7 @@ fn golden_split_for_seed_13_and_24_cases_never_changes() {
     assert!(
         result
             .stdout
-            .contains("holdout minimum detectable shift at alpha 0.05: 5/6 = 83.3%"),
+            .contains("holdout minimum detectable shift at alpha 0.05: 5/6 = 0.8333 "),
         "{}",
         result.stdout
     );

@@ -145,6 +145,8 @@ impl Joined {
             both_correct,
             baseline_has_correct: baseline.shape.has_correct,
             candidate_has_correct: candidate.shape.has_correct,
+            baseline_has_answered: baseline.shape.has_answered,
+            candidate_has_answered: candidate.shape.has_answered,
             strata_column,
             baseline: baseline.source,
             candidate: candidate.source,

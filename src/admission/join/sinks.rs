@@ -14,6 +14,7 @@ pub(super) const UNSCORED: Side = Side {
     line: 0,
     score: 0.0,
     correct: None,
+    answered: true,
     feedback: None,
 };
 
@@ -57,6 +58,7 @@ impl Sink for BaselineSink<'_> {
         pair.group = group;
         pair.baseline.score = values.score;
         pair.baseline.correct = values.correct;
+        pair.baseline.answered = values.answered.unwrap_or(true);
         pair.baseline.feedback = feedback;
     }
 
@@ -169,6 +171,7 @@ impl Sink for CandidateSink<'_> {
         pair.group = group;
         pair.candidate.score = values.score;
         pair.candidate.correct = values.correct;
+        pair.candidate.answered = values.answered.unwrap_or(true);
         pair.candidate.feedback = feedback;
     }
 }

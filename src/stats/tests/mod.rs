@@ -8,7 +8,9 @@
 mod binomial;
 mod binomial_tables;
 mod bootstrap;
+mod bounded_mean;
 mod interval;
+mod log_p;
 mod mcnemar;
 mod normal;
 mod power;
@@ -22,6 +24,10 @@ pub const EXACT_TOLERANCE: f64 = 1e-12;
 
 /// Agreement required with scipy at large n, where scipy's own error is near 1e-13.
 pub const SCIPY_TOLERANCE: f64 = 1e-10;
+
+/// How far below the true crossing the betting interval's bisection may stop (its
+/// resolution is 1e-10; the rest is rounding in the log-capital).
+pub const BISECTION_TOLERANCE: f64 = 2e-10;
 
 /// Asserts `actual` is within `tolerance` relative of `expected` (exactly 0 when the
 /// expected value is 0).

@@ -72,7 +72,7 @@ fn cases() -> Vec<Case> {
 }
 
 #[test]
-// Prints the worst error (with --nocapture): the figure docs/admission.md quotes.
+// Prints the worst error (with --nocapture): the figure docs/statistics.md quotes.
 #[allow(clippy::print_stderr)]
 fn exact_tails_to_twenty_thousand_match_independent_values_to_a_billionth() {
     let cases = cases();
@@ -109,7 +109,7 @@ fn exact_tails_to_twenty_thousand_match_independent_values_to_a_billionth() {
 }
 
 #[test]
-// Prints the worst error (with --nocapture): the figure docs/admission.md quotes.
+// Prints the worst error (with --nocapture): the figure docs/statistics.md quotes.
 #[allow(clippy::print_stderr)]
 fn saddlepoint_stays_within_its_stated_error_on_every_reference_case() {
     let (mut worst, mut checked) = (0.0_f64, 0);

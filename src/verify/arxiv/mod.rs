@@ -29,19 +29,15 @@ pub mod mentions;
 pub mod titles;
 pub mod truth;
 
-use std::sync::OnceLock;
-
 use authors::{AuthorName, SurnameIndex};
 use mentions::Candidate;
 use titles::TitleIndex;
 
 use super::{Grade, Outcome, TruthRows, Verifier, shape};
 use crate::error::InputError;
-use crate::table::Table;
-use crate::task::Task;
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
-use truth::{LoadedPapers, Paper, load_truth, load_truth_rows};
+use truth::{LoadedPapers, Paper, load_truth};
 
 /// The four task kinds, in task order.
 pub const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
@@ -50,9 +46,6 @@ pub const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
 #[derive(Debug, Clone)]
 pub struct ArxivVerifier {
     papers: Vec<Paper>,
-    /// Built on the first [`Verifier::tasks`]: `score` never asks, and a million tasks'
-    /// prompts cost more than grading their outputs.
-    tasks: OnceLock<Vec<Task>>,
     /// Paper index by arXiv ID (the first paper where an ID repeats).
     by_id: FastMap<WordKey, usize>,
     /// Whether some ID repeats (never in a truth file, which refuses it).
@@ -122,25 +115,16 @@ impl ArxivVerifier {
         ArxivVerifier {
             ids_repeat: by_id.len() < papers.len(),
             papers,
-            tasks: OnceLock::new(),
             by_id,
             titles,
             surnames,
         }
     }
 
-    /// Loads the papers of a truth table and builds the verifier.
-    pub fn boxed(table: &Table) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(ArxivVerifier::from_loaded(load_truth(table)?)))
-    }
-
-    /// [`ArxivVerifier::boxed`] of a truth file read row by row, its header read.
-    pub fn boxed_from_rows(rows: TruthRows) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(ArxivVerifier::from_loaded(load_truth_rows(rows)?)))
-    }
-
-    fn paper_index(&self, task: &Task) -> Option<usize> {
-        self.by_id.get(task.group.as_bytes()).copied()
+    /// Loads the papers of a truth file read row by row (its header read) and builds
+    /// the verifier: the registry's constructor.
+    pub fn build(rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(ArxivVerifier::from_loaded(load_truth(rows)?)))
     }
 
     /// The grade of `output` for the task of kind `KINDS[kind]` about `papers[index]`.
@@ -378,39 +362,22 @@ fn outcome<T: AsRef<str>>(
 }
 
 impl Verifier for ArxivVerifier {
-    fn name(&self) -> &'static str {
-        "arxiv"
+    fn task_count(&self) -> usize {
+        self.papers.len() * KINDS.len()
     }
 
-    fn tasks(&self) -> &[Task] {
-        self.tasks.get_or_init(|| {
-            self.papers
-                .iter()
-                .flat_map(|paper| {
-                    KINDS
-                        .iter()
-                        .map(|kind| Task::new(&paper.arxiv_id, kind, prompt(paper, kind)))
-                })
-                .collect()
-        })
+    fn task_names(&self, index: usize) -> (&str, &str) {
+        (
+            &self.papers[index / KINDS.len()].arxiv_id,
+            KINDS[index % KINDS.len()],
+        )
     }
 
-    fn grade(&self, task: &Task, output: &str) -> Grade {
-        let Some(index) = self.paper_index(task) else {
-            return shape(
-                Outcome::Absent,
-                output,
-                format!("task {} is not about a known paper", task.task_id),
-            );
-        };
-        match KINDS.iter().position(|kind| *kind == task.kind) {
-            Some(kind) => self.grade_kind(index, kind, output),
-            None => shape(
-                Outcome::Absent,
-                output,
-                format!("the arxiv verifier has no task kind `{}`", task.kind),
-            ),
-        }
+    fn prompt(&self, index: usize) -> String {
+        prompt(
+            &self.papers[index / KINDS.len()],
+            KINDS[index % KINDS.len()],
+        )
     }
 
     fn find_task(&self, task_id: &str) -> Option<usize> {
@@ -419,6 +386,15 @@ impl Verifier for ArxivVerifier {
         let kind = KINDS.iter().position(|known| *known == kind)?;
         let paper = *self.by_id.get(group.as_bytes())?;
         Some(paper * KINDS.len() + kind)
+    }
+
+    fn grade(&self, index: usize, output: &str) -> Grade {
+        let mut paper = index / KINDS.len();
+        if self.ids_repeat {
+            // A task's id names its paper: the first paper holding that ID.
+            paper = self.by_id[self.papers[paper].arxiv_id.as_bytes()];
+        }
+        self.grade_kind(paper, index % KINDS.len(), output)
     }
 
     fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {
@@ -434,26 +410,6 @@ impl Verifier for ArxivVerifier {
             }
         }
         self.find_task(task_id)
-    }
-
-    fn task_count(&self) -> usize {
-        self.papers.len() * KINDS.len()
-    }
-
-    fn task_names(&self, index: usize) -> (&str, &str) {
-        (
-            &self.papers[index / KINDS.len()].arxiv_id,
-            KINDS[index % KINDS.len()],
-        )
-    }
-
-    fn grade_at(&self, index: usize, output: &str) -> Grade {
-        let mut paper = index / KINDS.len();
-        if self.ids_repeat {
-            // `grade` finds a task's paper by its ID: the first paper holding it.
-            paper = self.by_id[self.papers[paper].arxiv_id.as_bytes()];
-        }
-        self.grade_kind(paper, index % KINDS.len(), output)
     }
 }
 

@@ -4,14 +4,12 @@
 //! same surname where there is one (`Xi Chen` for Xinlei Chen's paper).
 
 use super::*;
-use crate::table::Table;
 use crate::verify::arxiv::truth::load_papers;
 
 const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 
 fn papers() -> Vec<Paper> {
-    let table = Table::parse("papers.csv", SHIPPED).expect("the shipped truth parses");
-    load_papers(&table).expect("the shipped truth is clean")
+    load_papers("papers.csv", SHIPPED).expect("the shipped truth is clean")
 }
 
 /// The value a task of `kind` about `paper` asks for.
@@ -106,7 +104,7 @@ fn every_task_answered_with_its_own_value_is_correct_in_every_phrasing() {
         let mut failures = Vec::new();
         for (index, task) in verifier.tasks().iter().enumerate() {
             let answer = phrase(&task.kind, &value(&papers[index / 4], &task.kind));
-            let grade = verifier.grade(task, &answer);
+            let grade = verifier.grade(index, &answer);
             if grade.correct && grade.score == 1.0 {
                 correct += 1;
             } else {
@@ -145,7 +143,7 @@ fn every_task_answered_with_another_papers_value_is_wrong_and_scores_zero() {
         let mut failures = Vec::new();
         for (index, task) in verifier.tasks().iter().enumerate() {
             let answer = phrase(&task.kind, &other_value(&papers, index / 4, &task.kind));
-            let grade = verifier.grade(task, &answer);
+            let grade = verifier.grade(index, &answer);
             let wrong = !grade.correct
                 && grade.correctness == 0.0
                 && grade.score == 0.0
@@ -206,19 +204,16 @@ fn quoted_names(feedback: &str) -> Vec<&str> {
 fn author_feedback_quotes_only_names_the_response_gave() {
     let papers = papers();
     let verifier = ArxivVerifier::new(papers.clone());
-    let task = |id: &str| {
-        let index = verifier.find_task(id).expect("a shipped task");
-        verifier.tasks()[index].clone()
-    };
+    let task = |id: &str| verifier.find_task(id).expect("a shipped task");
     // Xinlei Chen's paper, answered with another Chen.
     let xinlei = task("2011.10566:first_author");
     assert_eq!(
-        verifier.grade(&xinlei, "It was led by Xi Chen.").feedback,
+        verifier.grade(xinlei, "It was led by Xi Chen.").feedback,
         "expected first author Xinlei Chen, response said Xi Chen"
     );
     // Yang Song's paper: a hedge between two Songs lists what the answer wrote.
     let song = task("2011.13456:first_author");
-    let hedge = verifier.grade(&song, "Either J. Song or Y. Song.");
+    let hedge = verifier.grade(song, "Either J. Song or Y. Song.");
     assert_eq!(
         (hedge.correctness, hedge.feedback.as_str()),
         (
@@ -242,7 +237,7 @@ fn author_feedback_quotes_only_names_the_response_gave() {
                 phrase("first_author", &other),
                 format!("Either {own} or {other}."),
             ] {
-                let feedback = verifier.grade(task, &answer).feedback;
+                let feedback = verifier.grade(index, &answer).feedback;
                 for name in quoted_names(&feedback) {
                     assert!(
                         answer.contains(name),

@@ -3,25 +3,18 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::table::Table;
 use crate::verify::arxiv::truth::load_papers;
 
 const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 
 fn verifier() -> ArxivVerifier {
-    let table = Table::parse("papers.csv", SHIPPED).expect("the shipped truth parses");
-    ArxivVerifier::new(load_papers(&table).expect("the shipped truth is clean"))
+    ArxivVerifier::new(load_papers("papers.csv", SHIPPED).expect("the shipped truth is clean"))
 }
 
 fn grade(task_id: &str, output: &str) -> Grade {
     let verifier = verifier();
-    let task = verifier
-        .tasks()
-        .iter()
-        .find(|t| t.task_id == task_id)
-        .expect("a known task")
-        .clone();
-    verifier.grade(&task, output)
+    let index = verifier.find_task(task_id).expect("a known task");
+    verifier.grade(index, output)
 }
 
 fn numbers(grade: &Grade) -> (f64, f64, f64, bool) {
@@ -83,11 +76,9 @@ fn feedback_names_the_expected_value_in_a_stable_wording() {
 #[test]
 fn tasks_are_four_per_paper_with_the_documented_prompts() {
     let verifier = verifier();
-    assert_eq!(verifier.tasks().len(), 544);
-    let first: Vec<&str> = verifier.tasks()[..4]
-        .iter()
-        .map(|t| t.task_id.as_str())
-        .collect();
+    let tasks = verifier.tasks();
+    assert_eq!(tasks.len(), 544);
+    let first: Vec<&str> = tasks[..4].iter().map(|t| t.task_id.as_str()).collect();
     assert_eq!(
         first,
         [
@@ -98,11 +89,11 @@ fn tasks_are_four_per_paper_with_the_documented_prompts() {
         ]
     );
     assert_eq!(
-        verifier.tasks()[1].prompt,
+        tasks[1].prompt,
         "What is the exact title of arXiv paper 1301.3781?"
     );
     assert_eq!(
-        verifier.tasks()[0].prompt,
+        tasks[0].prompt,
         "Find the arXiv ID of the paper titled \"Efficient Estimation of Word Representations in Vector Space\"."
     );
 }
@@ -261,8 +252,7 @@ proptest! {
     #[test]
     fn any_text_grades_within_bounds_and_wrong_answers_score_zero(text in "\\PC{0,300}", kind in 0usize..4) {
         let verifier = verifier();
-        let task = verifier.tasks()[40 + kind].clone();
-        let graded = verifier.grade(&task, &text);
+        let graded = verifier.grade(40 + kind, &text);
         for value in [graded.correctness, graded.composite, graded.score] {
             prop_assert!((0.0..=1.0).contains(&value));
         }
@@ -274,13 +264,12 @@ proptest! {
 }
 
 #[test]
-fn grading_by_position_builds_no_tasks_until_they_are_asked_for() {
+fn a_task_is_found_and_graded_by_position() {
     let verifier = verifier();
     let index = verifier.find_task("1706.03762:id").expect("a known task");
     let (group, kind) = verifier.task_names(index);
     assert_eq!((group, kind), ("1706.03762", "id"));
-    assert!(verifier.grade_at(index, "arXiv 1706.03762").correct);
-    assert!(verifier.tasks.get().is_none(), "the tasks were built");
+    assert!(verifier.grade(index, "arXiv 1706.03762").correct);
     assert_eq!(verifier.tasks().len(), verifier.task_count());
 }
 

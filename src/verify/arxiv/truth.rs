@@ -6,7 +6,7 @@ use crate::error::InputError;
 use std::io::Read;
 
 use crate::table::scan::RowScanner;
-use crate::table::{Table, column, require, trim_field};
+use crate::table::{column, require, trim_field};
 use crate::verify::arxiv::ids::is_valid_id;
 use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
@@ -51,9 +51,48 @@ pub fn implied_year(arxiv_id: &str) -> Option<u16> {
     }
 }
 
-/// Every problem of `table`, in row order; `Err` only when a column is missing.
-pub fn check(table: &Table) -> Result<Vec<Problem>, InputError> {
-    Ok(check_normalizing(table)?.problems)
+/// What [`check`] found in a truth file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TruthCheck {
+    /// How many rows (papers) the file has.
+    pub rows: usize,
+    /// Every problem, in row order.
+    pub problems: Vec<Problem>,
+}
+
+/// Every problem of a truth file read row by row (its header read), in row order, as
+/// loading finds them; `Err` only when a row cannot be read or a column is missing.
+pub fn check<R: Read>(mut rows: RowScanner<R>) -> Result<TruthCheck, InputError> {
+    let (gathered, count) = gather(&mut rows)?;
+    require_columns(&rows)?;
+    Ok(TruthCheck {
+        rows: count,
+        problems: gathered.check().problems,
+    })
+}
+
+/// Reads a truth file's rows to the end, gathering each paper's fields, and counts
+/// them. Without every column the rows are only counted: the missing column is an
+/// error only after the whole file is known to parse.
+fn gather<R: Read>(rows: &mut RowScanner<R>) -> Result<(Gathered, usize), InputError> {
+    let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
+    let mut gathered = Gathered::default();
+    let mut count = 0usize;
+    while let Some(row) = rows.next_row()? {
+        count += 1;
+        if let [Some(id), Some(title), Some(author), Some(year)] = columns {
+            gathered.add(row.line, [id, title, author, year].map(|i| row.field(i)));
+        }
+    }
+    Ok((gathered, count))
+}
+
+/// The first of the truth's columns that `rows`' header lacks, as an error.
+fn require_columns<R: Read>(rows: &RowScanner<R>) -> Result<(), InputError> {
+    for name in PAPER_COLUMNS {
+        require(rows.source(), rows.headers(), name)?;
+    }
+    Ok(())
 }
 
 /// What [`check`] finds, with what it builds on the way that the verifier needs again.
@@ -80,24 +119,6 @@ struct Fields<'a> {
 fn parse_year(text: &str) -> Result<u16, &str> {
     let text = trim_field(text);
     text.parse().map_err(|_| text)
-}
-
-/// [`check`], keeping every row's [`normalize`]d title and the rows by ID, which the
-/// checking makes anyway and the verifier needs again.
-fn check_normalizing(table: &Table) -> Result<Checked, InputError> {
-    let columns = PAPER_COLUMNS.map(|name| table.require(name));
-    let [id, title, author, year] = columns;
-    let (id, title, author, year) = (id?, title?, author?, year?);
-    Ok(check_fields(table.rows.len(), |position| {
-        let row = &table.rows[position];
-        Fields {
-            line: row.line,
-            arxiv_id: trim_field(&row.fields[id]),
-            title: trim_field(&row.fields[title]),
-            author: trim_field(&row.fields[author]),
-            year: parse_year(&row.fields[year]),
-        }
-    }))
 }
 
 /// Every problem of the `rows` rows that `row` gives by position, in row order.
@@ -214,15 +235,14 @@ impl Gathered {
         });
     }
 
-    /// Checks the papers of `source` and keeps them if it finds no problem; the first
-    /// problem is the error otherwise.
-    fn load(self, source: &str) -> Result<LoadedPapers, InputError> {
+    /// Every problem of the papers, with what checking built.
+    fn check(&self) -> Checked {
         let Gathered {
             papers,
             lines,
             bad_years,
         } = self;
-        let checked = check_fields(papers.len(), |position| {
+        check_fields(papers.len(), |position| {
             let paper = &papers[position];
             let year = match bad_years.binary_search_by_key(&position, |(at, _)| *at) {
                 Ok(bad) => Err(bad_years[bad].1.as_str()),
@@ -235,46 +255,28 @@ impl Gathered {
                 author: &paper.first_author,
                 year,
             }
-        });
+        })
+    }
+
+    /// Checks the papers of `source` and keeps them if it finds no problem; the first
+    /// problem is the error otherwise.
+    fn load(self, source: &str) -> Result<LoadedPapers, InputError> {
+        let checked = self.check();
         if let Some(problem) = checked.problems.first() {
             return Err(refusal(source, problem));
         }
         Ok(LoadedPapers {
-            papers,
+            papers: self.papers,
             normalized_titles: checked.normalized_titles,
             by_id: checked.by_id,
         })
     }
 }
 
-/// [`load_truth`] of a truth file read row by row (its header read): the same papers
-/// and the same error, first among several, without holding the file's rows as a
-/// [`Table`] first.
-pub fn load_truth_rows<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
-    let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
-    let mut gathered = Gathered::default();
-    let mut count = 0usize;
-    while let Some(row) = rows.next_row()? {
-        count += 1;
-        // Without every column the rows are only counted: the error comes after the
-        // whole file is known to parse, and after an empty one's.
-        if let [Some(id), Some(title), Some(author), Some(year)] = columns {
-            gathered.add(row.line, [id, title, author, year].map(|i| row.field(i)));
-        }
-    }
-    let source = rows.source().to_string();
-    if count == 0 {
-        return Err(InputError::NoRows { file: source });
-    }
-    for name in PAPER_COLUMNS {
-        require(&source, rows.headers(), name)?;
-    }
-    gathered.load(&source)
-}
-
-/// The papers of a clean truth file; the first problem, if any, is an error.
-pub fn load_papers(table: &Table) -> Result<Vec<Paper>, InputError> {
-    Ok(load_truth(table)?.papers)
+/// The papers of a clean truth file read from `input` (`source` names it in messages);
+/// the first problem, if any, is an error.
+pub fn load_papers(source: &str, input: impl Read) -> Result<Vec<Paper>, InputError> {
+    Ok(load_truth(RowScanner::new(source, input)?)?.papers)
 }
 
 /// A clean truth file's papers, with what checking them built that the verifier needs.
@@ -288,18 +290,20 @@ pub struct LoadedPapers {
     pub by_id: FastMap<WordKey, usize>,
 }
 
-/// [`load_papers`], with what checking the papers built.
-pub fn load_truth(table: &Table) -> Result<LoadedPapers, InputError> {
-    table.require_rows()?;
-    let mut columns = [0; 4];
-    for (column, name) in columns.iter_mut().zip(PAPER_COLUMNS) {
-        *column = table.require(name)?;
+/// [`load_papers`] of a truth file read row by row (its header read), with what
+/// checking the papers built; the file's rows are never held as a [`Table`](crate::table::Table). The
+/// errors are those of reading the file whole: a row the reader cannot read, no rows, a
+/// missing column, then the first problem [`check`] would list.
+pub fn load_truth<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
+    let (gathered, count) = gather(&mut rows)?;
+    // An empty file's error comes before a missing column's.
+    if count == 0 {
+        return Err(InputError::NoRows {
+            file: rows.source().to_string(),
+        });
     }
-    let mut gathered = Gathered::default();
-    for row in &table.rows {
-        gathered.add(row.line, columns.map(|i| row.fields[i].as_str()));
-    }
-    gathered.load(&table.source)
+    require_columns(&rows)?;
+    gathered.load(rows.source())
 }
 
 #[cfg(test)]
@@ -308,11 +312,22 @@ mod tests {
 
     const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 
+    /// Every problem of the truth file `text`.
+    fn checked(text: &str) -> Vec<Problem> {
+        check(RowScanner::new("t.csv", text.as_bytes()).unwrap())
+            .unwrap()
+            .problems
+    }
+
     #[test]
     fn the_shipped_truth_has_136_clean_papers() {
-        let table = Table::parse("data/arxiv/papers.csv", SHIPPED).unwrap();
-        assert_eq!(check(&table).unwrap(), []);
-        assert_eq!(load_papers(&table).unwrap().len(), 136);
+        let checked = check(RowScanner::new("data/arxiv/papers.csv", SHIPPED).unwrap()).unwrap();
+        assert_eq!(checked.problems, []);
+        assert_eq!(checked.rows, 136);
+        assert_eq!(
+            load_papers("data/arxiv/papers.csv", SHIPPED).unwrap().len(),
+            136
+        );
     }
 
     #[test]
@@ -325,8 +340,7 @@ mod tests {
             2005.14165,Language Models are Few-Shot Learners,Tom B. Brown,2021\n\
             2106.09685,,Edward J. Hu,twenty\n\
             hep-th/9901001,Old Style,Ann Old,1999\n";
-        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let problems = check(&table).unwrap();
+        let problems = checked(text);
         let lines: Vec<u64> = problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [3, 4, 5, 6, 7, 7], "{problems:?}");
         assert!(
@@ -343,7 +357,9 @@ mod tests {
         );
         assert!(problems[4].message.contains("`title` is empty"));
         assert!(problems[5].message.contains("not a whole number"));
-        let error = load_papers(&table).unwrap_err().to_string();
+        let error = load_papers("t.csv", text.as_bytes())
+            .unwrap_err()
+            .to_string();
         assert!(error.starts_with("`t.csv` row 3: "), "{error}");
         assert!(error.contains("run `evogate truth check t.csv`"), "{error}");
     }
@@ -353,9 +369,7 @@ mod tests {
         let text = "arxiv_id,title,first_author,year\n\
             1706.03762,Attention Is All You Need,Ashish Vaswani, \n\
             1810.04805,BERT,,2018\n";
-        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let problems: Vec<(u64, String)> = check(&table)
-            .unwrap()
+        let problems: Vec<(u64, String)> = checked(text)
             .into_iter()
             .map(|p| (p.line, p.message))
             .collect();
@@ -381,9 +395,7 @@ mod tests {
             1706.03762,Other,C D,2017\n\
             1706.03762,ATTENTION!,E F,2017\n\
             1810.04805,attention,G H,2018\n";
-        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let messages: Vec<String> = check(&table)
-            .unwrap()
+        let messages: Vec<String> = checked(text)
             .into_iter()
             .map(|p| format!("{} {}", p.line, p.message))
             .collect();
@@ -399,8 +411,7 @@ mod tests {
         let text = "arxiv_id,title,first_author,year\n\
             1706.03762,  Attention Is All You Need ,Ashish Vaswani,2017\n\
             1810.04805,BERT: Pre-training of Déjà-vu,Jacob Devlin,2018\n";
-        let table = Table::parse("t.csv", text.as_bytes()).unwrap();
-        let loaded = load_truth(&table).unwrap();
+        let loaded = load_truth(RowScanner::new("t.csv", text.as_bytes()).unwrap()).unwrap();
         let expected: Vec<String> = loaded.papers.iter().map(|p| normalize(&p.title)).collect();
         assert_eq!(loaded.normalized_titles, expected);
         assert_eq!(loaded.normalized_titles[1], "bert pre training of deja vu");
@@ -426,7 +437,10 @@ mod tests {
             ),
         ];
         assert_eq!(loaded.papers, expected_papers);
-        assert_eq!(load_papers(&table).unwrap(), expected_papers);
+        assert_eq!(
+            load_papers("t.csv", text.as_bytes()).unwrap(),
+            expected_papers
+        );
         for (position, paper) in loaded.papers.iter().enumerate() {
             assert_eq!(loaded.by_id[paper.arxiv_id.as_bytes()], position);
         }
@@ -504,14 +518,17 @@ mod tests {
         text
     }
 
-    /// What loading `text` must give, worked out apart from the loaders: the table's
-    /// first error, else the refusal of `check`'s first problem, else each row's cells
-    /// trimmed and the year parsed.
-    fn expected_load(text: &str) -> Result<Vec<Paper>, String> {
+    /// The oracle: what loading `text` must give, worked out apart from the loader from
+    /// the whole table: the table's first error, else the refusal of `check`'s first
+    /// problem, else each row's cells trimmed and the year parsed.
+    fn naive_load(text: &str) -> Result<Vec<Paper>, String> {
         let table =
             crate::table::scan::scan_table("t.csv", text.as_bytes()).map_err(|e| e.to_string())?;
         table.require_rows().map_err(|e| e.to_string())?;
-        if let Some(problem) = check(&table).map_err(|e| e.to_string())?.first() {
+        let problems = check(RowScanner::new("t.csv", text.as_bytes()).unwrap())
+            .map_err(|e| e.to_string())?
+            .problems;
+        if let Some(problem) = problems.first() {
             return Err(refusal("t.csv", problem).to_string());
         }
         let cell = |row: &crate::table::Row, name: &str| {
@@ -531,21 +548,16 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn truth_loads_row_by_row_and_from_a_table_as_checking_says(
+        fn truth_loads_row_by_row_as_checking_the_whole_table_says(
             picks in proptest::collection::vec(0usize..12, 0..8),
             header in 0usize..5,
         ) {
             let text = drawn_truth(&picks, header);
-            let expected = expected_load(&text);
-            let whole = crate::table::scan::scan_table("t.csv", text.as_bytes())
-                .and_then(|table| load_truth(&table))
-                .map(|loaded| loaded.papers)
-                .map_err(|e| e.to_string());
+            let expected = naive_load(&text);
             let rows = RowScanner::new("t.csv", text.as_bytes())
-                .and_then(load_truth_rows)
+                .and_then(load_truth)
                 .map(|loaded| loaded.papers)
                 .map_err(|e| e.to_string());
-            proptest::prop_assert_eq!(&whole, &expected, "{}", text);
             proptest::prop_assert_eq!(&rows, &expected, "{}", text);
         }
     }
