@@ -339,8 +339,8 @@ pub fn work(groups: &[TieGroup], w: u64, estimate: f64) -> Option<u64> {
 /// out, when only rounding and underflow remain): the result, when given, is
 /// within that relative distance of the exact tail (it can only be low, by at most the
 /// mass left out), plus rounding of about 1e-15 per group and per tabulated sum.
-/// Time: about the work returned by [`work`]; memory: at most [`DENSE_LIMIT`] floats and
-/// [`SPARSE_LIMIT`] products.
+/// Time: about the work returned by [`work`]; memory: at most `DENSE_LIMIT` (4·10^7)
+/// floats and `SPARSE_LIMIT` (3·10^7) products.
 pub fn lower_tail(groups: &[TieGroup], w: u64, estimate: f64, budget: u64) -> Option<GroupTail> {
     let total: u64 = groups.iter().map(|g| g.rank * g.count).sum();
     if w >= total {
