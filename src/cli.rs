@@ -210,11 +210,16 @@ pub struct GradeArgs {
 #[derive(Debug, Args)]
 pub struct AdmitArgs {
     /// The baseline's scores: task_id and score, optionally correct, group, kind.
-    #[arg(long, value_name = "FILE")]
-    pub baseline: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "summary")]
+    pub baseline: Option<PathBuf>,
     /// The candidate's scores, on the same tasks.
-    #[arg(long, value_name = "FILE")]
-    pub candidate: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "summary")]
+    pub candidate: Option<PathBuf>,
+    /// Decide on a summary document (schema evogate/summary/v1, e.g. written by
+    /// sql/summary.sql in DuckDB) instead of the two scores files: the same decision,
+    /// without the largest losses, pairs.csv or the per-pair plot.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["baseline", "candidate", "tasks", "manifest"])]
+    pub summary: Option<PathBuf>,
     /// Use exactly the tasks of this tasks file (e.g. the holdout); each must be in
     /// both scores files, other rows are left out.
     #[arg(long, value_name = "FILE")]

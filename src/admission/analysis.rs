@@ -1,15 +1,16 @@
-//! One set of pairs tested (the whole holdout or one stratum): the means, the paired
-//! difference with its interval, and the one-sided p-values of the chosen test.
+//! One set of pairs tested (the whole holdout or one stratum), from its sufficient
+//! statistics ([`super::summary::Set`]): the means, the paired difference with its
+//! interval, and the one-sided p-values of the chosen test.
 //! [`super::decide`] runs it on every set and [`super::criteria`] words its results.
 
 use super::config::Test;
-use super::pairing::Pair;
+use super::summary::{MICROS, Set};
 use super::{Delta, Discordant, TestMethod};
 use crate::figures::number;
 use crate::stats::bounded_mean::{self, Histogram, betting_interval};
 use crate::stats::interval::paired_difference;
 use crate::stats::mcnemar::mcnemar_exact;
-use crate::stats::signed_rank::{Method, signed_rank};
+use crate::stats::signed_rank::{Method, signed_rank_of_ties};
 
 /// One set of pairs tested: the whole holdout or one stratum.
 pub(super) struct Analysis {
@@ -30,59 +31,26 @@ pub(super) struct Analysis {
     pub(super) detail: String,
 }
 
-/// What one walk over the pairs adds up: the sums of baseline scores, candidate scores
-/// and differences (each in pair order, from −0 as `Iterator::sum` does, so the means
-/// are those of three separate sums), and over the pairs with `correct` on both sides
-/// the discordant counts (baseline only, candidate only) and each arm's count right.
-struct Totals {
-    baseline: f64,
-    candidate: f64,
-    difference: f64,
-    discordant: (u64, u64),
-    correct: (u64, u64),
-}
-
-impl Totals {
-    fn of(pairs: &[&Pair]) -> Totals {
-        let mut totals = Totals {
-            baseline: -0.0,
-            candidate: -0.0,
-            difference: -0.0,
-            discordant: (0, 0),
-            correct: (0, 0),
-        };
-        for pair in pairs {
-            totals.baseline += pair.baseline.score;
-            totals.candidate += pair.candidate.score;
-            totals.difference += pair.difference();
-            if let (Some(b), Some(c)) = (pair.baseline.correct, pair.candidate.correct) {
-                totals.discordant.0 += u64::from(b && !c);
-                totals.discordant.1 += u64::from(c && !b);
-                totals.correct.0 += u64::from(b);
-                totals.correct.1 += u64::from(c);
-            }
-        }
-        totals
-    }
-}
-
-/// Tests one set of pairs with `test`, with a two-sided interval at `confidence`.
-pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis {
-    let n = pairs.len();
-    let totals = Totals::of(pairs);
-    let baseline_mean = totals.baseline / n as f64;
-    let candidate_mean = totals.candidate / n as f64;
-    let mean_difference = totals.difference / n as f64;
+/// Tests one set of pairs, given by its sufficient statistics, with `test`, with a
+/// two-sided interval at `confidence`. The means are the exact micro-unit sums over n.
+pub(super) fn analyse(set: &Set, test: Test, confidence: f64) -> Analysis {
+    let n = set.n as usize;
+    let mean = |micros: i64| micros as f64 / (n as f64 * MICROS as f64);
+    let baseline_mean = mean(set.baseline_micros);
+    let candidate_mean = mean(set.candidate_micros);
+    let mean_difference = mean(set.difference_micros());
     match test {
         Test::McNemar => {
-            let (b, c) = totals.discordant;
+            // McNemar is only resolved when every pair has both outcomes.
+            let o = set.outcomes.unwrap_or_default();
+            let (b, c) = (o.baseline_only, o.candidate_only);
             let result = mcnemar_exact(b, c);
             let interval = paired_difference(b, c, n as u64, confidence);
             Analysis {
                 n,
                 baseline_mean,
                 candidate_mean,
-                correct: Some(totals.correct),
+                correct: Some((o.both_right + b, o.both_right + c)),
                 delta: Delta {
                     estimate: (c as f64 - b as f64) / n as f64,
                     low: interval.map(|i| i.low),
@@ -109,12 +77,17 @@ pub(super) fn analyse(pairs: &[&Pair], test: Test, confidence: f64) -> Analysis 
             }
         }
         Test::SignedRank(zero) => {
-            let differences: Vec<f64> = pairs.iter().map(|p| p.difference()).collect();
-            let result = signed_rank(&differences, zero);
+            let ties: Vec<(u64, u64)> = set.ties.iter().map(|t| (t.positive, t.negative)).collect();
+            let result = signed_rank_of_ties(&ties, set.zeros, zero);
             // Valid at every n and never a point (docs/statistics.md); `None` only if a
-            // difference left [−1, 1], which validated scores cannot.
+            // difference left [−1, 1], which validated scores cannot. Built from the
+            // histogram, so pairs and a summary give the same interval.
+            let histogram = set
+                .histogram()
+                .into_iter()
+                .map(|(d, count)| (d as f64 / MICROS as f64, count));
             let interval =
-                Histogram::of(&differences).and_then(|h| betting_interval(&h, confidence));
+                Histogram::from_counts(histogram).and_then(|h| betting_interval(&h, confidence));
             let method = match result.method {
                 Method::Exact => TestMethod::Exact,
                 Method::Saddlepoint => TestMethod::Saddlepoint,

@@ -5,10 +5,10 @@
 
 use serde::Serialize;
 
-use super::pairing::Pairs;
+use super::summary::Statistics;
 use super::{Check, Criterion, Finding, TestMethod};
 use crate::alpha::Alpha;
-use crate::stats::cluster::{DESIGN_EFFECT_WARNING, cluster_view};
+use crate::stats::cluster::{DESIGN_EFFECT_WARNING, cluster_view_of_sums};
 use crate::stats::power::min_detectable_shift;
 use crate::stats::signed_rank::Method;
 
@@ -42,15 +42,15 @@ pub struct ClusterSummary {
     pub warning: Option<String>,
 }
 
-/// The cluster summary, when every pair has a group.
-pub fn summarise(pairs: &Pairs, decides: bool, alpha: f64) -> Option<ClusterSummary> {
-    if pairs.pairs.is_empty() || pairs.pairs.iter().any(|p| p.group.is_none()) {
-        return None;
-    }
-    let grouped = pairs
-        .with_groups()
-        .map(|(pair, group)| (group.unwrap_or_default(), pair.difference()));
-    let view = cluster_view(grouped);
+/// The cluster summary, when every pair has a group: from each cluster's size and
+/// difference sum and the squares of all differences.
+pub fn summarise(summary: &Statistics, decides: bool, alpha: f64) -> Option<ClusterSummary> {
+    let clusters = summary.clusters.as_ref().filter(|c| !c.is_empty())?;
+    let sums: Vec<(u64, i64)> = clusters
+        .iter()
+        .map(|c| (c.n, c.difference_micros))
+        .collect();
+    let view = cluster_view_of_sums(&sums, summary.overall.square_micros());
     let warning = view.design_effect.filter(|&d| d > DESIGN_EFFECT_WARNING && !decides).map(|d| {
         format!(
             "tasks of one group move together (design effect {d:.2} > {DESIGN_EFFECT_WARNING}): the task-level p-value overstates the evidence; rerun with --cluster group"

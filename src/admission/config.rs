@@ -83,10 +83,27 @@ impl TestChoice {
         baseline: &str,
         candidate: &str,
     ) -> Result<Test, ConfigError> {
+        let columns = (
+            pairs.both_correct,
+            pairs.baseline_has_correct,
+            pairs.candidate_has_correct,
+        );
+        self.resolve_columns(columns, zero, baseline, candidate)
+    }
+
+    /// [`TestChoice::resolve`] on what the pairs say about `correct`: whether every
+    /// pair has it on both sides, and whether each file has the column.
+    pub fn resolve_columns(
+        self,
+        (both_correct, baseline_has_correct, candidate_has_correct): (bool, bool, bool),
+        zero: ZeroMethod,
+        baseline: &str,
+        candidate: &str,
+    ) -> Result<Test, ConfigError> {
         match self {
-            TestChoice::Auto if pairs.both_correct => Ok(Test::McNemar),
-            TestChoice::Auto if pairs.baseline_has_correct != pairs.candidate_has_correct => {
-                let lacking = if pairs.baseline_has_correct {
+            TestChoice::Auto if both_correct => Ok(Test::McNemar),
+            TestChoice::Auto if baseline_has_correct != candidate_has_correct => {
+                let lacking = if baseline_has_correct {
                     candidate
                 } else {
                     baseline
@@ -94,9 +111,9 @@ impl TestChoice {
                 Err(ConfigError::CorrectInOneFile(lacking.to_string()))
             }
             TestChoice::Auto | TestChoice::SignedRank => Ok(Test::SignedRank(zero)),
-            TestChoice::McNemar if pairs.both_correct => Ok(Test::McNemar),
+            TestChoice::McNemar if both_correct => Ok(Test::McNemar),
             TestChoice::McNemar => {
-                let lacking = if pairs.baseline_has_correct {
+                let lacking = if baseline_has_correct {
                     candidate
                 } else {
                     baseline

@@ -4,7 +4,8 @@
 
 use super::analysis::Analysis;
 use super::config::Test;
-use super::pairing::{Basis, Pairs};
+use super::pairing::Basis;
+use super::summary::{Pairing, Statistics};
 use super::wording::compare;
 use super::{Check, Criterion, Delta, Finding, Stratum};
 use crate::alpha::Alpha;
@@ -24,21 +25,27 @@ fn evidence(criterion: Criterion, pass: bool, proof: String, sentence: String) -
     }
 }
 
-pub(super) fn pairing_evidence(pairs: &Pairs) -> Finding {
-    let n = pairs.pairs.len();
-    let proof = match &pairs.basis {
-        Basis::SameTasks => format!(
-            "{n} tasks in both {} and {}, each once, paired by task_id",
-            pairs.baseline, pairs.candidate
-        ),
-        Basis::TaskList {
+pub(super) fn pairing_evidence(summary: &Statistics) -> Finding {
+    let n = summary.overall.n;
+    let (baseline, candidate) = (&summary.baseline, &summary.candidate);
+    let proof = match &summary.pairing {
+        Pairing::Files(Basis::SameTasks) => {
+            format!("{n} tasks in both {baseline} and {candidate}, each once, paired by task_id")
+        }
+        Pairing::Files(Basis::TaskList {
             source,
             ignored_baseline,
             ignored_candidate,
-        } => format!(
+        }) => format!(
             "the {n} tasks of {source}, each once in both files, paired by task_id ({} and {} left out)",
             rows(*ignored_baseline, "baseline"),
             rows(*ignored_candidate, "candidate")
+        ),
+        Pairing::Counted {
+            baseline_rows,
+            candidate_rows,
+        } => format!(
+            "{n} tasks in both {baseline} and {candidate}, each once, paired by task_id (summary: {baseline_rows} baseline and {candidate_rows} candidate rows, 0 duplicates, 0 tasks in one arm only, 0 strata disagreements)"
         ),
     };
     let sentence = format!("All {n} tasks are paired.");

@@ -3,56 +3,23 @@
 //! to hold, an intersection–union test, so the level is already controlled), the
 //! optional margin, and the holdout check, each turned into evidence.
 
-use std::collections::BTreeMap;
-
 use super::analysis::analyse;
-use super::clustering::ClusterSummary;
 use super::config::{Config, Test};
 use super::criteria::{
     improvement_evidence, label, margin_evidence, pairing_evidence, regression_evidence,
 };
-use super::pairing::{Pair, Pairs};
+use super::pairing::Pairs;
+use super::summary::Statistics;
 use super::wording::power_sentence;
-use super::{Admission, ArmSummary, Check, Criterion, Stratum, TestInfo, TestName, Verdict};
+use super::{
+    Admission, ArmSummary, Check, Criterion, Finding, Stratum, TestInfo, TestName, Verdict,
+};
 use crate::stats::power::{min_detectable_shift, min_discordant};
 use crate::stats::signed_rank::ZeroMethod;
-use crate::texts::Text;
 
-/// The pairs of each stratum, by value (a pair without one in ""). A value stored
-/// more than once is one stratum; each stored value is read once, not once per pair.
-fn strata_of(pairs: &Pairs) -> BTreeMap<&str, Vec<&Pair>> {
-    let mut members: Vec<Vec<&Pair>> = Vec::new();
-    let mut by_value: BTreeMap<&str, usize> = BTreeMap::new();
-    // The members of the last few stored values met.
-    let mut recent: Vec<(Option<Text>, usize)> = Vec::new();
-    for pair in &pairs.pairs {
-        let at = match recent.iter().find(|(text, _)| *text == pair.stratum) {
-            Some(&(_, at)) => at,
-            None => {
-                let value = pairs.stratum(pair).unwrap_or("");
-                let at = *by_value.entry(value).or_insert_with(|| {
-                    members.push(Vec::new());
-                    members.len() - 1
-                });
-                if recent.len() == RECENT_STRATA {
-                    recent.remove(0);
-                }
-                recent.push((pair.stratum, at));
-                at
-            }
-        };
-        members[at].push(pair);
-    }
-    by_value
-        .into_iter()
-        .map(|(value, at)| (value, std::mem::take(&mut members[at])))
-        .collect()
-}
-
-/// How many stored strata values [`strata_of`] keeps at hand.
-const RECENT_STRATA: usize = 8;
-
-/// Decides admission for complete `pairs` under `config`.
+/// Decides admission for complete `pairs` under `config`: adds up their sufficient
+/// statistics ([`Statistics::of`]) and decides on those, as [`decide_summary`] does on
+/// a summary document, then lists the largest losses, which need the pairs.
 ///
 /// Admitted only when every criterion passes: the pairing is complete, both arms
 /// answered every task (when a file says which were, unless allowed), the one-sided
@@ -62,50 +29,63 @@ const RECENT_STRATA: usize = 8;
 /// are the recorded holdout (with a manifest). Time: the tests' cost, plus O(n log n)
 /// for a signed-rank interval (its histogram) and O(k log n) for its k distinct values.
 pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
-    let alpha = config.alpha.get();
-    // The cluster summary needs nothing the rest computes: on many pairs it runs on a
-    // second thread (or here, when none can be started).
-    let summarise = || super::clustering::summarise(pairs, config.cluster, alpha);
-    std::thread::scope(|scope| {
-        let cluster = (pairs.pairs.len() >= PARALLEL_FROM)
-            .then(|| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, summarise)
-                    .ok()
-            })
-            .flatten();
-        decide_with(pairs, config, || match cluster {
-            Some(thread) => thread.join().expect("the cluster summary does not panic"),
-            None => summarise(),
-        })
-    })
+    let summary = Statistics::of(pairs);
+    let rows = RowFindings {
+        answers: super::answers::answers_evidence(pairs, &config.answers),
+        holdout: config.holdout.as_ref().map(|holdout| {
+            let used: Vec<&str> = pairs.tasks().collect();
+            holdout.check(&used)
+        }),
+    };
+    let mut admission = decide_with(&summary, config, rows);
+    admission.losses = super::losses::largest_losses(pairs);
+    admission
 }
 
-/// From this many pairs up, [`decide`] summarises clusters on a second thread.
-const PARALLEL_FROM: usize = 10_000;
+/// Decides admission on the sufficient statistics alone (`admit --summary`): the same
+/// decision as [`decide`] on the pairs they were added up from, except what needs the
+/// pairs themselves: the losses (none are listed), the holdout check (with a holdout
+/// in `config` it fails, since no task ids are at hand) and the answers-complete check
+/// (a summary has no `answered` column; the shipped SQL refuses unanswered rows).
+pub fn decide_summary(summary: &Statistics, config: &Config) -> Admission {
+    let holdout = config.holdout.as_ref().map(|holdout| Finding {
+        criterion: Criterion::HoldoutIntact,
+        result: Check::Fail,
+        proof: format!(
+            "the tasks cannot be compared with {}: a summary carries no task ids",
+            holdout.manifest
+        ),
+        sentence: "The holdout cannot be checked from a summary: run admit on the score files with --manifest.".to_string(),
+    });
+    let rows = RowFindings {
+        answers: None,
+        holdout,
+    };
+    decide_with(summary, config, rows)
+}
 
-/// [`decide`], with the cluster summary from `cluster`.
-fn decide_with(
-    pairs: &Pairs,
-    config: &Config,
-    cluster: impl FnOnce() -> Option<ClusterSummary>,
-) -> Admission {
+/// The findings that need the rows' task ids, found before the one decision.
+struct RowFindings {
+    /// The answers-complete finding, and whether it stays in the reasons.
+    answers: Option<(Finding, bool)>,
+    /// The holdout-intact finding, with a holdout.
+    holdout: Option<Finding>,
+}
+
+/// The one decision, on `summary`, with the findings that need the rows.
+fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admission {
     let level = config.alpha;
     let alpha = level.get();
     let confidence = level.confidence();
-    let all: Vec<&Pair> = pairs.pairs.iter().collect();
-    let overall = analyse(&all, config.test, confidence);
-    let column = pairs.strata_column.clone();
-    let groups = if column.is_some() {
-        strata_of(pairs)
-    } else {
-        BTreeMap::new()
-    };
+    let overall = analyse(&summary.overall, config.test, confidence);
+    let column = summary.strata.as_ref().map(|s| s.column.clone());
+    let no_strata = Vec::new();
+    let groups = summary.strata.as_ref().map_or(&no_strata, |s| &s.sets);
     let name = column.clone().unwrap_or_default();
     let strata: Vec<(Stratum, String)> = groups
         .iter()
-        .map(|(value, members)| {
-            let a = analyse(members, config.test, confidence);
+        .map(|(value, set)| {
+            let a = analyse(set, config.test, confidence);
             let mut stratum = Stratum {
                 name: name.clone(),
                 value: value.to_string(),
@@ -131,11 +111,10 @@ fn decide_with(
             (stratum, a.detail)
         })
         .collect();
-    let mut evidence = vec![pairing_evidence(pairs)];
-    let answers = super::answers::answers_evidence(pairs, &config.answers);
+    let mut evidence = vec![pairing_evidence(summary)];
     // Unanswered tasks decided on under --allow-missing stay in the reasons.
-    let noted = answers.as_ref().is_some_and(|(_, noted)| *noted);
-    evidence.extend(answers.map(|(finding, _)| finding));
+    let noted = rows.answers.as_ref().is_some_and(|(_, noted)| *noted);
+    evidence.extend(rows.answers.map(|(finding, _)| finding));
     evidence.extend([
         improvement_evidence(&overall, config.test, level),
         regression_evidence(&overall, &strata, level),
@@ -143,11 +122,8 @@ fn decide_with(
     if let Some(margin) = config.margin {
         evidence.push(margin_evidence(&overall, &strata, margin.get()));
     }
-    if let Some(holdout) = &config.holdout {
-        let used: Vec<&str> = pairs.tasks().collect();
-        evidence.push(holdout.check(&used));
-    }
-    let cluster = cluster();
+    evidence.extend(rows.holdout);
+    let cluster = super::clustering::summarise(summary, config.cluster, alpha);
     if config.cluster {
         evidence.push(super::clustering::evidence(
             cluster.as_ref(),
@@ -223,7 +199,7 @@ fn decide_with(
         strata_column: column,
         strata: strata.into_iter().map(|(s, _)| s).collect(),
         evidence,
-        losses: super::losses::largest_losses(pairs),
+        losses: Vec::new(),
         cluster,
     }
 }

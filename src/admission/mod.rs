@@ -17,6 +17,7 @@ pub mod join;
 pub mod losses;
 mod notes;
 pub mod pairing;
+pub mod summary;
 pub mod wording;
 
 #[cfg(test)]
@@ -26,12 +27,13 @@ mod tests;
 
 pub use answers::{Answers, LeftOut};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
-pub use decide::decide;
+pub use decide::{decide, decide_summary};
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
 pub use notes::stratum_note;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList};
+pub use summary::Statistics;
 
 use serde::Serialize;
 

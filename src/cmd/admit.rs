@@ -10,18 +10,10 @@ use crate::admission::{Margin, StrataRequest, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{refuse_overwriting_inputs, replace_folder};
 use crate::cli::{AdmitArgs, ReportFormat};
-use crate::pipeline::admit::{AdmitFiles, AdmitSettings, admit, report_files};
+use crate::pipeline::admit::{
+    AdmitFiles, AdmitSettings, admit, admit_summary, report_files, report_names,
+};
 use crate::report::{json, markdown, text};
-
-/// Every file `--report-dir` may receive.
-const REPORT_NAMES: [&str; 6] = [
-    "admission.json",
-    "admission.md",
-    "pairs.csv",
-    "outcomes.svg",
-    "strata.svg",
-    "power.svg",
-];
 
 fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
     let strata = match args.strata.as_deref().map(str::trim) {
@@ -46,30 +38,40 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
     })
 }
 
-/// Runs `admit`.
+/// Runs `admit`, checking the report folder before a ledger records an attempt.
 pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let settings = settings(&args)?;
-    let files = AdmitFiles {
-        baseline: args.baseline.clone(),
-        candidate: args.candidate.clone(),
-        tasks: args.tasks.clone(),
-        manifest: args.manifest.clone(),
-        ledger: args.ledger.clone(),
-        keep_feedback: args.report_dir.is_some(),
-    };
     if let Some(dir) = &args.report_dir {
-        // Checked before the ledger records an attempt.
-        let mut inputs = vec![
-            ("--baseline", files.baseline.as_path()),
-            ("--candidate", files.candidate.as_path()),
-        ];
-        inputs.extend(files.tasks.as_deref().map(|p| ("--tasks", p)));
-        inputs.extend(files.manifest.as_deref().map(|p| ("--manifest", p)));
-        inputs.extend(files.ledger.as_deref().map(|p| ("--ledger", p)));
-        let outputs = REPORT_NAMES.map(|name| dir.join(name));
-        refuse_overwriting_inputs(outputs.iter().map(|p| p.as_path()), &inputs)?;
+        refuse_overwriting_inputs(
+            report_names(dir).iter().map(|p| p.as_path()),
+            &[
+                ("--summary", &args.summary),
+                ("--baseline", &args.baseline),
+                ("--candidate", &args.candidate),
+                ("--tasks", &args.tasks),
+                ("--manifest", &args.manifest),
+                ("--ledger", &args.ledger),
+            ]
+            .iter()
+            .filter_map(|(flag, path)| Some((*flag, path.as_deref()?)))
+            .collect::<Vec<_>>(),
+        )?;
     }
-    let evaluation = admit(&files, &settings)?;
+    let evaluation = match (&args.summary, &args.baseline, &args.candidate) {
+        (Some(summary), _, _) => admit_summary(summary, args.ledger.as_deref(), &settings)?,
+        (None, Some(baseline), Some(candidate)) => {
+            let files = AdmitFiles {
+                baseline: baseline.clone(),
+                candidate: candidate.clone(),
+                tasks: args.tasks.clone(),
+                manifest: args.manifest.clone(),
+                ledger: args.ledger.clone(),
+                keep_feedback: args.report_dir.is_some(),
+            };
+            admit(&files, &settings)?
+        }
+        _ => anyhow::bail!("admit needs --baseline and --candidate, or --summary"),
+    };
     let report = &evaluation.report;
     let mut notes = evaluation.notes.clone();
     if let Some(info) = &report.ledger {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::{open_file, read_file};
 use crate::admission::{
-    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs,
-    StrataRequest, TestChoice, TestName, decide,
+    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
+    StrataRequest, TestChoice, TestName, decide, decide_summary,
 };
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
@@ -91,8 +91,8 @@ pub struct AdmitFiles {
 pub struct Evaluation {
     /// The report.
     pub report: Report,
-    /// The pairs, sorted by task.
-    pub pairs: Pairs,
+    /// The pairs, sorted by task; absent when the decision was on a summary.
+    pub pairs: Option<Pairs>,
     /// What to tell the user besides the report, e.g. that a torn ledger record was
     /// skipped.
     pub notes: Vec<String>,
@@ -101,26 +101,119 @@ pub struct Evaluation {
 /// Everything a decision needs besides the level, checked before any ledger is touched
 /// so that a refused setting never opens one.
 struct Prepared<'a> {
-    pairs: Pairs,
+    source: Source,
     inputs: Vec<InputFile>,
     /// The decision's settings, at `settings.alpha` until [`Prepared::decide_at`].
     config: Config,
     settings: &'a AdmitSettings,
 }
 
+/// What a decision is taken on: the pairs, or their sufficient statistics.
+enum Source {
+    Pairs(Pairs),
+    Statistics(Statistics),
+}
+
 impl Prepared<'_> {
     /// Decides at `alpha` (more than once only when a ledger checks for a repeat).
     fn decide_at(&mut self, alpha: Alpha) -> Admission {
         self.config.alpha = alpha;
-        decide(&self.pairs, &self.config)
+        match &self.source {
+            Source::Pairs(pairs) => decide(pairs, &self.config),
+            Source::Statistics(summary) => decide_summary(summary, &self.config),
+        }
     }
 
-    /// The evaluation of `admission`, decided on these pairs.
+    /// The evaluation of `admission`, decided on these pairs or statistics.
     fn evaluation(self, admission: Admission) -> Evaluation {
         Evaluation {
             report: Report::new(admission, self.inputs),
-            pairs: self.pairs,
+            pairs: match self.source {
+                Source::Pairs(pairs) => Some(pairs),
+                Source::Statistics(_) => None,
+            },
             notes: Vec::new(),
+        }
+    }
+
+    /// The holdout's identity in the ledger: the SHA-256 of the sorted task ids.
+    fn holdout_identity(&self) -> anyhow::Result<String> {
+        match &self.source {
+            Source::Pairs(pairs) => {
+                let task_ids: Vec<String> = pairs.tasks().map(str::to_string).collect();
+                Ok(ledger::holdout_identity(&task_ids))
+            }
+            Source::Statistics(summary) => summary.holdout_sha256.clone().ok_or_else(|| {
+                anyhow::anyhow!(
+                    "`{}`: --ledger needs the holdout's identity and the summary has no `holdout_sha256`; compute it as sql/summary.sql does (SHA-256 of the sorted task ids joined by newlines)",
+                    self.inputs[0].path
+                )
+            }),
+        }
+    }
+}
+
+/// Runs `admit --summary`: reads the summary document, resolves the test and the
+/// strata against it, and decides once, under the ledger when there is one.
+pub fn admit_summary(
+    path: &Path,
+    ledger: Option<&Path>,
+    settings: &AdmitSettings,
+) -> anyhow::Result<Evaluation> {
+    let input = Input::read(path)?;
+    let mut summary = crate::admission::summary::document::read(&input.path, &input.bytes)?;
+    match (&settings.strata, &summary.strata) {
+        (None, _) => summary.strata = None,
+        (Some(request), Some(strata)) if request.column == strata.column => {}
+        (Some(request), found) if request.required => {
+            anyhow::bail!(
+                "--strata {}: `{}` {}; give --strata {} or none, or recompute the summary by `{}`",
+                request.column,
+                input.path,
+                match found {
+                    Some(s) => format!("is stratified by `{}`", s.column),
+                    None => "is not stratified".to_string(),
+                },
+                found.as_ref().map_or("none", |s| s.column.as_str()),
+                request.column
+            );
+        }
+        // The default `kind` applies only when the document was stratified by it, as it
+        // applies to files only when they have the column.
+        (Some(_), _) => summary.strata = None,
+    }
+    let test = settings.test.resolve_columns(
+        (
+            summary.both_correct(),
+            summary.baseline_has_correct,
+            summary.candidate_has_correct,
+        ),
+        settings.zero,
+        &summary.baseline,
+        &summary.candidate,
+    )?;
+    let config = Config {
+        alpha: settings.alpha,
+        test,
+        margin: settings.margin,
+        holdout: None,
+        cluster: settings.cluster,
+        answers: Answers {
+            allow_missing: settings.allow_missing,
+            left_out: [None, None],
+        },
+    };
+    let mut prepared = Prepared {
+        inputs: vec![input.digest("summary")],
+        source: Source::Statistics(summary),
+        config,
+        settings,
+    };
+    match ledger {
+        Some(path) => under_ledger(path, prepared),
+        None => {
+            let admission = prepared.decide_at(settings.alpha);
+            Ok(prepared.evaluation(admission))
         }
     }
 }
@@ -248,7 +341,7 @@ fn prepare<'a>(
         },
     };
     Ok(Prepared {
-        pairs,
+        source: Source::Pairs(pairs),
         inputs,
         config,
         settings,
@@ -260,13 +353,16 @@ fn prepare<'a>(
 /// decided alike on this holdout already, in which case that attempt stands and
 /// nothing is spent (see [`ledger::file::record_or_repeat`]).
 fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluation> {
-    let task_ids: Vec<String> = prepared.pairs.tasks().map(str::to_string).collect();
-    let holdout = ledger::holdout_identity(&task_ids);
+    let holdout = prepared.holdout_identity()?;
     let declared = prepared.settings.alpha.get();
-    let (baseline_sha256, candidate_sha256) = (
-        prepared.inputs[0].sha256.clone(),
-        prepared.inputs[1].sha256.clone(),
-    );
+    // The baseline's and the candidate's digests; a summary's one document stands for
+    // both.
+    let digest = |role: &str| {
+        let inputs = &prepared.inputs;
+        let input = inputs.iter().find(|i| i.role == role).or(inputs.first());
+        input.map(|i| i.sha256.clone()).unwrap_or_default()
+    };
+    let (baseline_sha256, candidate_sha256) = (digest("baseline"), digest("candidate"));
     let inputs = ledger::file::Inputs {
         baseline_sha256: &baseline_sha256,
         candidate_sha256: &candidate_sha256,
@@ -303,19 +399,44 @@ fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluatio
     Ok(evaluation)
 }
 
+/// Every file `--report-dir` may receive, in `dir`.
+pub fn report_names(dir: &Path) -> Vec<PathBuf> {
+    let names = ["admission.json", "admission.md", "pairs.csv"];
+    let plots = ["outcomes.svg", "strata.svg", "power.svg"];
+    names
+        .iter()
+        .chain(&plots)
+        .map(|name| dir.join(name))
+        .collect()
+}
+
 /// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv` and the
-/// plots `outcomes.svg`, `strata.svg` and `power.svg`.
+/// plots `outcomes.svg`, `strata.svg` and `power.svg` (on a summary: no `pairs.csv`,
+/// and `outcomes.svg` only for McNemar, whose four cells it draws).
 pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
+    let plots = svg::render(report, evaluation.pairs.as_ref());
+    // Only the plots written are linked (a summary's signed-rank report has no
+    // per-pair plot).
+    let linked: Vec<(&str, &str)> = svg::PLOTS
+        .iter()
+        .filter(|(name, _)| plots.iter().any(|(written, _)| written == name))
+        .copied()
+        .collect();
     let mut files = vec![
         FileToWrite::new(dir.join("admission.json"), json::render(report)),
         FileToWrite::new(
             dir.join("admission.md"),
-            markdown::render_in_folder(report, &svg::PLOTS),
+            markdown::render_in_folder(report, &linked),
         ),
-        FileToWrite::new(dir.join("pairs.csv"), pairs::render(&evaluation.pairs)),
     ];
-    for (name, svg) in svg::render(report, &evaluation.pairs) {
+    if let Some(pairs) = &evaluation.pairs {
+        files.push(FileToWrite::new(
+            dir.join("pairs.csv"),
+            pairs::render(pairs),
+        ));
+    }
+    for (name, svg) in plots {
         files.push(FileToWrite::new(dir.join(name), svg));
     }
     files

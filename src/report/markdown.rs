@@ -272,6 +272,12 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
         };
         let _ = writeln!(md, "| {criterion} | {result} | {} |", esc(&e.proof));
     }
+    if report.inputs.iter().any(|i| i.role == "summary") {
+        let _ = writeln!(
+            md,
+            "\nDecided on a summary (`admit --summary`): the tasks the candidate lost are not listed, since a summary holds no task rows."
+        );
+    }
     if !report.admission.losses.is_empty() {
         let _ = writeln!(
             md,

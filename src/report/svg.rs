@@ -18,12 +18,12 @@ pub const PLOTS: [(&str, &str); 3] = [
 ];
 
 /// The plot files of a report folder, by name, in a fixed order.
-pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
+pub fn render(report: &Report, pairs: Option<&Pairs>) -> Vec<(&'static str, String)> {
     let outcomes = match (
         report.admission.discordant,
         report.admission.baseline.correct,
     ) {
-        (Some(d), Some(baseline_correct)) => {
+        (Some(d), Some(baseline_correct)) => Some({
             // The baseline's correct tasks are the both-right ones plus b.
             let both_right = baseline_correct.saturating_sub(d.baseline_only);
             let n = report.admission.n as u64;
@@ -33,14 +33,15 @@ pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
                 candidate_only: d.candidate_only,
                 both_wrong: n.saturating_sub(both_right + d.baseline_only + d.candidate_only),
             }
-        }
-        _ => OutcomesPlot::Pairs {
+        }),
+        // Scores without their pairs (a summary) cannot be drawn one point per pair.
+        _ => pairs.map(|pairs| OutcomesPlot::Pairs {
             pairs: pairs
                 .pairs
                 .iter()
                 .map(|p| (p.baseline.score, p.candidate.score))
                 .collect(),
-        },
+        }),
     };
     let row = |label: String, delta: &crate::admission::Delta, marks: (bool, bool)| StratumRow {
         label,
@@ -84,9 +85,11 @@ pub fn render(report: &Report, pairs: &Pairs) -> [(&'static str, String); 3] {
         n: report.admission.n as u64,
         min_discordant: report.admission.min_discordant,
     };
-    [
-        ("outcomes.svg", outcomes_svg(&outcomes)),
-        ("strata.svg", strata_svg(&strata)),
-        ("power.svg", power_svg(&power)),
-    ]
+    let mut files = Vec::with_capacity(3);
+    if let Some(outcomes) = &outcomes {
+        files.push(("outcomes.svg", outcomes_svg(outcomes)));
+    }
+    files.push(("strata.svg", strata_svg(&strata)));
+    files.push(("power.svg", power_svg(&power)));
+    files
 }

@@ -21,9 +21,26 @@ impl Histogram {
     /// The histogram of `values`. `None` when a value is not finite or lies outside
     /// [−1, 1] (a score difference cannot), or there are no values. Time: O(n log n).
     pub fn of(values: &[f64]) -> Option<Histogram> {
+        // One sorted copy counted in place (not a (value, 1) entry per difference for
+        // `from_counts`): at 10^6 pairs that is 8 MB held, not 24 MB.
         let mut sorted = values.to_vec();
-        sorted.sort_by(f64::total_cmp);
-        Histogram::from_counts(sorted.into_iter().map(|v| (v, 1)))
+        for value in &mut sorted {
+            if !(-1.0..=1.0).contains(value) {
+                return None;
+            }
+            // −0 and 0 are one value: `total_cmp` would keep them apart.
+            *value += 0.0;
+        }
+        sorted.sort_unstable_by(f64::total_cmp);
+        let mut counts: Vec<(f64, u64)> = Vec::new();
+        for value in sorted {
+            match counts.last_mut() {
+                Some(last) if last.0 == value => last.1 += 1,
+                _ => counts.push((value, 1)),
+            }
+        }
+        let n = values.len() as u64;
+        (n > 0).then_some(Histogram { counts, n })
     }
 
     /// The histogram of (value, count) entries in any order, with repeated values

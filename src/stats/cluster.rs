@@ -85,6 +85,45 @@ pub fn cluster_view<'a>(pairs: impl Iterator<Item = (&'a str, f64)>) -> ClusterV
     }
 }
 
+/// The cluster view from sufficient statistics: each cluster's (pairs, Σd) with d in
+/// micro-units (10^-6 of a score), in cluster-name order, and Σd² over all pairs.
+///
+/// The same view as [`cluster_view`] on those pairs, computed from sums: the cluster
+/// means are Σd/n; with D = Σd and N pairs, the naive squares are (N·Σd² − D²)/N and
+/// the robust ones Σ_g (N·S_g − n_g·D)²/N², each bracket summed exactly in whole
+/// numbers. Time: O(clusters) plus the signed-rank test on them.
+pub fn cluster_view_of_sums(clusters: &[(u64, i64)], square_micros: u128) -> ClusterView {
+    let scale = 1e6;
+    let cluster_means: Vec<f64> = clusters
+        .iter()
+        .map(|&(n, sum)| sum as f64 / (n as f64 * scale))
+        .collect();
+    let test = signed_rank(&cluster_means, ZeroMethod::Wilcox);
+    let pairs: i128 = clusters.iter().map(|&(n, _)| i128::from(n)).sum();
+    let total: i128 = clusters.iter().map(|&(_, sum)| i128::from(sum)).sum();
+    let count = pairs.max(1) as f64;
+    let deviations = (pairs * square_micros as i128 - total * total).max(0);
+    let naive = deviations as f64 / count / (scale * scale);
+    let robust: f64 = clusters
+        .iter()
+        .map(|&(n, sum)| {
+            let bracket = (pairs * i128::from(sum) - i128::from(n) * total) as f64;
+            bracket * bracket
+        })
+        .sum::<f64>()
+        / (count * count)
+        / (scale * scale);
+    let design_effect = (naive > 1e-12)
+        .then(|| robust / naive)
+        .filter(|d| d.is_finite());
+    ClusterView {
+        clusters: clusters.len(),
+        cluster_means,
+        test,
+        design_effect,
+    }
+}
+
 /// Each run of [`clusters_of`] as its cluster and its differences, in pair order.
 fn each_run<'a>(
     runs: &'a [(u32, u32)],

@@ -19,7 +19,7 @@ pub struct Interval {
 }
 
 /// The two-sided critical value z with P(|Z| > z) = 1 − confidence.
-fn critical_value(confidence: f64) -> Option<f64> {
+pub(crate) fn critical_value(confidence: f64) -> Option<f64> {
     if !valid_level(confidence) {
         return None;
     }

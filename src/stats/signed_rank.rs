@@ -144,6 +144,76 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// Time: O(n log n) plus the cost of [`null_cdf`].
 pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
     let Ranked { ranks, n_zero } = rank(differences, zero);
+    test_ranks(&ranks, n_zero)
+}
+
+/// The signed-rank test on differences already grouped into ties: `ties` holds, in
+/// ascending order of magnitude, how many differences of each non-zero magnitude are
+/// positive and how many negative, and `zeros` counts the zero differences. The
+/// result is [`signed_rank`]'s on those differences (the same ranks, the same exact
+/// tail sums); beyond [`EXACT_LIMIT`] the tie groups go to the same tail computation
+/// without being expanded, so memory grows with the number of distinct magnitudes, not
+/// of pairs. Time: O(groups) plus the exact null's cost.
+pub fn signed_rank_of_ties(ties: &[(u64, u64)], zeros: u64, zero: ZeroMethod) -> SignedRank {
+    let n_nonzero: u64 = ties.iter().map(|&(plus, minus)| plus + minus).sum();
+    // Pratt: the zeros occupy positions 1..=zeros and push every other rank up.
+    let offset = match zero {
+        ZeroMethod::Wilcox => 0,
+        ZeroMethod::Pratt => zeros,
+    };
+    // (doubled midrank, positives, negatives) of each tie group.
+    let mut start = 0;
+    let groups: Vec<(u64, u64, u64)> = ties
+        .iter()
+        .filter(|&&(plus, minus)| plus + minus > 0)
+        .map(|&(plus, minus)| {
+            let doubled = 2 * (offset + start) + plus + minus + 1;
+            start += plus + minus;
+            (doubled, plus, minus)
+        })
+        .collect();
+    if n_nonzero as usize <= EXACT_LIMIT {
+        let ranks: Vec<(u64, bool)> = groups
+            .iter()
+            .flat_map(|&(doubled, plus, minus)| {
+                let positive = std::iter::repeat_n((doubled, true), plus as usize);
+                positive.chain(std::iter::repeat_n((doubled, false), minus as usize))
+            })
+            .collect();
+        return test_ranks(&ranks, zeros as usize);
+    }
+    let doubled_total: u64 = groups
+        .iter()
+        .map(|&(r, plus, minus)| r * (plus + minus))
+        .sum();
+    let doubled_plus: u64 = groups.iter().map(|&(r, plus, _)| r * plus).sum();
+    let sizes: Vec<(u64, u64)> = groups
+        .iter()
+        .map(|&(r, plus, minus)| (r, plus + minus))
+        .collect();
+    let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
+        grouped_tails(&sizes, doubled_plus);
+    let log10 = std::f64::consts::LOG10_E;
+    SignedRank {
+        n_nonzero: n_nonzero as usize,
+        n_zero: zeros as usize,
+        w_plus: doubled_plus as f64 / 2.0,
+        p_improvement,
+        p_regression,
+        p_two_sided: (2.0 * p_improvement.min(p_regression)).min(1.0),
+        log10_p_improvement: log10 * ln_improvement,
+        log10_p_regression: log10 * ln_regression,
+        log10_p_two_sided: (std::f64::consts::LOG10_2 + log10 * ln_improvement.min(ln_regression))
+            .min(0.0),
+        method,
+        rank_biserial: Some(
+            (2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64,
+        ),
+    }
+}
+
+/// The test on doubled midranks (with their signs) and the number of zeros.
+fn test_ranks(ranks: &[(u64, bool)], n_zero: usize) -> SignedRank {
     let n_nonzero = ranks.len();
     let doubled_total: u64 = ranks.iter().map(|r| r.0).sum();
     let doubled_plus: u64 = ranks.iter().filter(|r| r.1).map(|r| r.0).sum();
@@ -166,7 +236,7 @@ pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
     let rank_biserial =
         Some((2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64);
     let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
-        tails(&ranks, doubled_plus);
+        tails(ranks, doubled_plus);
     let log10 = std::f64::consts::LOG10_E;
     SignedRank {
         n_nonzero,
@@ -234,10 +304,30 @@ fn tie_groups(ranks: &[(u64, bool)], unit: u64) -> Vec<TieGroup> {
 /// P(W+ ≥ observed), P(W+ ≤ observed), their natural logarithms (exact below the
 /// `f64` range too) and the method that gave them.
 fn tails(ranks: &[(u64, bool)], doubled_plus: u64) -> ((f64, f64), (f64, f64), Method) {
+    let mut sizes: Vec<(u64, u64)> = Vec::new();
+    for &(doubled, _) in ranks {
+        match sizes.last_mut() {
+            Some(last) if last.0 == doubled => last.1 += 1,
+            _ => sizes.push((doubled, 1)),
+        }
+    }
+    grouped_tails(&sizes, doubled_plus)
+}
+
+/// [`tails`] from (doubled midrank, group size) in ascending order: single ranks are
+/// expanded only for the knapsack, within [`EXACT_LIMIT`].
+fn grouped_tails(sizes: &[(u64, u64)], doubled_plus: u64) -> ((f64, f64), (f64, f64), Method) {
     // Dividing by the common factor (2 when there are no even-sized tie groups)
     // shrinks the tables without changing the distribution.
-    let unit = ranks.iter().fold(0, |g, r| gcd(g, r.0));
-    let groups = tie_groups(ranks, unit);
+    let unit = sizes.iter().fold(0, |g, r| gcd(g, r.0));
+    let groups: Vec<TieGroup> = sizes
+        .iter()
+        .map(|&(doubled, count)| TieGroup {
+            rank: doubled / unit,
+            count,
+        })
+        .collect();
+    let n: u64 = groups.iter().map(|g| g.count).sum();
     let total: u64 = groups.iter().map(|g| g.rank * g.count).sum();
     let observed = doubled_plus / unit;
     // W+ and total − W+ have the same null distribution, so only the lower tail up to
@@ -245,8 +335,8 @@ fn tails(ranks: &[(u64, bool)], doubled_plus: u64) -> ((f64, f64), (f64, f64), M
     let nearer = observed.min(total - observed);
     let estimate = saddlepoint::lower_tail(&groups, nearer);
     let largest = groups.iter().map(|g| g.count).max().unwrap_or(0);
-    let knapsack_work = (ranks.len() as u64 - largest).saturating_mul(nearer + 1);
-    let within_limit = ranks.len() <= EXACT_LIMIT;
+    let knapsack_work = (n - largest).saturating_mul(nearer + 1);
+    let within_limit = n as usize <= EXACT_LIMIT;
     let group_work = tie_groups::work(&groups, nearer, estimate).filter(|&work| {
         work <= GROUP_BUDGET
             && (!within_limit || work.saturating_mul(GROUP_PRODUCT_COST) <= knapsack_work)
@@ -256,7 +346,10 @@ fn tails(ranks: &[(u64, bool)], doubled_plus: u64) -> ((f64, f64), (f64, f64), M
         .map(|t| (t.cdf, t.point, t.ln_cdf))
         .or_else(|| {
             within_limit.then(|| {
-                let units: Vec<u64> = ranks.iter().map(|r| r.0 / unit).collect();
+                let units: Vec<u64> = groups
+                    .iter()
+                    .flat_map(|g| std::iter::repeat_n(g.rank, g.count as usize))
+                    .collect();
                 let tail = null_cdf(&units, nearer);
                 (tail.cdf, tail.point, ln_tail(tail.cdf, &units, nearer))
             })

@@ -18,6 +18,7 @@ mod repeat;
 mod report_columns;
 mod score;
 mod split;
+mod summary;
 mod terminal;
 mod truth;
 mod util;

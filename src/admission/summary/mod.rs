@@ -1,0 +1,392 @@
+//! The sufficient statistics of an admission: everything [`decide`](super::decide)
+//! tests, small enough to come from another engine. McNemar needs each set's outcome
+//! counts, the signed-rank test the histogram of paired differences, the intervals
+//! the sums (and sums of squares) of the differences, the cluster view each cluster's
+//! size and difference sum. Scores enter in whole micro-units (six decimals), so every
+//! sum and every tie is exact and the same whether it was added up here from the
+//! pairs ([`Statistics::of`]) or by DuckDB or Spark over sharded files
+//! ([`document`], schema [`SCHEMA`]).
+//!
+//! A score with more than six decimals is rounded to the nearest micro-unit before it
+//! enters a statistic (half away from zero), here and in the shipped SQL alike.
+
+pub mod document;
+
+use std::collections::BTreeMap;
+
+use super::pairing::{Basis, Pairs};
+use crate::texts::Text;
+use crate::verify::fasthash::FastMap;
+
+pub use document::SCHEMA;
+
+/// Micro-units in a score of 1.
+pub const MICROS: i64 = 1_000_000;
+
+/// A score in whole micro-units: rounded to six decimals.
+pub fn micros(score: f64) -> i64 {
+    (score * MICROS as f64).round() as i64
+}
+
+/// McNemar's four outcome counts of one set of pairs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Outcomes {
+    /// a: both right.
+    pub both_right: u64,
+    /// b: the baseline right, the candidate wrong.
+    pub baseline_only: u64,
+    /// c: the candidate right, the baseline wrong.
+    pub candidate_only: u64,
+    /// d: both wrong.
+    pub both_wrong: u64,
+}
+
+impl Outcomes {
+    fn add(&mut self, other: &Outcomes) {
+        self.both_right += other.both_right;
+        self.baseline_only += other.baseline_only;
+        self.candidate_only += other.candidate_only;
+        self.both_wrong += other.both_wrong;
+    }
+
+    /// a + b + c + d.
+    pub fn total(&self) -> u64 {
+        self.both_right + self.baseline_only + self.candidate_only + self.both_wrong
+    }
+}
+
+/// One magnitude of the histogram of paired differences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tie {
+    /// |candidate − baseline| in micro-units, above zero.
+    pub magnitude: u64,
+    /// Pairs with this magnitude where the candidate scored higher.
+    pub positive: u64,
+    /// Pairs with this magnitude where the baseline scored higher.
+    pub negative: u64,
+}
+
+/// The statistics of one set of pairs: the whole holdout or one stratum.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Set {
+    /// Pairs.
+    pub n: u64,
+    /// Σ baseline score, in micro-units.
+    pub baseline_micros: i64,
+    /// Σ candidate score, in micro-units.
+    pub candidate_micros: i64,
+    /// The outcome counts, when every pair has `correct` on both sides.
+    pub outcomes: Option<Outcomes>,
+    /// Pairs whose scores are equal.
+    pub zeros: u64,
+    /// The non-zero differences, in ascending order of magnitude.
+    pub ties: Vec<Tie>,
+}
+
+impl Set {
+    /// Builds a set from its histogram of signed differences (micro-units → pairs),
+    /// its sums and its outcome counts. `n` is the histogram's total.
+    pub fn from_histogram(
+        histogram: impl IntoIterator<Item = (i64, u64)>,
+        baseline_micros: i64,
+        candidate_micros: i64,
+        outcomes: Option<Outcomes>,
+    ) -> Set {
+        let mut by_magnitude: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
+        let mut zeros = 0;
+        let mut n = 0;
+        for (difference, count) in histogram {
+            n += count;
+            let entry = by_magnitude.entry(difference.unsigned_abs()).or_default();
+            match difference.signum() {
+                1 => entry.0 += count,
+                -1 => entry.1 += count,
+                _ => zeros += count,
+            }
+        }
+        let ties = by_magnitude
+            .into_iter()
+            .filter(|&(magnitude, (plus, minus))| magnitude > 0 && plus + minus > 0)
+            .map(|(magnitude, (positive, negative))| Tie {
+                magnitude,
+                positive,
+                negative,
+            })
+            .collect();
+        Set {
+            n,
+            baseline_micros,
+            candidate_micros,
+            outcomes,
+            zeros,
+            ties,
+        }
+    }
+
+    /// Σ (candidate − baseline), in micro-units.
+    pub fn difference_micros(&self) -> i64 {
+        self.candidate_micros - self.baseline_micros
+    }
+
+    /// Σ (candidate − baseline)², in micro-units squared.
+    pub fn square_micros(&self) -> u128 {
+        self.ties
+            .iter()
+            .map(|t| {
+                let m = u128::from(t.magnitude);
+                m * m * u128::from(t.positive + t.negative)
+            })
+            .sum()
+    }
+
+    /// The histogram as signed differences (micro-units) with their counts, from the
+    /// most negative up, zeros included.
+    pub fn histogram(&self) -> Vec<(i64, u64)> {
+        let negative = self
+            .ties
+            .iter()
+            .rev()
+            .filter(|t| t.negative > 0)
+            .map(|t| (-(t.magnitude as i64), t.negative));
+        let zero = (self.zeros > 0).then_some((0, self.zeros));
+        let positive = self
+            .ties
+            .iter()
+            .filter(|t| t.positive > 0)
+            .map(|t| (t.magnitude as i64, t.positive));
+        negative.chain(zero).chain(positive).collect()
+    }
+
+    fn merge(&mut self, other: &Set) {
+        let mut histogram: BTreeMap<i64, u64> = self.histogram().into_iter().collect();
+        for (d, count) in other.histogram() {
+            *histogram.entry(d).or_default() += count;
+        }
+        let outcomes = match (self.n, self.outcomes, other.outcomes) {
+            (0, _, o) => o,
+            (_, Some(mut a), Some(b)) => {
+                a.add(&b);
+                Some(a)
+            }
+            _ => None,
+        };
+        *self = Set::from_histogram(
+            histogram,
+            self.baseline_micros + other.baseline_micros,
+            self.candidate_micros + other.candidate_micros,
+            outcomes,
+        );
+    }
+}
+
+/// One cluster (value of `group`): its pairs and their difference sum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    /// The group.
+    pub name: String,
+    /// Pairs in it.
+    pub n: u64,
+    /// Σ (candidate − baseline) over its pairs, in micro-units.
+    pub difference_micros: i64,
+}
+
+/// The strata: the column and one set per value, sorted by value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Strata {
+    /// The strata column, e.g. `kind`.
+    pub column: String,
+    /// Each value with its set, sorted by value.
+    pub sets: Vec<(String, Set)>,
+}
+
+/// What the pairing check found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pairing {
+    /// The pairs were matched here, from the files.
+    Files(Basis),
+    /// Another engine matched them and counted the rows: every task once in each arm.
+    Counted {
+        /// Rows of the baseline.
+        baseline_rows: u64,
+        /// Rows of the candidate.
+        candidate_rows: u64,
+    },
+}
+
+/// The sufficient statistics of one admission.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statistics {
+    /// The baseline as named (a file or a glob).
+    pub baseline: String,
+    /// The candidate as named.
+    pub candidate: String,
+    /// How the pairs were matched.
+    pub pairing: Pairing,
+    /// Whether the baseline has a `correct` column.
+    pub baseline_has_correct: bool,
+    /// Whether the candidate has a `correct` column.
+    pub candidate_has_correct: bool,
+    /// All pairs.
+    pub overall: Set,
+    /// The strata, when the pairs are stratified.
+    pub strata: Option<Strata>,
+    /// The clusters in name order, when every pair has a group.
+    pub clusters: Option<Vec<Cluster>>,
+    /// SHA-256 of the sorted task ids joined by newlines (the ledger's holdout
+    /// identity), when the document carries it.
+    pub holdout_sha256: Option<String>,
+}
+
+impl Statistics {
+    /// Adds up the statistics of `pairs`. Time: O(n) with a hash insert per pair,
+    /// plus sorting the distinct differences and clusters.
+    pub fn of(pairs: &Pairs) -> Statistics {
+        let both_correct = pairs.both_correct;
+        // One histogram per stratum value met (or one for all), merged afterwards.
+        let mut builders: Vec<Builder> = Vec::new();
+        let mut by_value: BTreeMap<&str, usize> = BTreeMap::new();
+        // The builders of the last few stored strata values met.
+        let mut recent: Vec<(Option<Text>, usize)> = Vec::new();
+        let stratified = pairs.strata_column.is_some();
+        let mut clusters: BTreeMap<&str, (u64, i64)> = BTreeMap::new();
+        let mut grouped = true;
+        let mut run: Option<(&str, u64, i64)> = None;
+        for (pair, group) in pairs.with_groups() {
+            let at = if !stratified {
+                if builders.is_empty() {
+                    builders.push(Builder::default());
+                }
+                0
+            } else {
+                match recent.iter().find(|(text, _)| *text == pair.stratum) {
+                    Some(&(_, at)) => at,
+                    None => {
+                        let value = pairs.stratum(pair).unwrap_or("");
+                        let at = *by_value.entry(value).or_insert_with(|| {
+                            builders.push(Builder::default());
+                            builders.len() - 1
+                        });
+                        if recent.len() == RECENT_STRATA {
+                            recent.remove(0);
+                        }
+                        recent.push((pair.stratum, at));
+                        at
+                    }
+                }
+            };
+            let (b, c) = (micros(pair.baseline.score), micros(pair.candidate.score));
+            let correct = pair.baseline.correct.zip(pair.candidate.correct);
+            builders[at].add(b, c, correct);
+            match group {
+                None => grouped = false,
+                Some(name) if grouped => {
+                    // Pairs of one group come together: add up a run, store it once.
+                    match &mut run {
+                        Some((current, n, sum))
+                            if std::ptr::eq(*current, name) || *current == name =>
+                        {
+                            *n += 1;
+                            *sum += c - b;
+                        }
+                        _ => {
+                            if let Some((name, n, sum)) = run.take() {
+                                let entry = clusters.entry(name).or_default();
+                                entry.0 += n;
+                                entry.1 += sum;
+                            }
+                            run = Some((name, 1, c - b));
+                        }
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        if let Some((name, n, sum)) = run {
+            let entry = clusters.entry(name).or_default();
+            entry.0 += n;
+            entry.1 += sum;
+        }
+        let sets: Vec<Set> = builders
+            .into_iter()
+            .map(|b| b.finish(both_correct))
+            .collect();
+        let mut overall = Set::default();
+        for set in &sets {
+            overall.merge(set);
+        }
+        let strata = pairs.strata_column.as_ref().map(|column| Strata {
+            column: column.clone(),
+            sets: by_value
+                .into_iter()
+                .map(|(value, at)| (value.to_string(), sets[at].clone()))
+                .collect(),
+        });
+        let clusters = (grouped && !pairs.pairs.is_empty()).then(|| {
+            clusters
+                .into_iter()
+                .map(|(name, (n, difference_micros))| Cluster {
+                    name: name.to_string(),
+                    n,
+                    difference_micros,
+                })
+                .collect()
+        });
+        Statistics {
+            baseline: pairs.baseline.clone(),
+            candidate: pairs.candidate.clone(),
+            pairing: Pairing::Files(pairs.basis.clone()),
+            baseline_has_correct: pairs.baseline_has_correct,
+            candidate_has_correct: pairs.candidate_has_correct,
+            overall,
+            strata,
+            clusters,
+            holdout_sha256: None,
+        }
+    }
+
+    /// Whether every pair has `correct` on both sides.
+    pub fn both_correct(&self) -> bool {
+        self.overall.outcomes.is_some()
+    }
+}
+
+/// How many stored strata values [`Statistics::of`] keeps at hand.
+const RECENT_STRATA: usize = 8;
+
+/// One set being added up.
+#[derive(Default)]
+struct Builder {
+    histogram: FastMap<i64, u64>,
+    baseline: i64,
+    candidate: i64,
+    outcomes: Outcomes,
+}
+
+impl Builder {
+    fn add(&mut self, baseline: i64, candidate: i64, correct: Option<(bool, bool)>) {
+        *self.histogram.entry(candidate - baseline).or_default() += 1;
+        self.baseline += baseline;
+        self.candidate += candidate;
+        if let Some((b, c)) = correct {
+            let o = &mut self.outcomes;
+            match (b, c) {
+                (true, true) => o.both_right += 1,
+                (true, false) => o.baseline_only += 1,
+                (false, true) => o.candidate_only += 1,
+                (false, false) => o.both_wrong += 1,
+            }
+        }
+    }
+
+    fn finish(self, both_correct: bool) -> Set {
+        Set::from_histogram(
+            self.histogram,
+            self.baseline,
+            self.candidate,
+            both_correct.then_some(self.outcomes),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;
