@@ -1,6 +1,6 @@
 //! The signed-rank test against the reference vectors (including the ones scipy gets
-//! wrong), exact big-integer tables up to n = 1,000, scipy's normal approximation beyond
-//! the exact limit, and properties.
+//! wrong), exact big-integer tables up to n = 1,000 (larger n: `signed_rank_large.rs`),
+//! and properties.
 
 use super::signed_rank_tables::BIG_INTEGER;
 use super::{EXACT_TOLERANCE, SCIPY_TOLERANCE, assert_relative};
