@@ -19,7 +19,7 @@ use crate::stats::signed_rank::ZeroMethod;
 /// the ground truth itself (`truth check`), and read other eval tools' logs into scores
 /// (`import`).
 /// Exit status: 0 success (or admitted), 1 a negative result (problems found,
-/// refused, leakage), 2 the tool could not do its job.
+/// refused, inconclusive, leakage), 2 the tool could not do its job.
 #[derive(Debug, Parser)]
 #[command(name = "evogate", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
@@ -66,8 +66,10 @@ pub enum Command {
     /// the Wilcoxon signed-rank test on `score` otherwise), and a one-sided test for
     /// regression in every stratum. Admitted only when the improvement is significant,
     /// no stratum regressed significantly, the margin holds (with --margin) and the
-    /// tasks are the recorded holdout (with --manifest).
-    /// Exit 0 admitted, 1 refused, 2 the tool could not do its job.
+    /// tasks are the recorded holdout (with --manifest). Inconclusive, not refused, when
+    /// only the improvement failed, the candidate leans better and the holdout had under
+    /// 80% power for its shift: the report gives the tasks that would settle it.
+    /// Exit 0 admitted, 1 refused or inconclusive, 2 the tool could not do its job.
     ///
     /// Example: evogate admit --baseline runs/baseline-scores.csv --candidate
     /// runs/candidate-scores.csv --tasks runs/split/holdout.csv --manifest

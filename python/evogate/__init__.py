@@ -106,8 +106,10 @@ def _arm_file(arm: Arm, folder: str, name: str) -> str:
 
 
 class Admission:
-    """The result of :func:`admit`: ``verdict`` (the report's), ``report`` (the parsed
-    JSON report), and a truth value that is whether the candidate was admitted.
+    """The result of :func:`admit`: ``verdict`` (the report's: ``"admitted"``,
+    ``"refused"`` or ``"inconclusive"``), ``tasks_needed`` (inconclusive only: the tasks
+    that would give 80% power for the observed shift, else ``None``), ``report`` (the
+    parsed JSON report), and a truth value that is whether the candidate was admitted.
 
     Example::
 
@@ -119,6 +121,7 @@ class Admission:
         self.admitted = admitted
         self.report = report
         self.verdict = report.get("verdict")
+        self.tasks_needed = report.get("tasks_needed")
 
     def __bool__(self) -> bool:
         return self.admitted

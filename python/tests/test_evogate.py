@@ -59,6 +59,21 @@ def test_admit_accepts_row_dicts_with_booleans_and_counts_the_discordant_pairs()
     assert not evogate.admit(cand, base)
 
 
+def test_one_win_and_five_ties_is_inconclusive_falsy_and_names_the_tasks_needed():
+    # Every disagreement favours the candidate, so exact power at n is P(D >= 5) for
+    # D ~ Binomial(n, 1/6): scipy binom.sf(4, n, 1/6) first reaches 0.8 at n = 39.
+    base = [{"task_id": f"t{i}", "correct": False, "score": 0} for i in range(6)]
+    cand = [{"task_id": f"t{i}", "correct": i == 0, "score": int(i == 0)} for i in range(6)]
+    admission = evogate.admit(base, cand)
+    assert admission.verdict == "inconclusive"
+    assert admission.tasks_needed == 39
+    assert not admission
+    # Swapped, the candidate leans worse: refused, nothing to settle.
+    worse = evogate.admit(cand, base)
+    assert worse.verdict == "refused"
+    assert worse.tasks_needed is None
+
+
 def test_admit_writes_the_report_dir_and_appends_to_the_ledger_once_per_new_candidate(tmp_path):
     ledger = tmp_path / "ledger.jsonl"
     base = [{"task_id": f"t{i}", "correct": i < 10, "score": i < 10} for i in range(40)]

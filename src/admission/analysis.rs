@@ -4,6 +4,7 @@
 //! [`super::decide`] runs it on every set and [`super::criteria`] words its results.
 
 use super::config::Test;
+use super::guard::Spread;
 use super::summary::{MICROS, Set};
 use super::{Delta, Discordant, TestMethod};
 use crate::figures::number;
@@ -27,6 +28,8 @@ pub(super) struct Analysis {
     pub(super) log10_p: [f64; 3],
     pub(super) method: TestMethod,
     pub(super) mean_difference: f64,
+    /// What the test's power depends on besides n.
+    pub(super) spread: Spread,
     /// The test's own figures, e.g. `McNemar exact, b 0, c 8`.
     pub(super) detail: String,
 }
@@ -73,6 +76,7 @@ pub(super) fn analyse(set: &Set, test: Test, confidence: f64) -> Analysis {
                 ],
                 method: TestMethod::Exact,
                 mean_difference,
+                spread: Spread::Discordance((b + c) as f64 / n as f64),
                 detail: format!("McNemar exact, b {b}, c {c}"),
             }
         }
@@ -119,6 +123,10 @@ pub(super) fn analyse(set: &Set, test: Test, confidence: f64) -> Analysis {
                 ],
                 method,
                 mean_difference,
+                spread: Spread::Differences {
+                    sd: standard_deviation(set, mean_difference),
+                    nonzero: result.n_nonzero,
+                },
                 detail: format!(
                     "Wilcoxon signed-rank {method_word}, {} non-zero of {n}, W+ {}",
                     result.n_nonzero,
@@ -127,4 +135,21 @@ pub(super) fn analyse(set: &Set, test: Test, confidence: f64) -> Analysis {
             }
         }
     }
+}
+
+/// The sample standard deviation (divisor n − 1) of the set's differences about their
+/// `mean`, from their histogram (so pairs and a summary give the same figure); `None`
+/// below two pairs.
+fn standard_deviation(set: &Set, mean: f64) -> Option<f64> {
+    (set.n >= 2).then(|| {
+        let squares: f64 = set
+            .histogram()
+            .into_iter()
+            .map(|(micros, count)| {
+                let deviation = micros as f64 / MICROS as f64 - mean;
+                count as f64 * deviation * deviation
+            })
+            .sum();
+        (squares / (set.n - 1) as f64).sqrt()
+    })
 }

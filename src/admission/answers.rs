@@ -278,22 +278,28 @@ mod tests {
     }
 
     #[test]
-    fn allowed_unanswered_tasks_stay_in_the_reasons_of_a_refusal() {
-        // One win: p 0.5, refused on the test; the allowed gap is still named.
+    fn allowed_unanswered_tasks_stay_in_the_reasons_when_not_admitted() {
+        // One win: p 0.5, not significant on 6 pairs, so inconclusive (the allowed gap
+        // fails no criterion); the allowed gap is still named, after the verdict's reason.
         let (base, cand) = files(1, [Some("111111"), Some("111110")]);
         let allowed = Answers {
             allow_missing: true,
             ..Answers::default()
         };
-        let refused = admit(&base, &cand, allowed);
-        assert_eq!(refused.verdict, Verdict::Refused);
-        assert_eq!(finding(&refused).unwrap().result, Check::Pass);
-        assert_eq!(refused.reasons.len(), 2, "{:?}", refused.reasons);
+        let decided = admit(&base, &cand, allowed);
+        assert_eq!(decided.verdict, Verdict::Inconclusive);
+        assert_eq!(finding(&decided).unwrap().result, Check::Pass);
+        assert_eq!(decided.reasons.len(), 3, "{:?}", decided.reasons);
+        assert!(decided.reasons[0].starts_with("Inconclusive: "));
         assert!(
-            refused.reasons[0]
+            decided.reasons[1]
                 .contains("the candidate did not answer 1 of the 6 tasks (first: t5)")
         );
-        assert!(refused.reasons[1].contains("not significant"));
+        assert!(decided.reasons[2].contains("not significant"));
+        // Not allowed, the gap refuses: an integrity criterion failed.
+        let refused = admit(&base, &cand, Answers::default());
+        assert_eq!(refused.verdict, Verdict::Refused);
+        assert_eq!(refused.tasks_needed, None);
     }
 
     #[test]

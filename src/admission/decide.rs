@@ -8,12 +8,16 @@ use super::config::{Config, Test};
 use super::criteria::{
     improvement_evidence, label, margin_evidence, pairing_evidence, regression_evidence,
 };
+use super::guard::{Reach, Spread, detectable, reach};
 use super::pairing::Pairs;
 use super::summary::Statistics;
-use super::wording::power_sentence;
+use super::wording::{
+    PowerFacts, StratumGuard, inconclusive_sentence, power_sentence, unflagged_regression,
+};
 use super::{
     Admission, ArmSummary, Check, Criterion, Finding, Stratum, TestInfo, TestName, Verdict,
 };
+use crate::alpha::Alpha;
 use crate::stats::power::{min_detectable_shift, min_discordant};
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -82,10 +86,14 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
     let no_strata = Vec::new();
     let groups = summary.strata.as_ref().map_or(&no_strata, |s| &s.sets);
     let name = column.clone().unwrap_or_default();
-    let strata: Vec<(Stratum, String)> = groups
+    let strata: Vec<(Stratum, String, Spread)> = groups
         .iter()
         .map(|(value, set)| {
             let a = analyse(set, config.test, confidence);
+            let best_case = match a.spread {
+                Spread::Discordance(_) => min_detectable_shift(a.n as u64, alpha),
+                Spread::Differences { .. } => None,
+            };
             let mut stratum = Stratum {
                 name: name.clone(),
                 value: value.to_string(),
@@ -104,13 +112,34 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
                 log10_p_improvement: a.log10_p[0],
                 log10_p_regression: a.log10_p[1],
                 significant_regression: level.rejects(a.p_regression),
-                min_detectable_shift: min_detectable_shift(a.n as u64, alpha),
+                min_detectable_shift: best_case,
+                regression_detectable_80_power: detectable(a.n, a.spread, alpha).map(|d| d.0),
                 note: None,
             };
             stratum.note = super::stratum_note(&stratum, config.test, level);
-            (stratum, a.detail)
+            (stratum, a.detail, a.spread)
         })
         .collect();
+    let guard_facts: Vec<StratumGuard> = strata
+        .iter()
+        .map(|(s, _, spread)| StratumGuard {
+            label: label(s),
+            n: s.n,
+            catch: detectable(s.n, *spread, alpha),
+        })
+        .collect();
+    let unflagged: Vec<String> = strata
+        .iter()
+        .zip(&guard_facts)
+        .filter(|((s, _, _), _)| {
+            config.margin.is_none() && s.delta.estimate < 0.0 && !s.significant_regression
+        })
+        .map(|((s, _, _), guard)| {
+            let catch = guard.catch.map(|c| c.0);
+            unflagged_regression(&guard.label, guard.n, s.delta.estimate, catch)
+        })
+        .collect();
+    let strata: Vec<(Stratum, String)> = strata.into_iter().map(|(s, d, _)| (s, d)).collect();
     let mut evidence = vec![pairing_evidence(summary)];
     // Unanswered tasks decided on under --allow-missing stay in the reasons.
     let noted = rows.answers.as_ref().is_some_and(|(_, noted)| *noted);
@@ -132,23 +161,43 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
         ));
     }
     let admitted = evidence.iter().all(|e| e.result == Check::Pass);
-    let reasons = evidence
-        .iter()
-        .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
-        .filter(|e| {
-            admitted
-                || e.result == Check::Fail
-                || (noted && e.criterion == Criterion::AnswersComplete)
-        })
-        .map(|e| e.sentence.clone())
-        .collect();
+    let shortfall = (!admitted)
+        .then(|| inconclusive(&evidence, &overall, level))
+        .flatten();
+    let verdict = match (admitted, &shortfall) {
+        (true, _) => Verdict::Admitted,
+        (false, Some(_)) => Verdict::Inconclusive,
+        (false, None) => Verdict::Refused,
+    };
+    let tasks_needed = shortfall.as_ref().map(|s| s.0);
+    let mut reasons: Vec<String> = shortfall.map(|s| s.1).into_iter().collect();
+    reasons.extend(
+        evidence
+            .iter()
+            .filter(|e| e.criterion != Criterion::PairingComplete || e.result == Check::Fail)
+            .filter(|e| {
+                admitted
+                    || e.result == Check::Fail
+                    || (noted && e.criterion == Criterion::AnswersComplete)
+            })
+            .map(|e| e.sentence.clone()),
+    );
+    reasons.extend(unflagged);
     let k = min_discordant(alpha).expect("Alpha holds a level in (0, 0.5)");
-    let shift = min_detectable_shift(overall.n as u64, alpha);
-    let smallest = strata
-        .iter()
-        .map(|(s, _)| s)
-        .min_by(|x, y| x.n.cmp(&y.n).then_with(|| x.value.cmp(&y.value)))
-        .map(|s| (label(s), s.n, s.min_detectable_shift));
+    let shift = match overall.spread {
+        Spread::Discordance(_) => min_detectable_shift(overall.n as u64, alpha),
+        Spread::Differences { .. } => None,
+    };
+    let detectable_overall = detectable(overall.n, overall.spread, alpha);
+    let power = power_sentence(&PowerFacts {
+        n: overall.n,
+        alpha,
+        min_discordant: k,
+        spread: overall.spread,
+        best_case: shift,
+        detectable: detectable_overall,
+        strata: guard_facts,
+    });
     let test_name = match config.test {
         Test::McNemar => TestName::McNemar,
         Test::SignedRank(_) => TestName::SignedRank,
@@ -159,11 +208,8 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
         Test::SignedRank(ZeroMethod::Pratt) => Some("pratt".to_string()),
     };
     Admission {
-        verdict: if admitted {
-            Verdict::Admitted
-        } else {
-            Verdict::Refused
-        },
+        verdict,
+        tasks_needed,
         reasons,
         test: TestInfo {
             name: test_name,
@@ -182,7 +228,8 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
             correct: overall.correct.map(|c| c.1),
         },
         min_discordant: k,
-        power: power_sentence(overall.n, alpha, k, shift, smallest),
+        min_detectable_shift_80_power: detectable_overall.map(|d| d.0),
+        power,
         delta: overall.delta,
         discordant: overall.discordant,
         p_improvement: overall.p_improvement,
@@ -201,5 +248,56 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
         evidence,
         losses: Vec::new(),
         cluster,
+    }
+}
+
+/// The tasks needed and the first reason, when the verdict is inconclusive: the only
+/// failed criteria are the improvement ones (the pair-level one among them), the
+/// observed shift favours the candidate and the ranks do not significantly favour the
+/// baseline, and the holdout had less than 80% power for that shift. `None` means
+/// refused.
+fn inconclusive(
+    evidence: &[super::Finding],
+    overall: &super::analysis::Analysis,
+    level: Alpha,
+) -> Option<(u64, String)> {
+    let failed = |c: Criterion| {
+        evidence
+            .iter()
+            .any(|e| e.criterion == c && e.result == Check::Fail)
+    };
+    let only_improvement = evidence.iter().all(|e| {
+        e.result == Check::Pass
+            || matches!(
+                e.criterion,
+                Criterion::ImprovementSignificant | Criterion::ClusteredImprovementSignificant
+            )
+    });
+    if !(only_improvement && failed(Criterion::ImprovementSignificant))
+        || level.rejects(overall.p_regression)
+    {
+        return None;
+    }
+    let shift = match overall.spread {
+        Spread::Discordance(_) => overall.delta.estimate,
+        Spread::Differences { .. } => overall.mean_difference,
+    };
+    match reach(overall.n, shift, overall.spread, level.get()) {
+        Reach::Underpowered {
+            power,
+            tasks_needed,
+            method,
+        } => Some((
+            tasks_needed,
+            inconclusive_sentence(
+                overall.n,
+                shift,
+                overall.spread,
+                power,
+                tasks_needed,
+                method,
+            ),
+        )),
+        Reach::NoLean | Reach::Powered => None,
     }
 }

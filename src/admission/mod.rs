@@ -3,8 +3,10 @@
 //!
 //! A claim of improvement is false until evidence proves it: every admission criterion
 //! becomes a [`Finding`] entry carrying the numbers that decided it, and the verdict
-//! is [`Verdict::Admitted`] only when every entry passes. Admitted and refused both come
-//! back as values; only unusable input is an error.
+//! is [`Verdict::Admitted`] only when every entry passes. A candidate that leans better
+//! on a holdout too small to show it is [`Verdict::Inconclusive`], with the tasks that
+//! would; every other failure is [`Verdict::Refused`]. All three come back as values;
+//! only unusable input is an error.
 
 mod analysis;
 pub mod answers;
@@ -12,6 +14,7 @@ pub mod clustering;
 pub mod config;
 mod criteria;
 pub mod decide;
+mod guard;
 pub mod holdout;
 pub mod join;
 pub mod losses;
@@ -28,6 +31,7 @@ mod tests;
 pub use answers::{Answers, LeftOut};
 pub use config::{Config, ConfigError, Margin, Test, TestChoice};
 pub use decide::{decide, decide_summary};
+pub use guard::{EXACT_GUARD_LIMIT, TARGET_POWER};
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
@@ -37,14 +41,32 @@ pub use summary::Statistics;
 
 use serde::Serialize;
 
-/// The decision (also the verdict a ledger record keeps).
+/// The decision (also the verdict a ledger record keeps). Exit status 0 for admitted,
+/// 1 for the other two.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Every criterion passed.
     Admitted,
-    /// At least one criterion failed.
+    /// A criterion failed: a stratum regressed, the margin failed, the evidence points
+    /// the other way (or nowhere), an integrity criterion failed, or the holdout had 80%
+    /// power for the observed shift and still did not show it.
     Refused,
+    /// Only the improvement criteria failed, the observed shift favours the candidate,
+    /// and the holdout had less than 80% power to detect that shift: more tasks could
+    /// settle it (`tasks_needed`).
+    Inconclusive,
+}
+
+impl Verdict {
+    /// The word written in reports: `admitted`, `refused` or `inconclusive`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Admitted => "admitted",
+            Verdict::Refused => "refused",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
 }
 
 /// The paired test that decided.
@@ -188,8 +210,16 @@ pub struct Stratum {
     /// refuses the candidate, as does a stratum without an interval); null without a
     /// margin.
     pub margin_holds: Option<bool>,
-    /// The smallest shift the stratum's n could show at alpha; absent when too small.
+    /// McNemar only: the smallest shift the stratum's n could show at alpha, every
+    /// disagreement one way; absent when too small, and for signed-rank, which has no
+    /// such floor on a shift.
     pub min_detectable_shift: Option<f64>,
+    /// The guard's strength: the regression this stratum's check would catch with 80%
+    /// power (McNemar: difference of proportions, exact power at the stratum's observed
+    /// discordance up to 500 pairs; signed-rank: mean score difference, normal
+    /// approximation from the stratum's spread). Absent when the stratum has too few
+    /// pairs to reach alpha or its differences do not vary.
+    pub regression_detectable_80_power: Option<f64>,
     /// Why the row reads as it does when its interval and its test seem to disagree
     /// (an interval wholly below zero that is not a significant regression), else null.
     pub note: Option<String>,
@@ -261,9 +291,17 @@ pub struct Finding {
 /// The whole decision, ready for the report writers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Admission {
-    /// `admitted` or `refused`.
+    /// `admitted`, `refused` or `inconclusive`.
     pub verdict: Verdict,
-    /// Why, as sentences: the failed criteria when refused, every finding when admitted.
+    /// Inconclusive only: the tasks that would give 80% power for the observed shift
+    /// (McNemar: exact power at the observed discordance, Connor's approximation past
+    /// 500; signed-rank: normal approximation from the spread of the differences, and
+    /// at least enough pairs to hold the fewest non-zero differences that can reach
+    /// alpha). Absent for the other verdicts.
+    pub tasks_needed: Option<u64>,
+    /// Why, as sentences: the failed criteria when refused or inconclusive (the
+    /// inconclusive one first), every finding when admitted, and after them any stratum
+    /// whose estimate is a regression its check did not flag.
     pub reasons: Vec<String>,
     /// The test that decided.
     pub test: TestInfo,
@@ -293,13 +331,23 @@ pub struct Admission {
     pub log10_p_regression: f64,
     /// log10 of `p_two_sided`, likewise.
     pub log10_p_two_sided: f64,
-    /// The smallest paired shift any result on n pairs could show at alpha (every
-    /// disagreement one way); absent when n is too small for any significant result.
+    /// McNemar: the smallest paired shift any result on n pairs could show at alpha
+    /// (every disagreement one way); absent when n is too small for any significant
+    /// result, and for signed-rank, whose floor is a count of non-zero differences, not a
+    /// shift (ten differences of +0.01 can be significant). With `--cluster`, the
+    /// clusters' figure.
     pub min_detectable_shift: Option<f64>,
-    /// The fewest discordant pairs, all one way, that reach alpha: the smallest k with
-    /// 0.5^k < alpha.
+    /// The fewest discordant pairs (McNemar) or non-zero differences (signed-rank), all
+    /// one way, that reach alpha: the smallest k with 0.5^k < alpha.
     pub min_discordant: u32,
-    /// What `min_detectable_shift` means for the non-regression claim, as a sentence.
+    /// The shift the test for improvement would detect with 80% power: McNemar, the
+    /// difference of proportions at the observed discordance (exact power up to 500
+    /// pairs); signed-rank, the mean score difference (z₁₋α + z₀.₈)·sd/√n from the
+    /// observed spread of the differences (a normal approximation). Absent when n is too
+    /// small to reach alpha or the differences do not vary.
+    pub min_detectable_shift_80_power: Option<f64>,
+    /// What the test could detect, and what each stratum's regression check would
+    /// catch, as sentences.
     pub power: String,
     /// The non-inferiority margin, when one was given.
     pub margin: Option<f64>,

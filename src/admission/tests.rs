@@ -86,17 +86,157 @@ fn result(admission: &Admission, criterion: Criterion) -> Check {
 }
 
 #[test]
-fn refuses_one_win_and_five_ties() {
+fn one_win_and_five_ties_is_inconclusive_with_the_tasks_that_would_settle_it() {
     let mut rows = repeat("id", 0, 1, 1);
     rows.extend(repeat("id", 0, 0, 5));
     let (b, c) = files(&rows, true);
     let a = run(&b, &c, None);
-    assert_eq!(a.verdict, Verdict::Refused);
+    assert_eq!(a.verdict, Verdict::Inconclusive);
     // P(X >= 1 | X ~ Binomial(1, 1/2)) = 1/2.
     assert!((a.p_improvement - 0.5).abs() < EXACT);
     assert_eq!(a.test.name, TestName::McNemar);
     assert_eq!(result(&a, Criterion::ImprovementSignificant), Check::Fail);
-    assert!(a.reasons[0].contains("p_improvement 0.5 is not below alpha 0.05"));
+    // Every disagreement favours the candidate (psi = delta = 1/6), so exact power at n
+    // is P(D >= 5), D ~ Binomial(n, 1/6); scipy 1.17.1 binom.sf(4, n, 1/6) is 0.000664
+    // at n = 6, 0.78219 at 38 and 0.80148 at 39.
+    assert_eq!(a.tasks_needed, Some(39));
+    assert!(
+        a.reasons[0].starts_with("Inconclusive: the candidate leans better (a shift of 0.1667 in the share correct) but the 6 pairs had 0.1% power to detect it; about 39 tasks would give 80% power"),
+        "{}",
+        a.reasons[0]
+    );
+    assert!(a.reasons[1].contains("p_improvement 0.5 is not below alpha 0.05"));
+}
+
+#[test]
+fn the_same_pairs_with_a_regressed_stratum_are_refused_not_inconclusive() {
+    // b 6, c 12 overall: P(X >= 12 | 18) = 31180 / 2^18 = 0.119, and exact power at the
+    // observed shift 1/3 is P(Binomial(18, 2/3) >= 13) = 0.412 (scipy 1.17.1).
+    let mut rows = repeat("id", 0, 1, 12);
+    rows.extend(repeat("year", 1, 0, 6));
+    let (b, c) = files(&rows, true);
+    let stratified = run(&b, &c, None);
+    assert!((stratified.p_improvement - 31_180.0 / 262_144.0).abs() < EXACT);
+    assert_eq!(stratified.verdict, Verdict::Refused);
+    assert_eq!(stratified.tasks_needed, None);
+    assert_eq!(
+        result(&stratified, Criterion::NoStratumRegressed),
+        Check::Fail
+    );
+    // The same outcomes as one kind: nothing regressed, so more tasks could settle it.
+    let one_kind: Vec<_> = rows.iter().map(|&(_, b, c)| ("id", b, c)).collect();
+    let (b, c) = files(&one_kind, true);
+    let pooled = run(&b, &c, None);
+    assert_eq!(pooled.verdict, Verdict::Inconclusive);
+    assert!(pooled.tasks_needed.is_some_and(|n| n > 18));
+}
+
+#[test]
+fn a_candidate_that_leans_worse_or_fails_the_margin_is_refused_not_inconclusive() {
+    let mut rows = repeat("id", 1, 0, 1);
+    rows.extend(repeat("id", 0, 0, 5));
+    let (b, c) = files(&rows, true);
+    let worse = run(&b, &c, None);
+    assert_eq!(worse.verdict, Verdict::Refused);
+    assert_eq!(worse.tasks_needed, None);
+    let (b, c) = files(&repeat("id", 1, 1, 6), true);
+    assert_eq!(run(&b, &c, None).verdict, Verdict::Refused);
+    let mut rows = repeat("id", 0, 1, 1);
+    rows.extend(repeat("id", 0, 0, 5));
+    let (b, c) = files(&rows, true);
+    let margin = run(&b, &c, Some(0.05));
+    assert_eq!(result(&margin, Criterion::MarginHolds), Check::Fail);
+    assert_eq!(margin.verdict, Verdict::Refused);
+}
+
+#[test]
+fn an_underpowered_signed_rank_lean_is_inconclusive_with_the_normal_tasks_needed() {
+    // Differences 0.2, 0.1, 0.15, -0.05, 0.3, -0.12, 0, 0.07 (no ties): scipy 1.17.1
+    // wilcoxon(d, alternative="greater", method="exact") p = 0.078125, mean 0.08125, sd
+    // 0.137054; ((norm.ppf(0.95) + norm.ppf(0.8)) * sd / mean)^2 = 17.59, so 18 tasks.
+    let mut base = "task_id,score\n".to_string();
+    let mut cand = base.clone();
+    for (i, d) in [0.2, 0.1, 0.15, -0.05, 0.3, -0.12, 0.0, 0.07]
+        .iter()
+        .enumerate()
+    {
+        base.push_str(&format!("t{i},0.5\n"));
+        cand.push_str(&format!("t{i},{}\n", 0.5 + d));
+    }
+    let a = run(&base, &cand, None);
+    assert_eq!(a.test.name, TestName::SignedRank);
+    assert!((a.p_improvement - 0.078125).abs() < EXACT);
+    assert_eq!(a.verdict, Verdict::Inconclusive);
+    assert_eq!(a.tasks_needed, Some(18));
+    assert!(
+        a.reasons[0].contains("but the 8 pairs had less than 80% power to detect it; about 18 tasks would give 80% power for a shift this size (normal approximation)"),
+        "{}",
+        a.reasons[0]
+    );
+}
+
+#[test]
+fn ten_pairs_each_up_a_hundredth_claim_no_floor_of_fifty_percent() {
+    // Ten differences of +0.01: W+ is its maximum, p = 2^-10, admitted; the old power
+    // sentence said no shift smaller than 50% could have been detected.
+    let mut base = "task_id,score\n".to_string();
+    let mut cand = base.clone();
+    for i in 0..10 {
+        base.push_str(&format!("t{i},0.5\n"));
+        cand.push_str(&format!("t{i},0.51\n"));
+    }
+    let a = run(&base, &cand, None);
+    assert_eq!(a.verdict, Verdict::Admitted);
+    assert!((a.p_improvement - 1.0 / 1024.0).abs() < EXACT);
+    assert!(!a.power.contains("no shift smaller than"), "{}", a.power);
+    assert!(!a.power.contains("50.0%"), "{}", a.power);
+    assert!(
+        a.power
+            .contains("as few as 5 non-zero differences all one way"),
+        "{}",
+        a.power
+    );
+    assert_eq!(a.min_detectable_shift, None);
+    // The differences do not vary: no 80% figure is claimed from a spread of rounding.
+    assert_eq!(a.min_detectable_shift_80_power, None);
+    assert!(a.power.contains("do not vary"), "{}", a.power);
+}
+
+#[test]
+fn each_stratum_states_the_regression_its_check_would_catch_and_an_unflagged_lean_is_named() {
+    let mut rows = Vec::new();
+    rows.extend(repeat("id", 0, 1, 20));
+    rows.extend(repeat("year", 1, 0, 2));
+    rows.extend(repeat("year", 1, 1, 3));
+    let (b, c) = files(&rows, true);
+    let a = run(&b, &c, None);
+    assert_eq!(a.verdict, Verdict::Admitted);
+    let year = a.strata.iter().find(|s| s.value == "year").unwrap();
+    // scipy 1.17.1 brentq on the exact power at discordance max(0.4, d), n 5 (the same
+    // call as AT_OBSERVED in stats/tests/power.rs): 0.956352499790037.
+    let catch = year.regression_detectable_80_power.unwrap();
+    assert!((catch - 0.956_352_499_790_037).abs() < 1e-8, "{catch}");
+    let id = a.strata.iter().find(|s| s.value == "id").unwrap();
+    assert!(id.regression_detectable_80_power.is_some());
+    let last = a.reasons.last().unwrap();
+    assert!(
+        last.starts_with("kind=year leans worse (difference -0.4) without a significant regression, and its check would catch only a regression of 0.9564 or more with 80% power (5 pairs)"),
+        "{last}"
+    );
+    assert!(last.contains("--margin"), "{last}");
+    assert!(
+        a.power.contains("0.9564 on kind=year (5 pairs)"),
+        "{}",
+        a.power
+    );
+    // With a margin the margin criterion speaks for it.
+    let with_margin = run(&b, &c, Some(0.99));
+    assert!(
+        with_margin
+            .reasons
+            .iter()
+            .all(|r| !r.contains("leans worse"))
+    );
 }
 
 #[test]

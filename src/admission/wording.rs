@@ -2,8 +2,10 @@
 //! rounded onto the level it is compared with) and the power sentence every report
 //! carries. The numbers themselves are written by [`crate::figures`].
 
+use super::EXACT_GUARD_LIMIT;
+use super::guard::{Method, Spread};
 use crate::alpha::Alpha;
-use crate::figures::{p_value, significant};
+use crate::figures::{p_value, shift as shift_text, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.
@@ -20,40 +22,198 @@ pub fn compare(name: &str, p: f64, alpha: Alpha) -> String {
     format!("{name} {shown} {relation} alpha {level}")
 }
 
-/// What the minimum detectable shift means for the non-regression claim.
-///
-/// `smallest` is the smallest stratum as (label, n, its shift), when the pairs are
-/// stratified: the regression check runs there with fewer pairs.
-pub fn power_sentence(
-    n: usize,
-    alpha: f64,
-    min_discordant: u32,
-    shift: Option<f64>,
-    smallest: Option<(String, usize, Option<f64>)>,
-) -> String {
+/// What the test could detect, as [`power_sentence`] words it.
+pub(super) struct PowerFacts {
+    /// Pairs.
+    pub n: usize,
+    /// The level.
+    pub alpha: f64,
+    /// The fewest discordant pairs or non-zero differences, all one way, that reach alpha.
+    pub min_discordant: u32,
+    /// What the power depends on besides n (and which test ran).
+    pub spread: Spread,
+    /// McNemar's best-case shift, k/n.
+    pub best_case: Option<f64>,
+    /// The shift detected with 80% power, and how it was found.
+    pub detectable: Option<(f64, Method)>,
+    /// What each stratum's regression check would catch.
+    pub strata: Vec<StratumGuard>,
+}
+
+/// One stratum's regression check at 80% power.
+pub(super) struct StratumGuard {
+    /// `kind=year`.
+    pub label: String,
+    /// Its pairs.
+    pub n: usize,
+    /// The regression it would catch with 80% power, and how that was found.
+    pub catch: Option<(f64, Method)>,
+}
+
+/// A share of pairs or a power, as a percentage with one decimal (`16.7%`): not a
+/// shift, so not in the shifts' unit.
+fn percent(share: f64) -> String {
+    let text = format!("{:.1}%", share * 100.0);
+    if text == "-0.0%" {
+        "0.0%".to_string()
+    } else {
+        text
+    }
+}
+
+/// What each test could detect, in sentences a person can check: McNemar's best-case
+/// floor k/n and the shift it detects with 80% power at the observed discordance;
+/// signed-rank's floor, which is a count of non-zero differences and not a shift, and
+/// the mean shift it detects with 80% power given the observed spread; then what each
+/// stratum's regression check would catch with 80% power.
+pub(super) fn power_sentence(facts: &PowerFacts) -> String {
+    let PowerFacts { n, alpha, .. } = *facts;
+    let k = facts.min_discordant;
     let level = crate::figures::level(alpha);
-    let mut text = match shift {
-        Some(shift) => format!(
+    let mut text = match (facts.spread, facts.best_case) {
+        (Spread::Discordance(_), Some(shift)) => format!(
             "With {n} pairs, no shift smaller than {} could have been detected at alpha {level}, even in the best case (every disagreement one way); \"no significant regression\" says nothing about regressions smaller than that.",
             crate::figures::shift(shift)
         ),
-        None => format!(
-            "With {n} pairs no result could be significant at alpha {level}: even with every disagreement one way it takes at least {min_discordant} pairs, so neither an improvement nor a regression could have been detected."
+        (Spread::Discordance(_), None) => format!(
+            "With {n} pairs no result could be significant at alpha {level}: even with every disagreement one way it takes at least {k} pairs, so neither an improvement nor a regression could have been detected."
+        ),
+        (Spread::Differences { .. }, _) if (n as u64) < u64::from(k) => format!(
+            "With {n} pairs no result could be significant at alpha {level}: the signed-rank test needs at least {k} non-zero differences, all one way, so neither an improvement nor a regression could have been detected."
+        ),
+        (Spread::Differences { nonzero, .. }, _) => format!(
+            "The signed-rank test can reach alpha {level} with as few as {k} non-zero differences all one way (0.5^{k} < {level}), however small they are: its floor is a number of pairs, not a size of shift. Here {nonzero} of the {n} differences are not zero."
         ),
     };
-    if let Some((label, size, stratum_shift)) = smallest {
+    match (facts.spread, facts.detectable) {
+        (Spread::Discordance(psi), Some((shift, method))) if shift <= psi => {
+            text.push_str(&format!(
+                " At the observed discordance ({} of pairs disagree), a shift of {} either way would be detected with 80% power ({}).",
+                percent(psi),
+                shift_text(shift),
+                method.words()
+            ));
+        }
+        (Spread::Discordance(psi), Some((shift, method))) => text.push_str(&format!(
+            " A shift of {} either way would be detected with 80% power ({}, with at least that share of pairs disagreeing, since a shift needs them; {} disagree here).",
+            shift_text(shift),
+            method.words(),
+            percent(psi)
+        )),
+        (Spread::Differences { sd: Some(sd), .. }, Some((shift, _))) => text.push_str(&format!(
+            " Given the observed spread of the paired differences (standard deviation {}), a mean score shift of {} either way would be detected with 80% power ((z₁₋α + z₀.₈)·sd/√n, a normal approximation).",
+            significant(sd, 3),
+            shift_text(shift)
+        )),
+        (Spread::Differences { .. }, None) if n as u64 >= u64::from(k) => text.push_str(
+            " The differences do not vary, so the shift detectable with 80% power cannot be estimated from their spread.",
+        ),
+        _ => {}
+    }
+    if !facts.strata.is_empty() {
         text.push(' ');
-        text.push_str(&match stratum_shift {
-            Some(s) => format!(
-                "The regression check on the smallest stratum ({label}, {size} pairs) could not detect a regression smaller than {}.",
-                crate::figures::shift(s)
-            ),
-            None => format!(
-                "The smallest stratum ({label}, {size} pairs) is too small for its regression check to detect anything at alpha {level}."
-            ),
-        });
+        text.push_str(&guard_sentence(facts));
     }
     text
+}
+
+/// What each stratum's regression check would catch with 80% power.
+fn guard_sentence(facts: &PowerFacts) -> String {
+    let level = crate::figures::level(facts.alpha);
+    let parts: Vec<String> = facts
+        .strata
+        .iter()
+        .map(
+            |StratumGuard {
+                 label,
+                 n: size,
+                 catch,
+             }| match catch {
+                Some((shift, _)) => format!("{} on {label} ({size} pairs)", shift_text(*shift)),
+                None if (*size as u64) < u64::from(facts.min_discordant) => {
+                    format!("nothing on {label} ({size} pairs: too few to reach alpha {level})")
+                }
+                None => {
+                    format!(
+                        "an unknown size on {label} ({size} pairs whose differences do not vary)"
+                    )
+                }
+            },
+        )
+        .collect();
+    let methods: Vec<Method> = facts
+        .strata
+        .iter()
+        .filter_map(|s| s.catch.map(|c| c.1))
+        .collect();
+    let method = if methods.is_empty() {
+        String::new()
+    } else if methods.iter().all(|&m| m == Method::Exact) {
+        " (exact power of McNemar's test at each stratum's observed discordance)".to_string()
+    } else if methods.iter().all(|&m| m == Method::Normal) {
+        match facts.spread {
+            Spread::Discordance(_) => {
+                " (normal approximation at each stratum's observed discordance)".to_string()
+            }
+            Spread::Differences { .. } => {
+                " (normal approximation from each stratum's spread)".to_string()
+            }
+        }
+    } else {
+        format!(
+            " (exact power of McNemar's test up to {EXACT_GUARD_LIMIT} pairs, normal approximation beyond)"
+        )
+    };
+    format!(
+        "With 80% power the regression checks would catch a regression of {}{method}; smaller regressions can pass them unseen.",
+        parts.join(", ")
+    )
+}
+
+/// The reason added for a stratum whose estimate is a regression that its check did not
+/// flag, when no margin was asked for: how large a regression the check would catch,
+/// and the `--margin` that would rule one out.
+pub(super) fn unflagged_regression(
+    label: &str,
+    size: usize,
+    estimate: f64,
+    catch: Option<f64>,
+) -> String {
+    let caught = match catch {
+        Some(shift) => format!(
+            "its check would catch only a regression of {} or more with 80% power ({size} pairs)",
+            shift_text(shift)
+        ),
+        None => format!("its check cannot catch a regression of any size with {size} pairs"),
+    };
+    format!(
+        "{label} leans worse (difference {}) without a significant regression, and {caught}: a regression this size can pass unseen. Rerun with --margin (for example --margin 0.05) to require that its interval rule out a regression larger than the margin.",
+        shift_text(estimate)
+    )
+}
+
+/// The first reason of an inconclusive verdict: the observed shift, the power the
+/// holdout had for it, and the tasks that would give 80% power.
+pub(super) fn inconclusive_sentence(
+    n: usize,
+    shift: f64,
+    spread: Spread,
+    power: Option<f64>,
+    tasks_needed: u64,
+    method: Method,
+) -> String {
+    let had = match power {
+        Some(p) => format!("had {} power to detect it", percent(p)),
+        None => "had less than 80% power to detect it".to_string(),
+    };
+    let shift = match spread {
+        Spread::Discordance(_) => format!("a shift of {} in the share correct", shift_text(shift)),
+        Spread::Differences { .. } => format!("a mean score shift of {}", shift_text(shift)),
+    };
+    format!(
+        "Inconclusive: the candidate leans better ({shift}) but the {n} pairs {had}; about {tasks_needed} tasks would give 80% power for a shift this size ({}).",
+        method.words()
+    )
 }
 
 #[cfg(test)]
@@ -75,19 +235,88 @@ mod tests {
     }
 
     #[test]
-    fn the_power_sentence_names_the_shift_and_the_smallest_stratum() {
-        let text = power_sentence(
-            136,
-            0.05,
-            5,
-            Some(5.0 / 136.0),
-            Some(("kind=id".into(), 34, Some(5.0 / 34.0))),
-        );
-        assert!(text.starts_with("With 136 pairs, no shift smaller than 0.0368 "));
+    fn the_mcnemar_power_sentence_names_the_best_case_the_80_percent_shift_and_each_stratum() {
+        let facts = PowerFacts {
+            n: 136,
+            alpha: 0.05,
+            min_discordant: 5,
+            spread: Spread::Discordance(0.2),
+            best_case: Some(5.0 / 136.0),
+            detectable: Some((0.1, Method::Exact)),
+            strata: vec![
+                StratumGuard {
+                    label: "kind=id".into(),
+                    n: 34,
+                    catch: Some((5.0 / 34.0, Method::Exact)),
+                },
+                StratumGuard {
+                    label: "kind=year".into(),
+                    n: 3,
+                    catch: None,
+                },
+            ],
+        };
+        let text = power_sentence(&facts);
         assert!(
-            text.contains("(kind=id, 34 pairs) could not detect a regression smaller than 0.1471.")
+            text.starts_with("With 136 pairs, no shift smaller than 0.0368 "),
+            "{text}"
         );
-        let tiny = power_sentence(4, 0.05, 5, None, None);
+        assert!(text.contains("(20.0% of pairs disagree), a shift of 0.1 either way would be detected with 80% power (exact power of McNemar's test)."), "{text}");
+        assert!(text.contains("a regression of 0.1471 on kind=id (34 pairs), nothing on kind=year (3 pairs: too few to reach alpha 0.05) (exact power"), "{text}");
+        let beyond = power_sentence(&PowerFacts {
+            n: 6,
+            spread: Spread::Discordance(1.0 / 6.0),
+            best_case: Some(5.0 / 6.0),
+            detectable: Some((0.86, Method::Exact)),
+            strata: Vec::new(),
+            ..facts
+        });
+        assert!(beyond.contains("A shift of 0.86 either way would be detected with 80% power (exact power of McNemar's test, with at least that share of pairs disagreeing, since a shift needs them; 16.7% disagree here)."), "{beyond}");
+        let tiny = power_sentence(&PowerFacts {
+            n: 4,
+            best_case: None,
+            detectable: None,
+            strata: Vec::new(),
+            ..facts
+        });
         assert!(tiny.contains("at least 5 pairs"), "{tiny}");
+    }
+
+    #[test]
+    fn the_signed_rank_power_sentence_claims_no_floor_on_the_size_of_a_shift() {
+        let facts = PowerFacts {
+            n: 10,
+            alpha: 0.05,
+            min_discordant: 5,
+            spread: Spread::Differences {
+                sd: Some(0.0),
+                nonzero: 10,
+            },
+            best_case: None,
+            detectable: None,
+            strata: Vec::new(),
+        };
+        let text = power_sentence(&facts);
+        assert!(!text.contains("no shift smaller than"), "{text}");
+        assert!(
+            text.contains("as few as 5 non-zero differences all one way"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Here 10 of the 10 differences are not zero."),
+            "{text}"
+        );
+        assert!(text.contains("do not vary"), "{text}");
+        let spread = power_sentence(&PowerFacts {
+            n: 100,
+            spread: Spread::Differences {
+                sd: Some(0.2),
+                nonzero: 80,
+            },
+            detectable: Some((0.0497, Method::Normal)),
+            ..facts
+        });
+        assert!(spread.contains("(standard deviation 0.2), a mean score shift of 0.0497 either way would be detected with 80% power"), "{spread}");
+        assert!(spread.contains("a normal approximation"), "{spread}");
     }
 }

@@ -234,7 +234,7 @@ pub fn judge_admission(
             if rerun.admitted {
                 "admits it"
             } else {
-                "refuses it"
+                "does not admit it"
             },
             rerun.first_reason
         ),

@@ -101,7 +101,7 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     };
     let status = match report.admission.verdict {
         Verdict::Admitted => Status::Success,
-        Verdict::Refused => Status::Negative,
+        Verdict::Refused | Verdict::Inconclusive => Status::Negative,
     };
     // Freeing a million pairs one allocation at a time takes a visible share of the
     // run, and the process ends right after this returns.

@@ -57,7 +57,8 @@ pub struct Record {
     pub n: u64,
     /// The one-sided p-value for improvement.
     pub p_improvement: f64,
-    /// The verdict.
+    /// The verdict: `admitted`, `refused` or (since the third verdict) `inconclusive`.
+    /// Every verdict was a look at the holdout, so each one spends an attempt.
     pub verdict: Verdict,
 }
 
@@ -127,6 +128,12 @@ impl Record {
                 self.p_improvement, self.alpha_this_attempt
             ));
         }
+        if self.verdict == Verdict::Inconclusive && self.p_improvement < self.alpha_this_attempt {
+            return Err(format!(
+                "verdict `inconclusive` but `p_improvement` {} is below this attempt's alpha {}: a significant improvement is never inconclusive",
+                self.p_improvement, self.alpha_this_attempt
+            ));
+        }
         Ok(())
     }
 }
@@ -172,5 +179,24 @@ mod tests {
         assert!(error.contains("not below this attempt's alpha"), "{error}");
         record.p_improvement = 0.03;
         assert_eq!(record.check(), Ok(()));
+    }
+
+    #[test]
+    fn an_inconclusive_record_round_trips_and_needs_p_at_or_above_its_attempts_alpha() {
+        let mut record = attempt::tests::record("a", 1, 0.05);
+        record.verdict = Verdict::Inconclusive;
+        record.p_improvement = 0.5;
+        assert_eq!(record.check(), Ok(()));
+        let line = serde_json::to_string(&record).unwrap();
+        assert!(line.contains("\"verdict\":\"inconclusive\""), "{line}");
+        let back: Record = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, record);
+        // A ledger written before the third verdict still reads.
+        let old = line.replace("\"inconclusive\"", "\"refused\"");
+        let old: Record = serde_json::from_str(&old).unwrap();
+        assert_eq!(old.verdict, Verdict::Refused);
+        record.p_improvement = 0.01;
+        let error = record.check().unwrap_err();
+        assert!(error.contains("never inconclusive"), "{error}");
     }
 }

@@ -206,10 +206,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
 
 fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
     let report = &evaluation.report;
-    let verdict = match report.admission.verdict {
-        Verdict::Admitted => "admitted",
-        Verdict::Refused => "refused",
-    };
+    let verdict = report.admission.verdict.word();
     let counts = report.admission.discordant.map_or(String::new(), |d| {
         format!(", b {} c {}", d.baseline_only, d.candidate_only)
     });
@@ -222,7 +219,7 @@ fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
         .admission
         .reasons
         .iter()
-        .filter(|_| report.admission.verdict == Verdict::Refused)
+        .filter(|_| report.admission.verdict != Verdict::Admitted)
     {
         line.push_str("\n        ");
         line.push_str(reason);

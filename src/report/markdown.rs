@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
 use crate::admission::SHOWN_LOSSES;
-use crate::admission::{Check, Delta, TestMethod, TestName, TestedMetric, Verdict};
+use crate::admission::{Check, Delta, TestMethod, TestName, TestedMetric};
 use crate::figures::{number, p_value, shift, signed};
 
 /// What the design effect is, said where it is printed.
@@ -176,10 +176,7 @@ fn strata_table(md: &mut String, report: &Report, column: &str, confidence: &str
 
 fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
     let mut md = String::new();
-    let verdict = match report.admission.verdict {
-        Verdict::Admitted => "admitted",
-        Verdict::Refused => "refused",
-    };
+    let verdict = report.admission.verdict.word();
     let _ = writeln!(md, "## evogate admit: {verdict}\n");
     for reason in &report.admission.reasons {
         let _ = writeln!(md, "- {}", esc(reason));

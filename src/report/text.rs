@@ -32,6 +32,15 @@ pub fn render(report: &Report) -> String {
             "refused: {failed} of {} criteria fail",
             report.admission.evidence.len()
         ),
+        Verdict::Inconclusive => writeln!(
+            text,
+            "inconclusive: {failed} of {} criteria fail; {} tasks would give 80% power for the observed shift",
+            report.admission.evidence.len(),
+            report
+                .admission
+                .tasks_needed
+                .map_or("more".to_string(), |n| format!("about {n}"))
+        ),
     };
     for reason in &report.admission.reasons {
         let _ = writeln!(text, "  - {}", plain(reason));
@@ -116,7 +125,7 @@ pub fn render(report: &Report) -> String {
             );
         }
         None => {
-            let _ = writeln!(text, "power:      no shift detectable");
+            let _ = writeln!(text, "power:");
         }
     }
     let _ = writeln!(text, "  {}", plain(&report.admission.power));

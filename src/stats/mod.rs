@@ -27,6 +27,7 @@ pub mod interval;
 pub mod log_tail;
 pub mod mcnemar;
 pub mod normal;
+pub mod normal_power;
 pub mod power;
 pub mod rank_sum;
 pub mod saddlepoint;

@@ -170,6 +170,39 @@ pub fn detectable_shift(n: u64, discordance: f64, alpha: f64, power: f64) -> Opt
     Some(high)
 }
 
+/// The smallest shift δ in (0, 1] that n pairs detect with probability `power` when
+/// they disagree at rate max(`observed`, δ): the observed discordance, or, for a shift
+/// beyond it, the least discordance that shift needs (every disagreement one way, so
+/// that a stratum where the arms never disagreed still gets a finite answer).
+///
+/// Power rises with δ on both pieces (a fixed discordance as in [`detectable_shift`];
+/// with ψ = δ it is P(D ≥ k) for D ~ Binomial(n, δ)) and they meet at δ = `observed`,
+/// so bisection finds the crossing. `None` when even δ = 1 falls short (n below
+/// [`min_discordant`]) or the arguments are invalid.
+pub fn detectable_shift_at_observed(n: u64, observed: f64, alpha: f64, power: f64) -> Option<f64> {
+    if !((0.0..=1.0).contains(&observed) && power > 0.0 && power < 1.0) {
+        return None;
+    }
+    if observed > 0.0
+        && let Some(shift) = detectable_shift(n, observed, alpha, power)
+    {
+        return Some(shift);
+    }
+    if mcnemar_power(n, 1.0, 1.0, alpha)? < power {
+        return None;
+    }
+    let (mut low, mut high) = (observed, 1.0_f64);
+    while high - low > SHIFT_RESOLUTION {
+        let mid = 0.5 * (low + high);
+        if mcnemar_power(n, mid, mid, alpha)? >= power {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    Some(high)
+}
+
 /// An n at which [`mcnemar_power`] reaches `power` for this discordance and shift:
 /// doubling until it does, then bisection between the last n that failed and the first
 /// that passed.

@@ -50,7 +50,7 @@ fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 }
 
 #[test]
-fn refuses_one_win_and_five_ties_with_exit_1() {
+fn one_win_and_five_ties_is_inconclusive_with_exit_1_and_the_tasks_that_would_settle_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut rows = vec![("id", 0, 1)];
     rows.extend([("id", 0, 0); 5]);
@@ -58,12 +58,125 @@ fn refuses_one_win_and_five_ties_with_exit_1() {
     let out = admit(dir.path(), &with(&["--format", "json"]));
     assert_eq!(out.code, 1, "{}", out.stderr);
     let report = json(&out);
-    assert_eq!(report["verdict"], "refused");
+    assert_eq!(report["verdict"], "inconclusive");
+    // Power at n is P(D >= 5) for D ~ Binomial(n, 1/6): scipy 1.17.1 binom.sf(4, n, 1/6)
+    // is 0.78219 at 38 and 0.80148 at 39.
+    assert_eq!(report["tasks_needed"], 39);
     // P(X >= 1 | X ~ Binomial(1, 1/2)) = 0.5.
     assert_eq!(report["p_improvement"], 0.5);
     assert_eq!(report["discordant"]["baseline_only"], 0);
     assert_eq!(report["discordant"]["candidate_only"], 1);
     assert_eq!(report["n"], 6);
+    let text = admit(dir.path(), &with(&[]));
+    assert_eq!(text.code, 1);
+    assert!(
+        text.stdout.starts_with(
+            "inconclusive: 1 of 3 criteria fail; about 39 tasks would give 80% power for the observed shift\n  - Inconclusive: the candidate leans better"
+        ),
+        "{}",
+        text.stdout
+    );
+    let markdown = admit(dir.path(), &with(&["--format", "markdown"]));
+    let mut lines = markdown.stdout.lines();
+    assert_eq!(lines.next(), Some("## evogate admit: inconclusive"));
+    assert_eq!(lines.next(), Some(""));
+    let first = lines.next().unwrap();
+    assert!(
+        first.starts_with("- Inconclusive: ")
+            && first.contains("about 39 tasks would give 80% power"),
+        "{first}"
+    );
+}
+
+#[test]
+fn an_inconclusive_attempt_is_recorded_in_the_ledger_and_spends_an_attempt() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vec![("id", 0, 1)];
+    rows.extend([("id", 0, 0); 5]);
+    // A second candidate wins on another task: a new attempt, inconclusive too.
+    let mut other = vec![("id", 0, 0), ("id", 0, 1)];
+    other.extend([("id", 0, 0); 4]);
+    // Each attempt is decided at its own level, and so are the tasks it needs: alpha_1
+    // = 0.0304 takes 6 wins of 6 discordant pairs (2^-5 = 0.03125 is not below it),
+    // alpha_2 = 0.0076 takes 8; scipy 1.17.1 binom.sf(k - 1, n, 1/6) first reaches 0.8
+    // at n = 46 for k = 6 (0.78331 at 45) and n = 60 for k = 8 (0.78870 at 59).
+    for (attempt, rows, needed) in [(1, &rows, 46), (2, &other, 60)] {
+        scores(dir.path(), rows, true);
+        let out = admit(
+            dir.path(),
+            &with(&["--ledger", "ledger.jsonl", "--format", "json"]),
+        );
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        let report = json(&out);
+        assert_eq!(report["verdict"], "inconclusive");
+        assert_eq!(report["tasks_needed"], needed);
+        assert_eq!(report["ledger"]["attempt"], attempt);
+    }
+    let ledger = fs::read_to_string(dir.path().join("ledger.jsonl")).unwrap();
+    let verdicts: Vec<serde_json::Value> = ledger
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["verdict"].clone())
+        .collect();
+    assert_eq!(verdicts, ["inconclusive", "inconclusive"]);
+    let show = run(
+        dir.path(),
+        &["ledger", "show", "ledger.jsonl", "--format", "json"],
+    );
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
+    let text = summary.to_string();
+    assert!(text.contains("\"attempts\":2"), "{text}");
+    assert!(text.contains("\"next_attempt\":3"), "{text}");
+}
+
+#[test]
+fn a_candidate_better_overall_but_regressed_on_one_kind_stays_refused_with_no_tasks_needed() {
+    // b 6, c 12: p_improvement 0.119, not significant, and the year kind lost all six of
+    // its pairs (p_regression 2^-6): refused, whatever more tasks would show.
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = vec![("id", 0, 1); 12];
+    rows.extend([("year", 1, 0); 6]);
+    scores(dir.path(), &rows, true);
+    let out = admit(dir.path(), &with(&["--strata", "kind", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["verdict"], "refused");
+    assert!(report["tasks_needed"].is_null());
+}
+
+#[test]
+fn ten_score_pairs_each_up_a_hundredth_claim_no_fifty_percent_floor() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut base, mut cand) = ("task_id,score\n".to_string(), "task_id,score\n".to_string());
+    for i in 0..10 {
+        base.push_str(&format!("t{i},0.5\n"));
+        cand.push_str(&format!("t{i},0.51\n"));
+    }
+    write(dir.path(), "b.csv", &base);
+    write(dir.path(), "c.csv", &cand);
+    let out = admit(dir.path(), &with(&[]));
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    // 2^-10 = 0.0009766.
+    assert!(
+        out.stdout.contains("improvement 0.0009766"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !out.stdout.contains("no shift smaller than"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("50.0%"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("as few as 5 non-zero differences all one way"),
+        "{}",
+        out.stdout
+    );
+    let report = json(&admit(dir.path(), &with(&["--format", "json"])));
+    assert!(report["min_detectable_shift"].is_null());
+    assert_eq!(report["min_discordant"], 5);
 }
 
 #[test]

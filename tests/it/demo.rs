@@ -113,6 +113,22 @@ fn the_demo_from_the_repository_root_admits_the_candidate_and_refuses_the_regres
     assert_eq!(admitted["p_improvement"], 2.82377004623e-6);
     // The holdout is 34 papers x 4 kinds; 0.5^5 < 0.05 <= 0.5^4 gives 5/136.
     assert_eq!(admitted["min_detectable_shift"], 0.0367647058824);
+    // scipy 1.17.1 brentq on the exact power at discordance max(observed, shift), as in
+    // stats/tests/power.rs: 0.0985983278619 for 136 pairs at 27/136, 0.189794152958 for
+    // 34 pairs at 0 (first_author: the arms agree on all 34).
+    let close = |value: &serde_json::Value, expected: f64| {
+        (value.as_f64().unwrap() - expected).abs() < 1e-8
+    };
+    assert!(close(
+        &admitted["min_detectable_shift_80_power"],
+        0.09859832786186602
+    ));
+    assert_eq!(admitted["strata"][0]["value"], "first_author");
+    assert!(close(
+        &admitted["strata"][0]["regression_detectable_80_power"],
+        0.18979415295811028
+    ));
+    assert!(admitted["tasks_needed"].is_null());
     assert!(
         admitted["evidence"]
             .as_array()

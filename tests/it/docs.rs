@@ -60,7 +60,7 @@ fn commands_page() -> String {
          Every command and its options, exactly as `evogate <command> --help` prints them\n\
          (a test holds this page equal to the binary's help; see `tests/it/docs.rs`). Exit\n\
          status for every command: 0 success (admitted, clean, supported), 1 a negative\n\
-         result that is not an error (refused, problems found, leakage, a claim\n\
+         result that is not an error (refused, inconclusive, problems found, leakage, a claim\n\
          not supported), 2 the tool could not do its job (usage, unreadable or invalid input,\n\
          I/O). Errors are printed once on stderr as `error: ...`, naming the file, the row and\n\
          the fix; notes as `note: ...`.\n",

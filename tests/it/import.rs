@@ -96,7 +96,7 @@ fn lm_eval_gsm8k_runs_import_by_task_and_doc_and_pair_in_admit() {
             "base.csv",
         ],
     );
-    // One discordant pair cannot be significant: refused, exit 1, McNemar on 3 pairs.
+    // One discordant pair cannot be significant: inconclusive, exit 1, McNemar on 3 pairs.
     assert_eq!(admit.code, 1, "{}", admit.stderr);
     assert!(admit.stdout.contains("3 pairs"), "{}", admit.stdout);
     assert!(

@@ -13,6 +13,7 @@ mod interval;
 mod log_p;
 mod mcnemar;
 mod normal;
+mod normal_power;
 mod power;
 mod signed_rank;
 mod signed_rank_large;

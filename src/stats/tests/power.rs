@@ -3,8 +3,9 @@
 
 use super::{EXACT_TOLERANCE, assert_relative, choose};
 use crate::stats::power::{
-    EXACT_POWER_LIMIT, PowerCrossings, detectable_shift, mcnemar_power, min_detectable_shift,
-    min_discordant, n_for_power, required_n, required_n_for_power,
+    EXACT_POWER_LIMIT, PowerCrossings, detectable_shift, detectable_shift_at_observed,
+    mcnemar_power, min_detectable_shift, min_discordant, n_for_power, required_n,
+    required_n_for_power,
 };
 use proptest::prelude::*;
 
@@ -142,6 +143,29 @@ fn detectable_shift_is_the_exact_one_and_close_to_connor() {
             "{what}: {got} vs Connor {connor}"
         );
     }
+}
+
+/// scipy 1.17.1 `brentq(f, 1e-9, 1, xtol=1e-13)` on f(d) = power(n, max(observed, d),
+/// d) − 0.8 at one-sided α = 0.05, with power summed as Σ_d binom.pmf(d, n, ψ) ·
+/// binom.sf(c_d − 1, d, (ψ + δ)/(2ψ)) and c_d the least c with binom.sf(c − 1, d, ½) <
+/// α: (n, observed discordance, shift).
+const AT_OBSERVED: &[(u64, f64, f64)] = &[
+    (34, 3.0 / 34.0, 0.1897941529581104),
+    (34, 0.0, 0.18979415295811028),
+    (136, 27.0 / 136.0, 0.09859832786186602),
+    (6, 1.0 / 6.0, 0.8601193117300422),
+    (34, 20.0 / 34.0, 0.3351603957554349),
+];
+
+#[test]
+fn the_shift_detectable_at_the_observed_discordance_matches_scipy() {
+    for &(n, observed, expected) in AT_OBSERVED {
+        let got = detectable_shift_at_observed(n, observed, 0.05, 0.8).expect("reachable");
+        assert_relative(got, expected, 1e-8, &format!("n {n} observed {observed}"));
+    }
+    // Four pairs cannot reach 0.05 whatever the shift.
+    assert_eq!(detectable_shift_at_observed(4, 0.5, 0.05, 0.8), None);
+    assert_eq!(detectable_shift_at_observed(34, 1.5, 0.05, 0.8), None);
 }
 
 #[test]
