@@ -1,8 +1,8 @@
 //! Times evogate's exact signed-rank null with ties, in process, for
 //! `benches/compare.sh`: the criterion bench's worst case (quarter-grid magnitudes, so
 //! four tie groups, with W+ near the centre of its null) at a given n. Up to
-//! `EXACT_LIMIT` it times `signed_rank` itself; beyond it (where `admit` switches to
-//! the normal approximation) it times the exact table `null_cdf` on the same doubled
+//! `EXACT_LIMIT` it times `signed_rank` itself; beyond it (where `admit` may switch to
+//! the saddlepoint) it times the exact table `null_cdf` on the same doubled
 //! midranks. Prints `seconds p_improvement`.
 //! Usage: `cargo run --release --example signed_rank_exact -- N`.
 

@@ -94,11 +94,11 @@ pub(super) fn analyse(set: &Set, test: Test, confidence: f64) -> Analysis {
                 Histogram::from_counts(histogram).and_then(|h| betting_interval(&h, confidence));
             let method = match result.method {
                 Method::Exact => TestMethod::Exact,
-                Method::NormalApproximation => TestMethod::NormalApproximation,
+                Method::Saddlepoint => TestMethod::Saddlepoint,
             };
             let method_word = match method {
                 TestMethod::Exact => "exact",
-                TestMethod::NormalApproximation => "normal approximation",
+                TestMethod::Saddlepoint => "saddlepoint approximation",
             };
             Analysis {
                 n,

@@ -29,7 +29,7 @@ pub struct ClusterSummary {
     pub log10_p_improvement: f64,
     /// log10 of `p_regression`, computed in log space.
     pub log10_p_regression: f64,
-    /// `exact` or `normal-approximation`.
+    /// `exact` or `saddlepoint`.
     pub method: TestMethod,
     /// The design effect: the variance of the mean difference when tasks of one group
     /// move together (cluster-robust) over its variance if every task were independent
@@ -66,7 +66,7 @@ pub fn summarise(summary: &Statistics, decides: bool, alpha: f64) -> Option<Clus
         log10_p_regression: view.test.log10_p_regression,
         method: match view.test.method {
             Method::Exact => TestMethod::Exact,
-            Method::NormalApproximation => TestMethod::NormalApproximation,
+            Method::Saddlepoint => TestMethod::Saddlepoint,
         },
         design_effect: view.design_effect,
         min_detectable_shift: min_detectable_shift(view.clusters as u64, alpha),
@@ -99,7 +99,7 @@ pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: A
         if summary.method == TestMethod::Exact {
             "exact"
         } else {
-            "normal approximation"
+            "saddlepoint approximation"
         }
     );
     let sentence = if pass {

@@ -86,9 +86,9 @@ pub enum TestName {
 pub enum TestMethod {
     /// Exact null distribution.
     Exact,
-    /// Tie-corrected normal approximation with continuity correction (signed-rank
-    /// beyond its exact limit).
-    NormalApproximation,
+    /// Continuity-corrected saddlepoint approximation (signed-rank with many distinct
+    /// magnitudes beyond its exact limit; relative error below 1e-5).
+    Saddlepoint,
 }
 
 /// What the test compares, and so what the arms' columns and every `delta` measure.
@@ -129,7 +129,7 @@ pub struct TestInfo {
     /// What the arms' figures and every `delta` measure: `proportion-correct` (McNemar)
     /// or `mean-score` (signed-rank).
     pub metric: TestedMetric,
-    /// `exact` or `normal-approximation`.
+    /// `exact` or `saddlepoint`.
     pub method: TestMethod,
     /// Signed-rank only: how zero differences were handled, `wilcox` (dropped) or
     /// `pratt` (ranked, then dropped).

@@ -21,7 +21,7 @@ const FEEDBACK_CHARS: usize = 160;
 pub(crate) fn test_words(report: &Report) -> String {
     let method = match report.admission.test.method {
         TestMethod::Exact => "exact",
-        TestMethod::NormalApproximation => "normal approximation",
+        TestMethod::Saddlepoint => "saddlepoint approximation",
     };
     match report.admission.test.name {
         TestName::McNemar => format!("McNemar's test ({method}) on `correct`"),

@@ -3,19 +3,37 @@
 //!
 //! Magnitudes get midranks, doubled so that they stay whole numbers; under the null
 //! every sign is a fair coin, so W+ is a sum of independent `rank · Bernoulli(½)`
-//! terms and its distribution is found by dynamic programming over integer rank sums
-//! ([`super::rank_sum::null_cdf`]). Beyond [`EXACT_LIMIT`] non-zero differences, a normal approximation
-//! with the tie-corrected variance and a continuity correction is used instead.
+//! terms, or per tie group `rank · Binomial(size, ½)`. Its lower tail comes from
+//! whichever exact computation is cheaper: the convolution over tie groups
+//! ([`super::tie_groups::lower_tail`]), cheap at any n when the magnitudes take few
+//! distinct values, or the knapsack over single ranks ([`super::rank_sum::null_cdf`]).
+//! The null is exact up to [`EXACT_LIMIT`] non-zero differences whatever the ties, and
+//! beyond it whenever the tie-group convolution fits [`GROUP_BUDGET`]; otherwise
+//! (many distinct magnitudes beyond the limit) the continuity-corrected saddlepoint
+//! approximation is used, within [`SADDLEPOINT_RELATIVE_ERROR`] of the exact tail.
 
+use super::log_tail;
 use super::rank_sum::null_cdf;
-use super::{TIE_TOLERANCE, log_tail, normal};
+pub use super::saddlepoint::SADDLEPOINT_RELATIVE_ERROR;
+use super::tie_groups::{self, TieGroup};
+use super::{TIE_TOLERANCE, saddlepoint};
 
 /// The largest number of non-zero differences for which the null distribution is
-/// computed exactly. The cost grows as n³ in the worst case (W+ at the centre of its
-/// null with half-integer midranks): about 0.5 s of one core at n = 2,000 and 1 s at
-/// 2,500, with at most 25 MB of table; far from the centre, where admissions are
-/// decided, it is much faster. Beyond it the normal approximation is used.
-pub const EXACT_LIMIT: usize = 2_500;
+/// always computed exactly, whatever the ties. The cost of the knapsack grows as n³ at
+/// worst (W+ at the centre of its null, all magnitudes distinct): about 6 s of one core
+/// at n = 5,000 and 50 s at 10,000 (`reports/bench.md`); far from the centre, where
+/// admissions are decided, and with few distinct values it is much faster.
+pub const EXACT_LIMIT: usize = 10_000;
+
+/// Beyond [`EXACT_LIMIT`], the tie-group convolution is still used when it needs at
+/// most this many products (about 2 s of one core at worst); with a few distinct
+/// magnitudes that holds at n = 10^5 and beyond.
+pub const GROUP_BUDGET: u64 = 1_500_000_000;
+
+/// One product of the tie-group convolution (a scattered multiply-add) costs about this
+/// many knapsack additions (vectorised, streaming; measured at n = 2,500 with a
+/// hundred tie groups): used to pick the cheaper method.
+const GROUP_PRODUCT_COST: u64 = 20;
 
 /// What to do with zero differences (|d| ≤ [`TIE_TOLERANCE`]); `--zero-method`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,8 +50,10 @@ pub enum ZeroMethod {
 pub enum Method {
     /// The exact conditional null distribution given the ties.
     Exact,
-    /// A normal approximation with tie-corrected variance and continuity correction 0.5.
-    NormalApproximation,
+    /// The continuity-corrected saddlepoint approximation (Lugannani–Rice with
+    /// Daniels' lattice correction), within [`SADDLEPOINT_RELATIVE_ERROR`] of the
+    /// exact tail: many distinct magnitudes beyond [`EXACT_LIMIT`].
+    Saddlepoint,
 }
 
 /// The result of [`signed_rank`].
@@ -131,9 +151,9 @@ pub fn signed_rank(differences: &[f64], zero: ZeroMethod) -> SignedRank {
 /// ascending order of magnitude, how many differences of each non-zero magnitude are
 /// positive and how many negative, and `zeros` counts the zero differences. The
 /// result is [`signed_rank`]'s on those differences (the same ranks, the same exact
-/// tail sums); beyond [`EXACT_LIMIT`] the normal approximation's moments are summed in
-/// whole numbers over the tie groups, so memory grows with the number of distinct
-/// magnitudes, not of pairs. Time: O(groups) plus the exact null's cost.
+/// tail sums); beyond [`EXACT_LIMIT`] the tie groups go to the same tail computation
+/// without being expanded, so memory grows with the number of distinct magnitudes, not
+/// of pairs. Time: O(groups) plus the exact null's cost.
 pub fn signed_rank_of_ties(ties: &[(u64, u64)], zeros: u64, zero: ZeroMethod) -> SignedRank {
     let n_nonzero: u64 = ties.iter().map(|&(plus, minus)| plus + minus).sum();
     // Pratt: the zeros occupy positions 1..=zeros and push every other rank up.
@@ -162,32 +182,22 @@ pub fn signed_rank_of_ties(ties: &[(u64, u64)], zeros: u64, zero: ZeroMethod) ->
             .collect();
         return test_ranks(&ranks, zeros as usize);
     }
-    let doubled_total: u128 = groups
+    let doubled_total: u64 = groups
         .iter()
-        .map(|&(r, plus, minus)| u128::from(r) * u128::from(plus + minus))
+        .map(|&(r, plus, minus)| r * (plus + minus))
         .sum();
-    let doubled_plus: u128 = groups
+    let doubled_plus: u64 = groups.iter().map(|&(r, plus, _)| r * plus).sum();
+    let sizes: Vec<(u64, u64)> = groups
         .iter()
-        .map(|&(r, plus, _)| u128::from(r) * u128::from(plus))
-        .sum();
-    let doubled_squares: u128 = groups
-        .iter()
-        .map(|&(r, plus, minus)| u128::from(r) * u128::from(r) * u128::from(plus + minus))
-        .sum();
-    let w_plus = doubled_plus as f64 / 2.0;
-    // W+ has mean Σr/2 and variance Σr²/4 over the midranks r = doubled/2.
-    let mean = doubled_total as f64 / 4.0;
-    let sd = (doubled_squares as f64 / 16.0).sqrt();
-    let (z_improvement, z_regression) = ((w_plus - mean - 0.5) / sd, (w_plus - mean + 0.5) / sd);
-    let p_improvement = normal::upper_tail(z_improvement).clamp(0.0, 1.0);
-    let p_regression = normal::lower_tail(z_regression).clamp(0.0, 1.0);
-    let ln_improvement = normal::ln_upper_tail(z_improvement).min(0.0);
-    let ln_regression = normal::ln_upper_tail(-z_regression).min(0.0);
+        .map(|&(r, plus, minus)| (r, plus + minus))
+        .collect();
+    let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
+        grouped_tails(&sizes, doubled_plus);
     let log10 = std::f64::consts::LOG10_E;
     SignedRank {
         n_nonzero: n_nonzero as usize,
         n_zero: zeros as usize,
-        w_plus,
+        w_plus: doubled_plus as f64 / 2.0,
         p_improvement,
         p_regression,
         p_two_sided: (2.0 * p_improvement.min(p_regression)).min(1.0),
@@ -195,7 +205,7 @@ pub fn signed_rank_of_ties(ties: &[(u64, u64)], zeros: u64, zero: ZeroMethod) ->
         log10_p_regression: log10 * ln_regression,
         log10_p_two_sided: (std::f64::consts::LOG10_2 + log10 * ln_improvement.min(ln_regression))
             .min(0.0),
-        method: Method::NormalApproximation,
+        method,
         rank_biserial: Some(
             (2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64,
         ),
@@ -226,13 +236,7 @@ fn test_ranks(ranks: &[(u64, bool)], n_zero: usize) -> SignedRank {
     let rank_biserial =
         Some((2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64);
     let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
-        if n_nonzero <= EXACT_LIMIT {
-            let (p, ln) = exact_tails(ranks, doubled_plus);
-            (p, ln, Method::Exact)
-        } else {
-            let (p, ln) = normal_tails(ranks, w_plus);
-            (p, ln, Method::NormalApproximation)
-        };
+        tails(ranks, doubled_plus);
     let log10 = std::f64::consts::LOG10_E;
     SignedRank {
         n_nonzero,
@@ -264,54 +268,113 @@ fn ln_tail(cdf: f64, units: &[u64], w: u64) -> f64 {
     }
 }
 
-/// P(W+ ≥ observed) and P(W+ ≤ observed) under the exact conditional null, and their
-/// natural logarithms.
-fn exact_tails(ranks: &[(u64, bool)], doubled_plus: u64) -> ((f64, f64), (f64, f64)) {
-    // Dividing by the common factor (2 when there are no even-sized tie groups)
-    // shrinks the table without changing the distribution.
+/// The saddlepoint tails of [`signed_rank`] whatever n: (P(W+ ≥ observed), P(W+ ≤
+/// observed)), for measuring the approximation against exact values. Both are 1 without
+/// non-zero differences.
+pub fn saddlepoint_tails(differences: &[f64], zero: ZeroMethod) -> (f64, f64) {
+    let Ranked { ranks, .. } = rank(differences, zero);
+    if ranks.is_empty() {
+        return (1.0, 1.0);
+    }
     let unit = ranks.iter().fold(0, |g, r| gcd(g, r.0));
-    let units: Vec<u64> = ranks.iter().map(|r| r.0 / unit).collect();
-    let total: u64 = units.iter().sum();
+    let groups = tie_groups(&ranks, unit);
+    let total: u64 = groups.iter().map(|g| g.rank * g.count).sum();
+    let observed = ranks.iter().filter(|r| r.1).map(|r| r.0).sum::<u64>() / unit;
+    (
+        saddlepoint::lower_tail(&groups, total - observed),
+        saddlepoint::lower_tail(&groups, observed),
+    )
+}
+
+/// The tie groups of ascending doubled ranks, in rank units of `unit`.
+fn tie_groups(ranks: &[(u64, bool)], unit: u64) -> Vec<TieGroup> {
+    let mut groups: Vec<TieGroup> = Vec::new();
+    for &(doubled, _) in ranks {
+        match groups.last_mut() {
+            Some(last) if last.rank == doubled / unit => last.count += 1,
+            _ => groups.push(TieGroup {
+                rank: doubled / unit,
+                count: 1,
+            }),
+        }
+    }
+    groups
+}
+
+/// P(W+ ≥ observed), P(W+ ≤ observed), their natural logarithms (exact below the
+/// `f64` range too) and the method that gave them.
+fn tails(ranks: &[(u64, bool)], doubled_plus: u64) -> ((f64, f64), (f64, f64), Method) {
+    let mut sizes: Vec<(u64, u64)> = Vec::new();
+    for &(doubled, _) in ranks {
+        match sizes.last_mut() {
+            Some(last) if last.0 == doubled => last.1 += 1,
+            _ => sizes.push((doubled, 1)),
+        }
+    }
+    grouped_tails(&sizes, doubled_plus)
+}
+
+/// [`tails`] from (doubled midrank, group size) in ascending order: single ranks are
+/// expanded only for the knapsack, within [`EXACT_LIMIT`].
+fn grouped_tails(sizes: &[(u64, u64)], doubled_plus: u64) -> ((f64, f64), (f64, f64), Method) {
+    // Dividing by the common factor (2 when there are no even-sized tie groups)
+    // shrinks the tables without changing the distribution.
+    let unit = sizes.iter().fold(0, |g, r| gcd(g, r.0));
+    let groups: Vec<TieGroup> = sizes
+        .iter()
+        .map(|&(doubled, count)| TieGroup {
+            rank: doubled / unit,
+            count,
+        })
+        .collect();
+    let n: u64 = groups.iter().map(|g| g.count).sum();
+    let total: u64 = groups.iter().map(|g| g.rank * g.count).sum();
     let observed = doubled_plus / unit;
     // W+ and total − W+ have the same null distribution, so only the lower tail up to
     // the nearer of the two is ever tabulated.
-    if observed <= total - observed {
-        let tail = null_cdf(&units, observed);
-        let regression = tail.cdf;
-        let improvement = (1.0 - tail.cdf + tail.point).clamp(0.0, 1.0);
-        let ln = (improvement.ln(), ln_tail(regression, &units, observed));
-        ((improvement, regression.clamp(0.0, 1.0)), ln)
-    } else {
-        let tail = null_cdf(&units, total - observed);
-        let improvement = tail.cdf;
-        let regression = (1.0 - tail.cdf + tail.point).clamp(0.0, 1.0);
-        let ln = (
-            ln_tail(improvement, &units, total - observed),
-            regression.ln(),
+    let nearer = observed.min(total - observed);
+    let estimate = saddlepoint::lower_tail(&groups, nearer);
+    let largest = groups.iter().map(|g| g.count).max().unwrap_or(0);
+    let knapsack_work = (n - largest).saturating_mul(nearer + 1);
+    let within_limit = n as usize <= EXACT_LIMIT;
+    let group_work = tie_groups::work(&groups, nearer, estimate).filter(|&work| {
+        work <= GROUP_BUDGET
+            && (!within_limit || work.saturating_mul(GROUP_PRODUCT_COST) <= knapsack_work)
+    });
+    let exact = group_work
+        .and_then(|budget| tie_groups::lower_tail(&groups, nearer, estimate, budget))
+        .map(|t| (t.cdf, t.point, t.ln_cdf))
+        .or_else(|| {
+            within_limit.then(|| {
+                let units: Vec<u64> = groups
+                    .iter()
+                    .flat_map(|g| std::iter::repeat_n(g.rank, g.count as usize))
+                    .collect();
+                let tail = null_cdf(&units, nearer);
+                (tail.cdf, tail.point, ln_tail(tail.cdf, &units, nearer))
+            })
+        });
+    let Some((cdf, point, ln_cdf)) = exact else {
+        let (regression, ln_regression) = saddlepoint::tail(&groups, observed);
+        let (improvement, ln_improvement) = saddlepoint::tail(&groups, total - observed);
+        return (
+            (improvement, regression),
+            (ln_improvement, ln_regression),
+            Method::Saddlepoint,
         );
-        ((improvement.clamp(0.0, 1.0), regression), ln)
-    }
-}
-
-/// One-sided p-values from the normal approximation: mean Σr/2, variance Σr²/4 over
-/// the midranks actually observed (the tie correction), continuity correction ½; and
-/// their natural logarithms, from the normal tail in log space.
-fn normal_tails(ranks: &[(u64, bool)], w_plus: f64) -> ((f64, f64), (f64, f64)) {
-    let mean: f64 = ranks.iter().map(|r| r.0 as f64 / 2.0).sum::<f64>() / 2.0;
-    let variance: f64 = ranks
-        .iter()
-        .map(|r| (r.0 as f64 / 2.0).powi(2))
-        .sum::<f64>()
-        / 4.0;
-    let sd = variance.sqrt();
-    let (z_improvement, z_regression) = ((w_plus - mean - 0.5) / sd, (w_plus - mean + 0.5) / sd);
-    let improvement = normal::upper_tail(z_improvement);
-    let regression = normal::lower_tail(z_regression);
+    };
+    let nearer_tail = (cdf.clamp(0.0, 1.0), ln_cdf.min(0.0));
+    let farther = (1.0 - cdf + point).clamp(0.0, 1.0);
+    let farther_tail = (farther, farther.ln().min(0.0));
+    let ((improvement, ln_improvement), (regression, ln_regression)) =
+        if observed <= total - observed {
+            (farther_tail, nearer_tail)
+        } else {
+            (nearer_tail, farther_tail)
+        };
     (
-        (improvement.clamp(0.0, 1.0), regression.clamp(0.0, 1.0)),
-        (
-            normal::ln_upper_tail(z_improvement).min(0.0),
-            normal::ln_upper_tail(-z_regression).min(0.0),
-        ),
+        (improvement, regression),
+        (ln_improvement, ln_regression),
+        Method::Exact,
     )
 }

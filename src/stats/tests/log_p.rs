@@ -215,19 +215,13 @@ fn signed_rank_log10_p_values_are_the_log_of_the_p_values_inside_the_range() {
 }
 
 #[test]
-fn the_normal_approximation_gives_finite_log10_p_values_where_p_underflows() {
-    // 3,000 positive differences: beyond the exact limit, z ≈ 47.4.
+fn three_thousand_positive_differences_give_log10_of_two_to_the_minus_three_thousand() {
+    // Beyond the old exact limit of 2,500 (where a normal approximation gave
+    // log10 p = −490.7): every sign positive, so P(W+ ≥ observed) = 2^-3000 exactly.
     let d: Vec<f64> = (1..=3000).map(|i| f64::from(i) / 3000.0).collect();
     let result = signed_rank(&d, ZeroMethod::Wilcox);
     assert_eq!(result.p_improvement, 0.0);
-    // W+ = n(n+1)/2, mean n(n+1)/4, variance n(n+1)(2n+1)/24, continuity ½, so
-    // z = (n(n+1)/4 − ½)/√(n(n+1)(2n+1)/24) = 47.43810638797848 at n = 3,000. mpmath
-    // 1.4.1 (50 digits): `log10(ncdf(-z))` at that z.
-    let expected = -490.73790172873049976;
-    assert_relative(
-        result.log10_p_improvement,
-        expected,
-        LOG_TOLERANCE,
-        "normal",
-    );
+    assert_eq!(result.method, crate::stats::signed_rank::Method::Exact);
+    let expected = -3000.0 * std::f64::consts::LOG10_2;
+    assert_relative(result.log10_p_improvement, expected, LOG_TOLERANCE, "exact");
 }

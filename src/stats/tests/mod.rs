@@ -16,6 +16,7 @@ mod normal;
 mod normal_power;
 mod power;
 mod signed_rank;
+mod signed_rank_large;
 mod signed_rank_oracle;
 mod signed_rank_tables;
 

@@ -1,11 +1,11 @@
 //! The signed-rank test against the reference vectors (including the ones scipy gets
-//! wrong), exact big-integer tables up to n = 1,000, scipy's normal approximation beyond
-//! the exact limit, and properties.
+//! wrong), exact big-integer tables up to n = 1,000 (larger n: `signed_rank_large.rs`),
+//! and properties.
 
-use super::signed_rank_tables::{BIG_INTEGER, SCIPY_NORMAL};
+use super::signed_rank_tables::BIG_INTEGER;
 use super::{EXACT_TOLERANCE, SCIPY_TOLERANCE, assert_relative};
 use crate::stats::rank_sum::null_cdf;
-use crate::stats::signed_rank::{EXACT_LIMIT, Method, SignedRank, ZeroMethod, signed_rank};
+use crate::stats::signed_rank::{Method, SignedRank, ZeroMethod, signed_rank};
 use proptest::prelude::*;
 
 fn check(result: &SignedRank, greater: f64, less: f64, two_sided: f64, tolerance: f64, what: &str) {
@@ -267,24 +267,6 @@ fn untied_samples_match_scipy_exact() {
         EXACT_TOLERANCE,
         "n 60",
     );
-}
-
-#[test]
-fn beyond_the_exact_limit_the_normal_approximation_matches_scipy() {
-    assert_eq!(SCIPY_NORMAL.len(), 4);
-    for &(n, a, m, shift, scale, zero, greater, less, two) in SCIPY_NORMAL {
-        let result = signed_rank(&generated(n, a, m, shift, scale), zero);
-        assert!(result.n_nonzero > EXACT_LIMIT);
-        assert_eq!(result.method, Method::NormalApproximation);
-        check(
-            &result,
-            greater,
-            less,
-            two,
-            SCIPY_TOLERANCE,
-            &format!("n {n} {zero:?}"),
-        );
-    }
 }
 
 #[test]

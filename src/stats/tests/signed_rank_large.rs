@@ -1,0 +1,247 @@
+//! The signed-rank test at n = 2,600 to 20,000 against independent values: exact
+//! integer arithmetic for few distinct magnitudes and an independent float64 dynamic
+//! program for distinct ones (`tests/data/signed_rank_exact.tsv`, written by
+//! `benches/signed_rank_reference.py`; its header names the method and versions), the
+//! saddlepoint against the same values, and the tie-group convolution against the
+//! knapsack and brute force.
+
+use super::assert_relative;
+use crate::stats::rank_sum::null_cdf;
+use crate::stats::saddlepoint;
+use crate::stats::signed_rank::{
+    EXACT_LIMIT, Method, SADDLEPOINT_RELATIVE_ERROR, ZeroMethod, saddlepoint_tails, signed_rank,
+};
+use crate::stats::tie_groups::{self, TieGroup};
+use proptest::prelude::*;
+
+/// Agreement required with the independent values at large n.
+const LARGE_N_TOLERANCE: f64 = 1e-9;
+
+/// One row of the reference file.
+struct Case {
+    label: String,
+    n: u64,
+    zero: ZeroMethod,
+    differences: Vec<f64>,
+    n_nonzero: usize,
+    n_zero: usize,
+    doubled_w_plus: u64,
+    greater: f64,
+    less: f64,
+}
+
+/// d_i = float(sign · ((i·a + 7) mod m)) · scale, sign + when (i·b + 3) mod 1000 < thr,
+/// as in the generating script.
+fn generated(n: u64, a: u64, m: u64, b: u64, thr: u64, scale: f64) -> Vec<f64> {
+    (0..n)
+        .map(|i| {
+            let class = ((i * a + 7) % m) as i64;
+            let sign = if (i * b + 3) % 1000 < thr { 1 } else { -1 };
+            (sign * class) as f64 * scale
+        })
+        .collect()
+}
+
+fn cases() -> Vec<Case> {
+    include_str!("../../../tests/data/signed_rank_exact.tsv")
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 14, "{line}");
+            let int = |i: usize| f[i].parse::<u64>().expect("whole number");
+            let real = |i: usize| f[i].parse::<f64>().expect("number");
+            let n = int(2);
+            Case {
+                label: f[0].to_string(),
+                n,
+                zero: if f[8] == "pratt" {
+                    ZeroMethod::Pratt
+                } else {
+                    ZeroMethod::Wilcox
+                },
+                differences: generated(n, int(3), int(4), int(5), int(6), real(7)),
+                n_nonzero: int(9) as usize,
+                n_zero: int(10) as usize,
+                doubled_w_plus: int(11),
+                greater: real(12),
+                less: real(13),
+            }
+        })
+        .collect()
+}
+
+#[test]
+// Prints the worst error (with --nocapture): the figure docs/statistics.md quotes.
+#[allow(clippy::print_stderr)]
+fn exact_tails_to_twenty_thousand_match_independent_values_to_a_billionth() {
+    let cases = cases();
+    assert!(cases.len() >= 34, "{} cases", cases.len());
+    assert!(
+        cases
+            .iter()
+            .any(|c| c.n == 20_000 && c.zero == ZeroMethod::Pratt)
+    );
+    let mut worst: f64 = 0.0;
+    for case in &cases {
+        let result = signed_rank(&case.differences, case.zero);
+        let what = format!("{} n {} {:?}", case.label, case.n, case.zero);
+        assert_eq!(
+            (result.n_nonzero, result.n_zero, result.w_plus),
+            (
+                case.n_nonzero,
+                case.n_zero,
+                case.doubled_w_plus as f64 / 2.0
+            ),
+            "{what}"
+        );
+        assert_eq!(result.method, Method::Exact, "{what}");
+        assert_relative(result.p_improvement, case.greater, LARGE_N_TOLERANCE, &what);
+        assert_relative(result.p_regression, case.less, LARGE_N_TOLERANCE, &what);
+        for (got, want) in [
+            (result.p_improvement, case.greater),
+            (result.p_regression, case.less),
+        ] {
+            worst = worst.max(((got - want) / want).abs());
+        }
+    }
+    eprintln!("worst relative error of the exact tails: {worst:e}");
+}
+
+#[test]
+// Prints the worst error (with --nocapture): the figure docs/statistics.md quotes.
+#[allow(clippy::print_stderr)]
+fn saddlepoint_stays_within_its_stated_error_on_every_reference_case() {
+    let (mut worst, mut checked) = (0.0_f64, 0);
+    // Where it is used: many distinct magnitudes (a hundred or more). With a few large
+    // tie groups W+ lives on a coarse sub-lattice the approximation does not see (2%
+    // off at two groups, n = 2,600), but those are exact far beyond the limit.
+    for case in cases()
+        .into_iter()
+        .filter(|c| !c.label.starts_with("ties-") || c.label == "ties-100")
+    {
+        let (greater, less) = saddlepoint_tails(&case.differences, case.zero);
+        let what = format!("{} n {} {:?}", case.label, case.n, case.zero);
+        let smaller = case.greater.min(case.less);
+        let got = if case.greater <= case.less {
+            greater
+        } else {
+            less
+        };
+        assert_relative(got, smaller, SADDLEPOINT_RELATIVE_ERROR, &what);
+        worst = worst.max(((got - smaller) / smaller).abs());
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked} cases");
+    eprintln!("worst relative error of the saddlepoint: {worst:e}");
+}
+
+#[test]
+fn many_distinct_magnitudes_beyond_the_limit_use_the_saddlepoint() {
+    let n = EXACT_LIMIT as u64 + 2_000;
+    let d = generated(n, 7919, 1_000_003, 13, 530, 1e-6);
+    let result = signed_rank(&d, ZeroMethod::Wilcox);
+    assert_eq!(result.method, Method::Saddlepoint);
+    let (greater, less) = saddlepoint_tails(&d, ZeroMethod::Wilcox);
+    assert_eq!((result.p_improvement, result.p_regression), (greater, less));
+    assert!(greater > 1e-12 && greater < 1e-2, "{greater}");
+}
+
+#[test]
+fn few_distinct_magnitudes_are_exact_far_beyond_the_limit() {
+    // Differences in quarters: four tie groups and zeros, 53.7% of the signs positive,
+    // so W+ is about ten standard deviations into its upper tail.
+    let d: Vec<f64> = (0..30_000_u64)
+        .map(|i| {
+            let class = (i % 5) as f64 * 0.25;
+            if (i * 13 + 3) % 997 < 462 {
+                -class
+            } else {
+                class
+            }
+        })
+        .collect();
+    for zero in [ZeroMethod::Wilcox, ZeroMethod::Pratt] {
+        let result = signed_rank(&d, zero);
+        assert_eq!(result.method, Method::Exact);
+        assert!(
+            result.p_improvement > 1e-60 && result.p_improvement < 1e-10,
+            "{result:?}"
+        );
+    }
+}
+
+fn brute_force(ranks: &[u64], w: u64) -> (f64, f64) {
+    let n = ranks.len();
+    let (mut at_most, mut equal) = (0_u64, 0_u64);
+    for subset in 0..(1_u64 << n) {
+        let sum: u64 = (0..n)
+            .filter(|i| subset >> i & 1 == 1)
+            .map(|i| ranks[i])
+            .sum();
+        at_most += u64::from(sum <= w);
+        equal += u64::from(sum == w);
+    }
+    let scale = (1_u64 << n) as f64;
+    (at_most as f64 / scale, equal as f64 / scale)
+}
+
+fn groups_of(ranks: &[u64]) -> Vec<TieGroup> {
+    let mut sorted = ranks.to_vec();
+    sorted.sort_unstable();
+    let mut groups: Vec<TieGroup> = Vec::new();
+    for r in sorted {
+        match groups.last_mut() {
+            Some(g) if g.rank == r => g.count += 1,
+            _ => groups.push(TieGroup { rank: r, count: 1 }),
+        }
+    }
+    groups
+}
+
+proptest! {
+    #[test]
+    fn tie_group_convolution_counts_every_subset(
+        ranks in proptest::collection::vec(prop_oneof![1_u64..6, 1_u64..40], 1..15),
+        fraction in 0.0_f64..1.0,
+    ) {
+        let total: u64 = ranks.iter().sum();
+        let w = (fraction * total as f64) as u64;
+        let groups = groups_of(&ranks);
+        let estimate = saddlepoint::lower_tail(&groups, w);
+        let (cdf, point) = brute_force(&ranks, w);
+        let tail = tie_groups::lower_tail(&groups, w, estimate, u64::MAX);
+        let tail = tail.expect("small cases fit");
+        prop_assert!((tail.cdf - cdf).abs() <= 1e-14 * cdf.max(1e-300) + 1e-300, "{} {}", tail.cdf, cdf);
+        prop_assert!((tail.point - point).abs() <= 1e-14 * point.max(1e-300) + 1e-300);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn tie_group_convolution_agrees_with_the_knapsack_on_large_tied_samples(
+        sizes in proptest::collection::vec(1_u64..300, 1..7),
+        fraction in 0.05_f64..0.5,
+    ) {
+        // Doubled midranks of consecutive tie groups of these sizes.
+        let mut ranks = Vec::new();
+        let mut start = 0;
+        for &size in &sizes {
+            ranks.extend(std::iter::repeat_n(2 * start + size + 1, size as usize));
+            start += size;
+        }
+        let total: u64 = ranks.iter().sum();
+        let w = (fraction * total as f64) as u64;
+        let groups = groups_of(&ranks);
+        let estimate = saddlepoint::lower_tail(&groups, w);
+        let expected = null_cdf(&ranks, w);
+        if let Some(tail) = tie_groups::lower_tail(&groups, w, estimate, u64::MAX) {
+            prop_assert!(((tail.cdf - expected.cdf) / expected.cdf).abs() <= 1e-11, "{} {}", tail.cdf, expected.cdf);
+        } else {
+            // Refused only when the tail is too small for the mass left out to be bounded.
+            prop_assert!(expected.cdf < 1e-250, "{}", expected.cdf);
+        }
+    }
+}
