@@ -1,4 +1,4 @@
-//! The sufficient statistics of an admission: everything [`decide`](super::decide)
+//! The sufficient statistics of an admission: everything [`decide`](mod@super::decide)
 //! tests, small enough to come from another engine. McNemar needs each set's outcome
 //! counts, the signed-rank test the histogram of paired differences, the intervals
 //! the sums (and sums of squares) of the differences, the cluster view each cluster's

@@ -148,19 +148,23 @@ fn many_distinct_magnitudes_beyond_the_limit_use_the_saddlepoint() {
 }
 
 #[test]
-fn few_distinct_magnitudes_are_exact_far_beyond_the_limit() {
+fn few_distinct_magnitudes_are_exact_beyond_the_limit_up_to_the_grouped_limit() {
     // Differences in quarters: four tie groups and zeros, 53.7% of the signs positive,
-    // so W+ is about ten standard deviations into its upper tail.
-    let d: Vec<f64> = (0..30_000_u64)
-        .map(|i| {
-            let class = (i % 5) as f64 * 0.25;
-            if (i * 13 + 3) % 997 < 462 {
-                -class
-            } else {
-                class
-            }
-        })
-        .collect();
+    // so W+ is far into its upper tail. 25,000 differences hold 20,000 non-zero ones
+    // (GROUPED_LIMIT): exact; 30,000 hold 24,000: the saddlepoint.
+    let quarters = |n: u64| -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                let class = (i % 5) as f64 * 0.25;
+                if (i * 13 + 3) % 997 < 462 {
+                    -class
+                } else {
+                    class
+                }
+            })
+            .collect()
+    };
+    let d = quarters(25_000);
     for zero in [ZeroMethod::Wilcox, ZeroMethod::Pratt] {
         let result = signed_rank(&d, zero);
         assert_eq!(result.method, Method::Exact);
@@ -169,6 +173,8 @@ fn few_distinct_magnitudes_are_exact_far_beyond_the_limit() {
             "{result:?}"
         );
     }
+    let beyond = signed_rank(&quarters(30_000), ZeroMethod::Wilcox);
+    assert_eq!(beyond.method, Method::Saddlepoint);
 }
 
 fn brute_force(ranks: &[u64], w: u64) -> (f64, f64) {
