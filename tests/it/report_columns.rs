@@ -62,6 +62,14 @@ fn admit(dir: &Path, extra: &[&str]) -> Run {
     run(dir, &args)
 }
 
+/// The first line of `report` that starts with `prefix` (a strata table row).
+fn table_row<'a>(report: &'a str, prefix: &str) -> &'a str {
+    report
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no row `{prefix}` in:\n{report}"))
+}
+
 fn json(out: &Run) -> serde_json::Value {
     serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout))
 }
@@ -93,11 +101,7 @@ fn the_mcnemar_strata_table_shows_proportions_correct_whose_difference_is_the_di
         "{}",
         out.stdout
     );
-    let title = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("| title |"))
-        .unwrap_or_else(|| panic!("{}", out.stdout));
+    let title = table_row(&out.stdout, "| title |");
     assert!(
         title.starts_with("| title | 4 | 3 (0.75) | 2 (0.5) | -0.25 ["),
         "{title}"
@@ -144,11 +148,7 @@ fn the_signed_rank_strata_table_shows_mean_scores_whose_difference_is_the_differ
         "{}",
         out.stdout
     );
-    let title = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("| title |"))
-        .unwrap_or_else(|| panic!("{}", out.stdout));
+    let title = table_row(&out.stdout, "| title |");
     // 0.675 − 0.775 = −0.1.
     assert!(
         title.starts_with("| title | 4 | 0.775 | 0.675 | -0.1 ["),
@@ -279,17 +279,9 @@ fn a_stratum_failing_the_margin_is_marked_in_the_table_the_text_and_the_plot() {
         "{}",
         out.stdout
     );
-    let year = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("| year |"))
-        .unwrap();
+    let year = table_row(&out.stdout, "| year |");
     assert!(year.ends_with("| no | **fails** |"), "{year}");
-    let id = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("| id |"))
-        .unwrap();
+    let id = table_row(&out.stdout, "| id |");
     assert!(id.ends_with("| no | holds |"), "{id}");
     let text = admit(dir.path(), &["--margin", "0.05"]).stdout;
     assert!(
