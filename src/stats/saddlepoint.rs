@@ -1,5 +1,5 @@
 //! The saddlepoint approximation to the signed-rank null, used where the exact null is
-//! too costly (many distinct magnitudes beyond [`super::signed_rank::EXACT_LIMIT`]).
+//! too costly (beyond [`super::signed_rank::INVERSION_LIMIT`] non-zero differences).
 //!
 //! W+ (in whole-number rank units) is S = Σ rank · Binomial(count, ½) over tie groups,
 //! with cumulant generating function K(θ) = Σ count · (ln(1 + e^{θ·rank}) − ln 2). The
@@ -101,7 +101,7 @@ pub fn tail(groups: &[TieGroup], w: u64) -> (f64, f64) {
 
 /// θ̂ with K′(θ̂) = x: Newton's method from the normal guess, kept inside a bracket
 /// that bisection shrinks whenever a step would leave it (K′ is increasing).
-fn solve(groups: &[TieGroup], x: f64, mean: f64, variance: f64) -> f64 {
+pub(super) fn solve(groups: &[TieGroup], x: f64, mean: f64, variance: f64) -> f64 {
     // K′ runs from 0 to the total as θ goes from −∞ to ∞; every rank is at least 1,
     // so at |θ| = 800 every term has saturated and the root lies inside.
     let (mut low, mut high) = if x < mean {
