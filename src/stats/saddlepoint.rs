@@ -12,13 +12,14 @@
 use super::normal;
 use super::tie_groups::TieGroup;
 
-/// The stated relative error of [`lower_tail`] where it is used (many distinct
-/// magnitudes): the worst measured against the independent values of
-/// `tests/data/signed_rank_exact.tsv` (n = 2,600, all distinct or a hundred tie groups,
-/// tails from 1.5e-2 to 7.7e-17) is 1.1e-6, and the bound keeps a factor of ten. The
-/// relative error of this approximation shrinks as 1/n, so beyond the cases it only gets
-/// smaller. With a few large tie groups it is much worse (2% with two groups), which is
-/// why those are always computed exactly.
+/// The stated relative error of [`lower_tail`] for many distinct magnitudes: the worst
+/// measured against the independent values of `tests/data/signed_rank_exact.tsv`
+/// (all distinct at n = 2,600 and 5,000, a hundred tie groups at 2,600 to 20,000, tails
+/// from 1.5e-2 to 3e-49) is 1.1e-6, and the bound keeps a factor of ten. The approximation does not see the
+/// lattice: with a few large tie groups it is off by percents (2% with two groups), and
+/// with a hundred equal-sized groups of about a thousand by 6e-5 (n = 10^5 and 10^6,
+/// against [`super::inversion`]); those are exact up to
+/// [`super::signed_rank::INVERSION_LIMIT`], and the bound does not hold for them beyond.
 pub const SADDLEPOINT_RELATIVE_ERROR: f64 = 1e-5;
 
 /// Closer than this (in standard deviations) to the centre, r and u both vanish and the

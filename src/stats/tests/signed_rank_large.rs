@@ -1,9 +1,10 @@
 //! The signed-rank test at n = 2,600 to 20,000 against independent values: exact
-//! integer arithmetic for few distinct magnitudes and an independent float64 dynamic
-//! program for distinct ones (`tests/data/signed_rank_exact.tsv`, written by
+//! integer arithmetic for few distinct magnitudes, an independent float64 dynamic
+//! program for distinct ones and, for a hundred and three hundred distinct magnitudes at
+//! n = 2,600 to 20,000, mpmath quadrature of the inversion integrals on another contour (`tests/data/signed_rank_exact.tsv`, written by
 //! `benches/signed_rank_reference.py`; its header names the method and versions), the
-//! saddlepoint against the same values, and the tie-group convolution against the
-//! knapsack and brute force.
+//! saddlepoint against the same values, the tie-group convolution and the inversion
+//! against the knapsack, each other and brute force.
 
 use super::assert_relative;
 use crate::stats::inversion;
@@ -78,8 +79,8 @@ fn cases() -> Vec<Case> {
 #[allow(clippy::print_stderr)]
 fn exact_tails_to_twenty_thousand_match_independent_values_to_a_billionth() {
     let cases = cases();
-    assert!(cases.len() >= 34, "{} cases", cases.len());
-    for label in ["ties-2", "ties-3"] {
+    assert!(cases.len() >= 60, "{} cases", cases.len());
+    for label in ["ties-2", "ties-3", "ties-100", "ties-300"] {
         assert!(
             cases
                 .iter()
@@ -87,6 +88,12 @@ fn exact_tails_to_twenty_thousand_match_independent_values_to_a_billionth() {
             "{label}"
         );
     }
+    // The deepest tail among the many-group rows reaches below 1e-40.
+    assert!(
+        cases
+            .iter()
+            .any(|c| c.label == "ties-300" && c.greater.min(c.less) < 1e-40)
+    );
     let (mut worst, mut worst_at_twenty_thousand): (f64, f64) = (0.0, 0.0);
     for case in &cases {
         let result = signed_rank(&case.differences, case.zero);
