@@ -1,8 +1,9 @@
 //! The signed-rank test at n = 2,600 to 20,000 against independent values: exact
 //! integer arithmetic for few distinct magnitudes, an independent float64 dynamic
 //! program for distinct ones and, for a hundred and three hundred distinct magnitudes at
-//! n = 2,600 to 20,000, mpmath quadrature of the inversion integrals on another contour (`tests/data/signed_rank_exact.tsv`, written by
-//! `benches/signed_rank_reference.py`; its header names the method and versions), the
+//! n = 2,600 to 20,000, mpmath quadrature of the inversion integrals on another contour
+//! (`tests/data/signed_rank_exact.tsv`, written by `benches/signed_rank_reference.py`;
+//! its header names the methods and versions), the
 //! saddlepoint against the same values, the tie-group convolution and the inversion
 //! against the knapsack, each other and brute force.
 
