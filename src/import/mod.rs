@@ -14,6 +14,7 @@ pub mod gepa;
 pub mod helm;
 pub mod inspect;
 pub mod lm_eval;
+mod lm_eval_chunks;
 mod lm_eval_scan;
 #[doc(hidden)]
 pub use lm_eval_scan::readings as lm_eval_scan_readings;
@@ -22,6 +23,7 @@ pub mod promptfoo;
 pub mod record;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::csvout::{Cell, CsvWriter};
 
@@ -207,10 +209,12 @@ pub struct Sample {
     pub task_id: String,
     /// The score as logged (before `--scale`).
     pub score: f64,
-    /// The task's stratum (`kind`), when the log has one.
-    pub kind: Option<String>,
-    /// lm-eval's hash of the document, so that runs on different documents do not pair.
-    pub doc_hash: Option<String>,
+    /// The task's stratum (`kind`), when the log has one; shared, as a log's many
+    /// samples of one task name the same stratum.
+    pub kind: Option<Arc<str>>,
+    /// lm-eval's document, as 64 bits of its `doc_hash` ([`record::doc_key`]), so that
+    /// runs on different documents do not pair.
+    pub doc_key: Option<u64>,
 }
 
 /// What a format's reader found in the logs.
