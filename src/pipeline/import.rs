@@ -25,11 +25,20 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
     let (found, inputs) = read_logs(args)?;
     let imported = assemble(found, args.on_missing, scale)?;
-    let record = ImportRecord::new(args.format, &imported, args.on_missing, scale, inputs);
+    // The scores and the record (a million rows each for a large log) are written out
+    // on two cores.
+    let (csv, record) = std::thread::scope(|scope| {
+        let record = scope.spawn(|| {
+            ImportRecord::new(args.format, &imported, args.on_missing, scale, inputs).to_json()
+        });
+        let csv = render_csv(&imported);
+        (csv, record.join())
+    });
+    let record = record.map_err(|_| anyhow::anyhow!("writing the import record failed"))?;
     let record_path = companion_path(&args.out);
     write_all(&[
-        FileToWrite::new(&args.out, render_csv(&imported)),
-        FileToWrite::new(&record_path, record.to_json()),
+        FileToWrite::new(&args.out, csv),
+        FileToWrite::new(&record_path, record),
     ])?;
     let mut notes = imported.notes.clone();
     notes.push(format!(
@@ -38,6 +47,8 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
         args.out.display(),
         record_path.display()
     ));
+    // A million rows are left to the process exit rather than freed one by one.
+    std::mem::forget(imported);
     Ok(notes)
 }
 
