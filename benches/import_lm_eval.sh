@@ -4,13 +4,19 @@
 # (gsm8k-like lines of about 700 bytes: doc, target, arguments, resps, hashes, one
 # metric, one filter), the 10^6-row scores CSVs admit reads (two files of 5x10^5 rows:
 # 10^6 rows read), then times both alternately, RUNS times each, and prints the
-# medians and their ratio. Usage: benches/import_lm_eval.sh [N] [RUNS]
+# medians and their ratio. Usage: benches/import_lm_eval.sh [N] [RUNS]; with
+# EVOGATE_BIN=path it times that binary (e.g. an earlier build, for before/after)
+# instead of building this tree.
 set -euo pipefail
 N=${1:-1000000}
 RUNS=${2:-5}
 cd "$(dirname "$0")/.."
-cargo build --release --locked --quiet
-BIN=target/release/evogate
+if [ -n "${EVOGATE_BIN:-}" ]; then
+  BIN=$EVOGATE_BIN
+else
+  cargo build --release --locked --quiet
+  BIN=target/release/evogate
+fi
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 

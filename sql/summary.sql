@@ -15,32 +15,26 @@
 -- strata disagreements are written to `pairing`, and evogate refuses the document
 -- when any is not 0.
 
--- Each arm with every optional column present (NULL when the files lack it).
-CREATE OR REPLACE TEMP TABLE arm_b AS
-SELECT trim(CAST(task_id AS VARCHAR)) AS task_id,
+-- Both arms in one table, each row tagged with its arm, every optional column present
+-- (NULL when an arm's files lack it); arm_b and arm_c are its two halves.
+CREATE OR REPLACE TEMP TABLE arms AS
+SELECT evogate_arm AS arm,
+       trim(CAST(task_id AS VARCHAR)) AS task_id,
        CAST(score AS DOUBLE) AS score,
        CAST(correct AS INTEGER) AS correct,
        trim(CAST(kind AS VARCHAR)) AS kind,
        trim(CAST("group" AS VARCHAR)) AS grp,
        CAST(answered AS INTEGER) AS answered
-FROM (SELECT * FROM '{baseline}'
+FROM (SELECT 'b' AS evogate_arm, * FROM '{baseline}'
       UNION ALL BY NAME
-      SELECT NULL AS task_id, NULL AS score, NULL AS correct, NULL AS kind, NULL AS "group",
-             NULL AS answered
+      SELECT 'c' AS evogate_arm, * FROM '{candidate}'
+      UNION ALL BY NAME
+      SELECT NULL AS evogate_arm, NULL AS task_id, NULL AS score, NULL AS correct,
+             NULL AS kind, NULL AS "group", NULL AS answered
       WHERE false);
 
-CREATE OR REPLACE TEMP TABLE arm_c AS
-SELECT trim(CAST(task_id AS VARCHAR)) AS task_id,
-       CAST(score AS DOUBLE) AS score,
-       CAST(correct AS INTEGER) AS correct,
-       trim(CAST(kind AS VARCHAR)) AS kind,
-       trim(CAST("group" AS VARCHAR)) AS grp,
-       CAST(answered AS INTEGER) AS answered
-FROM (SELECT * FROM '{candidate}'
-      UNION ALL BY NAME
-      SELECT NULL AS task_id, NULL AS score, NULL AS correct, NULL AS kind, NULL AS "group",
-             NULL AS answered
-      WHERE false);
+CREATE OR REPLACE TEMP VIEW arm_b AS SELECT * EXCLUDE (arm) FROM arms WHERE arm = 'b';
+CREATE OR REPLACE TEMP VIEW arm_c AS SELECT * EXCLUDE (arm) FROM arms WHERE arm = 'c';
 
 -- Which columns each arm has: a column is present when any row has a value.
 CREATE OR REPLACE TEMP TABLE columns AS

@@ -90,7 +90,7 @@ fn read_records(
             task_id,
             score,
             kind: None,
-            doc_hash: None,
+            doc_key: None,
         });
     }
     found.selectors.insert("id-field".to_string(), id_field);

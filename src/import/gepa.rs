@@ -81,7 +81,7 @@ pub fn read(file: &str, result: &Value, selectors: &GepaSelectors) -> Result<Fou
             task_id: naming.task(id)?,
             score,
             kind: None,
-            doc_hash: None,
+            doc_key: None,
         });
     }
     let shown = match selectors.candidate {

@@ -122,7 +122,7 @@ pub fn read(file: &str, bytes: &[u8], selectors: &HelmSelectors) -> Result<Found
                 task_id: id.to_string(),
                 score,
                 kind: None,
-                doc_hash: None,
+                doc_key: None,
             });
         }
     }

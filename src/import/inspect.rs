@@ -209,8 +209,8 @@ pub fn read(
         found.samples.push(Sample {
             task_id,
             score,
-            kind: Some(kind),
-            doc_hash: None,
+            kind: Some(kind.into()),
+            doc_key: None,
         });
     }
     if turned > 0 {

@@ -8,30 +8,64 @@
 //! scanner (`lm_eval_scan`) that leaves any line it does not fully understand to serde_json.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
-use std::io::BufRead;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::sync::Arc;
 
+use memchr::memchr;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::{Found, ImportError, Sample, choose, id_text, numeric};
+use super::lm_eval_chunks::{CHUNK, Stop, read_parallel};
+use super::record::doc_key;
+use super::{Found, ImportError, Sample, choose, numeric};
 
-/// One line kept: which task, document, filter, and its metrics' values.
+/// One line kept. Its doc id and metric values sit in its [`Part`]'s arenas, ending
+/// where the next line's begin (one allocation per chunk, not several per line).
 struct Entry {
+    filter: u32,
+    doc_key: Option<u64>,
+    id_end: usize,
+    values_end: usize,
+}
+
+/// The lines of one chunk of one task's file, as a worker parsed them. Filter and
+/// metric indices are the part's own until [`Reader::merge`] makes them the run's.
+struct Part {
     task: usize,
-    doc_id: String,
-    filter: usize,
-    doc_hash: Option<String>,
-    values: Vec<(usize, f64)>,
+    ids: String,
+    values: Vec<(u32, f64)>,
+    entries: Vec<Entry>,
+    filters: Names,
+    metrics: Names,
+    /// Lines in the chunk, blank ones included (up to the refused one).
+    lines: u64,
+    /// The first refused line (1-based within the chunk) and why.
+    refused: Option<(u64, String)>,
 }
 
 /// Accumulates the lines of every file of one run.
-#[derive(Default)]
 pub struct Reader {
     tasks: Vec<String>,
     filters: Names,
     metrics: Names,
-    entries: Vec<Entry>,
+    parts: Vec<Part>,
+    chunk: usize,
+    workers: usize,
+}
+
+impl Default for Reader {
+    fn default() -> Reader {
+        Reader {
+            tasks: Vec::new(),
+            filters: Names::default(),
+            metrics: Names::default(),
+            parts: Vec::new(),
+            chunk: CHUNK,
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 4)),
+        }
+    }
 }
 
 /// Interned names, so a million lines hold indices, not strings.
@@ -66,13 +100,25 @@ impl Reader {
         Reader::default()
     }
 
-    /// Reads one samples file of `task`, line by line; `file` names it in messages.
+    /// A reader that reads in chunks of `chunk` bytes on `workers` threads (tests use
+    /// small chunks to put lines across chunk ends).
+    #[doc(hidden)]
+    pub fn with_chunks(chunk: usize, workers: usize) -> Reader {
+        Reader {
+            chunk,
+            workers,
+            ..Reader::default()
+        }
+    }
+
+    /// Reads one samples file of `task`, its chunks parsed on every core, and returns
+    /// its SHA-256 (lowercase hex); `file` names it in messages.
     pub fn add(
         &mut self,
         file: &str,
         task: &str,
-        mut input: impl BufRead,
-    ) -> Result<(), ImportError> {
+        input: impl Read + Send,
+    ) -> Result<String, ImportError> {
         let task_index = match self.tasks.iter().position(|t| t == task) {
             Some(i) => i,
             None => {
@@ -80,54 +126,219 @@ impl Reader {
                 self.tasks.len() - 1
             }
         };
-        let before = self.entries.len();
-        let mut buffer = Vec::new();
-        let mut line = 0u64;
-        loop {
-            buffer.clear();
-            let read = input
-                .read_until(b'\n', &mut buffer)
-                .map_err(|e| ImportError::malformed(file, format!("cannot read it: {e}")))?;
-            if read == 0 {
-                break;
+        let before = self.parts.len();
+        let mut lines = 0u64;
+        let read = read_parallel(
+            input,
+            self.chunk,
+            self.workers,
+            |bytes| Part::parse(task_index, bytes),
+            |part| {
+                let at = lines;
+                lines += part.lines;
+                self.merge(file, at, part)
+            },
+        );
+        let sha256 = match read {
+            Ok(sha256) => sha256,
+            Err(Stop::Merge(e)) => return Err(e),
+            Err(Stop::Read(e)) => {
+                return Err(ImportError::malformed(file, format!("cannot read it: {e}")));
             }
-            line += 1;
-            if buffer.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let bad = |message: String| ImportError::Malformed {
-                file: file.to_string(),
-                line: Some(line),
-                message,
-            };
-            // The scanner reads the usual line; serde_json reads (and words the errors
-            // of) every line the scanner leaves to it.
-            let parsed: Line<'_> = match super::lm_eval_scan::scan(&buffer) {
-                Some(parsed) => parsed,
-                None => serde_json::from_slice(&buffer)
-                    .map_err(|e| bad(format!("not a JSON object: {e}")))?,
-            };
-            let entry = self
-                .entry(task_index, parsed)
-                .map_err(|m| bad(format!("{m}; is this an lm-eval --log_samples file?")))?;
-            self.entries.push(entry);
-        }
-        if self.entries.len() == before {
+        };
+        if self.parts[before..].iter().all(|p| p.entries.is_empty()) {
             return Err(ImportError::malformed(
                 file,
                 "holds no sample lines; give the samples_<task>_<date>.jsonl that --log_samples wrote",
             ));
         }
-        Ok(())
+        Ok(sha256)
     }
 
-    fn entry(&mut self, task: usize, line: Line<'_>) -> Result<Entry, String> {
-        let doc_id = match &line.doc_id {
-            Some(v @ (Value::Number(_) | Value::String(_))) => id_text(v),
-            _ => return Err("no `doc_id`".to_string()),
+    /// Takes in the next part of a file whose earlier parts held `before` lines: its
+    /// names become the run's; its refused line, if any, becomes the error.
+    fn merge(&mut self, file: &str, before: u64, mut part: Part) -> Result<(), ImportError> {
+        let filters: Vec<u32> = (part.filters.names.iter())
+            .map(|n| self.filters.get(n) as u32)
+            .collect();
+        let metrics: Vec<u32> = (part.metrics.names.iter())
+            .map(|n| self.metrics.get(n) as u32)
+            .collect();
+        for entry in &mut part.entries {
+            entry.filter = filters[entry.filter as usize];
+        }
+        for value in &mut part.values {
+            value.0 = metrics[value.0 as usize];
+        }
+        let refused = part.refused.take();
+        part.filters = Names::default();
+        part.metrics = Names::default();
+        self.parts.push(part);
+        match refused {
+            Some((line, message)) => Err(ImportError::Malformed {
+                file: file.to_string(),
+                line: Some(before + line),
+                message,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The samples under the chosen filter (one of `filters` per task, or the task's
+    /// only one) and metric.
+    pub fn finish(self, filters: &[String], metric: Option<&str>) -> Result<Found, ImportError> {
+        // Which filters each task has, and which metrics the chosen lines carry, by index.
+        let mut per_task = vec![vec![false; self.filters.names.len()]; self.tasks.len()];
+        for part in &self.parts {
+            for entry in &part.entries {
+                per_task[part.task][entry.filter as usize] = true;
+            }
+        }
+        let mut chosen = Vec::with_capacity(self.tasks.len());
+        for (task, has) in self.tasks.iter().zip(&per_task) {
+            let found: std::collections::BTreeSet<String> = (self.filters.names.iter())
+                .zip(has)
+                .filter(|(_, has)| **has)
+                .map(|(name, _)| name.clone())
+                .collect();
+            let matching: Vec<&String> = found.iter().filter(|f| filters.contains(f)).collect();
+            let why = format!("task `{task}` has lines for several filters");
+            let pick = match (filters.is_empty(), matching.len()) {
+                (true, _) => choose("--filter", None, &found, &why)?,
+                (false, 1) => matching[0].clone(),
+                (false, _) => {
+                    let given = filters.join(",");
+                    return Err(ImportError::Choice {
+                        option: "--filter".to_string(),
+                        given: Some(given),
+                        choices: found.iter().cloned().collect(),
+                        why: format!("task `{task}` needs exactly one of the filters given"),
+                    });
+                }
+            };
+            chosen.push(self.filters.index[&pick] as u32);
+        }
+        let mut carried = vec![false; self.metrics.names.len()];
+        for part in &self.parts {
+            let mut values_start = 0;
+            for entry in &part.entries {
+                if chosen[part.task] == entry.filter {
+                    for (m, _) in &part.values[values_start..entry.values_end] {
+                        carried[*m as usize] = true;
+                    }
+                }
+                values_start = entry.values_end;
+            }
+        }
+        let names: std::collections::BTreeSet<String> = (self.metrics.names.iter())
+            .zip(&carried)
+            .filter(|(_, c)| **c)
+            .map(|(name, _)| name.clone())
+            .collect();
+        let metric_name = choose(
+            "--metric",
+            metric,
+            &names,
+            "the lines carry several metrics",
+        )?;
+        let metric_index = self.metrics.index[&metric_name] as u32;
+        let kinds: Vec<Arc<str>> = self.tasks.iter().map(|t| Arc::from(t.as_str())).collect();
+        let mut found = Found::default();
+        found
+            .samples
+            .reserve(self.parts.iter().map(|p| p.entries.len()).sum());
+        for part in &self.parts {
+            let task = &self.tasks[part.task];
+            let (mut id_start, mut values_start) = (0, 0);
+            for entry in &part.entries {
+                let id = &part.ids[id_start..entry.id_end];
+                let values = &part.values[values_start..entry.values_end];
+                (id_start, values_start) = (entry.id_end, entry.values_end);
+                let mut task_id = String::with_capacity(task.len() + 1 + id.len());
+                task_id.push_str(task);
+                task_id.push(':');
+                task_id.push_str(id);
+                // Tasks with a sample need not be in the universe: only those without one
+                // are looked up there.
+                let value = values.iter().find(|(m, _)| *m == metric_index);
+                let Some(&(_, score)) = value.filter(|_| chosen[part.task] == entry.filter) else {
+                    // Another filter's line, or the chosen filter's without the metric.
+                    found.universe.insert(task_id);
+                    continue;
+                };
+                found.samples.push(Sample {
+                    task_id,
+                    score,
+                    kind: Some(Arc::clone(&kinds[part.task])),
+                    doc_key: entry.doc_key,
+                });
+            }
+        }
+        let filter_record: Vec<String> = self
+            .tasks
+            .iter()
+            .zip(&chosen)
+            .map(|(t, f)| format!("{t}={}", self.filters.names[*f as usize]))
+            .collect();
+        found
+            .selectors
+            .insert("filter".to_string(), filter_record.join(","));
+        found.selectors.insert("metric".to_string(), metric_name);
+        Ok(found)
+    }
+}
+
+impl Part {
+    /// Parses the whole lines of `bytes` (the last may lack its newline) up to the first
+    /// it refuses.
+    fn parse(task: usize, bytes: &[u8]) -> Part {
+        let mut part = Part {
+            task,
+            ids: String::new(),
+            values: Vec::new(),
+            entries: Vec::new(),
+            filters: Names::default(),
+            metrics: Names::default(),
+            lines: 0,
+            refused: None,
         };
-        let filter = self.filters.get(line.filter.as_deref().unwrap_or("none"));
-        let mut values = Vec::new();
+        let mut at = 0;
+        while at < bytes.len() {
+            let end = memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+            let line = &bytes[at..end];
+            at = end;
+            part.lines += 1;
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            // The scanner reads the usual line; serde_json reads (and words the errors
+            // of) every line the scanner leaves to it.
+            let parsed = match super::lm_eval_scan::scan(line) {
+                Some(parsed) => Ok(parsed),
+                None => serde_json::from_slice::<Line>(line)
+                    .map_err(|e| format!("not a JSON object: {e}")),
+            };
+            let kept = parsed.and_then(|line| {
+                part.entry(line)
+                    .map_err(|m| format!("{m}; is this an lm-eval --log_samples file?"))
+            });
+            if let Err(message) = kept {
+                part.refused = Some((part.lines, message));
+                break;
+            }
+        }
+        part
+    }
+
+    fn entry(&mut self, line: Line<'_>) -> Result<(), String> {
+        match &line.doc_id {
+            Some(Value::String(id)) => self.ids.push_str(id),
+            Some(Value::Number(id)) => {
+                let _ = write!(self.ids, "{id}");
+            }
+            _ => return Err("no `doc_id`".to_string()),
+        }
+        let filter = self.filters.get(line.filter.as_deref().unwrap_or("none")) as u32;
         match line.metrics {
             Some(Value::Array(names)) => {
                 for name in names {
@@ -141,102 +352,25 @@ impl Reader {
                         }
                         None => return Err(format!("metric `{name}` is listed but has no value")),
                     };
-                    values.push((self.metrics.get(&name), value));
+                    self.values.push((self.metrics.get(&name) as u32, value));
                 }
             }
             Some(Value::Object(map)) => {
                 for (name, value) in map {
                     let number = numeric(&value)
                         .ok_or_else(|| format!("metric `{name}` is {value}, not a number"))?;
-                    values.push((self.metrics.get(&name), number));
+                    self.values.push((self.metrics.get(&name) as u32, number));
                 }
             }
             _ => return Err("no `metrics` list or object".to_string()),
         }
-        Ok(Entry {
-            task,
-            doc_id,
+        self.entries.push(Entry {
             filter,
-            doc_hash: line.doc_hash.map(Cow::into_owned),
-            values,
-        })
-    }
-
-    /// The samples under the chosen filter (one of `filters` per task, or the task's
-    /// only one) and metric.
-    pub fn finish(self, filters: &[String], metric: Option<&str>) -> Result<Found, ImportError> {
-        let mut per_task: Vec<BTreeSet<String>> = vec![BTreeSet::new(); self.tasks.len()];
-        for entry in &self.entries {
-            per_task[entry.task].insert(self.filters.names[entry.filter].clone());
-        }
-        let mut chosen = Vec::with_capacity(self.tasks.len());
-        for (task, found) in self.tasks.iter().zip(&per_task) {
-            let matching: BTreeSet<String> = found
-                .iter()
-                .filter(|f| filters.contains(f))
-                .cloned()
-                .collect();
-            let why = format!("task `{task}` has lines for several filters");
-            let pick = match (filters.is_empty(), matching.len()) {
-                (true, _) => choose("--filter", None, found, &why)?,
-                (false, 1) => matching.into_iter().next().unwrap_or_default(),
-                (false, _) => {
-                    let given = filters.join(",");
-                    return Err(ImportError::Choice {
-                        option: "--filter".to_string(),
-                        given: Some(given),
-                        choices: found.iter().cloned().collect(),
-                        why: format!("task `{task}` needs exactly one of the filters given"),
-                    });
-                }
-            };
-            chosen.push(self.filters.index[&pick]);
-        }
-        let mut names: BTreeSet<String> = BTreeSet::new();
-        for entry in self.entries.iter().filter(|e| chosen[e.task] == e.filter) {
-            names.extend(
-                entry
-                    .values
-                    .iter()
-                    .map(|(m, _)| self.metrics.names[*m].clone()),
-            );
-        }
-        let metric_name = choose(
-            "--metric",
-            metric,
-            &names,
-            "the lines carry several metrics",
-        )?;
-        let metric_index = self.metrics.index[&metric_name];
-        let mut found = Found::default();
-        for entry in self.entries {
-            let task_id = format!("{}:{}", self.tasks[entry.task], entry.doc_id);
-            // Tasks with a sample need not be in the universe: only those without one
-            // are looked up there.
-            let value = entry.values.iter().find(|(m, _)| *m == metric_index);
-            let Some(&(_, score)) = value.filter(|_| chosen[entry.task] == entry.filter) else {
-                // Another filter's line, or the chosen filter's without the metric.
-                found.universe.insert(task_id);
-                continue;
-            };
-            found.samples.push(Sample {
-                task_id,
-                score,
-                kind: Some(self.tasks[entry.task].clone()),
-                doc_hash: entry.doc_hash,
-            });
-        }
-        let filter_record: Vec<String> = self
-            .tasks
-            .iter()
-            .zip(&chosen)
-            .map(|(t, f)| format!("{t}={}", self.filters.names[*f]))
-            .collect();
-        found
-            .selectors
-            .insert("filter".to_string(), filter_record.join(","));
-        found.selectors.insert("metric".to_string(), metric_name);
-        Ok(found)
+            doc_key: line.doc_hash.as_deref().map(doc_key),
+            id_end: self.ids.len(),
+            values_end: self.values.len(),
+        });
+        Ok(())
     }
 }
 

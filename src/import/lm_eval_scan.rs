@@ -28,14 +28,21 @@ pub(super) fn scan(line: &[u8]) -> Option<Line<'_>> {
     if body.iter().fold(false, |seen, &c| seen | (c < 0x20)) {
         return None;
     }
-    std::str::from_utf8(body).ok()?;
-    let mut at = Cursor { b: body, at: 0 };
+    // Checked once, the line's kept strings and numbers are slices of this text (each
+    // starts and ends beside an ASCII byte, so on a character boundary).
+    let text = std::str::from_utf8(body).ok()?;
+    let mut at = Cursor {
+        b: body,
+        text,
+        at: 0,
+    };
     let mut kept = Line {
         doc_id: None,
         filter: None,
         doc_hash: None,
         metrics: None,
-        scalars: Vec::new(),
+        // lm-eval lines have about ten other fields: one allocation, not three.
+        scalars: Vec::with_capacity(16),
     };
     at.eat(b'{')?;
     if at.peek()? == b'}' {
@@ -80,6 +87,8 @@ const MAX_DEPTH: usize = 100;
 
 struct Cursor<'a> {
     b: &'a [u8],
+    /// `b` as text.
+    text: &'a str,
     at: usize,
 }
 
@@ -149,7 +158,10 @@ impl<'a> Cursor<'a> {
     /// A string without escapes, as text.
     fn plain_string(&mut self) -> Option<&'a str> {
         match self.string()? {
-            (content, false) => std::str::from_utf8(content).ok(),
+            (content, false) => {
+                let end = self.at - 1;
+                self.text.get(end - content.len()..end)
+            }
             _ => None,
         }
     }
@@ -190,7 +202,7 @@ impl<'a> Cursor<'a> {
                 return None;
             }
         }
-        std::str::from_utf8(&self.b[start..self.at]).ok()
+        self.text.get(start..self.at)
     }
 
     /// A number's value as serde_json gives it (integers through u64/i64, others

@@ -14,6 +14,7 @@ pub mod gepa;
 pub mod helm;
 pub mod inspect;
 pub mod lm_eval;
+mod lm_eval_chunks;
 mod lm_eval_scan;
 #[doc(hidden)]
 pub use lm_eval_scan::readings as lm_eval_scan_readings;
@@ -22,6 +23,7 @@ pub mod promptfoo;
 pub mod record;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::csvout::{Cell, CsvWriter};
 
@@ -207,10 +209,12 @@ pub struct Sample {
     pub task_id: String,
     /// The score as logged (before `--scale`).
     pub score: f64,
-    /// The task's stratum (`kind`), when the log has one.
-    pub kind: Option<String>,
-    /// lm-eval's hash of the document, so that runs on different documents do not pair.
-    pub doc_hash: Option<String>,
+    /// The task's stratum (`kind`), when the log has one; shared, as a log's many
+    /// samples of one task name the same stratum.
+    pub kind: Option<Arc<str>>,
+    /// lm-eval's document, as 64 bits of its `doc_hash` ([`record::doc_key`]), so that
+    /// runs on different documents do not pair.
+    pub doc_key: Option<u64>,
 }
 
 /// What a format's reader found in the logs.
@@ -300,10 +304,11 @@ pub fn assemble(
         mut notes,
     } = found;
     let errored: BTreeSet<String> = errored.into_iter().collect();
-    // Sorted by task (stably, so a task's samples keep their log order), a task's
-    // samples are adjacent.
+    // Sorted by task, a task's samples are adjacent. The sort need not be stable: a
+    // task with two samples is refused or left out whole, so their order never shows.
+    // (In place: a million samples need no second buffer.)
     let mut samples = samples;
-    samples.sort_by(|a, b| a.task_id.cmp(&b.task_id));
+    samples.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id));
     let mut twice: BTreeSet<String> = duplicated.into_iter().collect();
     for pair in samples.windows(2) {
         if pair[0].task_id == pair[1].task_id {
@@ -344,20 +349,22 @@ pub fn assemble(
             OnMissing::Intersect => notes.push(format!("left out: {}", problems.join("; "))),
         }
     }
-    let mut rows = Vec::with_capacity(samples.len());
+    // The rows are the samples kept, in place.
+    let mut rows = samples;
     let mut outside: Vec<(String, f64)> = Vec::new();
-    for mut sample in samples {
-        if twice.contains(&sample.task_id) || errored.contains(&sample.task_id) {
-            continue;
+    let left_out = !(twice.is_empty() && errored.is_empty());
+    rows.retain_mut(|sample| {
+        if left_out && (twice.contains(&sample.task_id) || errored.contains(&sample.task_id)) {
+            return false;
         }
         let logged = sample.score;
         sample.score = scale.map_or(logged, |s| s.apply(logged)) + 0.0;
         if !(sample.score.is_finite() && (0.0..=1.0).contains(&sample.score)) {
-            outside.push((sample.task_id, logged));
-            continue;
+            outside.push((sample.task_id.clone(), logged));
+            return false;
         }
-        rows.push(sample);
-    }
+        true
+    });
     if let Some((task, value)) = outside.first() {
         let how = match scale {
             Some(s) => format!(

@@ -95,8 +95,8 @@ pub fn read(
         found.samples.push(Sample {
             task_id,
             score,
-            kind: kind.clone(),
-            doc_hash: None,
+            kind: kind.as_deref().map(Into::into),
+            doc_key: None,
         });
     }
     found.selectors.insert("event".to_string(), event.clone());

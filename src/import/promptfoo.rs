@@ -141,7 +141,7 @@ pub fn read(
             task_id,
             score,
             kind: None,
-            doc_hash: None,
+            doc_key: None,
         });
     }
     if let Some(arm) = arm {

@@ -1,17 +1,27 @@
 //! The companion record written beside every imported scores file
 //! (`scores.csv` → `scores.import.json`): the format, the selectors as resolved, the
-//! inputs' SHA-256s, what was left out, and for lm-eval each task's document hash, so
-//! that `admit` can refuse to pair runs made on different documents.
+//! inputs' SHA-256s, what was left out, and for lm-eval each document's key, so that
+//! `admit` can refuse to pair runs made on different documents.
+//!
+//! Schema `evogate/import/v2` stores, per lm-eval task, the doc ids (as integer ranges
+//! when every id is a plain non-negative integer, as lm-eval writes them) and one
+//! 64-bit key per document ([`doc_key`], 16 hex digits each, in the ids' order): 24
+//! bytes a document instead of the 80 of v1's `{"task:id": "<doc_hash>"}` map, which
+//! made the record four times the size of the scores it describes. `admit` still reads
+//! v1 records (`doc_hashes`), keying their hashes the same way.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use super::{Dropped, Imported};
 
 /// The record's schema name.
-pub const SCHEMA: &str = "evogate/import/v1";
+pub const SCHEMA: &str = "evogate/import/v2";
 
 /// One input log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,7 +34,7 @@ pub struct InputLog {
 
 /// What an import read and how (the JSON schema is this struct).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ImportRecord<'a> {
+pub struct ImportRecord {
     /// Always [`SCHEMA`].
     pub schema: &'static str,
     /// The format, as given on the command line (`lm-eval`, `inspect`, ...).
@@ -43,21 +53,172 @@ pub struct ImportRecord<'a> {
     pub dropped: Dropped,
     /// Notes, e.g. that a mean turned outcomes into scores.
     pub notes: Vec<String>,
-    /// lm-eval only: each written task's `doc_hash`, in the rows' (task id) order,
-    /// borrowed from the rows (written by [`ImportRecord::to_json`] on a line of its own).
-    #[serde(skip)]
-    pub doc_hashes: Vec<(&'a str, &'a str)>,
+    /// lm-eval only: the written documents' keys, by lm-eval task.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub documents: BTreeMap<String, TaskDocuments>,
 }
 
-impl<'a> ImportRecord<'a> {
+/// One lm-eval task's documents: the row `<task>:<id>` ran on the document whose key
+/// is `keys[16 i..16 i + 16]` when `id` is the i-th id.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskDocuments {
+    /// The ids when every one is a plain non-negative integer (digits, no leading
+    /// zero): ascending ranges `first-last` or single ids, comma-separated.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ranges: String,
+    /// Otherwise the ids, in the rows' order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ids: Vec<String>,
+    /// Each document's [`doc_key`], 16 lowercase hex digits each, in the ids' order.
+    pub keys: String,
+}
+
+/// The 64 bits that stand for a document: the first 16 hex digits of its `doc_hash`
+/// when that is a SHA-256 in lowercase hex (as lm-eval writes it), else of the SHA-256
+/// of the `doc_hash` text. Two different documents get the same key with probability
+/// 2^-64, so a run on other documents is told apart in practice.
+pub fn doc_key(doc_hash: &str) -> u64 {
+    let bytes = doc_hash.as_bytes();
+    // A fold, not `all`: without the early exit the check is vectorised.
+    if bytes.len() == 64
+        && bytes
+            .iter()
+            .fold(true, |hex, c| hex & matches!(c, b'0'..=b'9' | b'a'..=b'f'))
+        && let Ok(key) = u64::from_str_radix(&doc_hash[..16], 16)
+    {
+        return key;
+    }
+    let digest = Sha256::digest(bytes);
+    u64::from_be_bytes(digest[..8].try_into().expect("eight bytes"))
+}
+
+/// `key` as 16 lowercase hex digits (a million keys: no formatting machinery).
+fn push_key(text: &mut String, key: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for shift in (0..16).rev() {
+        text.push(char::from(DIGITS[(key >> (4 * shift)) as usize & 15]));
+    }
+}
+
+/// An id in the ranges' form: digits without a leading zero, within u64.
+fn plain_integer(id: &str) -> Option<u64> {
+    let bytes = id.as_bytes();
+    let plain = !bytes.is_empty()
+        && bytes.iter().all(u8::is_ascii_digit)
+        && (bytes[0] != b'0' || bytes.len() == 1);
+    plain.then(|| id.parse().ok()).flatten()
+}
+
+impl TaskDocuments {
+    /// The documents of one task from its (id, key) pairs, ids unique.
+    fn of(pairs: Vec<(&str, u64)>) -> TaskDocuments {
+        let numbers: Option<Vec<(u64, u64)>> = pairs
+            .iter()
+            .map(|&(id, key)| Some((plain_integer(id)?, key)))
+            .collect();
+        let mut documents = TaskDocuments {
+            keys: String::with_capacity(16 * pairs.len()),
+            ..TaskDocuments::default()
+        };
+        match numbers {
+            Some(mut numbers) => {
+                numbers.sort_unstable();
+                let mut at = 0;
+                while at < numbers.len() {
+                    let first = numbers[at].0;
+                    let mut last = at;
+                    while last + 1 < numbers.len() && numbers[last + 1].0 == numbers[last].0 + 1 {
+                        last += 1;
+                    }
+                    if !documents.ranges.is_empty() {
+                        documents.ranges.push(',');
+                    }
+                    let _ = match last > at {
+                        true => write!(documents.ranges, "{first}-{}", numbers[last].0),
+                        false => write!(documents.ranges, "{first}"),
+                    };
+                    at = last + 1;
+                }
+                for (_, key) in numbers {
+                    push_key(&mut documents.keys, key);
+                }
+            }
+            None => {
+                for (id, key) in pairs {
+                    documents.ids.push(id.to_string());
+                    push_key(&mut documents.keys, key);
+                }
+            }
+        }
+        documents
+    }
+
+    /// The (id, key) pairs, or what is wrong with the record.
+    fn pairs(&self) -> Result<Vec<(String, u64)>, String> {
+        let mut ids = Vec::new();
+        if self.ranges.is_empty() {
+            ids.clone_from(&self.ids);
+        } else {
+            if !self.ids.is_empty() {
+                return Err("a task has both `ranges` and `ids`".to_string());
+            }
+            for range in self.ranges.split(',') {
+                let bad = || format!("`{range}` in `ranges` is not an id or a range first-last");
+                let (first, last) = range.split_once('-').unwrap_or((range, range));
+                let first = plain_integer(first).ok_or_else(bad)?;
+                let last = plain_integer(last).ok_or_else(bad)?;
+                let room = (self.keys.len() / 16).saturating_sub(ids.len()) as u64;
+                if last < first || last - first >= room {
+                    return Err(bad());
+                }
+                ids.extend((first..=last).map(|id| id.to_string()));
+            }
+        }
+        if self.keys.len() != 16 * ids.len() {
+            return Err(format!(
+                "{} ids but {} bytes of keys (16 hex digits each)",
+                ids.len(),
+                self.keys.len()
+            ));
+        }
+        ids.into_iter()
+            .zip(self.keys.as_bytes().chunks(16))
+            .map(|(id, key)| {
+                let key = std::str::from_utf8(key)
+                    .ok()
+                    .and_then(|k| u64::from_str_radix(k, 16).ok())
+                    .ok_or_else(|| format!("the key of `{id}` is not 16 hex digits"))?;
+                Ok((id, key))
+            })
+            .collect()
+    }
+}
+
+impl ImportRecord {
     /// The record of `imported`.
     pub fn new(
         format: super::Format,
-        imported: &'a Imported,
+        imported: &Imported,
         on_missing: super::OnMissing,
         scale: Option<super::Scale>,
         inputs: Vec<InputLog>,
-    ) -> ImportRecord<'a> {
+    ) -> ImportRecord {
+        // Rows carry keys only from lm-eval, whose task ids are `<task>:<doc id>` with
+        // the task as `kind`.
+        let mut by_task: BTreeMap<&str, Vec<(&str, u64)>> = BTreeMap::new();
+        for row in &imported.rows {
+            let (Some(key), Some(kind)) = (row.doc_key, row.kind.as_deref()) else {
+                continue;
+            };
+            let Some(id) = row
+                .task_id
+                .strip_prefix(kind)
+                .and_then(|r| r.strip_prefix(':'))
+            else {
+                continue;
+            };
+            by_task.entry(kind).or_default().push((id, key));
+        }
         ImportRecord {
             schema: SCHEMA,
             format: format.name(),
@@ -71,31 +232,16 @@ impl<'a> ImportRecord<'a> {
             rows: imported.rows.len(),
             dropped: imported.dropped.clone(),
             notes: imported.notes.clone(),
-            doc_hashes: imported
-                .rows
-                .iter()
-                .filter_map(|r| Some((r.task_id.as_str(), r.doc_hash.as_deref()?)))
+            documents: by_task
+                .into_iter()
+                .map(|(task, pairs)| (task.to_string(), TaskDocuments::of(pairs)))
                 .collect(),
         }
     }
 
-    /// The record as pretty JSON with a final newline; the document hashes, one per
-    /// task (a million for a large lm-eval run), on one line of their own rather than
-    /// one line each, which keeps the record a third smaller and its writing cheap.
+    /// The record as pretty JSON with a final newline.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
-        if !self.doc_hashes.is_empty() {
-            let mut hashes = Vec::new();
-            let mut writer = serde_json::Serializer::new(&mut hashes);
-            // The rows are sorted and unique by task id, so this is the map admit reads.
-            let _ = serde::Serializer::collect_map(&mut writer, self.doc_hashes.iter().copied());
-            let hashes = String::from_utf8(hashes).unwrap_or_default();
-            // The pretty text ends with `\n}`: the field goes in before the brace.
-            text.truncate(text.len() - 2);
-            text.push_str(",\n  \"doc_hashes\": ");
-            text.push_str(&hashes);
-            text.push_str("\n}");
-        }
         text.push('\n');
         text
     }
@@ -110,9 +256,12 @@ pub fn companion_path(scores: &Path) -> PathBuf {
 /// The part of a record `admit` reads back.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct Documents {
-    /// Each task's document hash.
+    /// v1 records: each task's document hash.
     #[serde(default)]
     pub doc_hashes: BTreeMap<String, String>,
+    /// v2 records: the documents' keys by lm-eval task.
+    #[serde(default)]
+    pub documents: BTreeMap<String, TaskDocuments>,
     /// The tasks the import left out, by reason.
     #[serde(default)]
     pub dropped: Dropped,
@@ -153,18 +302,49 @@ impl Documents {
     }
 }
 
-/// When both records hold document hashes: the tasks whose documents differ (sorted),
-/// with the baseline's and the candidate's hash.
+impl Documents {
+    /// Each task's document key, from a record of either schema, or what is wrong.
+    fn keys(&self) -> Result<Vec<(String, u64)>, String> {
+        let mut keys: Vec<(String, u64)> = self
+            .doc_hashes
+            .iter()
+            .map(|(task, hash)| (task.clone(), doc_key(hash)))
+            .collect();
+        for (task, documents) in &self.documents {
+            let pairs = documents
+                .pairs()
+                .map_err(|e| format!("task `{task}`: {e}"))?;
+            keys.extend(
+                pairs
+                    .into_iter()
+                    .map(|(id, key)| (format!("{task}:{id}"), key)),
+            );
+        }
+        Ok(keys)
+    }
+}
+
+/// A task run on different documents in two records: the task id and the
+/// baseline's and the candidate's document keys (16 hex digits each).
+pub type Differing = (String, String, String);
+
+/// The tasks both records hold whose documents differ (sorted by task id), or what
+/// is wrong with one of the records (`Err((0 baseline | 1 candidate, message))`).
 pub fn different_documents(
     baseline: &Documents,
     candidate: &Documents,
-) -> Vec<(String, String, String)> {
-    baseline
-        .doc_hashes
-        .iter()
-        .filter_map(|(task, base)| {
-            let cand = candidate.doc_hashes.get(task)?;
-            (cand != base).then(|| (task.clone(), base.clone(), cand.clone()))
+) -> Result<Vec<Differing>, (usize, String)> {
+    let base = baseline.keys().map_err(|e| (0, e))?;
+    let cand = candidate.keys().map_err(|e| (1, e))?;
+    let base: FxHashMap<String, u64> = base.into_iter().collect();
+    let hex = |key: u64| format!("{key:016x}");
+    let mut differ: Vec<Differing> = cand
+        .into_iter()
+        .filter_map(|(task, c)| {
+            let b = *base.get(&task)?;
+            (b != c).then(|| (task, hex(b), hex(c)))
         })
-        .collect()
+        .collect();
+    differ.sort_unstable();
+    Ok(differ)
 }

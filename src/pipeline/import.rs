@@ -9,7 +9,7 @@ use super::{open_file, read_file};
 use crate::admission::LeftOut;
 use crate::atomic::{FileToWrite, write_all};
 use crate::cli::ImportArgs;
-use crate::digest::{HashingReader, sha256_hex};
+use crate::digest::sha256_hex;
 use crate::import::gepa::GepaSelectors;
 use crate::import::record::{
     Documents, ImportRecord, InputLog, companion_path, different_documents,
@@ -18,8 +18,6 @@ use crate::import::{
     Format, Found, ImportError, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
     promptfoo, render_csv,
 };
-use std::io::{BufRead, Read};
-use std::sync::mpsc;
 
 /// Imports the logs `args` names, writes the scores and the record, and returns the
 /// notes for stderr.
@@ -27,11 +25,20 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
     let (found, inputs) = read_logs(args)?;
     let imported = assemble(found, args.on_missing, scale)?;
-    let record = ImportRecord::new(args.format, &imported, args.on_missing, scale, inputs);
+    // The scores and the record (a million rows each for a large log) are written out
+    // on two cores.
+    let (csv, record) = std::thread::scope(|scope| {
+        let record = scope.spawn(|| {
+            ImportRecord::new(args.format, &imported, args.on_missing, scale, inputs).to_json()
+        });
+        let csv = render_csv(&imported);
+        (csv, record.join())
+    });
+    let record = record.map_err(|_| anyhow::anyhow!("writing the import record failed"))?;
     let record_path = companion_path(&args.out);
     write_all(&[
-        FileToWrite::new(&args.out, render_csv(&imported)),
-        FileToWrite::new(&record_path, record.to_json()),
+        FileToWrite::new(&args.out, csv),
+        FileToWrite::new(&record_path, record),
     ])?;
     let mut notes = imported.notes.clone();
     notes.push(format!(
@@ -40,6 +47,8 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
         args.out.display(),
         record_path.display()
     ));
+    // A million rows are left to the process exit rather than freed one by one.
+    std::mem::forget(imported);
     Ok(notes)
 }
 
@@ -117,7 +126,7 @@ fn read_logs(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
     Ok((found, inputs))
 }
 
-/// lm-eval files are streamed line by line and digested on the way.
+/// lm-eval files are streamed in chunks, parsed on every core and digested on the way.
 fn read_lm_eval(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
     if args.task.is_some() && args.from.len() > 1 {
         anyhow::bail!(
@@ -137,11 +146,7 @@ fn read_lm_eval(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
                 )
             })?,
         };
-        let mut ahead = HashedAhead::spawn(open_file(path)?);
-        reader.add(&name, &task, &mut ahead)?;
-        let sha256 = ahead
-            .finish()
-            .map_err(|e| anyhow::anyhow!("`{name}`: cannot read it: {e}"))?;
+        let sha256 = reader.add(&name, &task, open_file(path)?)?;
         inputs.push(InputLog { path: name, sha256 });
     }
     Ok((reader.finish(&args.filter, args.metric.as_deref())?, inputs))
@@ -175,108 +180,20 @@ pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<[Optio
     let (Some(base), Some(cand)) = (base, cand) else {
         return Ok(left_out);
     };
-    let differ = different_documents(&base, &cand);
+    let differ = different_documents(&base, &cand).map_err(|(which, e)| {
+        let scores = if which == 0 { baseline } else { candidate };
+        anyhow::anyhow!(
+            "`{}`: not an import record: {e}; re-run evogate import or remove it",
+            companion_path(scores).display()
+        )
+    })?;
     if let Some((task, b, c)) = differ.first() {
         anyhow::bail!(
-            "{} tasks were run on different documents in the baseline and the candidate (first: `{task}`, doc_hash {} vs {}, from {} and {}); pair runs of the same documents",
+            "{} tasks were run on different documents in the baseline and the candidate (first: `{task}`, document key {b} vs {c}, from {} and {}); pair runs of the same documents",
             differ.len(),
-            b.chars().take(12).collect::<String>(),
-            c.chars().take(12).collect::<String>(),
             companion_path(baseline).display(),
             companion_path(candidate).display()
         );
     }
     Ok(left_out)
-}
-
-/// A file read and digested on a thread of its own, handed on in chunks, so hashing
-/// and parsing a large log share the two cores. Chunks go back to the reading thread
-/// once parsed, so a large log is read into the same few buffers (no fresh, zeroed
-/// megabyte per chunk), and the parser reads lines straight out of them ([`BufRead`]).
-struct HashedAhead {
-    chunks: mpsc::Receiver<std::io::Result<Vec<u8>>>,
-    spare: mpsc::Sender<Vec<u8>>,
-    current: Vec<u8>,
-    at: usize,
-    digest: Option<std::thread::JoinHandle<std::io::Result<String>>>,
-}
-
-impl HashedAhead {
-    const CHUNK: usize = 1 << 20;
-
-    fn spawn(file: std::fs::File) -> HashedAhead {
-        let (send, chunks) = mpsc::sync_channel(4);
-        let (spare, spares) = mpsc::channel::<Vec<u8>>();
-        let digest = std::thread::spawn(move || {
-            let mut hashing = HashingReader::new(file);
-            loop {
-                let mut chunk = spares.try_recv().unwrap_or_default();
-                chunk.resize(Self::CHUNK, 0);
-                let n = match hashing.read(&mut chunk) {
-                    Ok(n) => n,
-                    Err(e) => {
-                        let _ = send.send(Err(std::io::Error::new(e.kind(), e.to_string())));
-                        return Err(e);
-                    }
-                };
-                if n == 0 {
-                    break;
-                }
-                chunk.truncate(n);
-                if send.send(Ok(chunk)).is_err() {
-                    // The parser stopped (an error): finish the digest anyway.
-                    break;
-                }
-            }
-            hashing.finish()
-        });
-        HashedAhead {
-            chunks,
-            spare,
-            current: Vec::new(),
-            at: 0,
-            digest: Some(digest),
-        }
-    }
-
-    /// The SHA-256 of the whole file, once the parser is done with it.
-    fn finish(mut self) -> std::io::Result<String> {
-        // Dropping the receiver lets the thread finish the digest without sending.
-        drop(std::mem::replace(&mut self.chunks, mpsc::sync_channel(1).1));
-        match self.digest.take().map(std::thread::JoinHandle::join) {
-            Some(Ok(result)) => result,
-            _ => Err(std::io::Error::other("the reading thread failed")),
-        }
-    }
-}
-
-impl Read for HashedAhead {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = buffer.len().min(available.len());
-        buffer[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl BufRead for HashedAhead {
-    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        if self.at == self.current.len() {
-            match self.chunks.recv() {
-                Ok(chunk) => {
-                    let done = std::mem::replace(&mut self.current, chunk?);
-                    // The thread may have finished: then the buffer is simply dropped.
-                    let _ = self.spare.send(done);
-                    self.at = 0;
-                }
-                Err(_) => return Ok(&[]),
-            }
-        }
-        Ok(&self.current[self.at..])
-    }
-
-    fn consume(&mut self, amount: usize) {
-        self.at = (self.at + amount).min(self.current.len());
-    }
 }

@@ -84,7 +84,13 @@ fn lm_eval_gsm8k_runs_import_by_task_and_doc_and_pair_in_admit() {
     assert_eq!(rec["format"], "lm-eval");
     assert_eq!(rec["selectors"]["filter"], "gsm8k=strict-match");
     assert_eq!(rec["selectors"]["metric"], "exact_match");
-    assert_eq!(rec["doc_hashes"]["gsm8k:16"].as_str().unwrap().len(), 64);
+    // Each document's key: the first 16 hex digits of its `doc_hash` in the log.
+    assert_eq!(rec["schema"], "evogate/import/v2");
+    assert_eq!(rec["documents"]["gsm8k"]["ranges"], "16-18");
+    assert_eq!(
+        rec["documents"]["gsm8k"]["keys"],
+        "8d52662ed683404dad662c6b86448869be370d8da8f4f002"
+    );
     assert_eq!(rec["inputs"][0]["sha256"].as_str().unwrap().len(), 64);
     let admit = run(
         dir.path(),
