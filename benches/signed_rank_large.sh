@@ -11,7 +11,8 @@ echo "| --- | ---: | ---: | --- | ---: | ---: | ---: |"
 # THR 530: W+ about two to five standard deviations up (p 1e-2 to 1e-8 across n);
 # THR 499: W+ at the centre of its null, the slowest case for the exact tables.
 for row in "few 2500 530" "few 10000 530" "few 20000 530" "few 20000 499" "few 100000 530" "few 100000 499" \
-           "hundred 2500 530" "hundred 10000 530" "hundred 20000 530" "hundred 100000 530" \
+           "hundred 2500 530" "hundred 10000 530" "hundred 20000 530" "hundred 20000 499" "hundred 100000 530" \
+           "threehundred 2500 530" "threehundred 10000 530" "threehundred 20000 530" "threehundred 100000 530" \
            "many 2500 530" "many 10000 530" "many 10000 499" "many 20000 530" "many 100000 530"; do
     set -- $row
     times=()

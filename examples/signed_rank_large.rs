@@ -1,7 +1,8 @@
 //! Times `signed_rank` at large n for `benches/signed_rank_large.sh`, in process (the
 //! input is built before the clock starts). Kinds of differences: `few` (quarters,
 //! four distinct magnitudes and zeros), `hundred` (a hundred distinct magnitudes and
-//! zeros), `many` (all magnitudes distinct). Signs are positive when
+//! zeros), `threehundred` (three hundred distinct magnitudes and zeros), `many` (all
+//! magnitudes distinct). Signs are positive when
 //! (i·13 + 3) mod 997 < THR, so THR near 498 puts W+ near the centre of its null.
 //! Prints `seconds method p_improvement p_regression`.
 //! Usage: `cargo run --release --example signed_rank_large -- KIND N THR`.
@@ -17,8 +18,9 @@ fn differences(kind: &str, n: u64, threshold: u64) -> anyhow::Result<Vec<f64>> {
         Ok(match kind {
             "few" => (i % 5) as f64 * 0.25,
             "hundred" => ((i * 7 + 7) % 101) as f64 * 0.01,
+            "threehundred" => ((i * 11 + 7) % 301) as f64 * 0.001,
             "many" => ((i * 7919 + 7) % 1_000_003) as f64 * 1e-6,
-            _ => bail!("KIND is few, hundred or many"),
+            _ => bail!("KIND is few, hundred, threehundred or many"),
         })
     };
     (0..n)

@@ -5,9 +5,10 @@
 //! Accuracy promises (proved in `tests/`): binomial tails to 1e-12 relative against exact
 //! rational arithmetic for n ≤ 2,000 and to 1e-10 against scipy beyond; the signed-rank
 //! null is the exact conditional distribution given the observed ties up to
-//! [`signed_rank::EXACT_LIMIT`] non-zero differences, and beyond it whenever the
-//! magnitudes take few enough distinct values ([`tie_groups`]); otherwise a saddlepoint
-//! approximation within [`signed_rank::SADDLEPOINT_RELATIVE_ERROR`].
+//! [`signed_rank::EXACT_LIMIT`] non-zero differences, and up to
+//! [`signed_rank::INVERSION_LIMIT`] by [`inversion`] whenever it fits its budget;
+//! otherwise a saddlepoint approximation within
+//! [`signed_rank::SADDLEPOINT_RELATIVE_ERROR`] for many distinct magnitudes.
 //!
 //! Why [`binomial`] and [`normal`] are not statrs: statrs 0.18's tails are accurate to
 //! about 1e-11 relative, ours to about 1e-13, and the admission gate compares p-values
@@ -24,6 +25,7 @@ pub mod bootstrap;
 pub mod bounded_mean;
 pub mod cluster;
 pub mod interval;
+pub mod inversion;
 pub mod log_tail;
 pub mod mcnemar;
 pub mod normal;

@@ -4,15 +4,17 @@
 //! Magnitudes get midranks, doubled so that they stay whole numbers; under the null
 //! every sign is a fair coin, so W+ is a sum of independent `rank · Bernoulli(½)`
 //! terms, or per tie group `rank · Binomial(size, ½)`. Its lower tail comes from
-//! whichever exact computation is cheaper: the convolution over tie groups
-//! ([`super::tie_groups::lower_tail`]), cheap at any n when the magnitudes take few
-//! distinct values, or the knapsack over single ranks ([`super::rank_sum::null_cdf`]).
-//! The null is exact up to [`EXACT_LIMIT`] non-zero differences whatever the ties, and
-//! beyond it, up to [`GROUPED_LIMIT`], whenever the tie-group convolution fits
-//! [`GROUP_BUDGET`]; otherwise
-//! (many distinct magnitudes beyond the limit) the continuity-corrected saddlepoint
-//! approximation is used, within [`SADDLEPOINT_RELATIVE_ERROR`] of the exact tail.
+//! whichever exact computation is estimated cheapest: the knapsack over single ranks
+//! ([`super::rank_sum::null_cdf`], small n), the convolution over tie groups
+//! ([`super::tie_groups::lower_tail`], a few distinct magnitudes), or the numerical
+//! inversion of the characteristic function ([`super::inversion::lower_tail`], with a
+//! proven bound on what it leaves out). The null is exact up to [`EXACT_LIMIT`]
+//! non-zero differences whatever the ties, and up to [`INVERSION_LIMIT`] whenever the
+//! inversion fits [`INVERSION_BUDGET`] (in practice always below it); otherwise the
+//! continuity-corrected saddlepoint approximation is used, within
+//! [`SADDLEPOINT_RELATIVE_ERROR`] of the exact tail for many distinct magnitudes.
 
+use super::inversion;
 use super::log_tail;
 use super::rank_sum::null_cdf;
 pub use super::saddlepoint::SADDLEPOINT_RELATIVE_ERROR;
@@ -20,10 +22,9 @@ use super::tie_groups::{self, TieGroup};
 use super::{TIE_TOLERANCE, saddlepoint};
 
 /// The largest number of non-zero differences for which the null distribution is
-/// always computed exactly, whatever the ties. The cost of the knapsack grows as n³ at
-/// worst (W+ at the centre of its null, all magnitudes distinct): about 6 s of one core
-/// at n = 5,000 and 50 s at 10,000 (`reports/bench.md`); far from the centre, where
-/// admissions are decided, and with few distinct values it is much faster.
+/// always computed exactly, whatever the ties: the knapsack, whose cost grows as n³ at
+/// worst (82–163 s at 10,000 with all magnitudes distinct), answers when the cheaper
+/// inversion declines, which it has not been seen to do for many distinct magnitudes.
 pub const EXACT_LIMIT: usize = 10_000;
 
 /// Beyond [`EXACT_LIMIT`], the tie-group convolution is still used when it needs at
@@ -31,13 +32,32 @@ pub const EXACT_LIMIT: usize = 10_000;
 /// magnitudes that holds at n = 10^5 and beyond.
 pub const GROUP_BUDGET: u64 = 1_500_000_000;
 
-/// The most non-zero differences the tie-group convolution is tried on: past it the
-/// saddlepoint answers. Its tables grow with the tail's reach (about n² rank units), and
-/// with the limit at 10^5 an `admit` of 10^6 quarter-point pairs spent 7 s and 524 MB
-/// (against 1.2 s and 158 MB) tabulating strata tails of p ≈ 1e-300, losing `admit`'s
-/// 200 MB target. Issue 23 asks for exactness to 10^5 with few distinct values: not met
-/// past this limit.
+/// The most non-zero differences the tie-group convolution is tried on. Its tables
+/// grow with the tail's reach (about n² rank units): with the limit at 10^5 an `admit`
+/// of 10^6 quarter-point pairs spent 7 s and 524 MB tabulating strata tails of
+/// p ≈ 1e-300. Beyond it the inversion, which needs memory only per tie group, answers.
 pub const GROUPED_LIMIT: usize = 20_000;
+
+/// The most non-zero differences the inversion of the characteristic function
+/// ([`inversion::lower_tail`]) is tried on; past it the saddlepoint answers.
+pub const INVERSION_LIMIT: usize = 100_000;
+
+/// The inversion gives up past this many integrand terms (values × tie groups, about
+/// 40 ns each on one core: about 2 s), and the next method answers.
+pub const INVERSION_BUDGET: u64 = 50_000_000;
+
+/// One integrand term of the inversion (a sine, an arctangent and a logarithm) costs
+/// about this many knapsack additions.
+const INVERSION_VALUE_COST: u64 = 130;
+
+/// The exact computations [`grouped_tails`] chooses from.
+#[derive(Clone, Copy)]
+enum Exact {
+    Knapsack,
+    /// With the work budget it was planned at.
+    TieGroups(u64),
+    Inversion,
+}
 
 /// One product of the tie-group convolution (a scattered multiply-add) costs about this
 /// many knapsack additions (vectorised, streaming; measured at n = 2,500 with a
@@ -61,7 +81,8 @@ pub enum Method {
     Exact,
     /// The continuity-corrected saddlepoint approximation (Lugannani–Rice with
     /// Daniels' lattice correction), within [`SADDLEPOINT_RELATIVE_ERROR`] of the
-    /// exact tail: many distinct magnitudes beyond [`EXACT_LIMIT`].
+    /// exact tail for many distinct magnitudes: beyond [`INVERSION_LIMIT`] non-zero
+    /// differences, or where the inversion declines.
     Saddlepoint,
 }
 
@@ -346,24 +367,39 @@ fn grouped_tails(sizes: &[(u64, u64)], doubled_plus: u64) -> ((f64, f64), (f64, 
     let largest = groups.iter().map(|g| g.count).max().unwrap_or(0);
     let knapsack_work = (n - largest).saturating_mul(nearer + 1);
     let within_limit = n as usize <= EXACT_LIMIT;
-    let group_work = tie_groups::work(&groups, nearer, estimate).filter(|&work| {
-        n as usize <= GROUPED_LIMIT
-            && work <= GROUP_BUDGET
-            && (!within_limit || work.saturating_mul(GROUP_PRODUCT_COST) <= knapsack_work)
+    // The exact computations that apply, cheapest first by their estimated cost in
+    // knapsack additions; the first to answer wins (the knapsack always does).
+    let mut candidates: Vec<(u64, Exact)> = Vec::new();
+    if within_limit {
+        candidates.push((knapsack_work, Exact::Knapsack));
+    }
+    if let Some(work) = tie_groups::work(&groups, nearer, estimate)
+        .filter(|&work| n as usize <= GROUPED_LIMIT && work <= GROUP_BUDGET)
+    {
+        candidates.push((
+            work.saturating_mul(GROUP_PRODUCT_COST),
+            Exact::TieGroups(work),
+        ));
+    }
+    if n as usize <= INVERSION_LIMIT {
+        let work = inversion::work(&groups);
+        candidates.push((work.saturating_mul(INVERSION_VALUE_COST), Exact::Inversion));
+    }
+    candidates.sort_by_key(|c| c.0);
+    let exact = candidates.iter().find_map(|&(_, kind)| match kind {
+        Exact::Knapsack => {
+            let units: Vec<u64> = groups
+                .iter()
+                .flat_map(|g| std::iter::repeat_n(g.rank, g.count as usize))
+                .collect();
+            let tail = null_cdf(&units, nearer);
+            Some((tail.cdf, tail.point, ln_tail(tail.cdf, &units, nearer)))
+        }
+        Exact::TieGroups(budget) => tie_groups::lower_tail(&groups, nearer, estimate, budget)
+            .map(|t| (t.cdf, t.point, t.ln_cdf)),
+        Exact::Inversion => inversion::lower_tail(&groups, nearer, INVERSION_BUDGET)
+            .map(|t| (t.cdf, t.point, t.ln_cdf)),
     });
-    let exact = group_work
-        .and_then(|budget| tie_groups::lower_tail(&groups, nearer, estimate, budget))
-        .map(|t| (t.cdf, t.point, t.ln_cdf))
-        .or_else(|| {
-            within_limit.then(|| {
-                let units: Vec<u64> = groups
-                    .iter()
-                    .flat_map(|g| std::iter::repeat_n(g.rank, g.count as usize))
-                    .collect();
-                let tail = null_cdf(&units, nearer);
-                (tail.cdf, tail.point, ln_tail(tail.cdf, &units, nearer))
-            })
-        });
     let Some((cdf, point, ln_cdf)) = exact else {
         let (regression, ln_regression) = saddlepoint::tail(&groups, observed);
         let (improvement, ln_improvement) = saddlepoint::tail(&groups, total - observed);

@@ -1,15 +1,19 @@
 //! The signed-rank test at n = 2,600 to 20,000 against independent values: exact
-//! integer arithmetic for few distinct magnitudes and an independent float64 dynamic
-//! program for distinct ones (`tests/data/signed_rank_exact.tsv`, written by
-//! `benches/signed_rank_reference.py`; its header names the method and versions), the
-//! saddlepoint against the same values, and the tie-group convolution against the
-//! knapsack and brute force.
+//! integer arithmetic for few distinct magnitudes, an independent float64 dynamic
+//! program for distinct ones and, for a hundred and three hundred distinct magnitudes at
+//! n = 2,600 to 20,000, mpmath quadrature of the inversion integrals on another contour
+//! (`tests/data/signed_rank_exact.tsv`, written by `benches/signed_rank_reference.py`;
+//! its header names the methods and versions), the
+//! saddlepoint against the same values, the tie-group convolution and the inversion
+//! against the knapsack, each other and brute force.
 
 use super::assert_relative;
+use crate::stats::inversion;
 use crate::stats::rank_sum::null_cdf;
 use crate::stats::saddlepoint;
 use crate::stats::signed_rank::{
-    EXACT_LIMIT, Method, SADDLEPOINT_RELATIVE_ERROR, ZeroMethod, saddlepoint_tails, signed_rank,
+    EXACT_LIMIT, INVERSION_LIMIT, Method, SADDLEPOINT_RELATIVE_ERROR, ZeroMethod,
+    saddlepoint_tails, signed_rank,
 };
 use crate::stats::tie_groups::{self, TieGroup};
 use proptest::prelude::*;
@@ -76,13 +80,22 @@ fn cases() -> Vec<Case> {
 #[allow(clippy::print_stderr)]
 fn exact_tails_to_twenty_thousand_match_independent_values_to_a_billionth() {
     let cases = cases();
-    assert!(cases.len() >= 34, "{} cases", cases.len());
+    assert!(cases.len() >= 60, "{} cases", cases.len());
+    for label in ["ties-2", "ties-3", "ties-100", "ties-300"] {
+        assert!(
+            cases
+                .iter()
+                .any(|c| c.label == label && c.n == 20_000 && c.zero == ZeroMethod::Pratt),
+            "{label}"
+        );
+    }
+    // The deepest tail among the many-group rows reaches below 1e-40.
     assert!(
         cases
             .iter()
-            .any(|c| c.n == 20_000 && c.zero == ZeroMethod::Pratt)
+            .any(|c| c.label == "ties-300" && c.greater.min(c.less) < 1e-40)
     );
-    let mut worst: f64 = 0.0;
+    let (mut worst, mut worst_at_twenty_thousand): (f64, f64) = (0.0, 0.0);
     for case in &cases {
         let result = signed_rank(&case.differences, case.zero);
         let what = format!("{} n {} {:?}", case.label, case.n, case.zero);
@@ -102,10 +115,17 @@ fn exact_tails_to_twenty_thousand_match_independent_values_to_a_billionth() {
             (result.p_improvement, case.greater),
             (result.p_regression, case.less),
         ] {
-            worst = worst.max(((got - want) / want).abs());
+            let error = ((got - want) / want).abs();
+            worst = worst.max(error);
+            if case.n == 20_000 {
+                worst_at_twenty_thousand = worst_at_twenty_thousand.max(error);
+            }
         }
     }
-    eprintln!("worst relative error of the exact tails: {worst:e}");
+    eprintln!(
+        "worst relative error of the exact tails: {worst:e}, at n = 20,000: \
+         {worst_at_twenty_thousand:e}"
+    );
 }
 
 #[test]
@@ -137,44 +157,152 @@ fn saddlepoint_stays_within_its_stated_error_on_every_reference_case() {
 }
 
 #[test]
-fn many_distinct_magnitudes_beyond_the_limit_use_the_saddlepoint() {
+fn many_distinct_magnitudes_beyond_the_knapsack_limit_are_exact_and_near_the_saddlepoint() {
+    // On main before the inversion this was the saddlepoint.
     let n = EXACT_LIMIT as u64 + 2_000;
     let d = generated(n, 7919, 1_000_003, 13, 530, 1e-6);
     let result = signed_rank(&d, ZeroMethod::Wilcox);
-    assert_eq!(result.method, Method::Saddlepoint);
-    let (greater, less) = saddlepoint_tails(&d, ZeroMethod::Wilcox);
-    assert_eq!((result.p_improvement, result.p_regression), (greater, less));
+    assert_eq!(result.method, Method::Exact);
+    let (greater, _) = saddlepoint_tails(&d, ZeroMethod::Wilcox);
+    assert_relative(
+        result.p_improvement,
+        greater,
+        SADDLEPOINT_RELATIVE_ERROR,
+        "saddlepoint",
+    );
     assert!(greater > 1e-12 && greater < 1e-2, "{greater}");
 }
 
+/// Differences in quarters: four tie groups and zeros, 53.7% of the signs positive, so
+/// W+ is far into its upper tail.
+fn quarters(n: u64) -> Vec<f64> {
+    (0..n)
+        .map(|i| {
+            let class = (i % 5) as f64 * 0.25;
+            if (i * 13 + 3) % 997 < 462 {
+                -class
+            } else {
+                class
+            }
+        })
+        .collect()
+}
+
 #[test]
-fn few_distinct_magnitudes_are_exact_beyond_the_limit_up_to_the_grouped_limit() {
-    // Differences in quarters: four tie groups and zeros, 53.7% of the signs positive,
-    // so W+ is far into its upper tail. 25,000 differences hold 20,000 non-zero ones
-    // (GROUPED_LIMIT): exact; 30,000 hold 24,000: the saddlepoint.
-    let quarters = |n: u64| -> Vec<f64> {
-        (0..n)
-            .map(|i| {
-                let class = (i % 5) as f64 * 0.25;
-                if (i * 13 + 3) % 997 < 462 {
-                    -class
-                } else {
-                    class
-                }
-            })
-            .collect()
-    };
-    let d = quarters(25_000);
+fn few_distinct_magnitudes_are_exact_to_a_hundred_thousand_non_zero_differences() {
+    // 125,000 differences hold 100,000 non-zero ones (INVERSION_LIMIT): exact (on main
+    // the saddlepoint past 20,000); 130,000 hold 104,000: the saddlepoint.
+    let d = quarters(125_000);
     for zero in [ZeroMethod::Wilcox, ZeroMethod::Pratt] {
         let result = signed_rank(&d, zero);
-        assert_eq!(result.method, Method::Exact);
+        assert_eq!(result.n_nonzero, INVERSION_LIMIT);
+        assert_eq!(result.method, Method::Exact, "{zero:?}");
         assert!(
-            result.p_improvement > 1e-60 && result.p_improvement < 1e-10,
+            result.log10_p_improvement < -40.0 && result.log10_p_improvement > -150.0,
             "{result:?}"
         );
+        assert!(result.p_regression > 0.999_999, "{result:?}");
     }
-    let beyond = signed_rank(&quarters(30_000), ZeroMethod::Wilcox);
+    let beyond = signed_rank(&quarters(130_000), ZeroMethod::Wilcox);
     assert_eq!(beyond.method, Method::Saddlepoint);
+}
+
+#[test]
+fn a_hundred_distinct_magnitudes_at_twenty_thousand_are_exact_with_both_zero_methods() {
+    // On main this was the saddlepoint (the tie-group tables did not fit their budget).
+    // The values are checked against independent ones in the reference file.
+    let d = generated(20_000, 7, 101, 13, 530, 0.01);
+    for zero in [ZeroMethod::Wilcox, ZeroMethod::Pratt] {
+        let result = signed_rank(&d, zero);
+        assert_eq!(result.method, Method::Exact, "{zero:?}");
+        let (greater, _) = saddlepoint_tails(&d, zero);
+        assert_relative(
+            result.p_improvement,
+            greater,
+            SADDLEPOINT_RELATIVE_ERROR,
+            "saddlepoint",
+        );
+    }
+}
+
+#[test]
+fn a_hundred_distinct_magnitudes_at_a_hundred_thousand_are_exact_with_both_zero_methods() {
+    // A hundred tie groups of about a thousand, and zeros. On main: the saddlepoint,
+    // which misses the lattice's secondary peaks here by about 6e-5.
+    let d = generated(101_000, 7, 101, 13, 505, 0.01);
+    for zero in [ZeroMethod::Wilcox, ZeroMethod::Pratt] {
+        let result = signed_rank(&d, zero);
+        assert!(result.n_nonzero <= INVERSION_LIMIT, "{}", result.n_nonzero);
+        assert_eq!(result.method, Method::Exact, "{zero:?}");
+        let (greater, _) = saddlepoint_tails(&d, zero);
+        assert_relative(result.p_improvement, greater, 1e-3, "saddlepoint");
+    }
+}
+
+#[test]
+fn inversion_agrees_with_the_tie_group_convolution_on_lumpy_lattices_and_deep_tails() {
+    // Few large tie groups put secondary peaks in the integrand, which the inversion
+    // must integrate rather than bound; the tie-group convolution is exact here.
+    for (n, m, a, thr) in [
+        (2_600_u64, 4_u64, 11_u64, 575_u64),
+        (5_000, 5, 13, 590),
+        (20_000, 3, 7, 527),
+        (20_000, 4, 11, 540),
+        (6_000, 5, 13, 700),
+    ] {
+        let mut counts = vec![0_u64; m as usize];
+        let mut plus = vec![0_u64; m as usize];
+        for i in 0..n {
+            let class = ((i * a + 7) % m) as usize;
+            counts[class] += 1;
+            plus[class] += u64::from((i * 13 + 3) % 1000 < thr);
+        }
+        // Wilcoxon: class 0 holds the zeros; doubled midranks, divided by their gcd.
+        let (mut start, mut observed, mut groups) = (0, 0, Vec::new());
+        for class in 1..m as usize {
+            let rank = 2 * start + counts[class] + 1;
+            start += counts[class];
+            observed += rank * plus[class];
+            groups.push(TieGroup {
+                rank,
+                count: counts[class],
+            });
+        }
+        let unit = groups.iter().fold(0, |g, t| gcd(g, t.rank));
+        for g in &mut groups {
+            g.rank /= unit;
+        }
+        let total: u64 = groups.iter().map(|g| g.rank * g.count).sum();
+        let w = (observed / unit).min(total - observed / unit);
+        let estimate = saddlepoint::lower_tail(&groups, w);
+        let convolution = tie_groups::lower_tail(&groups, w, estimate, u64::MAX).expect("fits");
+        let inverted = inversion::lower_tail(&groups, w, u64::MAX).expect("proved");
+        let what = format!("n {n} m {m} thr {thr}");
+        assert_relative(inverted.cdf, convolution.cdf, 1e-12, &what);
+        assert!(
+            (inverted.ln_cdf - convolution.ln_cdf).abs() < 1e-12 * convolution.ln_cdf.abs(),
+            "{what}"
+        );
+        // P(S = w) only enters 1 − P(S ≤ w) + P(S = w) ≥ ½: absolute agreement suffices.
+        assert!(
+            (inverted.point - convolution.point).abs() <= 1e-12 * convolution.cdf,
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn inversion_declines_when_its_budget_is_too_small() {
+    let groups: Vec<TieGroup> = (1..=500).map(|rank| TieGroup { rank, count: 1 }).collect();
+    let w = 500 * 501 / 4 - 2_000;
+    assert!(inversion::lower_tail(&groups, w, 1_000).is_none());
+    let tail = inversion::lower_tail(&groups, w, u64::MAX).expect("proved");
+    let units: Vec<u64> = (1..=500).collect();
+    assert_relative(tail.cdf, null_cdf(&units, w).cdf, 1e-12, "knapsack");
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 fn brute_force(ranks: &[u64], w: u64) -> (f64, f64) {
@@ -224,6 +352,24 @@ proptest! {
 }
 
 proptest! {
+    #[test]
+    fn inversion_counts_every_subset_whenever_it_answers(
+        ranks in proptest::collection::vec(prop_oneof![1_u64..6, 1_u64..40], 1..15),
+        fraction in 0.0_f64..0.5,
+    ) {
+        let total: u64 = ranks.iter().sum();
+        let w = (fraction * total as f64) as u64;
+        let groups = groups_of(&ranks);
+        let (cdf, point) = brute_force(&ranks, w);
+        // Small, lumpy cases may be declined (the budget); what is given must be right.
+        if let Some(tail) = inversion::lower_tail(&groups, w, 10_000_000) {
+            prop_assert!((tail.cdf - cdf).abs() <= 1e-12 * cdf, "{} {}", tail.cdf, cdf);
+            prop_assert!((tail.point - point).abs() <= 1e-12 * cdf, "{} {}", tail.point, point);
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
@@ -249,5 +395,24 @@ proptest! {
             // Refused only when the tail is too small for the mass left out to be bounded.
             prop_assert!(expected.cdf < 1e-250, "{}", expected.cdf);
         }
+    }
+}
+#[test]
+fn inversion_answers_small_lumpy_cases_and_counts_every_subset() {
+    // 300 small cases, ranks from 1..=5 (lumpy) or 1..=39, w from 0 to 45% of the total:
+    // within its budget the inversion answers every one, to 1e-12 of brute force.
+    for seed in 0..300_u64 {
+        let len = 1 + (seed * 7 % 14) as usize;
+        let spread = if seed % 2 == 0 { 5 } else { 39 };
+        let ranks: Vec<u64> = (0..len as u64)
+            .map(|i| 1 + (seed * 31 + i * 17) % spread)
+            .collect();
+        let total: u64 = ranks.iter().sum();
+        let w = (total as f64 * ((seed % 10) as f64 / 20.0)) as u64;
+        let tail = inversion::lower_tail(&groups_of(&ranks), w, 10_000_000);
+        let tail = tail.unwrap_or_else(|| panic!("declined {ranks:?} {w}"));
+        let (cdf, point) = brute_force(&ranks, w);
+        assert!((tail.cdf - cdf).abs() <= 1e-12 * cdf, "{ranks:?} {w}");
+        assert!((tail.point - point).abs() <= 1e-12 * cdf, "{ranks:?} {w}");
     }
 }
