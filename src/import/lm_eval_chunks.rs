@@ -53,10 +53,11 @@ pub(super) fn read_parallel<P: Send, E>(
     let (send_part, parts) = mpsc::channel::<(usize, P)>();
     std::thread::scope(|scope| {
         let reading = scope.spawn(|| read_chunks(input, chunk.max(1), send_chunk, spares, &stop));
+        let mut parsing = Vec::with_capacity(workers.max(1));
         for _ in 0..workers.max(1) {
             let (send_part, spare, chunks, stop, parse) =
                 (send_part.clone(), spare.clone(), &chunks, &stop, &parse);
-            scope.spawn(move || {
+            parsing.push(scope.spawn(move || {
                 loop {
                     // The lock is held while waiting: the other workers are busy parsing.
                     let next = chunks.lock().ok().and_then(|c| c.recv().ok());
@@ -73,7 +74,7 @@ pub(super) fn read_parallel<P: Send, E>(
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
-            });
+            }));
         }
         drop((send_part, spare));
         let mut waiting: BTreeMap<usize, P> = BTreeMap::new();
@@ -95,6 +96,15 @@ pub(super) fn read_parallel<P: Send, E>(
         }
         drop(parts);
         let digest = reading.join();
+        // Joined, not left to the scope: the scope only waits for the closures, while
+        // a join also waits for each thread's exit (its thread-local channel state
+        // freed), so nothing of this call outlives it.
+        // A worker's panic goes on up, as the scope would have sent it.
+        for worker in parsing {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
         match (refused, digest) {
             (Some(e), _) => Err(Stop::Merge(e)),
             (None, Ok(Ok(digest))) => Ok(digest),
