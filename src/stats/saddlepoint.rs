@@ -19,7 +19,9 @@ use super::tie_groups::TieGroup;
 /// lattice: with a few large tie groups it is off by percents (2% with two groups), and
 /// with a hundred equal-sized groups of about a thousand by 6e-5 (n = 10^5 and 10^6,
 /// against [`super::inversion`]); those are exact up to
-/// [`super::signed_rank::INVERSION_LIMIT`], and the bound does not hold for them beyond.
+/// [`super::signed_rank::INVERSION_LIMIT`], and beyond it whenever the lattice is lumpy
+/// ([`super::signed_rank::LUMPY_GROUPS`], [`super::signed_rank::LUMPY_SHARE`]) and the
+/// inversion fits its budget. The bound is not claimed for lumpy lattices.
 pub const SADDLEPOINT_RELATIVE_ERROR: f64 = 1e-5;
 
 /// Closer than this (in standard deviations) to the centre, r and u both vanish and the

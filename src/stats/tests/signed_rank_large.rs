@@ -203,8 +203,39 @@ fn few_distinct_magnitudes_are_exact_to_a_hundred_thousand_non_zero_differences(
         );
         assert!(result.p_regression > 0.999_999, "{result:?}");
     }
+    // 130,000 hold 104,000: four tie groups are a lumpy lattice, still exact (on main
+    // the saddlepoint, off by percents on such lattices).
     let beyond = signed_rank(&quarters(130_000), ZeroMethod::Wilcox);
-    assert_eq!(beyond.method, Method::Saddlepoint);
+    assert_eq!(beyond.method, Method::Exact);
+}
+
+#[test]
+fn one_tie_group_at_a_million_is_the_binomial_tail() {
+    // Every |d| equal: W+ is the rank times Binomial(10^6, 1/2). 501,500 positive:
+    // P(W+ >= observed) = scipy.stats.binom.sf(501499, 1000000, 0.5) (scipy 1.17.1)
+    // = 0.001354327653029687; 503,000 positive: binom.sf(502999, 1000000, 0.5) =
+    // 9.92574881961445e-10.
+    for (positive, want) in [
+        (501_500_usize, 0.001_354_327_653_029_687),
+        (503_000, 9.925_748_819_614_45e-10),
+    ] {
+        let d: Vec<f64> = (0..1_000_000)
+            .map(|i| if i < positive { 0.5 } else { -0.5 })
+            .collect();
+        let result = signed_rank(&d, ZeroMethod::Wilcox);
+        assert_eq!(result.method, Method::Exact);
+        assert_relative(result.p_improvement, want, LARGE_N_TOLERANCE, "binomial");
+    }
+}
+
+#[test]
+fn many_distinct_magnitudes_past_a_hundred_thousand_are_left_to_the_saddlepoint() {
+    // A smooth lattice (every |d| distinct) is where the saddlepoint's bound was tested;
+    // the inversion would cost seconds there.
+    let d = generated(101_000, 7919, 1_000_003, 13, 505, 1e-6);
+    let result = signed_rank(&d, ZeroMethod::Wilcox);
+    assert!(result.n_nonzero > INVERSION_LIMIT, "{}", result.n_nonzero);
+    assert_eq!(result.method, Method::Saddlepoint);
 }
 
 #[test]
