@@ -247,19 +247,25 @@ def tail_exact_product(ranks, w):
     return Fraction(below, total), Fraction(coeffs.get(w, 0), total)
 
 
-def tails(groups, method):
-    """(n_nonzero, doubled W+, p_greater, p_less) with p's as floats."""
-    total = sum(r * m for r, m, _ in groups)
-    observed = sum(r * p for r, _, p in groups)
+def reduced(groups):
+    """Tie groups (doubled midrank, size, positives) with the ranks divided by their
+    common factor, the end of the nearer tail in those units, doubled W+ and its total."""
     g = 0
     for r, _, _ in groups:
         g = math.gcd(g, r)
-    low = min(observed, total - observed)
+    total = sum(r * m for r, m, _ in groups)
+    observed = sum(r * p for r, _, p in groups)
     units = [(r // g, m, p) for r, m, p in groups]
+    return units, min(observed, total - observed) // g, observed, total
+
+
+def tails(groups, method):
+    """(n_nonzero, doubled W+, p_greater, p_less) with p's as floats."""
+    units, low, observed, total = reduced(groups)
     if method == "groups":
-        cdf, point = tail_groups(units, low // g)
+        cdf, point = tail_groups(units, low)
     elif method == "inversion":
-        ln_cdf, ln_point = tail_inversion([(r, m) for r, m, _ in units], low // g)
+        ln_cdf, ln_point = tail_inversion([(r, m) for r, m, _ in units], low)
         # P(S >= low) = 1 - cdf + point, kept in mpmath precision before rounding.
         upper = 1 - mp.exp(ln_cdf) + mp.exp(ln_point)
         if observed <= total - observed:
@@ -269,7 +275,7 @@ def tails(groups, method):
         return sum(m for _, m, _ in groups), observed, float(greater), float(less)
     else:
         ranks = [r for r, m, _ in units for _ in range(m)]
-        cdf, point = tail_dp(ranks, low // g)
+        cdf, point = tail_dp(ranks, low)
     upper = 1 - cdf + point  # P(S >= low) by symmetry of the complement
     if observed <= total - observed:
         less, greater = cdf, upper
@@ -298,29 +304,17 @@ def check_inversion():
     assert abs(float(mp.exp(ln_point)) / float(exact_point) - 1) < 1e-13
     for n, a, m, b, thr, scale in [(2600, 7, 101, 13, 560, 0.01), (2600, 11, 301, 13, 545, 0.001)]:
         groups, _ = ranked(differences(n, a, m, b, thr, scale), "pratt")
-        g = 0
-        for r, _, _ in groups:
-            g = math.gcd(g, r)
-        units = [(r // g, size) for r, size, _ in groups]
-        total = sum(r * size for r, size in units)
-        observed = sum(r * p for r, _, p in groups) // g
-        low = min(observed, total - observed)
-        cdf, point = tail_dp([r for r, size in units for _ in range(size)], low)
-        ln_cdf, ln_point = tail_inversion(units, low)
+        units, low, _, _ = reduced(groups)
+        cdf, point = tail_dp([r for r, size, _ in units for _ in range(size)], low)
+        ln_cdf, ln_point = tail_inversion([(r, size) for r, size, _ in units], low)
         assert abs(float(mp.exp(ln_cdf)) / cdf - 1) < 1e-12, (cdf, float(mp.exp(ln_cdf)))
         assert abs(float(mp.exp(ln_point)) / point - 1) < 1e-12
     # Three tie groups and zeros at n = 2,600 (many secondary peaks) against the exact
     # integers of `tail_groups`.
     groups, _ = ranked(differences(2600, 11, 4, 17, 575, 0.25), "wilcox")
-    g = 0
-    for r, _, _ in groups:
-        g = math.gcd(g, r)
-    units = [(r // g, size) for r, size, _ in groups]
-    total = sum(r * size for r, size in units)
-    observed = sum(r * p for r, _, p in groups) // g
-    low = min(observed, total - observed)
-    exact, exact_point = tail_groups([(r, size, 0) for r, size in units], low)
-    ln_cdf, ln_point = tail_inversion(units, low)
+    units, low, _, _ = reduced(groups)
+    exact, exact_point = tail_groups(units, low)
+    ln_cdf, ln_point = tail_inversion([(r, size) for r, size, _ in units], low)
     assert abs(mp.exp(ln_cdf) / mp.mpf(exact.numerator) * exact.denominator - 1) < 1e-13
     # P(S = w) is held to the cdf's scale (it only enters 1 - P(S <= w) + P(S = w)).
     point_error = mp.exp(ln_point) - mp.mpf(exact_point.numerator) / exact_point.denominator

@@ -17,7 +17,7 @@
 //! left out must total at most [`LEFT_OUT_RELATIVE`] of the tail or no result is given.
 //! Cost: O(groups) per integrand value, a few hundred values, plus the cells.
 
-use super::saddlepoint;
+use super::saddlepoint::{self, logistic};
 use super::tie_groups::{GroupTail, TieGroup};
 use std::f64::consts::TAU;
 use std::sync::OnceLock;
@@ -54,16 +54,6 @@ struct Tilted {
 /// The estimated work of [`lower_tail`] in the units of its `budget`, on a smooth lattice.
 pub fn work(groups: &[TieGroup]) -> u64 {
     VALUES_EXPECTED.saturating_mul(groups.len() as u64)
-}
-
-/// 1 / (1 + e^−y).
-fn logistic(y: f64) -> f64 {
-    if y >= 0.0 {
-        1.0 / (1.0 + (-y).exp())
-    } else {
-        let e = y.exp();
-        e / (1.0 + e)
-    }
 }
 
 /// τ·x as an unevaluated sum hi + lo, exact.

@@ -37,8 +37,8 @@ fn softplus(y: f64) -> f64 {
     }
 }
 
-/// 1 / (1 + e^−y).
-fn logistic(y: f64) -> f64 {
+/// 1 / (1 + e^−y), without overflow; shared with [`super::inversion`].
+pub(super) fn logistic(y: f64) -> f64 {
     if y >= 0.0 {
         1.0 / (1.0 + (-y).exp())
     } else {

@@ -237,12 +237,31 @@ pub fn signed_rank_of_ties(ties: &[(u64, u64)], zeros: u64, zero: ZeroMethod) ->
         .iter()
         .map(|&(r, plus, minus)| (r, plus + minus))
         .collect();
-    let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
-        grouped_tails(&sizes, doubled_plus);
+    let tails = grouped_tails(&sizes, doubled_plus);
+    from_tails(
+        n_nonzero as usize,
+        zeros as usize,
+        doubled_plus,
+        doubled_total,
+        tails,
+    )
+}
+
+/// The result from the two one-sided tails, their natural logarithms and the method:
+/// the one place the two-sided p-value, the base-10 logarithms and the rank-biserial
+/// correlation are derived.
+fn from_tails(
+    n_nonzero: usize,
+    n_zero: usize,
+    doubled_plus: u64,
+    doubled_total: u64,
+    tails: ((f64, f64), (f64, f64), Method),
+) -> SignedRank {
+    let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) = tails;
     let log10 = std::f64::consts::LOG10_E;
     SignedRank {
-        n_nonzero: n_nonzero as usize,
-        n_zero: zeros as usize,
+        n_nonzero,
+        n_zero,
         w_plus: doubled_plus as f64 / 2.0,
         p_improvement,
         p_regression,
@@ -279,25 +298,8 @@ fn test_ranks(ranks: &[(u64, bool)], n_zero: usize) -> SignedRank {
             rank_biserial: None,
         };
     }
-    let rank_biserial =
-        Some((2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64);
-    let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) =
-        tails(ranks, doubled_plus);
-    let log10 = std::f64::consts::LOG10_E;
-    SignedRank {
-        n_nonzero,
-        n_zero,
-        w_plus,
-        p_improvement,
-        p_regression,
-        p_two_sided: (2.0 * p_improvement.min(p_regression)).min(1.0),
-        log10_p_improvement: log10 * ln_improvement,
-        log10_p_regression: log10 * ln_regression,
-        log10_p_two_sided: (std::f64::consts::LOG10_2 + log10 * ln_improvement.min(ln_regression))
-            .min(0.0),
-        method,
-        rank_biserial,
-    }
+    let tails = tails(ranks, doubled_plus);
+    from_tails(n_nonzero, n_zero, doubled_plus, doubled_total, tails)
 }
 
 /// Below this a tail from [`null_cdf`] (which flushes entries under 1e-300) is taken in

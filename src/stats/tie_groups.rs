@@ -153,8 +153,9 @@ fn tabulate(kernels: &[Kernel], w: u64, left_out: &mut f64) -> Half {
     half
 }
 
-fn convolve_dense(half: &Half, kernel: &Kernel, lowest: u64, top: u64) -> (Vec<u64>, Vec<f64>) {
-    let mut table = vec![0.0_f64; (top - lowest + 1) as usize];
+/// Calls `add(sum, mass)` for every product of a half's entry and a kernel weight whose
+/// sum is at most `top`: the one loop both convolutions share.
+fn for_each_product(half: &Half, kernel: &Kernel, top: u64, mut add: impl FnMut(u64, f64)) {
     for (&sum, &mass) in half.sums.iter().zip(&half.masses) {
         let start = sum + kernel.rank * kernel.low;
         for (j, &weight) in kernel.weights.iter().enumerate() {
@@ -162,9 +163,16 @@ fn convolve_dense(half: &Half, kernel: &Kernel, lowest: u64, top: u64) -> (Vec<u
             if at > top {
                 break;
             }
-            table[(at - lowest) as usize] += mass * weight;
+            add(at, mass * weight);
         }
     }
+}
+
+fn convolve_dense(half: &Half, kernel: &Kernel, lowest: u64, top: u64) -> (Vec<u64>, Vec<f64>) {
+    let mut table = vec![0.0_f64; (top - lowest + 1) as usize];
+    for_each_product(half, kernel, top, |at, mass| {
+        table[(at - lowest) as usize] += mass;
+    });
     let mut sums = Vec::new();
     let mut masses = Vec::new();
     for (offset, &mass) in table.iter().enumerate() {
@@ -178,16 +186,7 @@ fn convolve_dense(half: &Half, kernel: &Kernel, lowest: u64, top: u64) -> (Vec<u
 
 fn convolve_sparse(half: &Half, kernel: &Kernel, w: u64) -> (Vec<u64>, Vec<f64>) {
     let mut products: Vec<(u64, f64)> = Vec::new();
-    for (&sum, &mass) in half.sums.iter().zip(&half.masses) {
-        let start = sum + kernel.rank * kernel.low;
-        for (j, &weight) in kernel.weights.iter().enumerate() {
-            let at = start + kernel.rank * j as u64;
-            if at > w {
-                break;
-            }
-            products.push((at, mass * weight));
-        }
-    }
+    for_each_product(half, kernel, w, |at, mass| products.push((at, mass)));
     products.sort_unstable_by_key(|p| p.0);
     let mut sums: Vec<u64> = Vec::with_capacity(products.len());
     let mut masses: Vec<f64> = Vec::with_capacity(products.len());
