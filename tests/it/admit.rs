@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Run, assert_input_error, evogate, run, write};
+use crate::util::{Run, assert_input_error, evogate, file_names, run, write};
 
 /// Runs `admit` with `args`.
 fn admit(dir: &Path, args: &[&str]) -> Run {
@@ -462,13 +462,8 @@ fn the_report_folder_holds_the_reports_and_three_plots() {
         "{}",
         out.stderr
     );
-    let mut names: Vec<String> = fs::read_dir(dir.path().join("r"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
     assert_eq!(
-        names,
+        file_names(&dir.path().join("r")),
         [
             "admission.json",
             "admission.md",

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::util::run;
+use crate::util::{file_names, run};
 
 /// A small arxiv ground truth: three papers.
 const TRUTH: &str = "arxiv_id,title,first_author,year\n\
@@ -860,12 +860,7 @@ fn leftovers_of_a_report_swap_killed_midway_are_put_back_or_removed_by_the_next_
         &["audit", "--claims", "claims.csv", "--report-dir", "rep"],
     );
     assert_eq!(result.code, 0, "{}", result.stderr);
-    let mut names: Vec<String> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["claims.csv", "rep"]);
+    assert_eq!(file_names(dir.path()), ["claims.csv", "rep"]);
     assert_eq!(
         fs::read_to_string(dir.path().join("rep/notes.txt")).unwrap(),
         "mine"

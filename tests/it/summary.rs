@@ -1,7 +1,7 @@
 //! `admit --summary`: a summary document written by hand (the statistics counted on
 //! paper, not by evogate) decides as `admit` on the files it summarises.
 
-use crate::util::{assert_input_error, run, write};
+use crate::util::{assert_input_error, file_names, run, write};
 
 /// Five papers of four tasks each; the candidate wins every task of four papers and
 /// loses every task of the fifth.
@@ -94,13 +94,8 @@ fn a_summary_report_folder_has_no_pairs_and_says_why_no_losses_are_listed() {
         &["admit", "--summary", "s.json", "--report-dir", "out"],
     );
     assert_eq!(done.code, 0, "{}", done.stderr);
-    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("out"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
     assert_eq!(
-        names,
+        file_names(&dir.path().join("out")),
         [
             "admission.json",
             "admission.md",

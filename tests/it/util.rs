@@ -88,3 +88,13 @@ pub fn first_column(path: &Path) -> Vec<String> {
         .map(|line| line.split(',').next().unwrap_or_default().to_string())
         .collect()
 }
+
+/// The names of the entries of a folder, sorted.
+pub fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
