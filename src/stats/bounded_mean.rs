@@ -80,7 +80,7 @@ impl Histogram {
     }
 
     /// The same histogram with every value negated (baseline and candidate swapped).
-    fn negated(&self) -> Histogram {
+    pub(crate) fn negated(&self) -> Histogram {
         Histogram {
             counts: self.counts.iter().rev().map(|&(v, c)| (-v, c)).collect(),
             n: self.n,
@@ -111,22 +111,33 @@ fn log_capital(histogram: &Histogram, fractions: &[f64], m: f64) -> f64 {
     let logs: Vec<f64> = fractions
         .iter()
         .map(|&c| {
-            // c·(x − m)/(1 + m) in this order is exactly −c at x = −1 (c is a power of
-            // two), so no factor rounds below 0; `max` guards the rest.
             histogram
                 .counts
                 .iter()
-                .map(|&(x, count)| count as f64 * (c * (x - m) / (1.0 + m)).max(-1.0).ln_1p())
+                .map(|&(x, count)| count as f64 * log_factor(c, x, m))
                 .sum()
         })
         .collect();
-    // log-sum-exp: products of thousands of factors leave the f64 range.
+    log_mean_exp(&logs)
+}
+
+/// ln(1 + c·(x − m)/(1 + m)): one pair's factor in the capital of the bet fraction c
+/// against "the mean is at most m".
+pub(crate) fn log_factor(c: f64, x: f64, m: f64) -> f64 {
+    // c·(x − m)/(1 + m) in this order is exactly −c at x = −1 (c is a power of two), so
+    // no factor rounds below 0; `max` guards the rest.
+    (c * (x - m) / (1.0 + m)).max(-1.0).ln_1p()
+}
+
+/// ln((1/J)·Σ_j e^{logs_j}), by log-sum-exp: products of thousands of factors leave the
+/// f64 range. −∞ when every entry is −∞ (every bettor lost everything).
+pub(crate) fn log_mean_exp(logs: &[f64]) -> f64 {
     let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     if top == f64::NEG_INFINITY {
         return top;
     }
     let sum: f64 = logs.iter().map(|l| (l - top).exp()).sum();
-    top + (sum / fractions.len() as f64).ln()
+    top + (sum / logs.len() as f64).ln()
 }
 
 /// The search stops when the bracket is this narrow: far below the four decimals a
@@ -168,6 +179,13 @@ impl Histogram {
 /// the capital rises with every value, so this can only lower the bound, and the level
 /// still holds.
 fn lower_bound(histogram: &Histogram, alpha: f64) -> f64 {
+    lower_bound_with(histogram, alpha, None)
+}
+
+/// [`lower_bound`] with the bet fractions given (`None`: [`bet_fractions`] of the
+/// histogram's n). A sequential monitor fixes them before the first pair, so that the
+/// bound holds at every look at once (`stats::sequential`).
+pub(crate) fn lower_bound_with(histogram: &Histogram, alpha: f64, bets: Option<&[f64]>) -> f64 {
     let rounded;
     let histogram = if histogram.counts.len() > DISTINCT_LIMIT {
         rounded = histogram.rounded_down(grid_step(histogram.n));
@@ -175,9 +193,16 @@ fn lower_bound(histogram: &Histogram, alpha: f64) -> f64 {
     } else {
         histogram
     };
-    let fractions = bet_fractions(histogram.n);
+    let own;
+    let fractions = match bets {
+        Some(bets) => bets,
+        None => {
+            own = bet_fractions(histogram.n);
+            &own
+        }
+    };
     let threshold = -alpha.ln();
-    let excess = |m: f64| log_capital(histogram, &fractions, m) - threshold;
+    let excess = |m: f64| log_capital(histogram, fractions, m) - threshold;
     // At the observed mean every product is at most exp(Σ c·(x − m)/(1 + m)) = 1, below
     // 1/alpha; m = −1 has infinite capital unless every difference is −1, when the mean
     // is −1 too and the bracket is empty.

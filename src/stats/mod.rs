@@ -34,6 +34,7 @@ pub mod normal_power;
 pub mod power;
 pub mod rank_sum;
 pub mod saddlepoint;
+pub mod sequential;
 pub mod signed_rank;
 pub mod tie_groups;
 

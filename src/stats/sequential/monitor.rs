@@ -1,0 +1,345 @@
+//! The sequential admission rule, look by look: push the pairs in their fixed order and
+//! the monitor says after each one whether the candidate is admitted, refused or not yet
+//! decided, and on the last holdout pair applies the final look. Pure: no I/O.
+
+use std::collections::BTreeMap;
+
+use super::final_look::{FinalLook, final_look};
+use super::track::{Side, Track};
+use crate::stats::bounded_mean::{Histogram, bet_fractions, lower_bound_with};
+use crate::stats::interval::Interval;
+use crate::stats::signed_rank::{ZeroMethod, signed_rank};
+
+/// For scores, the share of alpha the e-process spends; the exact signed-rank test at
+/// the last look spends the rest (Bonferroni). Chosen by measurement
+/// (`examples/sequential_simulation.rs`, docs/statistics.md).
+pub const SCORES_SEQUENTIAL_SHARE: f64 = 0.5;
+
+/// What is fixed before the first pair is seen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Design {
+    /// The level: the chance of admitting a candidate that is not better.
+    pub alpha: f64,
+    /// Refuse early once the upper bound on the improvement is at or below this (0 by
+    /// default: the candidate cannot be better). In [0, 1).
+    pub margin: f64,
+    /// The number of holdout tasks: the last look is at this many pairs, and the bets
+    /// are fixed by it.
+    pub holdout: u64,
+    /// Whether the differences are 0/1 `correct` differences (−1, 0, 1).
+    pub binary: bool,
+    /// The signed-rank test's zero method at the last look (scores only).
+    pub zero: ZeroMethod,
+    /// For scores, the share of alpha the e-process spends ([`SCORES_SEQUENTIAL_SHARE`]
+    /// unless a simulation compares others); in (0, 1].
+    pub scores_share: f64,
+}
+
+impl Design {
+    /// A design with the default share of alpha for scores.
+    pub fn new(alpha: f64, margin: f64, holdout: u64, binary: bool, zero: ZeroMethod) -> Design {
+        Design {
+            alpha,
+            margin,
+            holdout,
+            binary,
+            zero,
+            scores_share: SCORES_SEQUENTIAL_SHARE,
+        }
+    }
+}
+
+/// A design that cannot be monitored.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DesignError {
+    /// alpha outside (0, 1).
+    #[error("alpha {0} is not in (0, 1)")]
+    Alpha(f64),
+    /// margin outside [0, 1).
+    #[error("margin {0} is not in [0, 1)")]
+    Margin(f64),
+    /// A share of alpha outside (0, 1].
+    #[error("the e-process's share of alpha {0} is not in (0, 1]")]
+    Share(f64),
+    /// An empty holdout.
+    #[error("the holdout has no tasks")]
+    EmptyHoldout,
+}
+
+/// Where the monitoring stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The improvement was shown.
+    Admitted,
+    /// The candidate cannot be better, or a stratum regressed, or the last look did not
+    /// show an improvement.
+    Refused,
+    /// Not decided: score more tasks.
+    Continue,
+}
+
+/// Why the monitoring stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reason {
+    /// The improvement e-value reached its threshold.
+    ImprovementShown,
+    /// The upper bound on the improvement fell to the margin or below.
+    CannotBeBetter,
+    /// A stratum's regression e-value reached 1/alpha.
+    StratumRegressed(String),
+    /// Every holdout task was scored; the final exact test at the alpha left over
+    /// decided (admitted when it rejected).
+    FinalLook {
+        /// Whether the final test showed an improvement.
+        shown: bool,
+    },
+}
+
+/// One look: the e-values after a pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Look {
+    /// ln of the improvement e-value.
+    pub log_e_improvement: f64,
+    /// ln of the futility e-value (against "the improvement is at least the margin").
+    pub log_e_futility: f64,
+    /// ln of the largest stratum regression e-value, if there are strata.
+    pub log_e_regression: Option<f64>,
+}
+
+/// The exact test at the last look, when it was reached undecided.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FinalTest {
+    /// 0/1 `correct`: the exact binomial test on the discordant pairs at the alpha the
+    /// e-process left over.
+    Binomial {
+        /// The exact computation.
+        look: FinalLook,
+        /// Candidate-only wins.
+        wins: u64,
+    },
+    /// Scores: the exact signed-rank test at the other share of alpha.
+    SignedRank {
+        /// Its one-sided p-value for improvement.
+        p_improvement: f64,
+        /// The level it was tested at.
+        alpha: f64,
+        /// The mean difference (must be positive to admit).
+        mean: f64,
+    },
+}
+
+/// The monitor: push pairs, read the status.
+#[derive(Clone, Debug)]
+pub struct Monitor {
+    design: Design,
+    bets: Vec<f64>,
+    improvement: Track,
+    futility: Track,
+    strata: BTreeMap<String, Track>,
+    differences: Vec<f64>,
+    looks: Vec<Look>,
+    decided: Option<(Status, Reason, u64)>,
+    final_test: Option<FinalTest>,
+}
+
+impl Monitor {
+    /// A monitor before any pair.
+    pub fn new(design: Design) -> Result<Monitor, DesignError> {
+        if !(design.alpha > 0.0 && design.alpha < 1.0) {
+            return Err(DesignError::Alpha(design.alpha));
+        }
+        if !(0.0..1.0).contains(&design.margin) {
+            return Err(DesignError::Margin(design.margin));
+        }
+        if !(design.scores_share > 0.0 && design.scores_share <= 1.0) {
+            return Err(DesignError::Share(design.scores_share));
+        }
+        if design.holdout == 0 {
+            return Err(DesignError::EmptyHoldout);
+        }
+        let bets = bet_fractions(design.holdout);
+        Ok(Monitor {
+            improvement: Track::new(Side::Candidate, 0.0, &bets, design.binary),
+            futility: Track::new(Side::Baseline, -design.margin, &bets, design.binary),
+            strata: BTreeMap::new(),
+            differences: Vec::new(),
+            looks: Vec::new(),
+            decided: None,
+            final_test: None,
+            bets,
+            design,
+        })
+    }
+
+    /// The design.
+    pub fn design(&self) -> &Design {
+        &self.design
+    }
+
+    /// The bet fractions of every e-process, fixed by the holdout size.
+    pub fn bets(&self) -> &[f64] {
+        &self.bets
+    }
+
+    /// The improvement e-value's threshold: 1/alpha for 0/1 `correct`, 1/(alpha ·
+    /// the design's share) for scores.
+    pub fn threshold(&self) -> f64 {
+        1.0 / self.sequential_alpha()
+    }
+
+    fn sequential_alpha(&self) -> f64 {
+        if self.design.binary {
+            self.design.alpha
+        } else {
+            self.design.alpha * self.design.scores_share
+        }
+    }
+
+    /// Adds the next pair in the fixed order and looks. After a decision, further pairs
+    /// are not used (a user who looked after every pair would have stopped).
+    /// `difference` is candidate − baseline in [−1, 1] (−1, 0 or 1 for a binary design).
+    pub fn push(&mut self, difference: f64, stratum: Option<&str>) -> Status {
+        if let Some((status, _, _)) = &self.decided {
+            return *status;
+        }
+        self.improvement.push(difference, &self.bets);
+        self.futility.push(difference, &self.bets);
+        if let Some(name) = stratum {
+            let binary = self.design.binary;
+            let bets = &self.bets;
+            self.strata
+                .entry(name.to_string())
+                .or_insert_with(|| Track::new(Side::Baseline, 0.0, bets, binary))
+                .push(difference, bets);
+        }
+        self.differences.push(difference);
+        let look = Look {
+            log_e_improvement: self.improvement.log_e_value(&self.bets),
+            log_e_futility: self.futility.log_e_value(&self.bets),
+            log_e_regression: self
+                .strata
+                .values()
+                .map(|t| t.log_e_value(&self.bets))
+                .reduce(f64::max),
+        };
+        let alpha_log = -self.design.alpha.ln();
+        let t = self.differences.len() as u64;
+        let regressed = self
+            .strata
+            .iter()
+            .find(|(_, track)| track.log_e_value(&self.bets) >= alpha_log);
+        self.decided = if let Some((name, _)) = regressed {
+            Some((Status::Refused, Reason::StratumRegressed(name.clone()), t))
+        } else if look.log_e_improvement >= -self.sequential_alpha().ln() {
+            Some((Status::Admitted, Reason::ImprovementShown, t))
+        } else if look.log_e_futility >= alpha_log {
+            Some((Status::Refused, Reason::CannotBeBetter, t))
+        } else if t >= self.design.holdout {
+            let shown = self.final_exact_test();
+            let status = if shown {
+                Status::Admitted
+            } else {
+                Status::Refused
+            };
+            Some((status, Reason::FinalLook { shown }, t))
+        } else {
+            None
+        };
+        self.looks.push(look);
+        self.status()
+    }
+
+    /// Runs the exact test of the last look, keeps it, and says whether it rejected.
+    fn final_exact_test(&mut self) -> bool {
+        let (test, shown) = if self.design.binary {
+            let wins = self.differences.iter().filter(|&&d| d > 0.5).count() as u64;
+            let losses = self.differences.iter().filter(|&&d| d < -0.5).count() as u64;
+            let look = final_look(&self.bets, self.design.alpha, wins + losses);
+            let shown = wins >= look.critical;
+            (FinalTest::Binomial { look, wins }, shown)
+        } else {
+            let alpha = self.design.alpha - self.sequential_alpha();
+            let test = signed_rank(&self.differences, self.design.zero);
+            let mean = self.differences.iter().sum::<f64>() / self.differences.len() as f64;
+            // With the whole of alpha spent by the e-process nothing is left to test.
+            let shown = alpha > 0.0 && test.p_improvement < alpha && mean > 0.0;
+            let test = FinalTest::SignedRank {
+                p_improvement: test.p_improvement,
+                alpha,
+                mean,
+            };
+            (test, shown)
+        };
+        self.final_test = Some(test);
+        shown
+    }
+
+    /// The status now.
+    pub fn status(&self) -> Status {
+        self.decided.as_ref().map_or(Status::Continue, |d| d.0)
+    }
+
+    /// Why it stopped, and at which look (1-based pair count), once decided.
+    pub fn decision(&self) -> Option<(&Reason, u64)> {
+        self.decided
+            .as_ref()
+            .map(|(_, reason, look)| (reason, *look))
+    }
+
+    /// The exact test of the last look, when the last look was reached undecided.
+    pub fn final_test(&self) -> Option<&FinalTest> {
+        self.final_test.as_ref()
+    }
+
+    /// Every look so far, the first pair's first.
+    pub fn looks(&self) -> &[Look] {
+        &self.looks
+    }
+
+    /// The pairs used (up to the decision).
+    pub fn pairs(&self) -> u64 {
+        self.differences.len() as u64
+    }
+
+    /// ln of each stratum's regression e-value, by stratum name.
+    pub fn strata(&self) -> BTreeMap<String, f64> {
+        self.strata
+            .iter()
+            .map(|(name, track)| (name.clone(), track.log_e_value(&self.bets)))
+            .collect()
+    }
+
+    /// The anytime-valid interval for the mean difference after the pairs used: each
+    /// bound at one-sided level alpha, valid at every look at once (the bets are fixed
+    /// before the first pair, so each bound inverts a test supermartingale). `None`
+    /// before the first pair. Time: about ten root-finding steps a side over the
+    /// differences' histogram.
+    pub fn interval(&self) -> Option<Interval> {
+        let histogram = Histogram::of(&self.differences)?;
+        let alpha = self.design.alpha;
+        Some(Interval {
+            low: lower_bound_with(&histogram, alpha, Some(&self.bets)),
+            high: -lower_bound_with(&histogram.negated(), alpha, Some(&self.bets)),
+            confidence: 1.0 - 2.0 * alpha,
+        })
+    }
+
+    /// An estimate of the further pairs the improvement e-value needs, if the pairs to
+    /// come look like those so far: each constant bettor's log-capital grows about
+    /// linearly in the pairs, so the bettor j with ln K_j(t) > 0 reaches J/threshold
+    /// (where the mixture is sure to be past its threshold) after about
+    /// t·ln(J·threshold)/ln K_j(t) pairs; the smallest over the bettors, less the t
+    /// pairs used. `None` when no bettor is ahead (no improvement is in sight) or
+    /// nothing was scored. Not a promise: a plug-in estimate.
+    pub fn tasks_needed(&self) -> Option<u64> {
+        let t = self.pairs() as f64;
+        let goal = (self.bets.len() as f64 * self.threshold()).ln();
+        self.improvement
+            .log_components(&self.bets)
+            .into_iter()
+            .filter(|&log| log > 0.0 && log.is_finite())
+            .map(|log| ((t * goal / log).ceil() - t).max(1.0))
+            .reduce(f64::min)
+            .map(|n| n.min(u64::MAX as f64 / 2.0) as u64)
+    }
+}

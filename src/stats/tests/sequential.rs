@@ -1,0 +1,298 @@
+//! The sequential e-processes against a second, naive implementation (direct products
+//! of the bettors' factors, no logarithms, no counts), the exact final look against
+//! enumeration of every path of up to 14 coins, and the monitor's rules.
+
+use super::{EXACT_TOLERANCE, assert_relative};
+use crate::stats::bounded_mean::bet_fractions;
+use crate::stats::sequential::{Design, Monitor, Reason, Status, final_look};
+use crate::stats::signed_rank::ZeroMethod;
+
+/// The mixture capital after `values`, as the definition reads:
+/// (1/J)·Σ_j Π_i (1 + c_j·(x_i − m)/(1 + m)).
+fn naive_capital(bets: &[f64], values: &[f64], m: f64) -> f64 {
+    let total: f64 = bets
+        .iter()
+        .map(|&c| {
+            values
+                .iter()
+                .fold(1.0, |product, &x| product * (1.0 + c * (x - m) / (1.0 + m)))
+        })
+        .sum();
+    total / bets.len() as f64
+}
+
+fn design(holdout: u64, binary: bool) -> Design {
+    Design::new(0.05, 0.0, holdout, binary, ZeroMethod::Wilcox)
+}
+
+/// A fixed sequence of score differences with ties, zeros and ±1, spread over [−1, 1]:
+/// a multiplicative congruential stream, so it needs no generator of the crate.
+fn scores(n: usize) -> Vec<f64> {
+    let mut state: u64 = 12_345;
+    (0..n)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let cell = (state >> 40) % 23;
+            // 0..=20 → −1.0..=1.0 in steps of 0.1, skewed up by the two extra cells.
+            (cell.min(20) as f64 - 9.0).clamp(-10.0, 10.0) / 10.0
+        })
+        .collect()
+}
+
+#[test]
+fn score_e_values_equal_the_naive_products_at_every_look() {
+    let values = scores(120);
+    let mut monitor = Monitor::new(design(1_000, false)).unwrap();
+    let bets = bet_fractions(1_000);
+    assert_eq!(monitor.bets(), bets.as_slice());
+    for t in 0..values.len() {
+        monitor.push(values[t], None);
+        let look = &monitor.looks()[t];
+        let prefix = &values[..=t];
+        assert_relative(
+            look.log_e_improvement.exp(),
+            naive_capital(&bets, prefix, 0.0),
+            EXACT_TOLERANCE,
+            "improvement",
+        );
+        let negated: Vec<f64> = prefix.iter().map(|x| -x).collect();
+        assert_relative(
+            look.log_e_futility.exp(),
+            naive_capital(&bets, &negated, 0.0),
+            EXACT_TOLERANCE,
+            "futility",
+        );
+        if monitor.status() != Status::Continue {
+            break;
+        }
+    }
+}
+
+#[test]
+fn binary_e_values_and_the_margin_equal_the_naive_products() {
+    let values: Vec<f64> = scores(200).iter().map(|x| x.signum()).collect();
+    let mut with_margin = design(500, true);
+    with_margin.margin = 0.1;
+    let mut monitor = Monitor::new(with_margin).unwrap();
+    let bets = bet_fractions(500);
+    for t in 0..60 {
+        if monitor.push(values[t], Some(if t % 3 == 0 { "a" } else { "b" })) != Status::Continue {
+            break;
+        }
+        let look = &monitor.looks()[t];
+        let prefix = &values[..=t];
+        let negated: Vec<f64> = prefix.iter().map(|x| -x).collect();
+        assert_relative(
+            look.log_e_improvement.exp(),
+            naive_capital(&bets, prefix, 0.0),
+            EXACT_TOLERANCE,
+            "improvement",
+        );
+        assert_relative(
+            look.log_e_futility.exp(),
+            naive_capital(&bets, &negated, -0.1),
+            EXACT_TOLERANCE,
+            "futility at the margin",
+        );
+        let stratum_a: Vec<f64> = (0..=t).step_by(3).map(|i| -values[i]).collect();
+        let strata = monitor.strata();
+        assert_relative(
+            strata["a"].exp(),
+            naive_capital(&bets, &stratum_a, 0.0),
+            EXACT_TOLERANCE,
+            "stratum a",
+        );
+    }
+}
+
+/// Enumerates every sequence of `d` fair coins: P(the naive capital reaches 1/alpha at
+/// some step) and, for each k, P(never reached and wins ≥ k).
+fn enumerate(bets: &[f64], alpha: f64, d: u32) -> (f64, Vec<f64>) {
+    let mut crossed = 0.0;
+    let mut tails = vec![0.0; d as usize + 2];
+    let weight = 0.5_f64.powi(d as i32);
+    for path in 0u32..(1 << d) {
+        let coins: Vec<f64> = (0..d)
+            .map(|i| if path >> i & 1 == 1 { 1.0 } else { -1.0 })
+            .collect();
+        let ever = (1..=coins.len()).any(|s| naive_capital(bets, &coins[..s], 0.0) >= 1.0 / alpha);
+        if ever {
+            crossed += weight;
+        } else {
+            let wins = path.count_ones() as usize;
+            for tail in &mut tails[..=wins] {
+                *tail += weight;
+            }
+        }
+    }
+    (crossed, tails)
+}
+
+#[test]
+fn final_look_equals_enumeration_of_every_path() {
+    for (holdout, alpha) in [(40_u64, 0.05), (16, 0.2), (200, 0.1)] {
+        let bets = bet_fractions(holdout);
+        for d in 1..=14 {
+            let look = final_look(&bets, alpha, u64::from(d));
+            let (crossed, tails) = enumerate(&bets, alpha, d);
+            assert!(
+                (look.crossed - crossed).abs() <= EXACT_TOLERANCE,
+                "crossed at d {d}: {} vs {crossed}",
+                look.crossed
+            );
+            let k = (0..tails.len())
+                .find(|&k| crossed + tails[k] <= alpha)
+                .unwrap();
+            assert_eq!(look.critical, k as u64, "critical at d {d}, alpha {alpha}");
+            assert!(
+                (look.size - tails[k]).abs() <= EXACT_TOLERANCE,
+                "size at d {d}"
+            );
+            assert!(look.crossed + look.size <= alpha + 1e-15);
+        }
+    }
+}
+
+#[test]
+fn final_look_at_many_coins_keeps_the_level_and_nearly_spends_it() {
+    let bets = bet_fractions(2_000);
+    let look = final_look(&bets, 0.05, 600);
+    assert!(look.crossed > 0.005 && look.crossed < 0.05, "{look:?}");
+    assert!(look.crossed + look.size <= 0.05);
+    // The lattice leaves at most one point's mass unspent: near 0.05 at 600 coins.
+    assert!(look.crossed + look.size > 0.04, "{look:?}");
+    let k = look.critical;
+    // The fixed-n exact test at 0.05 on 600 coins needs 321 wins; the left-over
+    // alpha asks for a few more, never fewer.
+    assert!((321..=330).contains(&k), "k = {k}");
+}
+
+#[test]
+fn a_clear_improvement_is_admitted_early_and_later_pairs_are_not_used() {
+    // Eleven wins in a row: the mixture at holdout 100 has bets 1, 1/2, …, 1/16, and
+    // (2^11 + 1.5^11 + …)/5 ≥ 20 well before the eleventh.
+    let mut monitor = Monitor::new(design(100, true)).unwrap();
+    let mut decided_at = None;
+    for t in 1..=30u64 {
+        let status = monitor.push(if t <= 11 { 1.0 } else { -1.0 }, None);
+        if status == Status::Admitted && decided_at.is_none() {
+            decided_at = Some(t);
+        }
+    }
+    let bets = bet_fractions(100);
+    let first = (1..=11)
+        .find(|&w| naive_capital(&bets, &vec![1.0; w], 0.0) >= 20.0)
+        .unwrap() as u64;
+    assert_eq!(decided_at, Some(first));
+    assert_eq!(monitor.pairs(), first);
+    assert_eq!(monitor.decision(), Some((&Reason::ImprovementShown, first)));
+    let interval = monitor.interval().unwrap();
+    assert!(interval.low > 0.0, "{interval:?}");
+}
+
+#[test]
+fn steady_losses_are_refused_as_unable_to_be_better() {
+    let mut monitor = Monitor::new(design(1_000, false)).unwrap();
+    let mut t = 0;
+    while monitor.status() == Status::Continue {
+        monitor.push(if t % 2 == 0 { -0.5 } else { 0.1 }, None);
+        t += 1;
+    }
+    assert_eq!(monitor.status(), Status::Refused);
+    assert_eq!(monitor.decision().unwrap().0, &Reason::CannotBeBetter);
+    assert!(monitor.interval().unwrap().high <= 0.0);
+}
+
+#[test]
+fn a_regressing_stratum_refuses_although_the_whole_improves() {
+    let mut guarded = Monitor::new(design(1_000, true)).unwrap();
+    for t in 0..400 {
+        let (difference, stratum) = if t % 2 == 0 {
+            (-1.0, "worse")
+        } else {
+            (1.0, "better")
+        };
+        guarded.push(difference, Some(stratum));
+    }
+    assert_eq!(guarded.status(), Status::Refused);
+    assert_eq!(
+        guarded.decision().unwrap().0,
+        &Reason::StratumRegressed("worse".to_string())
+    );
+}
+
+#[test]
+fn a_prefix_decided_at_look_t_answers_alike_for_every_longer_prefix() {
+    let values: Vec<f64> = scores(300).iter().map(|x| x + 0.0).collect();
+    let mut full = Monitor::new(design(300, false)).unwrap();
+    for &v in &values {
+        full.push(v, None);
+    }
+    let (reason, look) = full.decision().map(|(r, l)| (r.clone(), l)).unwrap();
+    for k in [look as usize - 1, look as usize, look as usize + 7, 300] {
+        let mut prefix = Monitor::new(design(300, false)).unwrap();
+        for &v in &values[..k] {
+            prefix.push(v, None);
+        }
+        if k < look as usize {
+            assert_eq!(prefix.status(), Status::Continue);
+        } else {
+            assert_eq!(prefix.decision(), Some((&reason, look)));
+        }
+    }
+}
+
+#[test]
+fn the_last_look_applies_the_exact_test_at_the_alpha_left_over() {
+    // 60 pairs: 14 candidate wins, 6 losses, 40 ties, the wins spread out so that the
+    // e-process never reaches 20: the last look decides.
+    let mut values = vec![0.0; 60];
+    for i in 0..14 {
+        values[i * 4 + 2] = 1.0;
+    }
+    for i in 0..6 {
+        values[i * 10 + 1] = -1.0;
+    }
+    let mut monitor = Monitor::new(design(60, true)).unwrap();
+    for &v in &values {
+        monitor.push(v, None);
+    }
+    let (reason, look) = monitor.decision().unwrap();
+    assert_eq!(look, 60);
+    let look_test = final_look(monitor.bets(), 0.05, 20);
+    let shown = 14 >= look_test.critical;
+    assert_eq!(reason, &Reason::FinalLook { shown });
+    // The fixed-n exact test: P(Bin(20, ½) ≥ 14) = 0.0577 > 0.05, so not shown either.
+    assert!(!shown);
+    assert_eq!(monitor.status(), Status::Refused);
+}
+
+#[test]
+fn tasks_needed_is_absent_without_evidence_and_a_steady_run_crosses_within_it() {
+    let mut monitor = Monitor::new(design(1_000, true)).unwrap();
+    monitor.push(-1.0, None);
+    assert_eq!(monitor.tasks_needed(), None);
+    // Then a steady win, win, loss: each bettor's log-capital grows by the same amount
+    // every three pairs, so the bettor behind the estimate passes J·20 by then, and the
+    // mixture crosses 20 no later (up to the period).
+    let pattern = |t: u64| if t % 3 == 2 { -1.0 } else { 1.0 };
+    let mut t = 0;
+    let estimate_at_30 = loop {
+        monitor.push(pattern(t), None);
+        t += 1;
+        if t == 30 {
+            break monitor.tasks_needed().unwrap();
+        }
+    };
+    while monitor.status() == Status::Continue {
+        monitor.push(pattern(t), None);
+        t += 1;
+    }
+    assert_eq!(monitor.status(), Status::Admitted);
+    assert!(
+        t <= 30 + estimate_at_30 + 3,
+        "crossed at {t}, estimate 30 + {estimate_at_30}"
+    );
+}
