@@ -15,7 +15,7 @@ use evogate::stats::binomial::lower_tail;
 use evogate::stats::bootstrap::uniform_below;
 use evogate::stats::mcnemar::mcnemar_exact;
 use evogate::stats::power::{detectable_shift, mcnemar_power, required_n_for_power};
-use evogate::stats::sequential::{Design, Monitor, Reason, Status};
+use evogate::stats::sequential::{Design, Monitor, Reason, Standing};
 use evogate::stats::signed_rank::{ZeroMethod, signed_rank};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
@@ -65,14 +65,14 @@ fn skewed_score(rng: &mut ChaCha20Rng) -> f64 {
 /// The outcome of one monitored run.
 #[derive(Clone, Copy)]
 struct Run {
-    status: Status,
+    status: Standing,
     look: u64,
     final_look: bool,
 }
 
 fn monitor_run(design: &Design, draw: &mut dyn FnMut() -> (f64, Option<&'static str>)) -> Run {
     let mut monitor = Monitor::new(design.clone()).expect("a valid design");
-    while monitor.status() == Status::Continue {
+    while monitor.status() == Standing::Continue {
         let (difference, stratum) = draw();
         monitor.push(difference, stratum);
     }
@@ -128,7 +128,9 @@ fn quantile(mut values: Vec<u64>, q: f64) -> u64 {
 }
 
 fn admitted(runs: &[Run]) -> usize {
-    runs.iter().filter(|r| r.status == Status::Admitted).count()
+    runs.iter()
+        .filter(|r| r.status == Standing::Admitted)
+        .count()
 }
 
 fn validity(scale: usize) {
@@ -163,11 +165,11 @@ fn validity(scale: usize) {
         let k = admitted(runs);
         let at_last = runs
             .iter()
-            .filter(|r| r.status == Status::Admitted && r.final_look)
+            .filter(|r| r.status == Standing::Admitted && r.final_look)
             .count();
         let refused_early = runs
             .iter()
-            .filter(|r| r.status == Status::Refused && !r.final_look)
+            .filter(|r| r.status == Standing::Refused && !r.final_look)
             .count();
         println!(
             "| {name} | {} | {k} | {:.4} | {:.4} | {at_last} | {refused_early} |",
@@ -198,14 +200,14 @@ fn problem(scale: usize) {
                 }
                 if t % every == 0 && mcnemar_exact(b, c).p_improvement < ALPHA {
                     return Run {
-                        status: Status::Admitted,
+                        status: Standing::Admitted,
                         look: t,
                         final_look: false,
                     };
                 }
             }
             Run {
-                status: Status::Refused,
+                status: Standing::Refused,
                 look: 200,
                 final_look: true,
             }
@@ -267,12 +269,12 @@ fn efficiency_row(label: &str, results: &[Run], fixed: f64, n80: u64, holdout: u
     let k = admitted(results);
     let early = results
         .iter()
-        .filter(|r| r.status == Status::Admitted && !r.final_look)
+        .filter(|r| r.status == Standing::Admitted && !r.final_look)
         .count();
     let looks: Vec<u64> = results.iter().map(|r| r.look).collect();
     let to_admission: Vec<u64> = results
         .iter()
-        .filter(|r| r.status == Status::Admitted)
+        .filter(|r| r.status == Standing::Admitted)
         .map(|r| r.look)
         .collect();
     let median = quantile(looks.clone(), 0.5);

@@ -71,6 +71,11 @@ pub enum Command {
     /// 80% power for its shift: the report gives the tasks that would settle it.
     /// Exit 0 admitted, 1 refused or inconclusive, 2 the tool could not do its job.
     ///
+    /// With --sequential --order FILE: decide on the pairs scored so far, in the order
+    /// fixed before scoring, as a user who looked after every pair would have, with an
+    /// error rate of alpha however often one looks. Exit 0 admitted, 1 refused, 3
+    /// continue (score more tasks), 2 the tool could not do its job.
+    ///
     /// Example: evogate admit --baseline runs/baseline-scores.csv --candidate
     /// runs/candidate-scores.csv --tasks runs/split/holdout.csv --manifest
     /// runs/split/manifest.json --report-dir reports/pr-42
@@ -215,6 +220,17 @@ pub struct AdmitArgs {
     /// The baseline's scores: task_id and score, optionally correct, group, kind.
     #[arg(long, value_name = "FILE", required_unless_present = "summary")]
     pub baseline: Option<PathBuf>,
+    /// Decide sequentially on the pairs scored so far (with --order): admitted once
+    /// the improvement e-value reaches its threshold, refused once the candidate cannot
+    /// be better (or below --margin) or a stratum regressed, else continue (exit 3)
+    /// with the e-value, the anytime-valid bounds and the tasks still needed.
+    #[arg(long, requires = "order", conflicts_with_all = ["summary", "tasks", "manifest", "cluster", "allow_missing"])]
+    pub sequential: bool,
+    /// With --sequential: a table whose task_id column lists every holdout task in the
+    /// order fixed before any output was seen (e.g. the holdout.csv `split` wrote). The
+    /// pairs scored in both files must be a prefix of it.
+    #[arg(long, value_name = "FILE", requires = "sequential")]
+    pub order: Option<PathBuf>,
     /// The candidate's scores, on the same tasks.
     #[arg(long, value_name = "FILE", required_unless_present = "summary")]
     pub candidate: Option<PathBuf>,
@@ -344,6 +360,15 @@ pub struct PowerArgs {
     /// `text` or `json`.
     #[arg(long, default_value = "text", value_enum)]
     pub format: SummaryFormat,
+    /// With --shift and --discordance: the expected, median and 90th-percentile tasks
+    /// `admit --sequential` takes to a decision, and how often it admits (by
+    /// simulation), beside the fixed-n exact test's n for 80% power.
+    #[arg(long, requires_all = ["shift", "discordance"], conflicts_with = "n")]
+    pub sequential: bool,
+    /// With --sequential: the holdout's tasks (the last look); default the fixed-n
+    /// test's n for 80% power at the shift.
+    #[arg(long, value_name = "N", requires = "sequential")]
+    pub holdout: Option<u64>,
 }
 
 /// `evogate audit`.

@@ -1,6 +1,6 @@
 //! The `evogate` binary: parse the command line, run the command, print its outcome,
 //! and turn it into the exit status (0 success or admitted, 1 a negative result, 2 the
-//! tool could not do its job). A closed stdout (`evogate ... | head`) exits quietly.
+//! tool could not do its job, 3 `admit --sequential` undecided). A closed stdout (`evogate ... | head`) exits quietly.
 #![allow(clippy::print_stderr, clippy::exit)]
 
 use std::io::Write;
@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use evogate::cli::Cli;
-use evogate::cmd::{self, Status};
+use evogate::cmd;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -34,10 +34,7 @@ fn main() -> ExitCode {
             for note in &outcome.notes {
                 eprintln!("note: {}", evogate::report::terminal::message(note));
             }
-            match outcome.status {
-                Status::Success => ExitCode::SUCCESS,
-                Status::Negative => ExitCode::from(1),
-            }
+            ExitCode::from(outcome.status.code())
         }
         Err(error) => {
             eprintln!(

@@ -206,6 +206,24 @@ pub struct StrataRequest {
     pub required: bool,
 }
 
+impl StrataRequest {
+    /// `--strata` as given: `none` for no strata, a column (required), or, absent, the
+    /// default `kind` when a file has it.
+    pub fn from_flag(flag: Option<&str>) -> Option<StrataRequest> {
+        match flag.map(str::trim) {
+            Some("none") => None,
+            Some(column) => Some(StrataRequest {
+                column: column.to_string(),
+                required: true,
+            }),
+            None => Some(StrataRequest {
+                column: "kind".to_string(),
+                required: false,
+            }),
+        }
+    }
+}
+
 /// The tasks to use, from a tasks file (`--tasks`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TaskList {

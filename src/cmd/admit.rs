@@ -2,10 +2,9 @@
 //! ([`crate::pipeline::admit`]), print the report, write the report folder and append
 //! the Markdown to the GitHub step summary when there is one.
 
-use std::io::Write;
 use std::path::Path;
 
-use super::{Printout, Status};
+use super::{Printout, Status, append};
 use crate::admission::{Margin, StrataRequest, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{refuse_overwriting_inputs, replace_folder};
@@ -16,17 +15,7 @@ use crate::pipeline::admit::{
 use crate::report::{json, markdown, text};
 
 fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
-    let strata = match args.strata.as_deref().map(str::trim) {
-        Some("none") => None,
-        Some(column) => Some(StrataRequest {
-            column: column.to_string(),
-            required: true,
-        }),
-        None => Some(StrataRequest {
-            column: "kind".to_string(),
-            required: false,
-        }),
-    };
+    let strata = StrataRequest::from_flag(args.strata.as_deref());
     Ok(AdmitSettings {
         alpha: Alpha::new(args.alpha)?,
         test: args.test,
@@ -126,24 +115,4 @@ fn ledger_note(info: &crate::report::LedgerInfo) -> String {
             info.path, info.attempt, info.alpha_this_attempt
         )
     }
-}
-
-/// Appends `text` to the step summary; GitHub concatenates every step's additions.
-fn append(path: &Path, text: &str) -> anyhow::Result<()> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "GITHUB_STEP_SUMMARY `{}`: cannot open it: {e}",
-                path.display()
-            )
-        })?;
-    file.write_all(format!("{text}\n").as_bytes()).map_err(|e| {
-        anyhow::anyhow!(
-            "GITHUB_STEP_SUMMARY `{}`: cannot write it: {e}",
-            path.display()
-        )
-    })
 }

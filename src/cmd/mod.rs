@@ -10,8 +10,12 @@ pub mod import;
 pub mod ledger;
 pub mod power;
 pub mod score;
+pub mod sequential;
 pub mod split;
 pub mod truth;
+
+use std::io::Write;
+use std::path::Path;
 
 use crate::cli::{Cli, Command, LedgerCommand, TruthCommand};
 pub(crate) use crate::pipeline::read_file;
@@ -24,6 +28,19 @@ pub enum Status {
     /// Exit 1: a negative result that is not an error (problems found, leakage,
     /// refused, not supported).
     Negative,
+    /// Exit 3: not decided yet (`admit --sequential`: score more tasks).
+    Continue,
+}
+
+impl Status {
+    /// The exit code: 0, 1 or 3 (2 is an error, which is not a status).
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Success => 0,
+            Status::Negative => 1,
+            Status::Continue => 3,
+        }
+    }
 }
 
 /// A command's result: stdout text, notes for stderr, and the status.
@@ -53,6 +70,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Printout> {
     match cli.command {
         Command::Split(args) => split::run(args),
         Command::Score(args) => score::run(args),
+        Command::Admit(args) if args.sequential => sequential::run(args),
         Command::Admit(args) => admit::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
@@ -62,4 +80,25 @@ pub fn run(cli: Cli) -> anyhow::Result<Printout> {
         Command::Audit(args) => audit::run(args),
         Command::Import(args) => import::run(args),
     }
+}
+
+/// Appends `text` to the GitHub step summary at `path`; GitHub concatenates every
+/// step's additions.
+fn append(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "GITHUB_STEP_SUMMARY `{}`: cannot open it: {e}",
+                path.display()
+            )
+        })?;
+    file.write_all(format!("{text}\n").as_bytes()).map_err(|e| {
+        anyhow::anyhow!(
+            "GITHUB_STEP_SUMMARY `{}`: cannot write it: {e}",
+            path.display()
+        )
+    })
 }

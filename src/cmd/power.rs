@@ -23,6 +23,9 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Printout> {
     if !(args.power > 0.0 && args.power < 1.0) {
         bail!("--power {} is outside (0, 1): use e.g. 0.8", args.power);
     }
+    if args.sequential {
+        return sequential(&args);
+    }
     let question = match (&args.n, args.shift) {
         (Some(list), _) => Question::Pairs(parse_ns(list, args.discordance.is_some())?),
         (None, Some(shift)) if shift > 0.0 && shift <= 1.0 => Question::Shift(shift),
@@ -64,4 +67,30 @@ fn parse_ns(list: &str, exact_power: bool) -> anyhow::Result<Vec<u64>> {
             ),
         })
         .collect()
+}
+
+/// `power --sequential`: a sequential design's tasks to a decision at the shift.
+fn sequential(args: &PowerArgs) -> anyhow::Result<Printout> {
+    let (Some(shift), Some(discordance)) = (args.shift, args.discordance) else {
+        bail!("power --sequential needs --shift and --discordance");
+    };
+    if !(shift > 0.0 && shift <= discordance) {
+        bail!(
+            "--shift {shift}: give a shift in (0, --discordance], e.g. 0.1 with --discordance 0.3"
+        );
+    }
+    if args.holdout == Some(0) {
+        bail!("--holdout 0: give the holdout's number of tasks, e.g. 400");
+    }
+    let report = crate::pipeline::sequential::sequential_power(
+        args.alpha,
+        shift,
+        discordance,
+        args.holdout,
+    )?;
+    let stdout = match args.format {
+        SummaryFormat::Json => json::document(&report)?,
+        SummaryFormat::Text => crate::report::sequential::power_text(&report),
+    };
+    Ok(Printout::new(Status::Success, stdout))
 }

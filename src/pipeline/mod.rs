@@ -10,6 +10,7 @@ pub mod grade;
 pub mod import;
 pub mod power;
 pub mod score;
+pub mod sequential;
 pub mod split;
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{OutcomesPlot, PowerPlot, StrataPlot};
+use super::{EValuePlot, OutcomesPlot, PowerPlot, StrataPlot};
 
 const SIZE: (u32, u32) = (640, 400);
 const FONT: &str = "sans-serif";
@@ -357,6 +357,63 @@ pub fn power_svg(plot: &PowerPlot) -> String {
             Ok(())
         },
     )
+}
+
+/// log10 of the improvement e-value after each look, with the threshold as a line: the
+/// run was admitted where the path first meets it.
+pub fn e_value_svg(plot: &EValuePlot) -> String {
+    let last = plot.holdout.max(plot.log10_path.len() as u64).max(1);
+    let top = plot
+        .log10_path
+        .iter()
+        .copied()
+        .fold(plot.log10_threshold, f64::max)
+        .min(300.0)
+        + 0.5;
+    let bottom = plot
+        .log10_path
+        .iter()
+        .copied()
+        .fold(-1.0, f64::min)
+        .max(-300.0)
+        - 0.5;
+    render("Improvement e-value by look", |area| {
+        let mut chart = ChartBuilder::on(area)
+            .margin(10)
+            .x_label_area_size(35)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0u64..last, bottom..top)?;
+        chart
+            .configure_mesh()
+            .label_style(font(LABEL_PX))
+            .axis_desc_style(font(LABEL_PX))
+            .x_desc("look (pairs scored, in the fixed order)")
+            .y_desc("log10 e-value")
+            .draw()?;
+        let threshold = round(plot.log10_threshold);
+        chart.draw_series(LineSeries::new(
+            [(0, threshold), (last, threshold)],
+            MARGIN.stroke_width(2),
+        ))?;
+        let path = std::iter::once((0, 0.0)).chain(
+            plot.log10_path
+                .iter()
+                .enumerate()
+                .map(|(i, &y)| (i as u64 + 1, round(y.clamp(bottom, top)))),
+        );
+        chart.draw_series(LineSeries::new(path, CANDIDATE.stroke_width(2)))?;
+        chart.draw_series(std::iter::once(Text::new(
+            format!(
+                "threshold {}",
+                crate::figures::number(10f64.powf(plot.log10_threshold))
+            ),
+            (0, threshold),
+            font(12.0)
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Bottom)),
+        )))?;
+        Ok(())
+    })
 }
 
 /// Coordinates rounded to 1e-6 so no float noise reaches the file.

@@ -6,7 +6,7 @@
 
 mod draw;
 
-pub use draw::{outcomes_svg, power_svg, strata_svg};
+pub use draw::{e_value_svg, outcomes_svg, power_svg, strata_svg};
 
 /// The paired outcomes of an admission run.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,4 +71,15 @@ pub struct PowerPlot {
     pub n: u64,
     /// The smallest k with 0.5^k < alpha.
     pub min_discordant: u32,
+}
+
+/// The improvement e-value of a sequential run after each look, against its threshold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EValuePlot {
+    /// log10 of the e-value after look 1, 2, ….
+    pub log10_path: Vec<f64>,
+    /// log10 of the admission threshold.
+    pub log10_threshold: f64,
+    /// The holdout's tasks: the x axis runs to the last look.
+    pub holdout: u64,
 }

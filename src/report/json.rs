@@ -21,6 +21,12 @@ pub fn render(report: &Report) -> String {
     write(report, true).expect("the report holds only strings, integers and finite numbers")
 }
 
+/// A report other than [`Report`] (the sequential one), written as [`render`] writes
+/// that: floating-point values to [`SIGNIFICANT_DIGITS`] digits.
+pub fn rounded<T: Serialize>(value: &T) -> serde_json::Result<String> {
+    write(value, true)
+}
+
 /// Any other JSON document a command prints or writes: pretty-printed in field order,
 /// numbers as serde_json writes them, with a final newline.
 pub fn document<T: Serialize>(value: &T) -> serde_json::Result<String> {

@@ -10,6 +10,7 @@ pub mod ledger;
 pub mod markdown;
 pub mod pairs;
 pub mod power;
+pub mod sequential;
 pub mod split;
 pub mod svg;
 pub mod terminal;

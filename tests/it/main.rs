@@ -17,6 +17,7 @@ mod power;
 mod repeat;
 mod report_columns;
 mod score;
+mod sequential;
 mod split;
 mod summary;
 mod terminal;

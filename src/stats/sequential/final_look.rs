@@ -33,6 +33,22 @@ pub struct FinalLook {
     /// P(not crossed and wins ≥ `critical`): the final test's size, at most
     /// `alpha_left`.
     pub size: f64,
+    /// The smallest win count the dynamic program kept.
+    low: u64,
+    /// P(not crossed and w wins) for w = `low`, `low` + 1, … up to the boundary.
+    mass: Vec<f64>,
+}
+
+impl FinalLook {
+    /// The procedure's p-value for `wins` candidate wins at the last look: P(crossed) +
+    /// P(not crossed and at least `wins` wins) under no change, the smallest alpha at
+    /// which the whole procedure (early stops included) would have admitted. Admitted
+    /// at the last look exactly when this is at most alpha.
+    pub fn p_value(&self, wins: u64) -> f64 {
+        let skip = wins.saturating_sub(self.low) as usize;
+        let tail: f64 = self.mass.iter().skip(skip).sum();
+        (self.crossed + tail).min(1.0)
+    }
 }
 
 /// ln of the improvement e-value after `wins` and `losses` discordant pairs (ties add
@@ -102,5 +118,7 @@ pub fn final_look(bets: &[f64], alpha: f64, discordant: u64) -> FinalLook {
         alpha_left,
         critical,
         size,
+        low,
+        mass,
     }
 }

@@ -15,8 +15,10 @@
 
 pub mod final_look;
 pub mod monitor;
+pub mod operating;
 pub mod track;
 
 pub use final_look::{FinalLook, final_look, log_e_value_of_coins};
-pub use monitor::{Design, DesignError, FinalTest, Look, Monitor, Reason, Status};
-pub use track::{Side, Track};
+pub use monitor::{Design, DesignError, FinalTest, Look, Monitor, Reason, Standing};
+pub use operating::{Operating, operating};
+pub use track::{BetOn, Track};

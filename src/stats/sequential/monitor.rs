@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::final_look::{FinalLook, final_look};
-use super::track::{Side, Track};
+use super::track::{BetOn, Track};
 use crate::stats::bounded_mean::{Histogram, bet_fractions, lower_bound_with};
 use crate::stats::interval::Interval;
 use crate::stats::signed_rank::{ZeroMethod, signed_rank};
@@ -68,7 +68,7 @@ pub enum DesignError {
 
 /// Where the monitoring stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
+pub enum Standing {
     /// The improvement was shown.
     Admitted,
     /// The candidate cannot be better, or a stratum regressed, or the last look did not
@@ -138,7 +138,7 @@ pub struct Monitor {
     strata: BTreeMap<String, Track>,
     differences: Vec<f64>,
     looks: Vec<Look>,
-    decided: Option<(Status, Reason, u64)>,
+    decided: Option<(Standing, Reason, u64)>,
     final_test: Option<FinalTest>,
 }
 
@@ -159,8 +159,8 @@ impl Monitor {
         }
         let bets = bet_fractions(design.holdout);
         Ok(Monitor {
-            improvement: Track::new(Side::Candidate, 0.0, &bets, design.binary),
-            futility: Track::new(Side::Baseline, -design.margin, &bets, design.binary),
+            improvement: Track::new(BetOn::Candidate, 0.0, &bets, design.binary),
+            futility: Track::new(BetOn::Baseline, -design.margin, &bets, design.binary),
             strata: BTreeMap::new(),
             differences: Vec::new(),
             looks: Vec::new(),
@@ -198,7 +198,7 @@ impl Monitor {
     /// Adds the next pair in the fixed order and looks. After a decision, further pairs
     /// are not used (a user who looked after every pair would have stopped).
     /// `difference` is candidate − baseline in [−1, 1] (−1, 0 or 1 for a binary design).
-    pub fn push(&mut self, difference: f64, stratum: Option<&str>) -> Status {
+    pub fn push(&mut self, difference: f64, stratum: Option<&str>) -> Standing {
         if let Some((status, _, _)) = &self.decided {
             return *status;
         }
@@ -209,7 +209,7 @@ impl Monitor {
             let bets = &self.bets;
             self.strata
                 .entry(name.to_string())
-                .or_insert_with(|| Track::new(Side::Baseline, 0.0, bets, binary))
+                .or_insert_with(|| Track::new(BetOn::Baseline, 0.0, bets, binary))
                 .push(difference, bets);
         }
         self.differences.push(difference);
@@ -229,17 +229,17 @@ impl Monitor {
             .iter()
             .find(|(_, track)| track.log_e_value(&self.bets) >= alpha_log);
         self.decided = if let Some((name, _)) = regressed {
-            Some((Status::Refused, Reason::StratumRegressed(name.clone()), t))
+            Some((Standing::Refused, Reason::StratumRegressed(name.clone()), t))
         } else if look.log_e_improvement >= -self.sequential_alpha().ln() {
-            Some((Status::Admitted, Reason::ImprovementShown, t))
+            Some((Standing::Admitted, Reason::ImprovementShown, t))
         } else if look.log_e_futility >= alpha_log {
-            Some((Status::Refused, Reason::CannotBeBetter, t))
+            Some((Standing::Refused, Reason::CannotBeBetter, t))
         } else if t >= self.design.holdout {
             let shown = self.final_exact_test();
             let status = if shown {
-                Status::Admitted
+                Standing::Admitted
             } else {
-                Status::Refused
+                Standing::Refused
             };
             Some((status, Reason::FinalLook { shown }, t))
         } else {
@@ -275,8 +275,8 @@ impl Monitor {
     }
 
     /// The status now.
-    pub fn status(&self) -> Status {
-        self.decided.as_ref().map_or(Status::Continue, |d| d.0)
+    pub fn status(&self) -> Standing {
+        self.decided.as_ref().map_or(Standing::Continue, |d| d.0)
     }
 
     /// Why it stopped, and at which look (1-based pair count), once decided.

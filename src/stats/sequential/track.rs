@@ -8,7 +8,7 @@ use crate::stats::bounded_mean::{log_factor, log_mean_exp};
 
 /// Which way a track bets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
+pub enum BetOn {
     /// On the candidate: rejects "the mean difference is at most m".
     Candidate,
     /// On the baseline: rejects "the mean difference is at least −m" (the differences
@@ -31,8 +31,8 @@ enum Sums {
 /// The state of one e-process.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Track {
-    side: Side,
-    /// The null's bound on the mean (after negation for [`Side::Baseline`]).
+    side: BetOn,
+    /// The null's bound on the mean (after negation for [`BetOn::Baseline`]).
     m: f64,
     sums: Sums,
     pairs: u64,
@@ -41,7 +41,7 @@ pub struct Track {
 impl Track {
     /// A track before any pair. `binary`: every difference will be −1, 0 or 1.
     /// `m` must be in (−1, 1).
-    pub fn new(side: Side, m: f64, bets: &[f64], binary: bool) -> Track {
+    pub fn new(side: BetOn, m: f64, bets: &[f64], binary: bool) -> Track {
         let sums = if binary {
             Sums::Counts([0; 3])
         } else {
@@ -72,8 +72,8 @@ impl Track {
 
     fn oriented(&self, difference: f64) -> f64 {
         match self.side {
-            Side::Candidate => difference,
-            Side::Baseline => -difference,
+            BetOn::Candidate => difference,
+            BetOn::Baseline => -difference,
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::{EXACT_TOLERANCE, assert_relative};
 use crate::stats::bounded_mean::bet_fractions;
-use crate::stats::sequential::{Design, Monitor, Reason, Status, final_look};
+use crate::stats::sequential::{Design, Monitor, Reason, Standing, final_look};
 use crate::stats::signed_rank::ZeroMethod;
 
 /// The mixture capital after `values`, as the definition reads:
@@ -64,7 +64,7 @@ fn score_e_values_equal_the_naive_products_at_every_look() {
             EXACT_TOLERANCE,
             "futility",
         );
-        if monitor.status() != Status::Continue {
+        if monitor.status() != Standing::Continue {
             break;
         }
     }
@@ -78,7 +78,7 @@ fn binary_e_values_and_the_margin_equal_the_naive_products() {
     let mut monitor = Monitor::new(with_margin).unwrap();
     let bets = bet_fractions(500);
     for t in 0..60 {
-        if monitor.push(values[t], Some(if t % 3 == 0 { "a" } else { "b" })) != Status::Continue {
+        if monitor.push(values[t], Some(if t % 3 == 0 { "a" } else { "b" })) != Standing::Continue {
             break;
         }
         let look = &monitor.looks()[t];
@@ -177,7 +177,7 @@ fn a_clear_improvement_is_admitted_early_and_later_pairs_are_not_used() {
     let mut decided_at = None;
     for t in 1..=30u64 {
         let status = monitor.push(if t <= 11 { 1.0 } else { -1.0 }, None);
-        if status == Status::Admitted && decided_at.is_none() {
+        if status == Standing::Admitted && decided_at.is_none() {
             decided_at = Some(t);
         }
     }
@@ -196,11 +196,11 @@ fn a_clear_improvement_is_admitted_early_and_later_pairs_are_not_used() {
 fn steady_losses_are_refused_as_unable_to_be_better() {
     let mut monitor = Monitor::new(design(1_000, false)).unwrap();
     let mut t = 0;
-    while monitor.status() == Status::Continue {
+    while monitor.status() == Standing::Continue {
         monitor.push(if t % 2 == 0 { -0.5 } else { 0.1 }, None);
         t += 1;
     }
-    assert_eq!(monitor.status(), Status::Refused);
+    assert_eq!(monitor.status(), Standing::Refused);
     assert_eq!(monitor.decision().unwrap().0, &Reason::CannotBeBetter);
     assert!(monitor.interval().unwrap().high <= 0.0);
 }
@@ -216,7 +216,7 @@ fn a_regressing_stratum_refuses_although_the_whole_improves() {
         };
         guarded.push(difference, Some(stratum));
     }
-    assert_eq!(guarded.status(), Status::Refused);
+    assert_eq!(guarded.status(), Standing::Refused);
     assert_eq!(
         guarded.decision().unwrap().0,
         &Reason::StratumRegressed("worse".to_string())
@@ -237,7 +237,7 @@ fn a_prefix_decided_at_look_t_answers_alike_for_every_longer_prefix() {
             prefix.push(v, None);
         }
         if k < look as usize {
-            assert_eq!(prefix.status(), Status::Continue);
+            assert_eq!(prefix.status(), Standing::Continue);
         } else {
             assert_eq!(prefix.decision(), Some((&reason, look)));
         }
@@ -266,7 +266,7 @@ fn the_last_look_applies_the_exact_test_at_the_alpha_left_over() {
     assert_eq!(reason, &Reason::FinalLook { shown });
     // The fixed-n exact test: P(Bin(20, ½) ≥ 14) = 0.0577 > 0.05, so not shown either.
     assert!(!shown);
-    assert_eq!(monitor.status(), Status::Refused);
+    assert_eq!(monitor.status(), Standing::Refused);
 }
 
 #[test]
@@ -286,11 +286,11 @@ fn tasks_needed_is_absent_without_evidence_and_a_steady_run_crosses_within_it() 
             break monitor.tasks_needed().unwrap();
         }
     };
-    while monitor.status() == Status::Continue {
+    while monitor.status() == Standing::Continue {
         monitor.push(pattern(t), None);
         t += 1;
     }
-    assert_eq!(monitor.status(), Status::Admitted);
+    assert_eq!(monitor.status(), Standing::Admitted);
     assert!(
         t <= 30 + estimate_at_30 + 3,
         "crossed at {t}, estimate 30 + {estimate_at_30}"

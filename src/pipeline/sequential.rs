@@ -1,0 +1,542 @@
+//! `admit --sequential`: read the two scores files and the order fixed before scoring,
+//! take the pairs scored in both files (which must be a prefix of the order), replay the
+//! monitoring a user who looked after every pair would have done
+//! ([`crate::stats::sequential::Monitor`]), and report where it stands: admitted,
+//! refused, or continue. A decided run is one attempt in the ledger, however many
+//! looks it took.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::admit::Input;
+use crate::admission::{Baseline, Keep, StrataRequest, TaskList, Test, TestChoice, Verdict};
+use crate::alpha::Alpha;
+use crate::atomic::FileToWrite;
+use crate::digest::sha256_hex;
+use crate::error::InputError;
+use crate::ledger;
+use crate::plot::{EValuePlot, e_value_svg};
+use crate::report::sequential::{
+    E_VALUE_CAP, FinalLookReport, SCHEMA, SequentialInterval, SequentialReport, StratumEvidence,
+    markdown_report,
+};
+use crate::report::{LedgerInfo, json};
+use crate::stats::sequential::{Design, FinalTest, Monitor, Reason, Standing};
+use crate::stats::signed_rank::ZeroMethod;
+use crate::table::Table;
+
+/// The files of one sequential run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SequentialFiles {
+    /// The baseline's scores (may hold more tasks than the candidate's).
+    pub baseline: PathBuf,
+    /// The candidate's scores so far.
+    pub candidate: PathBuf,
+    /// The order: a table whose `task_id` column lists every holdout task, in the order
+    /// fixed before any output was seen.
+    pub order: PathBuf,
+    /// The holdout-reuse ledger, if any.
+    pub ledger: Option<PathBuf>,
+}
+
+/// The settings of one sequential run, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SequentialSettings {
+    /// The level.
+    pub alpha: Alpha,
+    /// Refuse once the upper bound on the improvement is at or below this, in [0, 1).
+    pub margin: f64,
+    /// `--test`.
+    pub test: TestChoice,
+    /// `--zero-method`, for the signed-rank test of the last look.
+    pub zero: ZeroMethod,
+    /// `--strata`, absent for `none`.
+    pub strata: Option<StrataRequest>,
+}
+
+/// A sequential run: the report, the e-value path, and notes for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SequentialRun {
+    /// The report.
+    pub report: SequentialReport,
+    /// What the plot draws.
+    pub plot: EValuePlot,
+    /// Where the verdict leaves the exit status.
+    pub status: Standing,
+}
+
+/// The pairs to monitor, in the order: (difference, stratum) for each.
+struct Ordered {
+    differences: Vec<(f64, Option<String>)>,
+    binary: bool,
+    holdout: Vec<String>,
+}
+
+/// Runs `admit --sequential`.
+pub fn sequential(
+    files: &SequentialFiles,
+    settings: &SequentialSettings,
+) -> anyhow::Result<SequentialRun> {
+    let baseline = Input::read(&files.baseline)?;
+    let candidate = Input::read(&files.candidate)?;
+    let order_input = Input::read(&files.order)?;
+    let order = TaskList::from_table(&Table::parse(&order_input.path, &order_input.bytes)?)?;
+    let ordered = read_ordered(&baseline, &candidate, &order, settings)?;
+    let inputs = vec![
+        input_file("baseline", &baseline),
+        input_file("candidate", &candidate),
+        input_file("order", &order_input),
+    ];
+    let holdout_sha256 = ledger::holdout_identity(&ordered.holdout);
+    let run_at = |alpha: f64| monitor(&ordered, settings, alpha);
+    let Some(path) = &files.ledger else {
+        let monitor = run_at(settings.alpha.get())?;
+        return Ok(finish(&monitor, &ordered, settings, inputs, None));
+    };
+    let declared = settings.alpha.get();
+    let records = read_records(path)?;
+    let digests = |used: u64| used_digests(&ordered, used as usize);
+    // A run decided before on the same pairs (a longer file decided at the same look)
+    // repeats that attempt: nothing is spent again.
+    let earlier: Vec<&ledger::Record> = records
+        .iter()
+        .filter(|r| r.holdout_sha256 == holdout_sha256)
+        .collect();
+    for record in &earlier {
+        let monitor = run_at(record.alpha_this_attempt)?;
+        if monitor.status() != Standing::Continue
+            && digests(monitor.pairs())
+                == (
+                    record.baseline_sha256.clone(),
+                    record.candidate_sha256.clone(),
+                )
+        {
+            let info = ledger_info(path, record, true, earlier.len() as u64);
+            return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)));
+        }
+    }
+    // An undecided run records nothing: it runs at the alpha its attempt will have.
+    let next = ledger::next_attempt(&records, &holdout_sha256, declared)
+        .map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))?;
+    let peek = run_at(next.alpha)?;
+    if peek.status() == Standing::Continue {
+        let info = ledger_info(path, &next.record(placeholder()), false, next.attempt - 1);
+        return Ok(finish(&peek, &ordered, settings, inputs, Some(info)));
+    }
+    // The attempt is identified by the pairs used up to the decision, so a longer file
+    // decided at the same look repeats it instead of spending again.
+    let (baseline_sha256, candidate_sha256) = digests(peek.pairs());
+    let inputs_ledger = ledger::file::Inputs {
+        baseline_sha256: &baseline_sha256,
+        candidate_sha256: &candidate_sha256,
+    };
+    let entry =
+        ledger::file::record_or_repeat(path, &holdout_sha256, declared, inputs_ledger, |alpha| {
+            let monitor = run_at(alpha)?;
+            let decision = ledger::Decision {
+                candidate_sha256: candidate_sha256.clone(),
+                baseline_sha256: baseline_sha256.clone(),
+                test: format!("sequential-{}", test_name(ordered.binary)),
+                n: monitor.pairs(),
+                p_improvement: p_improvement(&monitor),
+                verdict: match monitor.status() {
+                    Standing::Admitted => Verdict::Admitted,
+                    _ => Verdict::Refused,
+                },
+            };
+            Ok((decision, monitor))
+        })?;
+    let info = ledger_info(path, &entry.record, entry.repeated, entry.attempts);
+    Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)))
+}
+
+fn placeholder() -> ledger::Decision {
+    ledger::Decision {
+        candidate_sha256: String::new(),
+        baseline_sha256: String::new(),
+        test: String::new(),
+        n: 0,
+        p_improvement: 1.0,
+        verdict: Verdict::Refused,
+    }
+}
+
+/// The records of the ledger at `path` (none when it does not exist yet).
+fn read_records(path: &Path) -> anyhow::Result<Vec<ledger::Record>> {
+    let source = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(ledger::read_ledger(&source, &text)?.records),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => anyhow::bail!("`{source}`: cannot read it: {e}"),
+    }
+}
+
+/// The identity of a decided run in the ledger: SHA-256 of the first `used` pairs in
+/// the order (task, side, difference), one for each side.
+fn used_digests(ordered: &Ordered, used: usize) -> (String, String) {
+    let digest = |side: &str| {
+        let text: String = ordered.holdout[..used]
+            .iter()
+            .zip(&ordered.differences)
+            .map(|(task, (d, _))| format!("{task}\t{side}\t{d}\n"))
+            .collect();
+        sha256_hex(text.as_bytes())
+    };
+    (digest("baseline"), digest("candidate"))
+}
+
+fn ledger_info(path: &Path, record: &ledger::Record, repeated: bool, attempts: u64) -> LedgerInfo {
+    LedgerInfo {
+        path: path.display().to_string(),
+        holdout_sha256: record.holdout_sha256.clone(),
+        attempt: record.attempt,
+        repeated,
+        declared_alpha: record.declared_alpha,
+        alpha_this_attempt: record.alpha_this_attempt,
+        alpha_spent_before: record.alpha_spent_before,
+        alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, attempts),
+    }
+}
+
+fn input_file(role: &str, input: &Input) -> crate::report::InputFile {
+    crate::report::InputFile {
+        role: role.to_string(),
+        path: input.path.clone(),
+        sha256: sha256_hex(&input.bytes),
+    }
+}
+
+fn test_name(binary: bool) -> &'static str {
+    if binary { "mcnemar" } else { "signed-rank" }
+}
+
+/// The task ids of a scores file with their rows.
+fn task_rows(input: &Input) -> Result<BTreeMap<String, u64>, InputError> {
+    let table = Table::parse(&input.path, &input.bytes)?;
+    let id = table.require("task_id")?;
+    Ok(table
+        .rows
+        .iter()
+        .map(|row| (row.fields[id].trim().to_string(), row.line))
+        .collect())
+}
+
+/// The pairs scored in both files, checked to be a prefix of the order, in its order.
+fn read_ordered(
+    baseline: &Input,
+    candidate: &Input,
+    order: &TaskList,
+    settings: &SequentialSettings,
+) -> anyhow::Result<Ordered> {
+    let in_baseline = task_rows(baseline)?;
+    let in_candidate = task_rows(candidate)?;
+    let position: BTreeMap<&str, usize> = order
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, (task, _))| (task.as_str(), i))
+        .collect();
+    if let Some((task, row)) = in_candidate
+        .iter()
+        .find(|(task, _)| !position.contains_key(task.as_str()))
+    {
+        anyhow::bail!(
+            "`{}` row {row}: task `{task}` is not in the order `{}`; every scored task must be a holdout task listed there",
+            candidate.path,
+            order.source
+        );
+    }
+    let scored = |task: &str| in_baseline.contains_key(task) && in_candidate.contains_key(task);
+    let used = order
+        .tasks
+        .iter()
+        .position(|(task, _)| !scored(task))
+        .unwrap_or(order.tasks.len());
+    if let Some((late, _)) = order.tasks[used..].iter().find(|(task, _)| scored(task)) {
+        let (gap, gap_row) = &order.tasks[used];
+        let lacking = if in_candidate.contains_key(gap.as_str()) {
+            &baseline.path
+        } else {
+            &candidate.path
+        };
+        anyhow::bail!(
+            "task `{late}` (position {} of `{}`) is scored out of order: `{gap}` (position {}, row {gap_row}) comes before it and is missing from `{lacking}`; score the tasks in the order, or leave `{late}` out until `{gap}` is scored",
+            position[late.as_str()] + 1,
+            order.source,
+            used + 1
+        );
+    }
+    if used == 0 {
+        let (first, _) = &order.tasks[0];
+        anyhow::bail!(
+            "the first task of `{}`, `{first}`, is not scored in both files: there is nothing to look at yet",
+            order.source
+        );
+    }
+    let prefix = TaskList {
+        source: order.source.clone(),
+        tasks: order.tasks[..used].to_vec(),
+    };
+    let column = settings.strata.as_ref().map(|s| s.column.as_str());
+    let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, false)?;
+    let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::Losses)?;
+    let pairs = joined.pair(Some(&prefix), settings.strata.as_ref())?;
+    let test = settings
+        .test
+        .resolve(&pairs, settings.zero, &pairs.baseline, &pairs.candidate)?;
+    let binary = test == Test::McNemar;
+    let by_task: BTreeMap<&str, _> = pairs.pairs.iter().map(|p| (pairs.task(p), p)).collect();
+    let differences = prefix
+        .tasks
+        .iter()
+        .map(|(task, _)| {
+            let pair = by_task[task.as_str()];
+            let difference = if binary {
+                f64::from(u8::from(pair.candidate.correct == Some(true)))
+                    - f64::from(u8::from(pair.baseline.correct == Some(true)))
+            } else {
+                pair.difference()
+            };
+            (difference, pairs.stratum(pair).map(str::to_string))
+        })
+        .collect();
+    Ok(Ordered {
+        differences,
+        binary,
+        holdout: order.tasks.iter().map(|(task, _)| task.clone()).collect(),
+    })
+}
+
+/// Replays the monitoring at `alpha`.
+fn monitor(
+    ordered: &Ordered,
+    settings: &SequentialSettings,
+    alpha: f64,
+) -> anyhow::Result<Monitor> {
+    let design = Design::new(
+        alpha,
+        settings.margin,
+        ordered.holdout.len() as u64,
+        ordered.binary,
+        settings.zero,
+    );
+    let mut monitor = Monitor::new(design)?;
+    for (difference, stratum) in &ordered.differences {
+        if monitor.push(*difference, stratum.as_deref()) != Standing::Continue {
+            break;
+        }
+    }
+    Ok(monitor)
+}
+
+/// The p-value a ledger records: the final test's, else 1/e-value (an anytime-valid
+/// p-value), at most 1.
+fn p_improvement(monitor: &Monitor) -> f64 {
+    match monitor.final_test() {
+        Some(FinalTest::Binomial { look, wins }) => look.p_value(*wins),
+        Some(FinalTest::SignedRank { p_improvement, .. }) => *p_improvement,
+        None => monitor
+            .looks()
+            .last()
+            .map_or(1.0, |look| (-look.log_e_improvement).exp().min(1.0)),
+    }
+}
+
+fn finish(
+    monitor: &Monitor,
+    ordered: &Ordered,
+    settings: &SequentialSettings,
+    inputs: Vec<crate::report::InputFile>,
+    ledger: Option<LedgerInfo>,
+) -> SequentialRun {
+    let report = build_report(monitor, ordered, settings, inputs, ledger);
+    let plot = EValuePlot {
+        log10_path: monitor
+            .looks()
+            .iter()
+            .map(|look| look.log_e_improvement / std::f64::consts::LN_10)
+            .collect(),
+        log10_threshold: monitor.threshold().log10(),
+        holdout: ordered.holdout.len() as u64,
+    };
+    SequentialRun {
+        report,
+        plot,
+        status: monitor.status(),
+    }
+}
+
+fn capped(log_e: f64) -> f64 {
+    log_e.exp().min(E_VALUE_CAP)
+}
+
+fn build_report(
+    monitor: &Monitor,
+    ordered: &Ordered,
+    settings: &SequentialSettings,
+    inputs: Vec<crate::report::InputFile>,
+    ledger: Option<LedgerInfo>,
+) -> SequentialReport {
+    let alpha = monitor.design().alpha;
+    let look = monitor.pairs();
+    let last = monitor
+        .looks()
+        .last()
+        .expect("at least one pair was pushed");
+    let interval = monitor.interval().expect("at least one pair was pushed");
+    let used = &ordered.differences[..look as usize];
+    let mean = used.iter().map(|(d, _)| d).sum::<f64>() / look as f64;
+    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+    for (_, stratum) in used {
+        if let Some(name) = stratum {
+            *counts.entry(name.as_str()).or_default() += 1;
+        }
+    }
+    let strata = monitor
+        .strata()
+        .into_iter()
+        .map(|(name, log_e)| StratumEvidence {
+            pairs: counts.get(name.as_str()).copied().unwrap_or(0),
+            stratum: name,
+            e_value: capped(log_e),
+        })
+        .collect();
+    let (verdict, reason) = match (monitor.status(), monitor.decision()) {
+        (Standing::Admitted, Some((reason, t))) => ("admitted", sentence(reason, t, monitor)),
+        (Standing::Refused, Some((reason, t))) => ("refused", sentence(reason, t, monitor)),
+        _ => (
+            "continue",
+            format!(
+                "not decided after {look} of {} tasks: score the next tasks in the order and run again",
+                ordered.holdout.len()
+            ),
+        ),
+    };
+    let final_look = monitor.final_test().map(|test| match test {
+        FinalTest::Binomial { look, wins } => FinalLookReport {
+            method: format!(
+                "exact binomial test on {} discordant pairs ({wins} for the candidate; admits from {})",
+                look.discordant, look.critical
+            ),
+            alpha: look.alpha_left,
+            p_value: look.p_value(*wins),
+            shown: *wins >= look.critical,
+        },
+        FinalTest::SignedRank {
+            p_improvement,
+            alpha,
+            mean,
+        } => FinalLookReport {
+            method: "exact signed-rank test (and a positive mean)".to_string(),
+            alpha: *alpha,
+            p_value: *p_improvement,
+            shown: *p_improvement < *alpha && *mean > 0.0,
+        },
+    });
+    SequentialReport {
+        schema: SCHEMA.to_string(),
+        verdict: verdict.to_string(),
+        reason,
+        test: test_name(ordered.binary).to_string(),
+        alpha,
+        margin: settings.margin,
+        holdout_tasks: ordered.holdout.len() as u64,
+        pairs_scored: ordered.differences.len() as u64,
+        look,
+        e_value: capped(last.log_e_improvement),
+        log10_e_value: last.log_e_improvement / std::f64::consts::LN_10,
+        threshold: monitor.threshold(),
+        interval: SequentialInterval {
+            low: interval.low,
+            high: interval.high,
+            confidence: interval.confidence,
+        },
+        mean_difference: mean,
+        tasks_needed: (monitor.status() == Standing::Continue)
+            .then(|| monitor.tasks_needed())
+            .flatten(),
+        final_look,
+        strata,
+        ledger,
+        inputs,
+    }
+}
+
+/// Why the run stopped at look `t`.
+fn sentence(reason: &Reason, t: u64, monitor: &Monitor) -> String {
+    let n = monitor.design().holdout;
+    match reason {
+        Reason::ImprovementShown => format!(
+            "the improvement e-value reached {} at look {t} of {n}",
+            crate::figures::number(monitor.threshold())
+        ),
+        Reason::CannotBeBetter => format!(
+            "at look {t} of {n} the anytime-valid upper bound on the improvement fell to {} or below: the candidate cannot be better",
+            crate::figures::number(monitor.design().margin)
+        ),
+        Reason::StratumRegressed(name) => format!(
+            "at look {t} of {n} stratum `{name}` significantly regressed (its regression e-value reached {})",
+            crate::figures::number(1.0 / monitor.design().alpha)
+        ),
+        Reason::FinalLook { shown: true } => format!(
+            "every one of the {n} tasks was scored undecided, and the exact test of the last look at the alpha left over showed the improvement"
+        ),
+        Reason::FinalLook { shown: false } => format!(
+            "every one of the {n} tasks was scored undecided, and the exact test of the last look at the alpha left over did not show an improvement"
+        ),
+    }
+}
+
+/// Every file `--report-dir` receives for a sequential run, in `dir`.
+pub fn report_names(dir: &Path) -> Vec<PathBuf> {
+    ["admission.json", "admission.md", "e_value.svg"]
+        .iter()
+        .map(|name| dir.join(name))
+        .collect()
+}
+
+/// The files of the report folder: `admission.json`, `admission.md` and `e_value.svg`.
+pub fn report_files(dir: &Path, run: &SequentialRun) -> anyhow::Result<Vec<FileToWrite>> {
+    Ok(vec![
+        FileToWrite::new(dir.join("admission.json"), json::rounded(&run.report)?),
+        FileToWrite::new(
+            dir.join("admission.md"),
+            markdown_report(&run.report, Some("e_value.svg")),
+        ),
+        FileToWrite::new(dir.join("e_value.svg"), e_value_svg(&run.plot)),
+    ])
+}
+
+/// Runs simulated for `power --sequential`: the power's 95% Monte-Carlo error is at most
+/// ±2.2 points.
+pub const POWER_RUNS: u64 = 2_000;
+
+/// Answers `power --sequential`: the design on `holdout` tasks (default: the fixed-n
+/// test's n for 80% power at this shift), simulated at the shift.
+pub fn sequential_power(
+    alpha: f64,
+    shift: f64,
+    discordance: f64,
+    holdout: Option<u64>,
+) -> anyhow::Result<crate::report::sequential::SequentialPowerReport> {
+    use crate::stats::power::{mcnemar_power, required_n_for_power};
+    let fixed = required_n_for_power(shift, discordance, alpha, 0.8);
+    let Some(holdout) = holdout.or(fixed) else {
+        anyhow::bail!(
+            "no holdout up to {} pairs gives the fixed-n test 80% power at shift {shift}: give --holdout N",
+            crate::stats::power::EXACT_POWER_LIMIT
+        );
+    };
+    let design = Design::new(alpha, 0.0, holdout, true, ZeroMethod::Wilcox);
+    let operating = crate::stats::sequential::operating(&design, discordance, shift, POWER_RUNS)?;
+    Ok(crate::report::sequential::SequentialPowerReport {
+        schema: "evogate/power-sequential/v1",
+        alpha,
+        shift,
+        discordance,
+        holdout,
+        fixed_n_for_80_power: fixed,
+        fixed_n_power_at_holdout: mcnemar_power(holdout, discordance, shift, alpha),
+        sequential: operating,
+    })
+}

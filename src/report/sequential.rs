@@ -1,0 +1,262 @@
+//! `admission.json` of `admit --sequential` (schema `evogate/sequential/v1`) and its
+//! text and Markdown: where the monitoring stands after the pairs scored so far, in the
+//! order fixed before scoring. The struct's field docs are the schema; the writers
+//! compute nothing.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::escape::{markdown, plain};
+use super::{InputFile, LedgerInfo};
+use crate::figures::{number, p_value, signed};
+
+/// The schema name of a sequential report.
+pub const SCHEMA: &str = "evogate/sequential/v1";
+
+/// The largest e-value written; beyond it the report says this (JSON has no infinity).
+pub const E_VALUE_CAP: f64 = 1e300;
+
+/// A sequential admission report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SequentialReport {
+    /// Always `evogate/sequential/v1`.
+    pub schema: String,
+    /// `admitted` (exit 0), `refused` (exit 1) or `continue` (exit 3: score more tasks).
+    pub verdict: String,
+    /// Why it stopped, or why it goes on, in one sentence.
+    pub reason: String,
+    /// The e-processes' data: `mcnemar` (0/1 `correct`: the discordant pairs) or
+    /// `signed-rank` (scores: the mean difference in [−1, 1]), named after the exact
+    /// test of the last look.
+    pub test: String,
+    /// The level: the chance of admitting a candidate that is not better, however often
+    /// one looks.
+    pub alpha: f64,
+    /// Refused early once the upper bound on the improvement is at or below this.
+    pub margin: f64,
+    /// The tasks of the order (the holdout): the last look is at this many pairs.
+    pub holdout_tasks: u64,
+    /// The pairs scored in both files, a prefix of the order.
+    pub pairs_scored: u64,
+    /// The look that decided (1-based: the pairs it had seen), or the last look taken
+    /// when the verdict is `continue`. Pairs after a deciding look are not used.
+    pub look: u64,
+    /// The improvement e-value at `look` (capped at 1e300).
+    pub e_value: f64,
+    /// log10 of the improvement e-value, uncapped.
+    pub log10_e_value: f64,
+    /// The e-value at which the candidate is admitted: 1/alpha for `correct`,
+    /// 1/(alpha · share) for scores.
+    pub threshold: f64,
+    /// The anytime-valid bounds on the mean paired difference (candidate − baseline) at
+    /// `look`, each at one-sided level alpha, valid at every look at once.
+    pub interval: SequentialInterval,
+    /// The mean paired difference at `look`.
+    pub mean_difference: f64,
+    /// While `continue`: an estimate of the further tasks the e-value needs if the
+    /// pairs to come look like those so far (absent when no improvement is in sight).
+    pub tasks_needed: Option<u64>,
+    /// The exact test of the last look, when every task was scored undecided.
+    pub final_look: Option<FinalLookReport>,
+    /// Each stratum's regression e-value at `look` (refused when one reaches 1/alpha).
+    pub strata: Vec<StratumEvidence>,
+    /// This run's attempt in the holdout-reuse ledger (recorded once decided).
+    pub ledger: Option<LedgerInfo>,
+    /// Every input's path as given and SHA-256.
+    pub inputs: Vec<InputFile>,
+}
+
+/// Anytime-valid bounds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SequentialInterval {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// Two-sided confidence, 1 − 2·alpha.
+    pub confidence: f64,
+}
+
+/// The exact test of the last look.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FinalLookReport {
+    /// What it is, in words.
+    pub method: String,
+    /// The level it was run at: what the e-process left over.
+    pub alpha: f64,
+    /// Its p-value (for `correct`: of the whole procedure, early stops included).
+    pub p_value: f64,
+    /// Whether it showed the improvement.
+    pub shown: bool,
+}
+
+/// One stratum's regression e-process.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StratumEvidence {
+    /// The stratum's value (untrusted text).
+    pub stratum: String,
+    /// Its pairs up to `look`.
+    pub pairs: u64,
+    /// Its regression e-value (capped at 1e300).
+    pub e_value: f64,
+}
+
+/// Renders the report as plain text: the verdict line first.
+pub fn text(report: &SequentialReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {}", report.verdict, plain(&report.reason));
+    for line in lines(report) {
+        let _ = writeln!(out, "  {}", plain(&line));
+    }
+    out
+}
+
+/// Renders the report as Markdown (`admission.md`, the step summary).
+pub fn markdown_report(report: &SequentialReport, plot: Option<&str>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "## Sequential admission: {}\n", report.verdict);
+    let _ = writeln!(out, "{}\n", markdown(&report.reason));
+    for line in lines(report) {
+        let _ = writeln!(out, "- {}", markdown(&line));
+    }
+    if let Some(file) = plot {
+        let _ = writeln!(out, "\n![e-value path against the threshold]({file})");
+    }
+    out
+}
+
+/// The figures, one sentence each, shared by the text and the Markdown.
+fn lines(report: &SequentialReport) -> Vec<String> {
+    let mut lines = vec![
+        format!(
+            "look {}: {} of {} holdout tasks used ({} scored)",
+            report.look, report.look, report.holdout_tasks, report.pairs_scored
+        ),
+        format!(
+            "e-value {} against the threshold {} (alpha {}; {})",
+            e_value(report.e_value, report.log10_e_value),
+            number(report.threshold),
+            number(report.alpha),
+            report.test
+        ),
+        format!(
+            "mean difference {}, anytime-valid {}% interval [{}, {}]",
+            signed(report.mean_difference),
+            number(report.interval.confidence * 100.0),
+            signed(report.interval.low),
+            signed(report.interval.high)
+        ),
+    ];
+    if report.verdict == "continue" {
+        lines.push(match report.tasks_needed {
+            Some(n) => format!(
+                "about {n} more tasks if the pairs to come look like these (the last look is at {})",
+                report.holdout_tasks
+            ),
+            None => "no improvement in sight: the e-value is not growing".to_string(),
+        });
+    }
+    if let Some(last) = &report.final_look {
+        lines.push(format!(
+            "last look: {} at alpha {}, p {}: {}",
+            last.method,
+            number(last.alpha),
+            p_value(last.p_value),
+            if last.shown { "shown" } else { "not shown" }
+        ));
+    }
+    for stratum in &report.strata {
+        lines.push(format!(
+            "stratum {}: {} pairs, regression e-value {}",
+            stratum.stratum,
+            stratum.pairs,
+            number(stratum.e_value)
+        ));
+    }
+    if let Some(ledger) = &report.ledger {
+        lines.push(format!(
+            "ledger {}: attempt {} on this holdout at alpha {}{}",
+            ledger.path,
+            ledger.attempt,
+            number(ledger.alpha_this_attempt),
+            if report.verdict == "continue" {
+                " (recorded once decided)"
+            } else if ledger.repeated {
+                " (a repeat of that attempt: nothing spent)"
+            } else {
+                ""
+            }
+        ));
+    }
+    lines
+}
+
+/// An e-value for a sentence: plain below a million, else as a power of ten.
+fn e_value(value: f64, log10: f64) -> String {
+    if value < 1e6 {
+        number(value)
+    } else {
+        format!("10^{}", number((log10 * 10.0).floor() / 10.0))
+    }
+}
+
+/// `evogate power --sequential` (schema `evogate/power-sequential/v1`): a sequential
+/// design's cost at one shift, beside the fixed-n exact test's n.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SequentialPowerReport {
+    /// Always `evogate/power-sequential/v1`.
+    pub schema: &'static str,
+    /// The level.
+    pub alpha: f64,
+    /// The true shift δ (share correct, candidate − baseline).
+    pub shift: f64,
+    /// The share of pairs that disagree, ψ.
+    pub discordance: f64,
+    /// The holdout: the last look.
+    pub holdout: u64,
+    /// The fixed-n exact McNemar test's smallest n with 80% power at this shift.
+    pub fixed_n_for_80_power: Option<u64>,
+    /// The fixed-n exact test's power on the whole holdout.
+    pub fixed_n_power_at_holdout: Option<f64>,
+    /// The sequential design, by simulation.
+    pub sequential: crate::stats::sequential::Operating,
+}
+
+/// The text of `power --sequential`.
+pub fn power_text(report: &SequentialPowerReport) -> String {
+    let s = &report.sequential;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "sequential admission at alpha {}, shift {}, discordance {}, holdout {} ({} simulated runs):",
+        number(report.alpha),
+        number(report.shift),
+        number(report.discordance),
+        report.holdout,
+        s.runs
+    );
+    let _ = writeln!(
+        out,
+        "  tasks to a decision: mean {}, median {}, 90th percentile {}",
+        number((s.mean_tasks * 10.0).round() / 10.0),
+        s.median_tasks,
+        s.p90_tasks
+    );
+    let _ = writeln!(
+        out,
+        "  admitted in {}% of runs",
+        number((s.power * 1000.0).round() / 10.0)
+    );
+    let fixed = match (report.fixed_n_for_80_power, report.fixed_n_power_at_holdout) {
+        (Some(n), Some(p)) => format!(
+            "  fixed-n exact test: {n} tasks for 80% power; {}% power on all {} tasks",
+            number((p * 1000.0).round() / 10.0),
+            report.holdout
+        ),
+        (Some(n), None) => format!("  fixed-n exact test: {n} tasks for 80% power"),
+        _ => "  fixed-n exact test: no n up to its limit reaches 80% power".to_string(),
+    };
+    let _ = writeln!(out, "{fixed}");
+    out
+}

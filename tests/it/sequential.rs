@@ -1,0 +1,327 @@
+//! `evogate admit --sequential`: each exit path (0 admitted, 1 refused, 3 continue, 2
+//! for a pair out of order or a task outside the order), the look that decided on
+//! files holding more pairs than it needed, the ledger's one attempt per run, and the
+//! report folder.
+
+use std::fs;
+use std::path::Path;
+
+use crate::util::{Run, assert_input_error, file_names, run, write};
+
+/// The order: tasks t000 … t{n-1}, in that order.
+fn order(dir: &Path, n: usize) {
+    let mut text = "task_id,kind\n".to_string();
+    for i in 0..n {
+        text.push_str(&format!("t{i:03},{}\n", kind(i)));
+    }
+    write(dir, "order.csv", &text);
+}
+
+fn kind(i: usize) -> &'static str {
+    if i.is_multiple_of(2) { "even" } else { "odd" }
+}
+
+/// Scores files for the first tasks of the order: (baseline correct, candidate
+/// correct) for each, in the order. The rows are written in reverse, which pairing by
+/// task_id must not mind.
+fn scores(dir: &Path, outcomes: &[(u8, u8)]) {
+    let header = "task_id,kind,correct,score\n";
+    let (mut base, mut cand) = (header.to_string(), header.to_string());
+    for (i, (b, c)) in outcomes.iter().enumerate().rev() {
+        base.push_str(&format!("t{i:03},{},{b},{b}\n", kind(i)));
+        cand.push_str(&format!("t{i:03},{},{c},{c}\n", kind(i)));
+    }
+    write(dir, "b.csv", &base);
+    write(dir, "c.csv", &cand);
+}
+
+fn sequential(dir: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "admit",
+        "--sequential",
+        "--baseline",
+        "b.csv",
+        "--candidate",
+        "c.csv",
+        "--order",
+        "order.csv",
+    ];
+    args.extend_from_slice(extra);
+    run(dir, &args)
+}
+
+fn json(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+/// The improvement e-value after w wins and no loss at holdout 100, as the definition
+/// reads: bets 1, 1/2, 1/4, 1/8, 1/16 (down to the first at or below 1/√100), and the
+/// mixture is their mean capital Π (1 + c).
+fn e_value_of_wins(w: i32) -> f64 {
+    [1.0, 0.5, 0.25, 0.125, 0.0625]
+        .iter()
+        .map(|c: &f64| (1.0 + c).powi(w))
+        .sum::<f64>()
+        / 5.0
+}
+
+#[test]
+fn wins_in_a_row_admit_with_exit_0_at_the_first_look_past_twenty_whatever_follows() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 100);
+    let first = (1..).find(|&w| e_value_of_wins(w) >= 20.0).unwrap();
+    // 9.16 after 5 wins, 16.5 after 6, 30.7 after 7.
+    assert_eq!(first, 7);
+    for k in [7, 8, 30] {
+        let mut outcomes = vec![(0, 1); k];
+        // What comes after the deciding look is not used: losses change nothing.
+        for outcome in outcomes.iter_mut().skip(7) {
+            *outcome = (1, 0);
+        }
+        scores(dir.path(), &outcomes);
+        let run = sequential(dir.path(), &["--format", "json"]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        let report = json(&run);
+        assert_eq!(report["verdict"], "admitted");
+        assert_eq!(report["look"], 7);
+        assert_eq!(report["pairs_scored"], k);
+        let e = report["e_value"].as_f64().unwrap();
+        assert!((e - e_value_of_wins(7)).abs() < 1e-9 * e, "{e}");
+        assert!(report["interval"]["low"].as_f64().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn six_wins_in_a_row_continue_with_exit_3_and_an_estimate_of_the_tasks_needed() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 100);
+    scores(dir.path(), &[(0, 1); 6]);
+    let run = sequential(dir.path(), &[]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("continue: not decided after 6 of 100 tasks"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("e-value 16.5"), "{}", run.stdout);
+    let report = json(&sequential(dir.path(), &["--format", "json"]));
+    assert_eq!(report["verdict"], "continue");
+    let needed = report["tasks_needed"].as_u64().unwrap();
+    assert!((1..=10).contains(&needed), "{needed}");
+    assert!(report["interval"]["low"].as_f64().unwrap() < 0.0);
+}
+
+#[test]
+fn steady_losses_are_refused_with_exit_1_as_unable_to_be_better() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 100);
+    scores(dir.path(), &[(1, 0); 40]);
+    let run = sequential(dir.path(), &["--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let report = json(&run);
+    assert_eq!(report["verdict"], "refused");
+    assert!(
+        report["reason"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be better"),
+        "{report}"
+    );
+    assert!(report["interval"]["high"].as_f64().unwrap() <= 0.0);
+    assert!(report["look"].as_u64().unwrap() < 40);
+}
+
+#[test]
+fn a_stratum_losing_every_pair_is_refused_though_the_other_wins_every_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 100);
+    // Even tasks lose, odd ones win: the whole is flat, `even` regresses.
+    let outcomes: Vec<(u8, u8)> = (0..40)
+        .map(|i| if i % 2 == 0 { (1, 0) } else { (0, 1) })
+        .collect();
+    scores(dir.path(), &outcomes);
+    let report = json(&sequential(dir.path(), &["--format", "json"]));
+    assert_eq!(report["verdict"], "refused");
+    assert!(
+        report["reason"]
+            .as_str()
+            .unwrap()
+            .contains("stratum `even`"),
+        "{report}"
+    );
+}
+
+#[test]
+fn every_task_scored_undecided_is_settled_by_the_exact_test_of_the_last_look() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 40);
+    // 40 tasks: 12 wins spread among ties and 2 losses. The e-process never reaches 20
+    // (checked by the JSON: a final look is present) and the exact test decides.
+    let outcomes: Vec<(u8, u8)> = (0..40)
+        .map(|i| match i % 10 {
+            1 | 4 | 7 => (0, 1),
+            9 if i < 20 => (1, 0),
+            _ => (1, 1),
+        })
+        .collect();
+    scores(dir.path(), &outcomes);
+    let run = sequential(dir.path(), &["--format", "json", "--strata", "none"]);
+    let report = json(&run);
+    assert_eq!(report["look"], 40, "{report}");
+    let last = &report["final_look"];
+    assert!(last.is_object(), "{report}");
+    // 12 wins of 14 discordant: P(Bin(14, ½) ≥ 12) = 106/16384 = 0.0065, and the whole
+    // procedure's p-value adds the e-process's crossing chance: still below 0.05.
+    let p = last["p_value"].as_f64().unwrap();
+    assert!((106.0 / 16_384.0..=0.05).contains(&p), "{p}");
+    assert_eq!(last["shown"], true);
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn a_pair_scored_ahead_of_an_unscored_task_is_an_error_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 10);
+    scores(dir.path(), &[(0, 1); 5]);
+    // Drop t002 from the candidate: t003 and t004 are then out of order.
+    let cand = fs::read_to_string(dir.path().join("c.csv")).unwrap();
+    let cand: String = cand
+        .lines()
+        .filter(|l| !l.starts_with("t002"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    write(dir.path(), "c.csv", &cand);
+    let run = sequential(dir.path(), &[]);
+    assert_input_error(
+        &run,
+        &["`t003`", "out of order", "`t002`", "position 3", "c.csv"],
+    );
+}
+
+#[test]
+fn a_task_outside_the_order_is_an_error_naming_its_row() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 3);
+    scores(dir.path(), &[(0, 1); 4]);
+    let run = sequential(dir.path(), &[]);
+    assert_input_error(&run, &["`c.csv` row 2", "`t003`", "not in the order"]);
+}
+
+#[test]
+fn a_decided_run_is_one_attempt_in_the_ledger_however_many_files_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 100);
+    // Undecided: nothing recorded.
+    scores(dir.path(), &[(0, 1); 5]);
+    assert_eq!(
+        sequential(dir.path(), &["--ledger", "ledger.jsonl"]).code,
+        3
+    );
+    assert!(!dir.path().join("ledger.jsonl").exists());
+    // Decided at look 7 (alpha 0.05·6/π² = 0.0304 for attempt 1: 1/alpha = 32.9, so
+    // the look moves to 8, where the e-value is 57.7).
+    for k in [8, 9, 12] {
+        scores(dir.path(), &vec![(0, 1); k]);
+        let run = sequential(
+            dir.path(),
+            &["--ledger", "ledger.jsonl", "--format", "json"],
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        let report = json(&run);
+        assert_eq!(report["look"], 8);
+        assert_eq!(report["ledger"]["attempt"], 1);
+        assert_eq!(report["ledger"]["repeated"], k > 8);
+    }
+    let ledger = fs::read_to_string(dir.path().join("ledger.jsonl")).unwrap();
+    assert_eq!(ledger.lines().count(), 1, "{ledger}");
+    assert!(ledger.contains("\"sequential-mcnemar\""), "{ledger}");
+}
+
+#[test]
+fn the_report_folder_holds_the_json_markdown_and_e_value_plot_and_is_the_same_bytes_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), 100);
+    scores(dir.path(), &[(0, 1); 9]);
+    let first = sequential(dir.path(), &["--report-dir", "out"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(
+        file_names(&dir.path().join("out")),
+        ["admission.json", "admission.md", "e_value.svg"]
+    );
+    let read = |name: &str| fs::read(dir.path().join("out").join(name)).unwrap();
+    let (json_bytes, md, svg) = (
+        read("admission.json"),
+        read("admission.md"),
+        read("e_value.svg"),
+    );
+    let md_text = String::from_utf8(md.clone()).unwrap();
+    assert!(
+        md_text.contains("look 7: 7 of 100 holdout tasks used \\(9 scored\\)"),
+        "{md_text}"
+    );
+    assert!(String::from_utf8(svg.clone()).unwrap().starts_with("<svg"));
+    sequential(dir.path(), &["--report-dir", "out"]);
+    assert_eq!(read("admission.json"), json_bytes);
+    assert_eq!(read("admission.md"), md);
+    assert_eq!(read("e_value.svg"), svg);
+}
+
+#[test]
+fn power_sequential_gives_tasks_to_a_decision_beside_the_fixed_n_tests_n() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "power",
+        "--sequential",
+        "--shift",
+        "0.14",
+        "--discordance",
+        "0.3",
+        "--format",
+        "json",
+    ];
+    let run = run(dir.path(), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = json(&run);
+    let fixed: serde_json::Value = serde_json::from_str(
+        &crate::util::run(
+            dir.path(),
+            &[
+                "power",
+                "--shift",
+                "0.14",
+                "--discordance",
+                "0.3",
+                "--format",
+                "json",
+            ],
+        )
+        .stdout,
+    )
+    .unwrap();
+    // The holdout defaults to the fixed-n test's smallest n for 80% power.
+    assert_eq!(report["holdout"], fixed["rows"][0]["smallest_n_for_power"]);
+    assert_eq!(report["fixed_n_for_80_power"], report["holdout"]);
+    let sequential = &report["sequential"];
+    let (median, p90) = (
+        sequential["median_tasks"].as_u64().unwrap(),
+        sequential["p90_tasks"].as_u64().unwrap(),
+    );
+    let holdout = report["holdout"].as_u64().unwrap();
+    assert!(median <= p90 && p90 <= holdout, "{report}");
+    let power = sequential["power"].as_f64().unwrap();
+    assert!(power > 0.6 && power < 0.9, "{report}");
+    // A shift larger than the discordance cannot be.
+    let bad = crate::util::run(
+        dir.path(),
+        &[
+            "power",
+            "--sequential",
+            "--shift",
+            "0.4",
+            "--discordance",
+            "0.3",
+        ],
+    );
+    assert_input_error(&bad, &["--shift 0.4"]);
+}
