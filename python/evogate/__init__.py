@@ -29,6 +29,7 @@ __all__ = [
     "EvogateError",
     "Grade",
     "Grader",
+    "Sequential",
     "admit",
     "binary",
     "dspy_metric",
@@ -130,9 +131,9 @@ class Admission:
         return f"Admission(verdict={self.verdict!r}, admitted={self.admitted})"
 
 
-def _run(args: list) -> subprocess.CompletedProcess:
+def _run(args: list, ok: tuple = (0, 1)) -> subprocess.CompletedProcess:
     done = subprocess.run([binary(), *args], capture_output=True, text=True)
-    if done.returncode not in (0, 1):
+    if done.returncode not in ok:
         message = done.stderr.strip() or f"evogate exited with status {done.returncode}"
         raise EvogateError(message)
     return done
@@ -382,3 +383,7 @@ def import_log(
     if done.returncode != 0:
         raise EvogateError(done.stderr.strip() or "evogate import exited with status 1")
     return done.stdout
+
+
+# Sequential admission (issue 30) lives in its own module.
+from .sequential import Sequential  # noqa: E402

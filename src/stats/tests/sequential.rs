@@ -296,3 +296,43 @@ fn tasks_needed_is_absent_without_evidence_and_a_steady_run_crosses_within_it() 
         "crossed at {t}, estimate 30 + {estimate_at_30}"
     );
 }
+
+/// The e-values of the Python reimplementation after every pair
+/// (`python3 benches/sequential_vector.py`, python/evogate/sequential.py).
+const PYTHON_VECTOR: &str = include_str!("../../../tests/data/sequential_vector.tsv");
+
+#[test]
+fn e_values_equal_the_python_reimplementation_to_1e_12() {
+    use crate::stats::sequential::{BetOn, Track};
+    let mut tracks: Option<(String, Track, Track, Vec<f64>)> = None;
+    let mut checked = 0;
+    for line in PYTHON_VECTOR.lines().skip(2) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let kind = fields[0];
+        let number = |i: usize| fields[i].parse::<f64>().unwrap();
+        if tracks.as_ref().is_none_or(|t| t.0 != kind) {
+            let (holdout, margin, binary) = match kind {
+                "scores" => (200, 0.05, false),
+                _ => (500, 0.0, true),
+            };
+            let bets = bet_fractions(holdout);
+            tracks = Some((
+                kind.to_string(),
+                Track::new(BetOn::Candidate, 0.0, &bets, binary),
+                Track::new(BetOn::Baseline, -margin, &bets, binary),
+                bets,
+            ));
+        }
+        let (_, improvement, futility, bets) = tracks.as_mut().unwrap();
+        improvement.push(number(2), bets);
+        futility.push(number(2), bets);
+        for (actual, expected) in [
+            (improvement.log_e_value(bets), number(3)),
+            (futility.log_e_value(bets), number(4)),
+        ] {
+            assert_relative(actual.exp(), expected.exp(), EXACT_TOLERANCE, line);
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 300);
+}

@@ -1,0 +1,243 @@
+"""Sequential admission from Python: stop scoring a candidate as soon as it is decided.
+
+``Sequential`` keeps the betting e-processes of ``evogate admit --sequential`` as pairs
+arrive, in pure Python (the same formulas as the Rust ``stats::sequential``, checked
+against it on the vector in ``tests/data/sequential_vector.tsv``), so an optimizer's
+loop can ask after every pair whether to go on. At the last holdout task, and for
+``report()``, it runs the ``evogate`` binary on the pairs seen, whose answer is the
+authoritative one (the exact final look, strata, the ledger).
+
+Example::
+
+    s = evogate.Sequential(holdout=order, alpha=0.05)
+    for task in order:
+        state = s.update(task, baseline[task], candidate_score(task))
+        if state["verdict"] != "continue":
+            break
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import subprocess
+import tempfile
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+
+def bet_fractions(n: int) -> List[float]:
+    """The bet fractions 1, 1/2, 1/4, ... down to the first at or below 1/sqrt(n)."""
+    smallest = 1.0 / math.sqrt(max(n, 1))
+    fractions = [1.0]
+    while fractions[-1] > smallest:
+        fractions.append(fractions[-1] * 0.5)
+    return fractions
+
+
+def log_factor(c: float, x: float, m: float) -> float:
+    """ln(1 + c*(x - m)/(1 + m)), one pair's factor for the bettor c against mean <= m."""
+    step = max(c * (x - m) / (1.0 + m), -1.0)
+    # Rust's ln_1p(-1) is -inf; Python's raises.
+    return -math.inf if step == -1.0 else math.log1p(step)
+
+
+def log_mean_exp(logs: Sequence[float]) -> float:
+    """ln of the mean of exp(logs), -inf when every entry is -inf."""
+    top = max(logs)
+    if top == -math.inf:
+        return top
+    return top + math.log(sum(math.exp(v - top) for v in logs) / len(logs))
+
+
+class _Track:
+    """One e-process: sums of log factors per bettor (scores) or counts of -1, 0, 1
+    (0/1 correct), on the differences or their negation."""
+
+    def __init__(self, sign: float, m: float, bets: List[float], binary: bool):
+        self.sign, self.m, self.bets, self.binary = sign, m, bets, binary
+        self.counts = [0, 0, 0]
+        self.logs = [0.0] * len(bets)
+
+    def push(self, difference: float) -> None:
+        x = self.sign * difference
+        if self.binary:
+            self.counts[int(round(x)) + 1] += 1
+        else:
+            self.logs = [log + log_factor(c, x, self.m) for log, c in zip(self.logs, self.bets)]
+
+    def components(self) -> List[float]:
+        if not self.binary:
+            return list(self.logs)
+        out = []
+        for c in self.bets:
+            total = 0.0
+            for count, x in zip(self.counts, (-1.0, 0.0, 1.0)):
+                if count:
+                    factor = log_factor(c, x, self.m)
+                    total += -math.inf if factor == -math.inf else count * factor
+            out.append(total)
+        return out
+
+    def log_e_value(self) -> float:
+        return log_mean_exp(self.components())
+
+
+class Sequential:
+    """Sequential admission over a holdout whose order is fixed before scoring.
+
+    ``holdout`` is the list of task ids in that order (or just their number, when the
+    order is kept elsewhere); ``strata`` maps a task id to its stratum (e.g. its kind),
+    for the per-stratum regression guard. ``update`` takes the pairs in the order and
+    returns the state; once decided, the verdict stays.
+    """
+
+    #: For scores, the share of alpha the e-process spends (the exact signed-rank test
+    #: of the last look spends the rest), as in the Rust.
+    SCORES_SHARE = 0.5
+
+    def __init__(
+        self,
+        holdout: Any,
+        alpha: float = 0.05,
+        margin: float = 0.0,
+        strata: Optional[Mapping[str, str]] = None,
+    ):
+        if not 0.0 < alpha < 1.0:
+            raise ValueError(f"alpha {alpha} is not in (0, 1)")
+        if not 0.0 <= margin < 1.0:
+            raise ValueError(f"margin {margin} is not in [0, 1)")
+        self.order: Optional[List[str]] = None
+        if isinstance(holdout, int):
+            size = holdout
+        else:
+            self.order = [str(task) for task in holdout]
+            size = len(self.order)
+        if size <= 0:
+            raise ValueError("the holdout has no tasks")
+        self.alpha, self.margin, self.size = alpha, margin, size
+        self.strata = dict(strata or {})
+        self.bets = bet_fractions(size)
+        self.binary: Optional[bool] = None
+        self.pairs: List[Tuple[str, float, float, Optional[Tuple[int, int]]]] = []
+        self.path: List[float] = []
+        self._tracks: Dict[str, _Track] = {}
+        self._state: Dict[str, Any] = {"verdict": "continue", "look": 0}
+
+    def threshold(self) -> float:
+        """The improvement e-value at which the candidate is admitted."""
+        share = 1.0 if self.binary else self.SCORES_SHARE
+        return 1.0 / (self.alpha * share)
+
+    def update(
+        self,
+        task_id: str,
+        baseline_score: float,
+        candidate_score: float,
+        correct: Optional[Tuple[Any, Any]] = None,
+    ) -> Dict[str, Any]:
+        """Adds the next pair and looks. ``correct`` is (baseline correct, candidate
+        correct) for 0/1 outcomes: give it for every pair or for none."""
+        if self._state["verdict"] != "continue":
+            return dict(self._state)
+        task_id = str(task_id)
+        look = len(self.pairs)
+        if self.order is not None and (look >= len(self.order) or self.order[look] != task_id):
+            expected = self.order[look] if look < len(self.order) else "nothing (all scored)"
+            raise ValueError(
+                f"task {task_id!r} is out of order: the order fixed before scoring has "
+                f"{expected!r} at position {look + 1}"
+            )
+        if any(task_id == p[0] for p in self.pairs):
+            raise ValueError(f"task {task_id!r} was already scored")
+        for score in (baseline_score, candidate_score):
+            if not 0.0 <= float(score) <= 1.0:
+                raise ValueError(f"task {task_id!r}: score {score} is outside [0, 1]")
+        binary = correct is not None
+        if self.binary is None:
+            self.binary = binary
+            self._tracks = {
+                "improvement": _Track(1.0, 0.0, self.bets, binary),
+                "futility": _Track(-1.0, -self.margin, self.bets, binary),
+            }
+        elif self.binary != binary:
+            raise ValueError(f"task {task_id!r}: give `correct` for every pair or for none")
+        if binary:
+            pair_correct = (int(bool(int(correct[0]))), int(bool(int(correct[1]))))
+            difference = float(pair_correct[1] - pair_correct[0])
+        else:
+            pair_correct = None
+            difference = float(candidate_score) - float(baseline_score)
+        self.pairs.append((task_id, float(baseline_score), float(candidate_score), pair_correct))
+        for name in ("improvement", "futility"):
+            self._tracks[name].push(difference)
+        stratum = self.strata.get(task_id)
+        if stratum is not None:
+            key = "stratum:" + stratum
+            if key not in self._tracks:
+                self._tracks[key] = _Track(-1.0, 0.0, self.bets, binary)
+            self._tracks[key].push(difference)
+        log_e = self._tracks["improvement"].log_e_value()
+        self.path.append(log_e)
+        alpha_log = -math.log(self.alpha)
+        t = len(self.pairs)
+        state: Dict[str, Any] = {
+            "verdict": "continue",
+            "look": t,
+            "e_value": math.exp(min(log_e, 690.0)),
+            "log_e_value": log_e,
+            "threshold": self.threshold(),
+        }
+        regressed = sorted(
+            key[len("stratum:"):]
+            for key, track in self._tracks.items()
+            if key.startswith("stratum:") and track.log_e_value() >= alpha_log
+        )
+        if regressed:
+            state.update(verdict="refused", reason=f"stratum {regressed[0]!r} regressed")
+        elif log_e >= math.log(self.threshold()):
+            state.update(verdict="admitted", reason="the improvement e-value reached its threshold")
+        elif self._tracks["futility"].log_e_value() >= alpha_log:
+            state.update(verdict="refused", reason="the candidate cannot be better")
+        elif t >= self.size:
+            final = self.report()
+            state.update(verdict=final["verdict"], reason=final["reason"])
+        self._state = state
+        return dict(state)
+
+    def report(self) -> Dict[str, Any]:
+        """The ``evogate admit --sequential`` report (schema evogate/sequential/v1) on
+        the pairs seen, from the binary."""
+        from . import _run  # the package's runner of the binary
+
+        if not self.pairs:
+            raise ValueError("no pair was scored yet")
+        order = self.order or [p[0] for p in self.pairs] + [
+            f"unscored-{i}" for i in range(self.size - len(self.pairs))
+        ]
+        with tempfile.TemporaryDirectory(prefix="evogate-sequential-") as folder:
+            paths = {name: os.path.join(folder, f"{name}.csv") for name in ("b", "c", "o")}
+            header = ["task_id", "kind", "score"] + (["correct"] if self.binary else [])
+            for side, name in ((1, "b"), (2, "c")):
+                with open(paths[name], "w", newline="", encoding="utf-8") as handle:
+                    writer = csv.writer(handle)
+                    writer.writerow(header)
+                    for pair in self.pairs:
+                        row = [pair[0], self.strata.get(pair[0], ""), repr(pair[side])]
+                        if self.binary:
+                            row.append(pair[3][side - 1])
+                        writer.writerow(row)
+            with open(paths["o"], "w", newline="", encoding="utf-8") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(["task_id"])
+                writer.writerows([task] for task in order)
+            args = [
+                "admit", "--sequential", "--baseline", paths["b"], "--candidate", paths["c"],
+                "--order", paths["o"], "--alpha", repr(self.alpha), "--margin", repr(self.margin),
+                "--format", "json",
+            ]
+            if not self.strata:
+                args += ["--strata", "none"]
+            done = _run(args, ok=(0, 1, 3))
+        return json.loads(done.stdout)
