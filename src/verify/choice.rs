@@ -50,6 +50,9 @@ static FORMED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the letter pattern is valid")
 });
 
+/// Words that join two letters (`A or B`), so an `A` or `I` before them is a letter.
+const JOINING: [&str; 5] = ["or", "and", "nor", "vs", "then"];
+
 /// The letters standing alone in `text`: a capital between characters that are not
 /// letters, digits or apostrophes, except `A` and `I` before a lower-case word (the
 /// article and the pronoun).
@@ -64,8 +67,13 @@ fn bare_letters(text: &str) -> impl Iterator<Item = char> + '_ {
             return None;
         }
         let alone = (at == 0 || !word(bytes.get(at - 1))) && !word(bytes.get(at + 1));
-        let before_word = bytes.get(at + 1) == Some(&b' ')
-            && bytes.get(at + 2).is_some_and(u8::is_ascii_lowercase);
+        let next_word: String = text[at + 1..]
+            .strip_prefix(' ')
+            .unwrap_or_default()
+            .chars()
+            .take_while(char::is_ascii_lowercase)
+            .collect();
+        let before_word = !next_word.is_empty() && !JOINING.contains(&next_word.as_str());
         let pronoun_or_article = (letter == b'A' || letter == b'I') && before_word;
         (alone && !pronoun_or_article).then_some(char::from(letter))
     })
@@ -307,6 +315,14 @@ mod tests {
 
     #[test]
     fn two_options_are_a_hedge() {
+        for output in ["The answer is A or B", "A and B", "The answer is B or A."] {
+            let g = grade("lab:arc", output);
+            assert_eq!(
+                (g.correctness, g.feedback.as_str()),
+                (0.5, "hedged: B among A, B; choose one option"),
+                "{output:?}"
+            );
+        }
         let g = grade("lab:arc", "The answer is B or C");
         assert_eq!((g.correct, g.correctness, g.composite), (false, 0.5, 0.75));
         assert_eq!(g.feedback, "hedged: B among B, C; choose one option");
