@@ -52,6 +52,9 @@ static FRAC: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the fraction pattern is valid")
 });
 
+static BOX: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\\(?:boxed|fbox)").expect("the box pattern is valid"));
+
 static TEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\\(?:text|textbf|mathrm|mathbf|mbox)\s*\{([^{}]*)\}")
         .expect("the text pattern is valid")
@@ -99,10 +102,17 @@ fn joins(gap: &str) -> bool {
         .all(|word| CONNECTORS.iter().any(|c| word.eq_ignore_ascii_case(c)))
 }
 
+/// At most this many numbers make one offered answer: a longer list is a hedge all the
+/// same, and the bound keeps the work on any input linear.
+pub const MOST_OFFERED: usize = 1000;
+
+/// At most this many answer phrases are tried, from the last back.
+const MOST_MARKERS: usize = 8;
+
 /// The numbers offered from `first` on: it and each next one joined to it.
 fn run_from(text: &str, numbers: &[Number], first: usize) -> Vec<Number> {
     let mut run = vec![numbers[first]];
-    for pair in numbers[first..].windows(2) {
+    for pair in numbers[first..].windows(2).take(MOST_OFFERED - 1) {
         if !joins(&text[pair[0].end..pair[1].start]) {
             break;
         }
@@ -142,20 +152,15 @@ fn offered_after(text: &str) -> Vec<Number> {
 fn boxes(text: &str) -> Vec<&str> {
     let mut found = Vec::new();
     let mut from = 0;
-    while let Some(at) = text[from..]
-        .find("\\boxed")
-        .or_else(|| text[from..].find("\\fbox"))
-    {
-        let command = from + at;
-        let open = text[command..].find('{').map(|i| command + i);
-        let Some(open) = open.filter(|&o| {
-            text[command + 1..o]
-                .bytes()
-                .all(|b| b.is_ascii_alphabetic())
-        }) else {
-            from = command + 1;
+    for command in BOX.find_iter(text) {
+        if command.start() < from {
             continue;
-        };
+        }
+        let after = text[command.end()..].trim_start_matches(' ');
+        if !after.starts_with('{') {
+            continue;
+        }
+        let open = text.len() - after.len();
         let mut depth = 0;
         let mut close = None;
         for (i, byte) in text[open..].bytes().enumerate() {
@@ -171,6 +176,7 @@ fn boxes(text: &str) -> Vec<&str> {
                 _ => {}
             }
         }
+        // An unclosed box runs to the end: no later box can close either.
         let Some(close) = close else { break };
         found.push(&text[open + 1..close]);
         from = close + 1;
@@ -255,7 +261,8 @@ pub fn final_answer(output: &str) -> Final {
         }
     }
     // "The answer is": the last marker that a number follows.
-    for marker in MARKER.find_iter(text).collect::<Vec<_>>().into_iter().rev() {
+    let markers: Vec<_> = MARKER.find_iter(text).collect();
+    for marker in markers.into_iter().rev().take(MOST_MARKERS) {
         let after = &text[marker.end()..];
         let base = marker.end();
         let numbers = offered_after(after);
@@ -277,7 +284,10 @@ pub fn final_answer(output: &str) -> Final {
         return Final::Nothing;
     };
     let mut first = last;
-    while first > 0 && joins(&text[numbers[first - 1].end..numbers[first].start]) {
+    while first > 0
+        && last - first < MOST_OFFERED - 1
+        && joins(&text[numbers[first - 1].end..numbers[first].start])
+    {
         first -= 1;
     }
     Final::Numbers(
@@ -359,6 +369,17 @@ mod tests {
             &["15"],
             Place::Last,
         );
+    }
+
+    #[test]
+    fn long_lists_and_many_phrases_take_linear_work() {
+        let list: Vec<String> = (0..200_000).map(|i| i.to_string()).collect();
+        let (offered, place) = offered(&list.join(", "));
+        assert_eq!((offered.len(), place), (MOST_OFFERED, Some(Place::Last)));
+        let boxes = "\\boxed \\fbox x".repeat(100_000);
+        assert_eq!(final_answer(&boxes), Final::Nothing);
+        let phrases = "the answer is: ".repeat(100_000) + "7";
+        says(&phrases, &["7"], Place::Marker);
     }
 
     #[test]

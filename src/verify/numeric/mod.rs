@@ -12,6 +12,9 @@ use self::number::{Number, agree, scan};
 use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape};
 
+/// Feedback names at most this many of the numbers offered.
+pub const SHOWN: usize = 10;
+
 /// The `numeric` verifier.
 pub type NumericVerifier = OneAnswer<Numeric>;
 
@@ -66,8 +69,16 @@ impl AnswerRule for Numeric {
             ),
             Final::Numbers(numbers, _) => {
                 let right = numbers.iter().any(|(n, _)| agree(n, &truth.number));
-                let said: Vec<&str> = numbers.iter().map(|(_, shown)| shown.as_str()).collect();
-                match (right, said.len()) {
+                let mut said: Vec<&str> = numbers
+                    .iter()
+                    .take(SHOWN)
+                    .map(|(_, shown)| shown.as_str())
+                    .collect();
+                let more = format!("... ({} in all)", numbers.len());
+                if numbers.len() > SHOWN {
+                    said.push(&more);
+                }
+                match (right, numbers.len()) {
                     (true, 1) => (Outcome::Right, format!("correct number {expected}")),
                     (true, _) => (
                         Outcome::Hedged,
