@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::admit::Input;
+use super::outcome::{CommandOutcome, Status, Write};
 use crate::admission::{Baseline, Keep, StrataRequest, TaskList, Test, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
@@ -18,9 +19,9 @@ use crate::ledger;
 use crate::plot::{EValuePlot, e_value_svg};
 use crate::report::sequential::{
     E_VALUE_CAP, FinalLookReport, SCHEMA, SequentialInterval, SequentialReport, StratumEvidence,
-    markdown_report,
+    markdown_report, power_text, text,
 };
-use crate::report::{LedgerInfo, json};
+use crate::report::{LedgerInfo, ReportFormat, SummaryFormat, json};
 use crate::stats::sequential::{Design, FinalTest, Monitor, Reason, Standing};
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
@@ -37,6 +38,52 @@ pub struct SequentialFiles {
     pub order: PathBuf,
     /// The holdout-reuse ledger, if any.
     pub ledger: Option<PathBuf>,
+}
+
+/// What one `admit --sequential` is asked for besides the settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SequentialRequest {
+    /// The files.
+    pub files: SequentialFiles,
+    /// `--report-dir`.
+    pub report_dir: Option<PathBuf>,
+    /// `--format`.
+    pub format: ReportFormat,
+}
+
+/// Runs `admit --sequential` and hands back what to print and write: the report in
+/// `format`, the report folder, and the step summary's Markdown. Exit 0 admitted, 1
+/// refused, 3 continue.
+pub fn run(
+    request: &SequentialRequest,
+    settings: &SequentialSettings,
+) -> anyhow::Result<CommandOutcome> {
+    let run = sequential(&request.files, settings)?;
+    let mut writes = Vec::new();
+    let mut notes = Vec::new();
+    if let Some(dir) = &request.report_dir {
+        let files = report_files(dir, &run)?;
+        notes.push(format!("wrote {} files to {}", files.len(), dir.display()));
+        writes.push(Write::Folder {
+            dir: dir.clone(),
+            files,
+        });
+    }
+    writes.push(Write::StepSummary(markdown_report(&run.report, None)));
+    let stdout = match request.format {
+        ReportFormat::Json => json::rounded(&run.report)?,
+        ReportFormat::Markdown => markdown_report(&run.report, None),
+        ReportFormat::Text => text(&run.report),
+    };
+    let status = match run.status {
+        Standing::Admitted => Status::Success,
+        Standing::Refused => Status::Negative,
+        Standing::Continue => Status::Continue,
+    };
+    let mut outcome = CommandOutcome::new(status, stdout);
+    outcome.notes = notes;
+    outcome.writes = writes;
+    Ok(outcome)
 }
 
 /// The settings of one sequential run, checked.
@@ -513,12 +560,13 @@ pub const POWER_RUNS: u64 = 2_000;
 
 /// Answers `power --sequential`: the design on `holdout` tasks (default: the fixed-n
 /// test's n for 80% power at this shift), simulated at the shift.
-pub fn sequential_power(
+pub fn power(
     alpha: f64,
     shift: f64,
     discordance: f64,
     holdout: Option<u64>,
-) -> anyhow::Result<crate::report::sequential::SequentialPowerReport> {
+    format: SummaryFormat,
+) -> anyhow::Result<CommandOutcome> {
     use crate::stats::power::{mcnemar_power, required_n_for_power};
     let fixed = required_n_for_power(shift, discordance, alpha, 0.8);
     let Some(holdout) = holdout.or(fixed) else {
@@ -529,7 +577,7 @@ pub fn sequential_power(
     };
     let design = Design::new(alpha, 0.0, holdout, true, ZeroMethod::Wilcox);
     let operating = crate::stats::sequential::operating(&design, discordance, shift, POWER_RUNS)?;
-    Ok(crate::report::sequential::SequentialPowerReport {
+    let report = crate::report::sequential::SequentialPowerReport {
         schema: "evogate/power-sequential/v1",
         alpha,
         shift,
@@ -538,5 +586,10 @@ pub fn sequential_power(
         fixed_n_for_80_power: fixed,
         fixed_n_power_at_holdout: mcnemar_power(holdout, discordance, shift, alpha),
         sequential: operating,
-    })
+    };
+    let stdout = match format {
+        SummaryFormat::Json => json::document(&report)?,
+        SummaryFormat::Text => power_text(&report),
+    };
+    Ok(CommandOutcome::new(Status::Success, stdout))
 }
