@@ -20,7 +20,8 @@ use crate::stats::signed_rank::ZeroMethod;
 /// the ground truth itself (`truth check`), and read other eval tools' logs into scores
 /// (`import`).
 /// Exit status: 0 success (or admitted), 1 a negative result (problems found,
-/// refused, inconclusive, leakage), 2 the tool could not do its job.
+/// refused, inconclusive, leakage), 2 the tool could not do its job, 3 `admit
+/// --sequential` not decided yet.
 #[derive(Debug, Parser)]
 #[command(name = "evogate", version, about, long_about, max_term_width = 100)]
 pub struct Cli {

@@ -123,6 +123,7 @@ class Sequential:
         self.pairs: List[Tuple[str, float, float, Optional[Tuple[int, int]]]] = []
         self.path: List[float] = []
         self._tracks: Dict[str, _Track] = {}
+        self._stratum_sums: Dict[str, float] = {}
         self._state: Dict[str, Any] = {"verdict": "continue", "look": 0}
 
     def threshold(self) -> float:
@@ -178,6 +179,7 @@ class Sequential:
             if key not in self._tracks:
                 self._tracks[key] = _Track(-1.0, 0.0, self.bets, binary)
             self._tracks[key].push(difference)
+            self._stratum_sums[stratum] = self._stratum_sums.get(stratum, 0.0) + difference
         log_e = self._tracks["improvement"].log_e_value()
         self.path.append(log_e)
         alpha_log = -math.log(self.alpha)
@@ -196,7 +198,10 @@ class Sequential:
         )
         if regressed:
             state.update(verdict="refused", reason=f"stratum {regressed[0]!r} regressed")
-        elif log_e >= math.log(self.threshold()):
+        elif log_e >= math.log(self.threshold()) and not any(
+            total < 0.0 for total in self._stratum_sums.values()
+        ):
+            # Held back while a stratum's mean difference is negative, as in the Rust.
             state.update(verdict="admitted", reason="the improvement e-value reached its threshold")
         elif self._tracks["futility"].log_e_value() >= alpha_log:
             state.update(verdict="refused", reason="the candidate cannot be better")

@@ -525,6 +525,10 @@ fn sentence(reason: &Reason, t: u64, monitor: &Monitor) -> String {
             "at look {t} of {n} stratum `{name}` significantly regressed (its regression e-value reached {})",
             crate::figures::number(1.0 / monitor.design().alpha)
         ),
+        Reason::StratumRegressedAtLastLook(name) => format!(
+            "every one of the {n} tasks was scored undecided; the exact test of the last look showed the improvement, but stratum `{name}`'s exact regression test was significant at alpha {}",
+            crate::figures::number(monitor.design().alpha)
+        ),
         Reason::FinalLook { shown: true } => format!(
             "every one of the {n} tasks was scored undecided, and the exact test of the last look at the alpha left over showed the improvement"
         ),

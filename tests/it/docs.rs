@@ -62,7 +62,8 @@ fn commands_page() -> String {
          status for every command: 0 success (admitted, clean, supported), 1 a negative\n\
          result that is not an error (refused, inconclusive, problems found, leakage, a claim\n\
          not supported), 2 the tool could not do its job (usage, unreadable or invalid input,\n\
-         I/O). Errors are printed once on stderr as `error: ...`, naming the file, the row and\n\
+         I/O), and 3 for `admit --sequential` only: not decided yet, score more tasks.\n\
+         Errors are printed once on stderr as `error: ...`, naming the file, the row and\n\
          the fix; notes as `note: ...`.\n",
     );
     for (path, text) in found {

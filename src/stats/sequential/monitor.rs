@@ -8,6 +8,7 @@ use super::final_look::{FinalLook, final_look};
 use super::track::{BetOn, Track};
 use crate::stats::bounded_mean::{Histogram, bet_fractions, lower_bound_with};
 use crate::stats::interval::Interval;
+use crate::stats::mcnemar::mcnemar_exact;
 use crate::stats::signed_rank::{ZeroMethod, signed_rank};
 
 /// For scores, the share of alpha the e-process spends; the exact signed-rank test at
@@ -87,6 +88,9 @@ pub enum Reason {
     CannotBeBetter,
     /// A stratum's regression e-value reached 1/alpha.
     StratumRegressed(String),
+    /// At the last look the improvement was shown, but a stratum's exact one-sided
+    /// regression test (as `admit` runs it) was significant at alpha.
+    StratumRegressedAtLastLook(String),
     /// Every holdout task was scored; the final exact test at the alpha left over
     /// decided (admitted when it rejected).
     FinalLook {
@@ -136,6 +140,8 @@ pub struct Monitor {
     improvement: Track,
     futility: Track,
     strata: BTreeMap<String, Track>,
+    /// Each stratum's differences, for the hold and the exact test of the last look.
+    stratum_differences: BTreeMap<String, Vec<f64>>,
     differences: Vec<f64>,
     looks: Vec<Look>,
     decided: Option<(Standing, Reason, u64)>,
@@ -162,6 +168,7 @@ impl Monitor {
             improvement: Track::new(BetOn::Candidate, 0.0, &bets, design.binary),
             futility: Track::new(BetOn::Baseline, -design.margin, &bets, design.binary),
             strata: BTreeMap::new(),
+            stratum_differences: BTreeMap::new(),
             differences: Vec::new(),
             looks: Vec::new(),
             decided: None,
@@ -211,6 +218,10 @@ impl Monitor {
                 .entry(name.to_string())
                 .or_insert_with(|| Track::new(BetOn::Baseline, 0.0, bets, binary))
                 .push(difference, bets);
+            self.stratum_differences
+                .entry(name.to_string())
+                .or_default()
+                .push(difference);
         }
         self.differences.push(difference);
         let look = Look {
@@ -230,23 +241,57 @@ impl Monitor {
             .find(|(_, track)| track.log_e_value(&self.bets) >= alpha_log);
         self.decided = if let Some((name, _)) = regressed {
             Some((Standing::Refused, Reason::StratumRegressed(name.clone()), t))
-        } else if look.log_e_improvement >= -self.sequential_alpha().ln() {
+        } else if look.log_e_improvement >= -self.sequential_alpha().ln() && !self.held() {
             Some((Standing::Admitted, Reason::ImprovementShown, t))
         } else if look.log_e_futility >= alpha_log {
             Some((Standing::Refused, Reason::CannotBeBetter, t))
         } else if t >= self.design.holdout {
             let shown = self.final_exact_test();
-            let status = if shown {
-                Standing::Admitted
-            } else {
-                Standing::Refused
-            };
-            Some((status, Reason::FinalLook { shown }, t))
+            match self.regressed_at_last_look() {
+                Some(name) if shown => Some((
+                    Standing::Refused,
+                    Reason::StratumRegressedAtLastLook(name),
+                    t,
+                )),
+                _ if shown => Some((Standing::Admitted, Reason::FinalLook { shown }, t)),
+                _ => Some((Standing::Refused, Reason::FinalLook { shown }, t)),
+            }
         } else {
             None
         };
         self.looks.push(look);
         self.status()
+    }
+
+    /// Whether an early admission is held back: some stratum's mean difference so far
+    /// is negative. A stratum that looks worse has not been seen long enough for its
+    /// regression e-value to speak; holding only removes admissions, so the level is
+    /// untouched, and an undecided run meets the exact per-stratum tests of the last
+    /// look (measured in `reports/bench.md`, "The strata guard").
+    fn held(&self) -> bool {
+        self.stratum_differences
+            .values()
+            .any(|d| d.iter().sum::<f64>() < 0.0)
+    }
+
+    /// The first stratum (by name) whose one-sided exact regression test, McNemar's on
+    /// its discordant pairs or the signed-rank test on its scores, is significant at
+    /// alpha: the check `admit` makes on the whole holdout.
+    fn regressed_at_last_look(&self) -> Option<String> {
+        let alpha = self.design.alpha;
+        self.stratum_differences
+            .iter()
+            .find(|(_, d)| {
+                let p = if self.design.binary {
+                    let losses = d.iter().filter(|&&x| x < -0.5).count() as u64;
+                    let wins = d.iter().filter(|&&x| x > 0.5).count() as u64;
+                    mcnemar_exact(losses, wins).p_regression
+                } else {
+                    signed_rank(d, self.design.zero).p_regression
+                };
+                p < alpha
+            })
+            .map(|(name, _)| name.clone())
     }
 
     /// Runs the exact test of the last look, keeps it, and says whether it rejected.

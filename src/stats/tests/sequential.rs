@@ -336,3 +336,45 @@ fn e_values_equal_the_python_reimplementation_to_1e_12() {
     }
     assert_eq!(checked, 300);
 }
+
+#[test]
+fn an_admission_waits_while_a_stratum_looks_worse_and_comes_when_it_does_not() {
+    let mut monitor = Monitor::new(design(40, true)).unwrap();
+    monitor.push(-1.0, Some("b"));
+    for _ in 0..13 {
+        monitor.push(1.0, Some("a"));
+    }
+    // 13 wins and a loss: (0 + 1.5^13/2 + 1.25^13·0.75 + 1.125^13·0.875)/4 = 28.8 ≥ 20,
+    // but `b` is one loss down: held.
+    let bets = bet_fractions(40);
+    let mut values = vec![-1.0];
+    values.extend([1.0; 13]);
+    assert!(naive_capital(&bets, &values, 0.0) >= 20.0);
+    assert!(monitor.looks()[13].log_e_improvement >= 20f64.ln());
+    assert_eq!(monitor.status(), Standing::Continue);
+    // A win on `b` brings its mean to 0: admitted at that look.
+    assert_eq!(monitor.push(1.0, Some("b")), Standing::Admitted);
+    assert_eq!(monitor.decision(), Some((&Reason::ImprovementShown, 15)));
+}
+
+#[test]
+fn the_last_look_refuses_a_stratum_whose_exact_regression_test_is_significant() {
+    // 60 pairs: `a` wins 30 of 40, `b` loses 5 of 20 and wins none; the whole never
+    // crosses early since `b` holds it back, and at the last look the improvement is
+    // shown but `b`'s exact test gives P(Bin(5, ½) = 0) = 1/32 < 0.05, while its
+    // e-value, (2^5 + 1.5^5 + 1.25^5 + 1.125^5)/4 = 11.1, stays below 20.
+    let mut monitor = Monitor::new(design(60, true)).unwrap();
+    for i in 0..60 {
+        let (d, s) = if i % 3 == 2 {
+            (if i < 15 { -1.0 } else { 0.0 }, "b")
+        } else {
+            (if i % 4 == 3 { 0.0 } else { 1.0 }, "a")
+        };
+        monitor.push(d, Some(s));
+    }
+    assert_eq!(monitor.status(), Standing::Refused);
+    assert_eq!(
+        monitor.decision(),
+        Some((&Reason::StratumRegressedAtLastLook("b".to_string()), 60))
+    );
+}
