@@ -212,21 +212,21 @@ fn problem(scale: usize) {
                 final_look: true,
             }
         });
-        let k = admitted(&results);
-        println!(
-            "| `admit` after every {every} pairs | {} | {k} | {:.4} | {:.4} |",
-            results.len(),
-            k as f64 / results.len() as f64,
-            upper_95(k, results.len())
-        );
+        rate_row(&format!("`admit` after every {every} pairs"), &results);
     }
     let design = Design::new(ALPHA, 0.0, 200, true, ZeroMethod::Wilcox);
     let results = simulate(32, runs, |rng| {
         monitor_run(&design, &mut || (coin(rng, 0.3, 0.0), None))
     });
-    let k = admitted(&results);
+    rate_row("`admit --sequential`, after every pair", &results);
+    println!();
+}
+
+/// A row: the label, runs, admitted, the rate and its 95% upper bound.
+fn rate_row(label: &str, results: &[Run]) {
+    let k = admitted(results);
     println!(
-        "| `admit --sequential`, after every pair | {} | {k} | {:.4} | {:.4} |\n",
+        "| {label} | {} | {k} | {:.4} | {:.4} |",
         results.len(),
         k as f64 / results.len() as f64,
         upper_95(k, results.len())

@@ -35,6 +35,14 @@ fn scores(dir: &Path, outcomes: &[(u8, u8)]) {
     write(dir, "c.csv", &cand);
 }
 
+/// A folder with an order of `n` tasks and the scores of `outcomes` for its first ones.
+fn fixture(n: usize, outcomes: &[(u8, u8)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    order(dir.path(), n);
+    scores(dir.path(), outcomes);
+    dir
+}
+
 fn sequential(dir: &Path, extra: &[&str]) -> Run {
     let mut args = vec![
         "admit",
@@ -48,6 +56,16 @@ fn sequential(dir: &Path, extra: &[&str]) -> Run {
     ];
     args.extend_from_slice(extra);
     run(dir, &args)
+}
+
+/// Asserts the run was refused with a reason containing `why`; returns the report.
+fn refused_because(run: &Run, why: &str) -> serde_json::Value {
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let report = json(run);
+    assert_eq!(report["verdict"], "refused");
+    let reason = report["reason"].as_str().unwrap();
+    assert!(reason.contains(why), "{reason}");
+    report
 }
 
 fn json(run: &Run) -> serde_json::Value {
@@ -93,9 +111,7 @@ fn wins_in_a_row_admit_with_exit_0_at_the_first_look_past_twenty_whatever_follow
 
 #[test]
 fn six_wins_in_a_row_continue_with_exit_3_and_an_estimate_of_the_tasks_needed() {
-    let dir = tempfile::tempdir().unwrap();
-    order(dir.path(), 100);
-    scores(dir.path(), &[(0, 1); 6]);
+    let dir = fixture(100, &[(0, 1); 6]);
     let run = sequential(dir.path(), &[]);
     assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
     assert!(
@@ -114,20 +130,9 @@ fn six_wins_in_a_row_continue_with_exit_3_and_an_estimate_of_the_tasks_needed() 
 
 #[test]
 fn steady_losses_are_refused_with_exit_1_as_unable_to_be_better() {
-    let dir = tempfile::tempdir().unwrap();
-    order(dir.path(), 100);
-    scores(dir.path(), &[(1, 0); 40]);
+    let dir = fixture(100, &[(1, 0); 40]);
     let run = sequential(dir.path(), &["--format", "json"]);
-    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    let report = json(&run);
-    assert_eq!(report["verdict"], "refused");
-    assert!(
-        report["reason"]
-            .as_str()
-            .unwrap()
-            .contains("cannot be better"),
-        "{report}"
-    );
+    let report = refused_because(&run, "cannot be better");
     assert!(report["interval"]["high"].as_f64().unwrap() <= 0.0);
     assert!(report["look"].as_u64().unwrap() < 40);
 }
@@ -141,15 +146,8 @@ fn a_stratum_losing_every_pair_is_refused_though_the_other_wins_every_pair() {
         .map(|i| if i % 2 == 0 { (1, 0) } else { (0, 1) })
         .collect();
     scores(dir.path(), &outcomes);
-    let report = json(&sequential(dir.path(), &["--format", "json"]));
-    assert_eq!(report["verdict"], "refused");
-    assert!(
-        report["reason"]
-            .as_str()
-            .unwrap()
-            .contains("stratum `even`"),
-        "{report}"
-    );
+    let run = sequential(dir.path(), &["--format", "json"]);
+    refused_because(&run, "stratum `even`");
 }
 
 #[test]
@@ -181,9 +179,7 @@ fn every_task_scored_undecided_is_settled_by_the_exact_test_of_the_last_look() {
 
 #[test]
 fn a_pair_scored_ahead_of_an_unscored_task_is_an_error_naming_both() {
-    let dir = tempfile::tempdir().unwrap();
-    order(dir.path(), 10);
-    scores(dir.path(), &[(0, 1); 5]);
+    let dir = fixture(10, &[(0, 1); 5]);
     // Drop t002 from the candidate: t003 and t004 are then out of order.
     let cand = fs::read_to_string(dir.path().join("c.csv")).unwrap();
     let cand: String = cand
@@ -201,9 +197,7 @@ fn a_pair_scored_ahead_of_an_unscored_task_is_an_error_naming_both() {
 
 #[test]
 fn a_task_outside_the_order_is_an_error_naming_its_row() {
-    let dir = tempfile::tempdir().unwrap();
-    order(dir.path(), 3);
-    scores(dir.path(), &[(0, 1); 4]);
+    let dir = fixture(3, &[(0, 1); 4]);
     let run = sequential(dir.path(), &[]);
     assert_input_error(&run, &["`c.csv` row 2", "`t003`", "not in the order"]);
 }
@@ -240,9 +234,7 @@ fn a_decided_run_is_one_attempt_in_the_ledger_however_many_files_follow() {
 
 #[test]
 fn the_report_folder_holds_the_json_markdown_and_e_value_plot_and_is_the_same_bytes_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    order(dir.path(), 100);
-    scores(dir.path(), &[(0, 1); 9]);
+    let dir = fixture(100, &[(0, 1); 9]);
     let first = sequential(dir.path(), &["--report-dir", "out"]);
     assert_eq!(first.code, 0, "{}", first.stderr);
     assert_eq!(
@@ -270,9 +262,7 @@ fn the_report_folder_holds_the_json_markdown_and_e_value_plot_and_is_the_same_by
 #[test]
 fn power_sequential_gives_tasks_to_a_decision_beside_the_fixed_n_tests_n() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "power",
-        "--sequential",
+    let question = [
         "--shift",
         "0.14",
         "--discordance",
@@ -280,25 +270,19 @@ fn power_sequential_gives_tasks_to_a_decision_beside_the_fixed_n_tests_n() {
         "--format",
         "json",
     ];
-    let run = run(dir.path(), &args);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let report = json(&run);
-    let fixed: serde_json::Value = serde_json::from_str(
-        &crate::util::run(
-            dir.path(),
-            &[
-                "power",
-                "--shift",
-                "0.14",
-                "--discordance",
-                "0.3",
-                "--format",
-                "json",
-            ],
-        )
-        .stdout,
-    )
-    .unwrap();
+    let power = |extra: &[&str]| {
+        let args: Vec<&str> = ["power"]
+            .iter()
+            .chain(extra)
+            .chain(&question)
+            .copied()
+            .collect();
+        run(dir.path(), &args)
+    };
+    let sequential_run = power(&["--sequential"]);
+    assert_eq!(sequential_run.code, 0, "{}", sequential_run.stderr);
+    let report = json(&sequential_run);
+    let fixed = json(&power(&[]));
     // The holdout defaults to the fixed-n test's smallest n for 80% power.
     assert_eq!(report["holdout"], fixed["rows"][0]["smallest_n_for_power"]);
     assert_eq!(report["fixed_n_for_80_power"], report["holdout"]);
