@@ -200,7 +200,7 @@ pub fn admit_summary(
         cluster: settings.cluster,
         answers: Answers {
             allow_missing: settings.allow_missing,
-            left_out: [None, None],
+            ..Answers::default()
         },
     };
     let mut prepared = Prepared {
@@ -240,7 +240,7 @@ pub fn evaluate(
 /// pairs, and decides once, at the level the ledger leaves for this attempt when there
 /// is a ledger (the attempt is recorded under its lock), else at `settings.alpha`.
 pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
-    let left_out = super::import::check_imports(&files.baseline, &files.candidate)?;
+    let imports = super::import::check_imports(&files.baseline, &files.candidate)?;
     // Every file is opened before any is parsed, so an unreadable one is reported first.
     let baseline = open_file(&files.baseline)?;
     let candidate = open_file(&files.candidate)?;
@@ -261,6 +261,10 @@ pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Eva
         read_digested("candidate", &files.candidate, candidate, |source, rows| {
             base.join_rows(source, rows, keep)
         })?;
+    imports.check_scores(
+        [&files.baseline, &files.candidate],
+        [&base_digest.sha256, &cand_digest.sha256],
+    )?;
     let mut prepared = prepare(
         joined,
         [base_digest, cand_digest],
@@ -268,14 +272,17 @@ pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Eva
         manifest.as_ref(),
         settings,
     )?;
-    prepared.config.answers.left_out = left_out;
-    match &files.ledger {
-        Some(path) => under_ledger(path, prepared),
+    prepared.config.answers.left_out = imports.left_out;
+    prepared.config.answers.selected_on_these_scores = imports.selected_on_these_scores;
+    let mut evaluation = match &files.ledger {
+        Some(path) => under_ledger(path, prepared)?,
         None => {
             let admission = prepared.decide_at(settings.alpha);
-            Ok(prepared.evaluation(admission))
+            prepared.evaluation(admission)
         }
-    }
+    };
+    evaluation.notes.splice(0..0, imports.notes);
+    Ok(evaluation)
 }
 
 /// Reads a scores file from a stream, digesting it on the way, so the file is never
@@ -337,7 +344,7 @@ fn prepare<'a>(
         cluster: settings.cluster,
         answers: Answers {
             allow_missing: settings.allow_missing,
-            left_out: [None, None],
+            ..Answers::default()
         },
     };
     Ok(Prepared {
