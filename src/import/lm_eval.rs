@@ -341,7 +341,16 @@ impl Reader {
                 .and_then(|r| r.primary.as_deref())
                 .filter(|p| names.contains(*p));
             let name = match (given.get(task), primary) {
-                (Some(name), _) => choose("--metric", Some(name), &names, "")?,
+                (Some(name), _) if names.contains(name) => name.clone(),
+                (Some(name), _) => {
+                    return Err(ImportError::Choice {
+                        option: "--metric".to_string(),
+                        // Worded `acc` for task `gsm8k`: the task whose lines lack it.
+                        given: Some(format!("{name}` for task `{task}")),
+                        choices: names.iter().cloned().collect(),
+                        why: String::new(),
+                    });
+                }
                 (None, Some(primary)) => primary.to_string(),
                 (None, None) => choose(
                     "--metric",

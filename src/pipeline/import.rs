@@ -18,6 +18,7 @@ use crate::import::{
     Format, Found, ImportError, Rules, Scale, assemble, dspy, helm, inputs, inspect, lm_eval,
     openai_evals, promptfoo, render_csv,
 };
+use crate::progress::Progress;
 
 /// Imports the logs `args` names, writes the scores and the record, and returns the
 /// notes for stderr.
@@ -25,7 +26,12 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
     applies(args)?;
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
     let from = inputs::expand(args.format, &args.from)?;
-    let (found, inputs) = read_logs(args, &from)?;
+    let total = from
+        .iter()
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .sum();
+    let progress = Progress::start("import", total);
+    let (found, inputs) = read_logs(args, &from, &progress)?;
     let rules = Rules {
         on_missing: args.on_missing,
         scale,
@@ -43,6 +49,7 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
     });
     let mut record = record.map_err(|_| anyhow::anyhow!("writing the import record failed"))?;
     record.scores_sha256 = sha256_hex(csv.as_bytes());
+    drop(progress);
     let record_path = companion_path(&args.out);
     write_all(&[
         FileToWrite::new(&args.out, csv),
@@ -108,7 +115,11 @@ fn sha256_file(path: &Path) -> anyhow::Result<String> {
         .map_err(|e| anyhow::anyhow!("`{}`: cannot read it: {e}", path.display()))
 }
 
-fn read_logs(args: &ImportArgs, from: &[PathBuf]) -> anyhow::Result<(Found, Vec<InputLog>)> {
+fn read_logs(
+    args: &ImportArgs,
+    from: &[PathBuf],
+    progress: &Progress,
+) -> anyhow::Result<(Found, Vec<InputLog>)> {
     let mut inputs = Vec::new();
     let mut whole = |path: &Path| -> anyhow::Result<(String, Vec<u8>)> {
         let bytes = read_file(path)?;
@@ -122,7 +133,7 @@ fn read_logs(args: &ImportArgs, from: &[PathBuf]) -> anyhow::Result<(Found, Vec<
     let several = from.len() > 1;
     let mut found = Found::default();
     match args.format {
-        Format::LmEval => return read_lm_eval(args, from),
+        Format::LmEval => return read_lm_eval(args, from, progress),
         Format::Inspect => {
             let mut logs = Vec::new();
             for path in from {
@@ -130,7 +141,7 @@ fn read_logs(args: &ImportArgs, from: &[PathBuf]) -> anyhow::Result<(Found, Vec<
                 // Parsed as a stream on this thread, digested on another.
                 let (log, sha256) = std::thread::scope(|scope| {
                     let digest = scope.spawn(|| sha256_file(path));
-                    let file = open_file(path)?;
+                    let file = progress.reader(open_file(path)?);
                     let log = if name.ends_with(".eval") {
                         inspect::log_from_eval(&name, file)
                     } else {
@@ -235,7 +246,11 @@ fn single_metric(metric: &[String]) -> anyhow::Result<Option<&str>> {
 /// lm-eval files are streamed in chunks, parsed on every core and digested on the way;
 /// a `results_<date>.json` beside a samples file gives its tasks' primary metrics,
 /// directions and sample counts.
-fn read_lm_eval(args: &ImportArgs, from: &[PathBuf]) -> anyhow::Result<(Found, Vec<InputLog>)> {
+fn read_lm_eval(
+    args: &ImportArgs,
+    from: &[PathBuf],
+    progress: &Progress,
+) -> anyhow::Result<(Found, Vec<InputLog>)> {
     if args.task.is_some() && from.len() > 1 {
         anyhow::bail!(
             "--task names the task of a single --from; with several files keep lm-eval's samples_<task>_<date>.jsonl names"
@@ -256,7 +271,7 @@ fn read_lm_eval(args: &ImportArgs, from: &[PathBuf]) -> anyhow::Result<(Found, V
                 )
             })?,
         };
-        let sha256 = reader.add(&name, &task, open_file(path)?)?;
+        let sha256 = reader.add(&name, &task, progress.reader(open_file(path)?))?;
         inputs.push(InputLog { path: name, sha256 });
         let results_path = path
             .file_name()

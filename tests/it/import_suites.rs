@@ -105,7 +105,7 @@ fn three_lm_eval_tasks_with_different_metrics_make_one_arm() {
     );
     assert_input_error(
         &one,
-        &["--metric `acc` is not in the log; the log has: `acc_norm`"],
+        &["--metric `acc` for task `arc_easy` is not in the log; the log has: `acc_norm`"],
     );
     // A selector for a task the run does not hold is an error listing the tasks.
     let stray = evogate(
