@@ -214,7 +214,13 @@ fn a_selector_naming_what_the_log_lacks_exits_2_listing_the_choices() {
     let dir = tempfile::tempdir().unwrap();
     let from = [formats(GSM8K_BASE)];
     let run = import(dir.path(), "lm-eval", &from, "s.csv", &["--metric", "acc"]);
-    assert_input_error(&run, &["--metric `acc` for task `gsm8k` is not in the log", "`exact_match`"]);
+    assert_input_error(
+        &run,
+        &[
+            "--metric `acc` for task `gsm8k` is not in the log",
+            "`exact_match`",
+        ],
+    );
     let run = import(
         dir.path(),
         "lm-eval",

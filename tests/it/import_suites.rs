@@ -33,10 +33,27 @@ fn evogate(dir: &Path, args: &[&str]) -> crate::util::Run {
     run(dir, args)
 }
 
+/// Runs `evogate import FORMAT --from FROM --out OUT` with `extra` in `dir`.
+fn import(dir: &Path, format: &str, from: &str, out: &str, extra: &[&str]) -> crate::util::Run {
+    let mut args = vec!["import", format, "--from", from, "--out", out];
+    args.extend(extra);
+    run(dir, &args)
+}
+
 fn ok(done: crate::util::Run) -> crate::util::Run {
     assert_eq!(done.code, 0, "{}", done.stderr);
     done
 }
+
+/// The selectors of the lm-eval suite: gsm8k's metric comes from its results file.
+const SUITE_SELECTORS: &[&str] = &[
+    "--filter",
+    "strict-match",
+    "--metric",
+    "hellaswag=acc",
+    "--metric",
+    "arc_easy=acc_norm",
+];
 
 const GSM8K_BASE: &str = "lm-eval/samples_gsm8k_2025-09-09T13-42-42.857006.jsonl";
 const DATE: &str = "2025-09-09T13-42-42.857006";
@@ -88,62 +105,36 @@ fn three_lm_eval_tasks_with_different_metrics_make_one_arm() {
     let folder = lm_eval_suite(dir.path());
     let folder = folder.to_str().unwrap();
     // One metric for all is refused naming the tasks that lack it, not called missing.
-    let one = evogate(
+    let one = import(
         dir.path(),
-        &[
-            "import",
-            "lm-eval",
-            "--from",
-            folder,
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-            "--metric",
-            "acc",
-        ],
+        "lm-eval",
+        folder,
+        "s.csv",
+        &["--filter", "strict-match", "--metric", "acc"],
     );
     assert_input_error(
         &one,
         &["--metric `acc` for task `arc_easy` is not in the log; the log has: `acc_norm`"],
     );
     // A selector for a task the run does not hold is an error listing the tasks.
-    let stray = evogate(
+    let stray = import(
         dir.path(),
-        &[
-            "import",
-            "lm-eval",
-            "--from",
-            folder,
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-            "--metric",
-            "mmlu=acc",
-        ],
+        "lm-eval",
+        folder,
+        "s.csv",
+        &["--filter", "strict-match", "--metric", "mmlu=acc"],
     );
     assert_input_error(
         &stray,
         &["--metric `mmlu=acc` is not in the log", "`gsm8k=NAME`"],
     );
     // Per task; gsm8k takes the primary metric its results file names.
-    let done = ok(evogate(
+    let done = ok(import(
         dir.path(),
-        &[
-            "import",
-            "lm-eval",
-            "--from",
-            folder,
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-            "--metric",
-            "hellaswag=acc",
-            "--metric",
-            "arc_easy=acc_norm",
-        ],
+        "lm-eval",
+        folder,
+        "s.csv",
+        SUITE_SELECTORS,
     ));
     // The real log's exact_match under strict-match: docs 16 and 18 right, 17 wrong.
     assert_eq!(
@@ -177,22 +168,12 @@ fn three_lm_eval_tasks_with_different_metrics_make_one_arm() {
     );
     // A glob the shell left unexpanded, and several paths after one --from, read the same.
     let glob = format!("{folder}/samples_*.jsonl");
-    ok(evogate(
+    ok(import(
         dir.path(),
-        &[
-            "import",
-            "lm-eval",
-            "--from",
-            &glob,
-            "--out",
-            "g.csv",
-            "--filter",
-            "strict-match",
-            "--metric",
-            "hellaswag=acc",
-            "--metric",
-            "arc_easy=acc_norm",
-        ],
+        "lm-eval",
+        &glob,
+        "g.csv",
+        SUITE_SELECTORS,
     ));
     assert_eq!(
         text(&dir.path().join("g.csv")),
@@ -234,20 +215,12 @@ fn five_helm_subjects_make_one_arm_with_the_subject_as_kind_and_in_the_id() {
         "world_religions",
     ];
     let runs = helm_suite(dir.path(), &subjects);
-    ok(evogate(
+    ok(import(
         dir.path(),
-        &[
-            "import",
-            "helm",
-            "--from",
-            runs.to_str().unwrap(),
-            "--out",
-            "s.csv",
-            "--split",
-            "test",
-            "--metric",
-            "exact_match",
-        ],
+        "helm",
+        runs.to_str().unwrap(),
+        "s.csv",
+        &["--split", "test", "--metric", "exact_match"],
     ));
     let csv = text(&dir.path().join("s.csv"));
     // 9 test instances a subject, one right (id222) in each.
@@ -269,23 +242,24 @@ fn five_helm_subjects_make_one_arm_with_the_subject_as_kind_and_in_the_id() {
     assert_eq!(record["inputs"].as_array().unwrap().len(), 15);
     assert_eq!(record["documents"].as_object().unwrap().len(), 5);
     // A lower-is-better metric: HELM's inference_runtime (seconds) mapped with --scale.
-    let done = ok(evogate(
-        dir.path(),
-        &[
-            "import",
-            "helm",
-            "--from",
-            runs.to_str().unwrap(),
-            "--out",
-            "r.csv",
+    let runtime = |scale: &str| {
+        let selectors = [
             "--split",
             "test",
             "--metric",
             "inference_runtime",
             "--scale",
-            "0:10",
-        ],
-    ));
+            scale,
+        ];
+        import(
+            dir.path(),
+            "helm",
+            runs.to_str().unwrap(),
+            "r.csv",
+            &selectors,
+        )
+    };
+    let done = ok(runtime("0:10"));
     let record = json_of(&dir.path().join("r.import.json"));
     assert_eq!(record["direction"]["logged"], "lower", "{}", done.stderr);
     // id147's runtime in the real log is 0.6803672313690186 s: 1 - 0.068...
@@ -300,23 +274,7 @@ fn five_helm_subjects_make_one_arm_with_the_subject_as_kind_and_in_the_id() {
         "{row}"
     );
     // Reversing it again is refused rather than turned upside down twice.
-    let twice = evogate(
-        dir.path(),
-        &[
-            "import",
-            "helm",
-            "--from",
-            runs.to_str().unwrap(),
-            "--out",
-            "r.csv",
-            "--split",
-            "test",
-            "--metric",
-            "inference_runtime",
-            "--scale",
-            "10:0",
-        ],
-    );
+    let twice = runtime("10:0");
     assert_input_error(&twice, &["reverses it again"]);
 }
 
@@ -462,16 +420,12 @@ fn an_inspect_log_with_epochs_is_reduced_by_its_own_reducer() {
         ("mode", 0.0),
     ] {
         let log = inspect_epochs(dir.path(), reducer, &values);
-        ok(evogate(
+        ok(import(
             dir.path(),
-            &[
-                "import",
-                "inspect",
-                "--from",
-                log.to_str().unwrap(),
-                "--out",
-                "s.csv",
-            ],
+            "inspect",
+            log.to_str().unwrap(),
+            "s.csv",
+            &[],
         ));
         let csv = text(&dir.path().join("s.csv"));
         let score: f64 = csv
@@ -494,18 +448,12 @@ fn an_inspect_log_with_epochs_is_reduced_by_its_own_reducer() {
     assert_eq!(pass_at(4, 1, 2), 0.5);
     // --repeats overrides the log's reducer; `all` keeps each epoch with its item.
     let log = inspect_epochs(dir.path(), "mean", &values);
-    ok(evogate(
+    ok(import(
         dir.path(),
-        &[
-            "import",
-            "inspect",
-            "--from",
-            log.to_str().unwrap(),
-            "--out",
-            "a.csv",
-            "--repeats",
-            "all",
-        ],
+        "inspect",
+        log.to_str().unwrap(),
+        "a.csv",
+        &["--repeats", "all"],
     ));
     assert_eq!(
         text(&dir.path().join("a.csv")),
@@ -523,17 +471,7 @@ fn inspect_epochs_that_are_not_whole_numbers_from_1_are_refused_naming_the_epoch
         log["samples"][0]["epoch"] = bad.clone();
         let path = dir.path().join("bad.json");
         put(&path, &log.to_string());
-        let done = evogate(
-            dir.path(),
-            &[
-                "import",
-                "inspect",
-                "--from",
-                path.to_str().unwrap(),
-                "--out",
-                "s.csv",
-            ],
-        );
+        let done = import(dir.path(), "inspect", path.to_str().unwrap(), "s.csv", &[]);
         assert_input_error(
             &done,
             &[&format!(
@@ -550,16 +488,12 @@ fn an_inspect_log_that_ended_in_error_imports_with_a_note() {
     log["status"] = json!("error");
     let path = dir.path().join("err.json");
     put(&path, &log.to_string());
-    let done = ok(evogate(
+    let done = ok(import(
         dir.path(),
-        &[
-            "import",
-            "inspect",
-            "--from",
-            path.to_str().unwrap(),
-            "--out",
-            "s.csv",
-        ],
+        "inspect",
+        path.to_str().unwrap(),
+        "s.csv",
+        &[],
     ));
     assert!(
         done.stderr
@@ -586,16 +520,12 @@ fn an_inspect_log_that_ended_in_error_imports_with_a_note() {
 fn inspect_arms_on_different_inputs_under_the_same_ids_do_not_pair() {
     let dir = tempfile::tempdir().unwrap();
     let mut log = json_of(&formats("inspect/data_arc_qwen.json"));
-    ok(evogate(
+    ok(import(
         dir.path(),
-        &[
-            "import",
-            "inspect",
-            "--from",
-            formats("inspect/data_arc_qwen.json").to_str().unwrap(),
-            "--out",
-            "a.csv",
-        ],
+        "inspect",
+        formats("inspect/data_arc_qwen.json").to_str().unwrap(),
+        "a.csv",
+        &[],
     ));
     for sample in log["samples"].as_array_mut().unwrap() {
         sample["input"] = json!("a question from another dataset");
@@ -603,16 +533,12 @@ fn inspect_arms_on_different_inputs_under_the_same_ids_do_not_pair() {
     log["eval"]["dataset"]["name"] = json!("totally_different");
     let other = dir.path().join("other.json");
     put(&other, &log.to_string());
-    ok(evogate(
+    ok(import(
         dir.path(),
-        &[
-            "import",
-            "inspect",
-            "--from",
-            other.to_str().unwrap(),
-            "--out",
-            "b.csv",
-        ],
+        "inspect",
+        other.to_str().unwrap(),
+        "b.csv",
+        &[],
     ));
     let admit = evogate(
         dir.path(),
@@ -625,35 +551,23 @@ fn inspect_arms_on_different_inputs_under_the_same_ids_do_not_pair() {
 fn a_selector_that_does_not_apply_to_the_format_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let from = formats(GSM8K_BASE);
-    let done = evogate(
+    let done = import(
         dir.path(),
-        &[
-            "import",
-            "lm-eval",
-            "--from",
-            from.to_str().unwrap(),
-            "--out",
-            "s.csv",
-            "--scorer",
-            "match",
-        ],
+        "lm-eval",
+        from.to_str().unwrap(),
+        "s.csv",
+        &["--scorer", "match"],
     );
     assert_input_error(
         &done,
         &["--scorer does not apply to lm-eval logs (it is read for inspect); leave it out"],
     );
-    let done = evogate(
+    let done = import(
         dir.path(),
-        &[
-            "import",
-            "lm-eval",
-            "--from",
-            from.to_str().unwrap(),
-            "--out",
-            "s.csv",
-            "--repeats",
-            "mean",
-        ],
+        "lm-eval",
+        from.to_str().unwrap(),
+        "s.csv",
+        &["--repeats", "mean"],
     );
     assert_input_error(&done, &["--repeats does not apply to lm-eval logs"]);
 }
@@ -722,17 +636,7 @@ fn an_eval_archive_with_two_members_of_one_name_is_refused_as_ambiguous() {
     }
     let path = dir.path().join("dup.eval");
     std::fs::write(&path, bytes).unwrap();
-    let done = evogate(
-        dir.path(),
-        &[
-            "import",
-            "inspect",
-            "--from",
-            path.to_str().unwrap(),
-            "--out",
-            "s.csv",
-        ],
-    );
+    let done = import(dir.path(), "inspect", path.to_str().unwrap(), "s.csv", &[]);
     assert_input_error(&done, &["dup.eval", "two members of one name"]);
 }
 
@@ -746,16 +650,12 @@ fn admit_refuses_a_record_that_does_not_match_its_scores_file_and_notes_a_missin
             "lm-eval/samples_gsm8k_2025-09-09T13-31-53.431753.jsonl",
         ),
     ] {
-        ok(evogate(
+        ok(import(
             dir.path(),
-            &[
-                "import",
-                "lm-eval",
-                "--from",
-                formats(log).to_str().unwrap(),
-                "--out",
-                &format!("{name}.csv"),
-            ],
+            "lm-eval",
+            formats(log).to_str().unwrap(),
+            &format!("{name}.csv"),
+            &[],
         ));
     }
     let record = json_of(&dir.path().join("a.import.json"));
