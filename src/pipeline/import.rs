@@ -31,14 +31,14 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
         .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
         .sum();
     let progress = Progress::start("import", total);
-    let (found, inputs) = read_logs(args, &from, &progress)?;
+    let (found, inputs) = read_logs(args, &from, &progress).map_err(|e| naming(e, &from))?;
     let rules = Rules {
         on_missing: args.on_missing,
         scale,
         repeats: args.repeats,
         lower_is_better: args.lower_is_better,
     };
-    let imported = assemble(found, rules)?;
+    let imported = assemble(found, rules).map_err(|e| naming(e.into(), &from))?;
     // The scores and the record (a million rows each for a large log) are built on two
     // cores; the record then takes the scores' digest.
     let (csv, record) = std::thread::scope(|scope| {
@@ -65,6 +65,26 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
     // A million rows are left to the process exit rather than freed one by one.
     std::mem::forget(imported);
     Ok(notes)
+}
+
+/// A refusal that names no file (a selector to choose, tasks missing) with the files
+/// read; other errors name theirs already.
+fn naming(error: anyhow::Error, from: &[PathBuf]) -> anyhow::Error {
+    match error.downcast_ref::<ImportError>() {
+        Some(ImportError::Choice { .. } | ImportError::Refused(_)) => {
+            let shown: Vec<String> = from
+                .iter()
+                .take(3)
+                .map(|p| format!("`{}`", p.display()))
+                .collect();
+            let more = match from.len() {
+                n if n > 3 => format!(" and {} more", n - 3),
+                _ => String::new(),
+            };
+            anyhow::anyhow!("{error} (reading {}{more})", shown.join(", "))
+        }
+        _ => error,
+    }
 }
 
 /// Refuses a selector the format does not read, rather than ignore it.
