@@ -363,10 +363,12 @@ pub fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportError> {
                 .filter(|l| &l.task == task)
                 .map(|l| l.file.as_str())
                 .collect();
-            return Err(ImportError::Refused(format!(
-                "`{}`: no sample of task `{task}` carries a score (an unscored log); score it with `inspect score`, then import",
-                files.join("`, `")
-            )));
+            return Err(ImportError::malformed(
+                &files.join("`, `"),
+                format!(
+                    "no sample of task `{task}` carries a score (an unscored log); score it with `inspect score`, then import"
+                ),
+            ));
         } else {
             super::choose(
                 "--scorer",

@@ -1,8 +1,10 @@
 //! lm-evaluation-harness `--log_samples` files: one JSON line per document per filter,
 //! in files named `samples_<task>_<date>.jsonl`, one per task, several making one run.
 //! The task id is `<task>:<doc_id>` (never the prompt hash, which changes when an
-//! optimizer changes the prompt); `kind` is the task; `--filter` and `--metric` choose
-//! the line and the value. A metric's value sits at the top level of the line (0.4.x:
+//! optimizer changes the prompt); `kind` is the task; `--filter` and `--metric` (per
+//! task, `TASK=NAME`) choose the line and the value. A `results_<date>.json` beside the
+//! files gives each task's primary metric (the first of its `metric_list`), its
+//! direction (`higher_is_better`) and its sample count (`n-samples`, checked). A metric's value sits at the top level of the line (0.4.x:
 //! `"metrics": ["exact_match"], "exact_match": 1.0`) or inside a `metrics` object
 //! (`"metrics": {"exact_match": 1.0}`). Files are read line by line, each by a targeted
 //! scanner (`lm_eval_scan`) that leaves any line it does not fully understand to serde_json.
@@ -444,13 +446,15 @@ impl Reader {
         }
         // A results file's sample count against the documents read: a cut log.
         let mut documents = vec![0u64; self.tasks.len()];
-        for sample in &found.samples {
-            if let Some(index) = sample
-                .kind
-                .as_deref()
-                .and_then(|k| self.tasks.iter().position(|t| t == k))
-            {
-                documents[index] += 1;
+        if !results.is_empty() {
+            for sample in &found.samples {
+                if let Some(index) = sample
+                    .kind
+                    .as_ref()
+                    .and_then(|k| kinds.iter().position(|t| Arc::ptr_eq(t, k)))
+                {
+                    documents[index] += 1;
+                }
             }
         }
         for (index, task) in self.tasks.iter().enumerate() {
