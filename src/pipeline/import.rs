@@ -1,14 +1,14 @@
 //! The import use case: read another eval tool's per-sample logs, apply the shared
-//! rules ([`crate::import::assemble`]), and write the scores CSV and its companion
-//! record atomically. Also [`check_imports`], which `admit` calls so that two lm-eval
+//! rules ([`crate::import::assemble`]), and hand back the scores CSV and its companion
+//! record to be written together. Also [`check_imports`], which `admit` calls so that two lm-eval
 //! runs on different documents never pair and tasks an import left out are counted.
 
 use std::path::{Path, PathBuf};
 
+use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::LeftOut;
-use crate::atomic::{FileToWrite, write_all};
-use crate::cli::ImportArgs;
+use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
 use crate::import::gepa::GepaSelectors;
 use crate::import::record::{
@@ -20,9 +20,61 @@ use crate::import::{
 };
 use crate::progress::Progress;
 
-/// Imports the logs `args` names, writes the scores and the record, and returns the
-/// notes for stderr.
-pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
+/// The settings of one `import`: the format, the logs, the scores file to write (its
+/// record goes beside it) and the selectors of each format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportSettings {
+    /// The log's format.
+    pub format: crate::import::Format,
+    /// The logs of one run: files, folders or globs ([`inputs::expand`]).
+    pub from: Vec<PathBuf>,
+    /// Where to write the scores CSV; the record goes beside it as *.import.json.
+    pub out: PathBuf,
+    /// lm-eval: the filter whose lines are read (repeat it when tasks name theirs
+    /// differently).
+    pub filter: Vec<String>,
+    /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric,
+    /// `NAME` or `TASK=NAME`.
+    pub metric: Vec<String>,
+    /// lm-eval with one --from whose name is not lm-eval's: the task.
+    pub task: Option<String>,
+    /// inspect: the scorer whose values are read, `NAME` or `TASK=NAME`.
+    pub scorer: Vec<String>,
+    /// inspect, promptfoo, helm: how an item's repeats become its score.
+    pub repeats: Option<crate::import::Repeats>,
+    /// The metric is lower-is-better.
+    pub lower_is_better: bool,
+    /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
+    pub arm: Option<String>,
+    /// promptfoo: the test variable that names a test (default: all of them).
+    pub id_var: Option<String>,
+    /// promptfoo: assertion types left out of the score, comma-separated.
+    pub drop_assert: Vec<String>,
+    /// openai-evals: `match` or `metrics` events.
+    pub event: Option<String>,
+    /// helm: the split.
+    pub split: Option<String>,
+    /// helm: read this perturbation instead of the unperturbed instances.
+    pub perturbation: Option<String>,
+    /// dspy: the example field that identifies a task (with a GEPA result, a field of
+    /// the --valset records).
+    pub id_field: Option<String>,
+    /// dspy, a GEPA result: the candidate read, `best` or its index (0 is the seed
+    /// program, the baseline).
+    pub candidate: Option<String>,
+    /// dspy, a GEPA result with --id-field: the validation examples as a JSON list of
+    /// records, in the order the run was given them.
+    pub valset: Option<PathBuf>,
+    /// Missing, duplicated or errored samples: `fail`, or `intersect` to leave those
+    /// tasks out (counted in the record).
+    pub on_missing: crate::import::OnMissing,
+    /// Map scores from [MIN, MAX] onto [0, 1], e.g. 0:100 (10:0 for lower-is-better).
+    pub scale: Option<String>,
+}
+
+/// Imports the logs `args` names into the scores and the record to write, with the
+/// notes for stderr; every file read is listed, so that neither output replaces one.
+pub fn run(args: &ImportSettings) -> anyhow::Result<CommandOutcome> {
     applies(args)?;
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
     let from = inputs::expand(args.format, &args.from)?;
@@ -51,20 +103,27 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
     record.scores_sha256 = sha256_hex(csv.as_bytes());
     drop(progress);
     let record_path = companion_path(&args.out);
-    write_all(&[
-        FileToWrite::new(&args.out, csv),
-        FileToWrite::new(&record_path, record.to_json()),
-    ])?;
-    let mut notes = imported.notes.clone();
-    notes.push(format!(
+    let mut outcome = CommandOutcome::new(Status::Success, String::new());
+    // Folders and globs name files the command line does not; a HELM run, files
+    // beside its statistics; lm-eval, a results file beside the samples.
+    outcome.read = record
+        .inputs
+        .iter()
+        .map(|input| ("--from", PathBuf::from(&input.path)))
+        .collect();
+    outcome.notes = imported.notes.clone();
+    outcome.notes.push(format!(
         "wrote {} rows to {} and the record to {}",
         imported.rows.len(),
         args.out.display(),
         record_path.display()
     ));
+    outcome.writes.push(Write::Files(vec![
+        FileToWrite::new(&args.out, csv),
+        FileToWrite::new(&record_path, record.to_json()),
+    ]));
     // A million rows are left to the process exit rather than freed one by one.
-    std::mem::forget(imported);
-    Ok(notes)
+    Ok(outcome.holding(imported))
 }
 
 /// A refusal that names no file (a selector to choose, tasks missing) with the files
@@ -88,7 +147,7 @@ fn naming(error: anyhow::Error, from: &[PathBuf]) -> anyhow::Error {
 }
 
 /// Refuses a selector the format does not read, rather than ignore it.
-fn applies(args: &ImportArgs) -> anyhow::Result<()> {
+fn applies(args: &ImportSettings) -> anyhow::Result<()> {
     use Format::*;
     let given: [(&str, bool, &[Format]); 14] = [
         ("--filter", !args.filter.is_empty(), &[LmEval]),
@@ -136,7 +195,7 @@ fn sha256_file(path: &Path) -> anyhow::Result<String> {
 }
 
 fn read_logs(
-    args: &ImportArgs,
+    args: &ImportSettings,
     from: &[PathBuf],
     progress: &Progress,
 ) -> anyhow::Result<(Found, Vec<InputLog>)> {
@@ -267,7 +326,7 @@ fn single_metric(metric: &[String]) -> anyhow::Result<Option<&str>> {
 /// a `results_<date>.json` beside a samples file gives its tasks' primary metrics,
 /// directions and sample counts.
 fn read_lm_eval(
-    args: &ImportArgs,
+    args: &ImportSettings,
     from: &[PathBuf],
     progress: &Progress,
 ) -> anyhow::Result<(Found, Vec<InputLog>)> {
