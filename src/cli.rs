@@ -393,7 +393,7 @@ pub struct ImportArgs {
     /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric, for
     /// every task, or TASK=NAME for one task (lm-eval task, helm subject such as
     /// mmlu:subject=philosophy); repeat it per task. lm-eval defaults to each task's
-    /// primary metric when its results_<date>.json sits beside the samples.
+    /// primary metric when its `results_<date>.json` sits beside the samples.
     #[arg(long, value_name = "NAME|TASK=NAME")]
     pub metric: Vec<String>,
     /// lm-eval with one --from whose name is not lm-eval's: the task.
