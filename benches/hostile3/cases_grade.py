@@ -186,7 +186,8 @@ def g09(ctx, d):
 def g10(ctx, d):
     code = """
     import evogate, inspect, json, os, signal, threading, time
-    kw = {"timeout": 3} if "timeout" in inspect.signature(evogate.Grader).parameters else {}
+    names = [p for p in inspect.signature(evogate.Grader).parameters if "timeout" in p]
+    kw = {names[0]: 3} if names else {}
     g = evogate.Grader(%r, **kw)
     g.grade("1406.2661:year", "2014")
     os.kill(g._process.pid, signal.SIGSTOP)

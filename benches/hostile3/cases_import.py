@@ -776,7 +776,9 @@ def d01(ctx, d):
             return False, r.brief()
         seen.add((sha(d / "out.csv"), sha(d / "out.import.json")))
     csv1 = sha(d / "out.csv")
-    sw = argv[:6] + ["--from", "samples_arc_2025-01-01.jsonl", "--from", "samples_gsm_2025-01-01.jsonl"]
+    sw = argv[:7] + ["--from", "samples_arc_2025-01-01.jsonl", "--from", "samples_gsm_2025-01-01.jsonl"]
     r = run(sw, cwd=d, timeout=300)
     same = r.rc == 0 and sha(d / "out.csv") == csv1
-    return len(seen) == 1 and same, f"{len(seen)} distinct outputs over 5 runs; swapped --from CSV {'identical' if same else 'DIFFERS'}"
+    size = (d / "samples_gsm_2025-01-01.jsonl").stat().st_size / 1e6
+    return len(seen) == 1 and same, (f"two {size:.0f} MB logs; {len(seen)} distinct outputs over 5 runs; swapped --from: "
+                                     f"{r.brief()}, CSV {'identical' if same else 'DIFFERS'}")

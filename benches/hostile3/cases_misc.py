@@ -128,7 +128,9 @@ def m02(ctx, d):
     log = json.loads((gen.FORMATS / "inspect" / "log_read_sample.json").read_text())
     sample = log.pop("samples")[0]
     head = json.dumps(log)[:-1]
-    pad = "p" * 15_000
+    # 57,105 samples of about 15.3 KB each: an 873 MB log, under the 1 GiB whole-file cap.
+    bare = len(json.dumps(dict(sample, id=57_105, input="")))
+    pad = "p" * max(0, 873_000_000 // 57_105 - bare - 1)
     with open(d / "big.json", "w") as f:
         f.write(head + ', "samples": [')
         for i in range(57_105):
@@ -172,3 +174,53 @@ def m05(ctx, d):
     r = run([ctx.bin, "admit", "--baseline", "b.csv", "--candidate", "c.csv", "--report-dir", "rep"], cwd=d,
             timeout=900, measure=True)
     return r.rc in (0, 1) and 0 < r.maxrss_kb * 1024 <= 1.5 * total, f"{total / 1e9:.1f} GB in; " + r.brief()
+
+
+# ---------------------------------------------------------------- extras: issue 29 point 15
+
+def score_argv(ctx, out):
+    return [ctx.bin, "score", "--truth", REPO / "data" / "arxiv" / "papers.csv",
+            "--tasks", REPO / "reports" / "demo" / "split" / "holdout.csv",
+            "--outputs", REPO / "data" / "demo" / "baseline.jsonl", "--out", out]
+
+
+def signal_before_rename(ctx, d, sig):
+    import shutil
+
+    from common import Skip
+
+    if not shutil.which("strace"):
+        raise Skip("strace is not installed")
+    # The rename fails with EINTR and the signal arrives: the moment between the write
+    # of the temporary file and its rename.
+    r = run(["strace", "-f", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2",
+             "-e", f"inject=rename,renameat,renameat2:error=EINTR:signal={sig}:when=1", *score_argv(ctx, "s.csv")], cwd=d)
+    debris = sorted(p.name for p in d.iterdir() if "evogate-tmp" in p.name)
+    return r.rc != 0 and not debris, r.brief() + f"; debris {debris or 'none'}"
+
+
+@case("X01", "15", "SIGINT between the write and the rename of score --out: no temporary file left", kind="FAIL", extra=True)
+def x01(ctx, d):
+    return signal_before_rename(ctx, d, "INT")
+
+
+@case("X02", "15", "SIGTERM between the write and the rename of score --out: no temporary file left", kind="FAIL", extra=True)
+def x02(ctx, d):
+    return signal_before_rename(ctx, d, "TERM")
+
+
+@case("X03", "15", "admit --margin 1e308: no number of more than 30 digits in the output", kind="FAIL", extra=True)
+def x03(ctx, d):
+    demo = REPO / "reports" / "demo"
+    r = run([ctx.bin, "admit", "--baseline", demo / "baseline-scores.csv", "--candidate", demo / "candidate-scores.csv",
+             "--margin", "1e308"], cwd=d)
+    longest = max((len(m) for m in re.findall(r"\d+", r.text)), default=0)
+    return longest <= 30, r.brief()[:80] + f"; longest digit run {longest}"
+
+
+@case("X04", "15", "split --ratios 4294967296,1,1: exit 2 saying the ratio is too large", kind="FAIL", extra=True)
+def x04(ctx, d):
+    r = run([ctx.bin, "split", "--truth", REPO / "data" / "arxiv" / "papers.csv", "--out", "sp",
+             "--ratios", "4294967296,1,1"], cwd=d)
+    says = any(w in r.errtext.lower() for w in ("too large", "at most", "larger than", "exceeds", "overflow"))
+    return r.rc == 2 and says, r.brief()
