@@ -78,7 +78,7 @@ fn as_task(metric: &str, flip: bool) -> String {
 /// An lm-eval output folder of three tasks with different metrics: gsm8k (the real
 /// file, `exact_match`, and its results file naming it primary), hellaswag (`acc`) and
 /// arc_easy (`acc_norm`, the outcomes flipped).
-fn lm_eval_suite(dir: &Path) -> PathBuf {
+fn lm_eval_suite(dir: &Path) -> String {
     let run = dir.join("out/model");
     put(
         &run.join(format!("samples_gsm8k_{DATE}.jsonl")),
@@ -96,14 +96,13 @@ fn lm_eval_suite(dir: &Path) -> PathBuf {
         &run.join(format!("samples_arc_easy_{DATE}.jsonl")),
         &as_task("acc_norm", true),
     );
-    run
+    run.to_str().unwrap().to_string()
 }
 
 #[test]
 fn three_lm_eval_tasks_with_different_metrics_make_one_arm() {
     let dir = tempfile::tempdir().unwrap();
-    let folder = lm_eval_suite(dir.path());
-    let folder = folder.to_str().unwrap();
+    let folder = &lm_eval_suite(dir.path());
     // One metric for all is refused naming the tasks that lack it, not called missing.
     let one = import(
         dir.path(),
@@ -280,7 +279,7 @@ fn five_helm_subjects_make_one_arm_with_the_subject_as_kind_and_in_the_id() {
 
 /// The real promptfoo export as `promptfoo eval --repeat 3` writes it: every result
 /// three times, the score of the gpt-5 arm's k-th copy set to `scores[k]`.
-fn promptfoo_repeat(dir: &Path) -> PathBuf {
+fn promptfoo_repeat(dir: &Path) -> String {
     let mut log = json_of(&formats("promptfoo/sample-export.subset.json"));
     let results = log["results"]["results"].as_array().unwrap().clone();
     let mut repeated = Vec::new();
@@ -296,14 +295,13 @@ fn promptfoo_repeat(dir: &Path) -> PathBuf {
     log["results"]["results"] = Value::Array(repeated);
     let path = dir.join("repeat.json");
     put(&path, &log.to_string());
-    path
+    path.to_str().unwrap().to_string()
 }
 
 #[test]
 fn a_promptfoo_repeat_3_log_reduces_its_repeats_or_keeps_them_as_groups() {
     let dir = tempfile::tempdir().unwrap();
-    let log = promptfoo_repeat(dir.path());
-    let log = log.to_str().unwrap();
+    let log = &promptfoo_repeat(dir.path());
     let base = [
         "import",
         "promptfoo",
@@ -336,21 +334,18 @@ fn a_promptfoo_repeat_3_log_reduces_its_repeats_or_keeps_them_as_groups() {
     assert_eq!(all.lines().count(), 1 + 2 * 3, "{all}");
     assert!(all.contains("?#2\",\""), "{all}");
     // Both arms with every repeat, tested on items.
-    ok(evogate(
+    ok(import(
         dir.path(),
+        "promptfoo",
+        log,
+        "b.csv",
         &[
-            "import",
-            "promptfoo",
-            "--from",
-            log,
             "--id-var",
             "riddle",
             "--arm",
             "openai:gpt-5-mini",
             "--drop-assert",
             "latency,cost",
-            "--out",
-            "b.csv",
             "--repeats",
             "all",
         ],
@@ -695,31 +690,19 @@ fn a_gepa_best_candidate_cannot_be_admitted_on_the_scores_it_was_chosen_on() {
     let dir = tempfile::tempdir().unwrap();
     let gepa = formats("dspy/gepa_result_v2.json");
     let gepa = gepa.to_str().unwrap();
-    ok(evogate(
+    ok(import(
         dir.path(),
-        &[
-            "import",
-            "dspy",
-            "--from",
-            gepa,
-            "--candidate",
-            "0",
-            "--out",
-            "base.csv",
-        ],
+        "dspy",
+        gepa,
+        "base.csv",
+        &["--candidate", "0"],
     ));
-    ok(evogate(
+    ok(import(
         dir.path(),
-        &[
-            "import",
-            "dspy",
-            "--from",
-            gepa,
-            "--candidate",
-            "best",
-            "--out",
-            "best.csv",
-        ],
+        "dspy",
+        gepa,
+        "best.csv",
+        &["--candidate", "best"],
     ));
     assert_eq!(
         json_of(&dir.path().join("best.import.json"))["selected_on_these_scores"],
