@@ -264,7 +264,7 @@ impl<R: Read> Read for Capped<R> {
                 Ok(n)
             }
             None => Err(std::io::Error::other(format!(
-                "`{}` inflates past {} MiB, more than evogate reads of one member",
+                "`{}` inflates past {} MiB, more than evogate reads of one member (a zip bomb, or not an Inspect log)",
                 self.name,
                 MAX_MEMBER_BYTES >> 20
             ))),
@@ -304,8 +304,13 @@ pub fn log_from_eval(file: &str, input: impl Read + Seek) -> Result<Log, ImportE
             left: MAX_MEMBER_BYTES,
             name: name.to_string(),
         };
-        serde_json::from_reader(BufReader::with_capacity(1 << 16, capped))
-            .map_err(|e| bad(format!("`{name}` is not JSON: {e}")))
+        serde_json::from_reader(BufReader::with_capacity(1 << 16, capped)).map_err(|e| {
+            match e.is_io() {
+                // The cap's message names the member already.
+                true => bad(format!("cannot read it: {e}")),
+                false => bad(format!("`{name}` is not JSON: {e}")),
+            }
+        })
     }
     let header: Header = member(&mut archive, file, "header.json")?;
     let mut samples = Vec::with_capacity(names.len());
@@ -429,4 +434,28 @@ pub fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportError> {
         .selectors
         .insert("scorer".to_string(), record.join(","));
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capped_member_reads_up_to_its_limit_and_refuses_past_it_naming_the_member() {
+        let read = |left: u64| {
+            let mut capped = Capped {
+                inner: &b"0123456789"[..],
+                left,
+                name: "samples/1_epoch_1.json".to_string(),
+            };
+            let mut bytes = Vec::new();
+            capped.read_to_end(&mut bytes).map(|_| bytes)
+        };
+        assert_eq!(read(10).unwrap(), b"0123456789");
+        let error = read(9).unwrap_err().to_string();
+        assert!(
+            error.starts_with("`samples/1_epoch_1.json` inflates past 1024 MiB"),
+            "{error}"
+        );
+    }
 }
