@@ -167,14 +167,19 @@ pub fn admit_summary(
         (Some(request), Some(strata)) if request.column == strata.column => {}
         (Some(request), found) if request.required => {
             anyhow::bail!(
-                "--strata {}: `{}` {}; give --strata {} or none, or recompute the summary by `{}`",
+                "--strata {}: `{}` {}; give {}, or recompute the summary by `{}`",
                 request.column,
                 input.path,
                 match found {
                     Some(s) => format!("is stratified by `{}`", s.column),
                     None => "is not stratified".to_string(),
                 },
-                found.as_ref().map_or("none", |s| s.column.as_str()),
+                found
+                    .as_ref()
+                    .map_or("--strata none".to_string(), |s| format!(
+                        "--strata {} or none",
+                        s.column
+                    )),
                 request.column
             );
         }

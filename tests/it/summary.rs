@@ -178,5 +178,10 @@ fn a_summary_of_another_version_or_beside_score_files_is_refused_with_exit_2() {
         dir.path(),
         &["admit", "--summary", "s.json", "--strata", "topic"],
     );
-    assert_input_error(&strata, &["--strata topic: `s.json` is not stratified"]);
+    assert_input_error(
+        &strata,
+        &[
+            "--strata topic: `s.json` is not stratified; give --strata none, or recompute the summary by `topic`",
+        ],
+    );
 }
