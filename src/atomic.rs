@@ -11,7 +11,7 @@ use std::thread;
 
 mod folder;
 mod inputs;
-pub use folder::replace_folder;
+pub use folder::{StreamedFile, replace_folder, replace_folder_streaming};
 pub use inputs::refuse_overwriting_inputs;
 
 /// A file to write: where, and its whole contents.

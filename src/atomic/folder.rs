@@ -11,7 +11,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{FileToWrite, write_all};
+use super::{FileToWrite, not_written};
 
 /// The step of a swap that a test may interrupt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,14 +26,34 @@ pub(crate) enum Step {
 /// and the entries of the old folder that none of them replaces, which are carried
 /// over by hard link (or copy) so that nothing else in the folder is lost.
 pub fn replace_folder(target: &Path, files: &[FileToWrite]) -> anyhow::Result<()> {
-    replace_folder_with(target, files, &mut |_| true)
+    replace_folder_with(target, files, &[], &mut |_| true)
 }
 
-/// [`replace_folder`], asking `go_on` after each step whether to continue: `false`
-/// stops at once, leaving the file system as a kill at that moment would.
+/// A file of a folder whose bytes are written as they are made, for a file too large
+/// to hold whole (`pairs.csv` of millions of pairs with their feedback).
+pub struct StreamedFile<'a> {
+    /// The final path, inside the folder.
+    pub path: PathBuf,
+    /// Writes the file's bytes, in order, to the writer given.
+    pub write: &'a dyn Fn(&mut dyn io::Write) -> io::Result<()>,
+}
+
+/// [`replace_folder`] with `streamed` files besides, each written straight into the
+/// new folder as it is made.
+pub fn replace_folder_streaming(
+    target: &Path,
+    files: &[FileToWrite],
+    streamed: &[StreamedFile],
+) -> anyhow::Result<()> {
+    replace_folder_with(target, files, streamed, &mut |_| true)
+}
+
+/// [`replace_folder_streaming`], asking `go_on` after each step whether to continue:
+/// `false` stops at once, leaving the file system as a kill at that moment would.
 pub(crate) fn replace_folder_with(
     target: &Path,
     files: &[FileToWrite],
+    streamed: &[StreamedFile],
     go_on: &mut dyn FnMut(Step) -> bool,
 ) -> anyhow::Result<()> {
     if target.exists() && !target.is_dir() {
@@ -56,12 +76,16 @@ pub(crate) fn replace_folder_with(
         .prefix(&format!(".{name}.evogate-new-"))
         .tempdir_in(&parent)
         .map_err(|e| cannot(target, "create the new folder beside it", &e))?;
-    let mut placed = Vec::with_capacity(files.len());
-    for file in files {
-        let relative = file.path.strip_prefix(target).map_err(|_| {
+    // The new folder is not in place until every file in it is written and synced, so
+    // each is written straight into it; an error names the file's final path, not the
+    // new folder's temporary name.
+    let place = |final_path: &Path,
+                 write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>|
+     -> anyhow::Result<()> {
+        let relative = final_path.strip_prefix(target).map_err(|_| {
             anyhow::anyhow!(
                 "`{}` is not inside `{}`",
-                file.path.display(),
+                final_path.display(),
                 target.display()
             )
         })?;
@@ -69,9 +93,14 @@ pub(crate) fn replace_folder_with(
         if let Some(folder) = path.parent() {
             fs::create_dir_all(folder).map_err(|e| cannot(folder, "create it", &e))?;
         }
-        placed.push(FileToWrite::new(path, file.bytes.clone()));
+        write_synced(&path, write).map_err(|e| not_written(final_path, &e))
+    };
+    for file in files {
+        place(&file.path, &|out| out.write_all(&file.bytes))?;
     }
-    write_all(&placed)?;
+    for file in streamed {
+        place(&file.path, file.write)?;
+    }
     if target.is_dir() {
         carry_over(target, staging.path())?;
     }
@@ -110,6 +139,18 @@ pub(crate) fn replace_folder_with(
     }
     drop(lock);
     Ok(())
+}
+
+/// Creates `path`, writes it through a buffer and syncs it.
+fn write_synced(
+    path: &Path,
+    write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, fs::File::create(path)?);
+    write(&mut out)?;
+    out.into_inner()
+        .map_err(io::IntoInnerError::into_error)?
+        .sync_all()
 }
 
 /// An exclusive lock held while `name` in `parent` is replaced. On unix the folder
@@ -259,9 +300,12 @@ mod tests {
             let target = root.path().join("report");
             replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
             fs::write(target.join("mine.txt"), "kept").unwrap();
-            replace_folder_with(&target, &set(&target, "new json", "new md"), &mut |step| {
-                step != stop
-            })
+            replace_folder_with(
+                &target,
+                &set(&target, "new json", "new md"),
+                &[],
+                &mut |step| step != stop,
+            )
             .unwrap();
             let seen = read(&target);
             assert!(
@@ -284,7 +328,13 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let target = root.path().join("split");
         replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
-        replace_folder_with(&target, &set(&target, "new json", "new md"), &mut |_| false).unwrap();
+        replace_folder_with(
+            &target,
+            &set(&target, "new json", "new md"),
+            &[],
+            &mut |_| false,
+        )
+        .unwrap();
         assert!(!target.exists());
         recover(root.path(), "split", &target).unwrap();
         assert_eq!(read(&target), Some(("old json".into(), "old md".into())));

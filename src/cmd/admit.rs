@@ -8,10 +8,10 @@ use std::path::Path;
 use super::{Printout, Status};
 use crate::admission::{Margin, StrataRequest, Verdict};
 use crate::alpha::Alpha;
-use crate::atomic::{refuse_overwriting_inputs, replace_folder};
+use crate::atomic::refuse_overwriting_inputs;
 use crate::cli::{AdmitArgs, ReportFormat};
 use crate::pipeline::admit::{
-    AdmitFiles, AdmitSettings, admit, admit_summary, report_files, report_names,
+    AdmitFiles, AdmitSettings, admit, admit_summary, report_names, write_report_folder,
 };
 use crate::report::{json, markdown, text};
 
@@ -86,9 +86,8 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         notes.push(warning);
     }
     if let Some(dir) = &args.report_dir {
-        let files = report_files(dir, &evaluation);
-        replace_folder(dir, &files)?;
-        notes.push(format!("wrote {} files to {}", files.len(), dir.display()));
+        let written = write_report_folder(dir, &evaluation)?;
+        notes.push(format!("wrote {written} files to {}", dir.display()));
     }
     if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
         append(Path::new(&summary), &markdown::render(report))?;

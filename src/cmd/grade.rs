@@ -10,11 +10,13 @@ pub fn run(args: GradeArgs) -> anyhow::Result<Printout> {
     let verifier = verifier(&args.truth, &args.verifier)?;
     let stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
-    match serve(verifier.as_ref(), stdin, &mut stdout) {
-        Ok(_) => {}
-        // The client closing its end is how a session ends.
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(error) => anyhow::bail!("cannot answer on stdout: {error}"),
+    if let Err(error) = serve(verifier.as_ref(), stdin, &mut stdout) {
+        match error.downcast_ref::<std::io::Error>() {
+            // The client closing its end is how a session ends.
+            Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Some(e) => anyhow::bail!("cannot answer on stdout: {e}"),
+            None => return Err(error),
+        }
     }
     Ok(Printout::new(Status::Success, String::new()))
 }

@@ -12,7 +12,7 @@ use crate::admission::{
     StrataRequest, TestChoice, TestName, decide, decide_summary,
 };
 use crate::alpha::Alpha;
-use crate::atomic::FileToWrite;
+use crate::atomic::{FileToWrite, StreamedFile, replace_folder_streaming};
 use crate::digest::sha256_hex;
 use crate::error::InputError;
 use crate::ledger;
@@ -415,9 +415,31 @@ pub fn report_names(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv` and the
-/// plots `outcomes.svg`, `strata.svg` and `power.svg` (on a summary: no `pairs.csv`,
-/// and `outcomes.svg` only for McNemar, whose four cells it draws).
+/// Replaces the report folder `dir` by [`report_files`] and `pairs.csv`, which is
+/// streamed into it ([`pairs::write`]) rather than built in memory; returns how many
+/// files were written.
+pub fn write_report_folder(dir: &Path, evaluation: &Evaluation) -> anyhow::Result<usize> {
+    let files = report_files(dir, evaluation);
+    let write = |out: &mut dyn std::io::Write| match &evaluation.pairs {
+        Some(pairs) => pairs::write(pairs, out),
+        None => Ok(()),
+    };
+    let streamed: Vec<StreamedFile> = evaluation
+        .pairs
+        .iter()
+        .map(|_| StreamedFile {
+            path: dir.join("pairs.csv"),
+            write: &write,
+        })
+        .collect();
+    replace_folder_streaming(dir, &files, &streamed)?;
+    Ok(files.len() + streamed.len())
+}
+
+/// The files of a report folder held whole: `admission.json`, `admission.md` and the
+/// plots `outcomes.svg`, `strata.svg` and `power.svg` (on a summary `outcomes.svg` only
+/// for McNemar, whose four cells it draws). `pairs.csv`, absent on a summary, is
+/// streamed by [`write_report_folder`].
 pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let plots = svg::render(report, evaluation.pairs.as_ref());
@@ -435,12 +457,6 @@ pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
             markdown::render_in_folder(report, &linked),
         ),
     ];
-    if let Some(pairs) = &evaluation.pairs {
-        files.push(FileToWrite::new(
-            dir.join("pairs.csv"),
-            pairs::render(pairs),
-        ));
-    }
     for (name, svg) in plots {
         files.push(FileToWrite::new(dir.join(name), svg));
     }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
+use super::admit::{AdmitSettings, Evaluation, Input, evaluate, write_report_folder};
 use super::{audit, read_file, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
@@ -196,7 +196,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
             &settings,
         )?;
         let dir = demo.out.join(&folder);
-        replace_folder(&dir, &report_files(&dir, &evaluation))?;
+        write_report_folder(&dir, &evaluation)?;
         demo.as_built &= evaluation.report.admission.verdict == expected;
         let shown = demo.shown.join(&folder);
         demo.lines.push(summary(arm, &shown, &evaluation));

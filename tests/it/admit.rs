@@ -441,8 +441,8 @@ fn model_text_renders_inert_in_markdown_and_csv() {
     assert!(loss.contains("\\=cmd\\|"), "{loss}");
     let csv = fs::read_to_string(dir.path().join("r/pairs.csv")).unwrap();
     let row = csv.lines().find(|l| l.starts_with("t6:x")).unwrap();
-    // The stratum is an identifier (the kind), written unchanged; free text is guarded.
-    assert!(row.contains(",=cmd|' /C calc'!A0,"), "{row}");
+    // Nothing reads pairs.csv back: the stratum is guarded like free text.
+    assert!(row.contains(",'=cmd|' /C calc'!A0,"), "{row}");
     assert!(csv.contains("\"'=HYPERLINK(\"\"x\"\")"), "{csv}");
     let svg = fs::read_to_string(dir.path().join("r/strata.svg")).unwrap();
     assert!(svg.contains("kind==cmd|&apos; /C calc&apos;!A0"), "{svg}");
