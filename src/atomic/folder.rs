@@ -294,6 +294,45 @@ mod tests {
     }
 
     #[test]
+    fn a_streamed_file_that_fails_is_named_by_its_final_path_and_the_old_set_stays() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("rep");
+        replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
+        let write = |out: &mut dyn io::Write| {
+            out.write_all(b"task_id\n")?;
+            Err(io::Error::other("File too large"))
+        };
+        let pairs = StreamedFile {
+            path: target.join("pairs.csv"),
+            write: &write,
+        };
+        let error =
+            replace_folder_streaming(&target, &set(&target, "new json", "new md"), &[pairs])
+                .unwrap_err()
+                .to_string();
+        assert!(
+            error.starts_with(&format!(
+                "`{}`: cannot write it: File too large",
+                target.join("pairs.csv").display()
+            )),
+            "{error}"
+        );
+        assert!(!error.contains("evogate-new"), "{error}");
+        assert_eq!(read(&target), Some(("old json".into(), "old md".into())));
+        assert_eq!(names(root.path()), ["rep"], "leftovers stayed");
+        let ok = |out: &mut dyn io::Write| out.write_all(b"task_id\n");
+        let pairs = StreamedFile {
+            path: target.join("pairs.csv"),
+            write: &ok,
+        };
+        replace_folder_streaming(&target, &set(&target, "new json", "new md"), &[pairs]).unwrap();
+        assert_eq!(
+            fs::read_to_string(target.join("pairs.csv")).unwrap(),
+            "task_id\n"
+        );
+    }
+
+    #[test]
     fn a_run_killed_between_the_two_renames_shows_the_old_set_or_the_new_never_a_mix() {
         for stop in [Step::OldSetAside, Step::NewInPlace] {
             let root = tempfile::tempdir().unwrap();
