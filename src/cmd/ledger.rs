@@ -2,18 +2,21 @@
 //! or JSON, with a warning for each holdout whose next attempt cannot reach
 //! significance. A malformed ledger is an error that names the line (exit 2).
 
-use super::{Printout, Status, read_file};
+use super::{Printout, Status};
 use crate::cli::LedgerShowArgs;
 use crate::ledger;
+use crate::pipeline::open_file;
 use crate::report::ledger::{LedgerReport, render_text};
 
 /// Runs `ledger show`.
 pub fn run(args: LedgerShowArgs) -> anyhow::Result<Printout> {
     let source = args.file.display().to_string();
-    let bytes = read_file(&args.file)?;
-    let text = String::from_utf8(bytes).map_err(|_| {
-        anyhow::anyhow!("`{source}`: not valid UTF-8; a ledger is UTF-8 JSON Lines")
-    })?;
+    ledger::file::refuse_irregular(&args.file)?;
+    let text = ledger::file::read_text(
+        &source,
+        open_file(&args.file)?,
+        crate::table::MAX_WHOLE_BYTES,
+    )?;
     let ledger::Ledger { records, tail } = ledger::read_ledger(&source, &text)?;
     let holdouts = ledger::summarise(&records);
     let stdout = if args.format == crate::cli::SummaryFormat::Json {

@@ -14,7 +14,6 @@ pub mod split;
 pub mod truth;
 
 use crate::cli::{Cli, Command, LedgerCommand, TruthCommand};
-pub(crate) use crate::pipeline::read_file;
 
 /// What a command's result means for its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
