@@ -76,6 +76,9 @@ pub(crate) fn replace_folder_with(
         .prefix(&format!(".{name}.evogate-new-"))
         .tempdir_in(&parent)
         .map_err(|e| cannot(target, "create the new folder beside it", &e))?;
+    // Removed on SIGINT or SIGTERM until it is in place (a set-aside old folder is put
+    // back by the next run).
+    super::pending::track(staging.path());
     // The new folder is not in place until every file in it is written and synced, so
     // each is written straight into it; an error names the file's final path, not the
     // new folder's temporary name.
@@ -130,6 +133,7 @@ pub(crate) fn replace_folder_with(
         let _ = fs::remove_dir_all(&new);
         return Err(cannot(target, "move the new folder into place", &e));
     }
+    super::pending::untrack(&new);
     let _ = fs::File::open(&parent).and_then(|dir| dir.sync_all());
     if !go_on(Step::NewInPlace) {
         return Ok(());
