@@ -245,7 +245,7 @@ pub fn evaluate(
 /// pairs, and decides once, at the level the ledger leaves for this attempt when there
 /// is a ledger (the attempt is recorded under its lock), else at `settings.alpha`.
 pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
-    let left_out = super::import::check_imports(&files.baseline, &files.candidate)?;
+    let imports = super::import::check_imports(&files.baseline, &files.candidate)?;
     // Every file is opened before any is parsed, so an unreadable one is reported first.
     let baseline = open_file(&files.baseline)?;
     let candidate = open_file(&files.candidate)?;
@@ -273,7 +273,8 @@ pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Eva
         manifest.as_ref(),
         settings,
     )?;
-    prepared.config.answers.left_out = left_out;
+    prepared.config.answers.left_out = imports.left_out;
+    prepared.inputs.extend(imports.records);
     match &files.ledger {
         Some(path) => under_ledger(path, prepared),
         None => {
