@@ -185,3 +185,59 @@ fn a_summary_of_another_version_or_beside_score_files_is_refused_with_exit_2() {
         ],
     );
 }
+
+/// The characters of a regular-expression class written as `\x{H}` and `\x{H}-\x{H}`.
+fn class_chars(class: &str) -> std::collections::BTreeSet<u32> {
+    let mut chars = std::collections::BTreeSet::new();
+    for item in class.split("\\x{").skip(1) {
+        let (first, rest) = item.split_once('}').unwrap();
+        let first = u32::from_str_radix(first, 16).unwrap();
+        chars.insert(first);
+        if let Some(last) = rest.strip_prefix('-') {
+            // The range's end is the next item; it is inserted as an item itself.
+            assert!(last.is_empty(), "{class}");
+        }
+    }
+    // Fill the ranges: `\x{A}-\x{B}`.
+    for range in class.split("}-\\x{").skip(1) {
+        let end = u32::from_str_radix(range.split('}').next().unwrap(), 16).unwrap();
+        let start = *chars.range(..end).next_back().unwrap();
+        chars.extend(start..=end);
+    }
+    chars
+}
+
+#[test]
+fn the_sql_trims_identifiers_exactly_as_the_reader_does() {
+    // Hostile Q01, Q02: DuckDB's trim() keeps tab and CR, evogate's reader trims every
+    // Unicode White_Space character, so the two paired different tasks.
+    let sql = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sql/summary.sql"),
+    )
+    .unwrap();
+    let at = sql
+        .find("evogate_trim(x) AS regexp_replace(x,")
+        .expect("the SQL trims identifiers with its evogate_trim macro");
+    let pattern = sql[at..].split('\'').nth(1).unwrap();
+    let (leading, trailing) = pattern.split_once("]+|[").unwrap();
+    let (leading, trailing) = (
+        leading.strip_prefix("^[").unwrap(),
+        trailing.strip_suffix("]+$").unwrap(),
+    );
+    assert_eq!(leading, trailing);
+    let class = class_chars(leading);
+    let whitespace: std::collections::BTreeSet<u32> = (0..=0x10FFFF)
+        .filter_map(char::from_u32)
+        .filter(|c| c.is_whitespace())
+        .map(u32::from)
+        .collect();
+    assert_eq!(class, whitespace);
+    // Every identifier column goes through it, and nothing uses DuckDB's trim().
+    for column in ["task_id", "kind", "\"group\""] {
+        assert!(
+            sql.contains(&format!("evogate_trim(CAST({column} AS VARCHAR))")),
+            "{column}"
+        );
+    }
+    assert!(!sql.contains(" trim(CAST"), "the SQL still calls trim()");
+}
