@@ -57,8 +57,9 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
             .collect::<Vec<_>>(),
         )?;
     }
+    let (manifest, ledger) = (args.manifest.as_deref(), args.ledger.as_deref());
     let evaluation = match (&args.summary, &args.baseline, &args.candidate) {
-        (Some(summary), _, _) => admit_summary(summary, args.ledger.as_deref(), &settings)?,
+        (Some(summary), _, _) => admit_summary(summary, manifest, ledger, &settings)?,
         (None, Some(baseline), Some(candidate)) => {
             let files = AdmitFiles {
                 baseline: baseline.clone(),

@@ -136,19 +136,17 @@ impl Prepared<'_> {
         }
     }
 
-    /// The holdout's identity in the ledger: the SHA-256 of the sorted task ids.
+    /// The holdout's identity in the ledger: the SHA-256 of the sorted task ids of the
+    /// holdout the manifest records, never of the tasks a run declares (renamed or
+    /// fewer tasks would otherwise open a fresh holdout with its full alpha). A run
+    /// whose tasks are not that holdout spends its attempt there and is refused by
+    /// holdout-intact.
     fn holdout_identity(&self) -> anyhow::Result<String> {
-        match &self.source {
-            Source::Pairs(pairs) => {
-                let task_ids: Vec<String> = pairs.tasks().map(str::to_string).collect();
-                Ok(ledger::holdout_identity(&task_ids))
-            }
-            Source::Statistics(summary) => summary.holdout_sha256.clone().ok_or_else(|| {
-                anyhow::anyhow!(
-                    "`{}`: --ledger needs the holdout's identity and the summary has no `holdout_sha256`; compute it as sql/summary.sql does (SHA-256 of the sorted task ids joined by newlines)",
-                    self.inputs[0].path
-                )
-            }),
+        match &self.config.holdout {
+            Some(holdout) => Ok(holdout.identity()),
+            None => anyhow::bail!(
+                "--ledger needs --manifest: the ledger spends alpha per holdout, and only the manifest `split` wrote says which holdout this is"
+            ),
         }
     }
 }
@@ -157,10 +155,12 @@ impl Prepared<'_> {
 /// strata against it, and decides once, under the ledger when there is one.
 pub fn admit_summary(
     path: &Path,
+    manifest: Option<&Path>,
     ledger: Option<&Path>,
     settings: &AdmitSettings,
 ) -> anyhow::Result<Evaluation> {
     let input = Input::read(path)?;
+    let manifest = manifest.map(Input::read).transpose()?;
     let mut summary = crate::admission::summary::document::read(&input.path, &input.bytes)?;
     match (&settings.strata, &summary.strata) {
         (None, _) => summary.strata = None,
@@ -197,19 +197,25 @@ pub fn admit_summary(
         &summary.baseline,
         &summary.candidate,
     )?;
+    let holdout = match &manifest {
+        Some(m) => Some(HoldoutRecord::from_manifest(&m.path, &m.bytes, None)?),
+        None => None,
+    };
     let config = Config {
         alpha: settings.alpha,
         test,
         margin: settings.margin,
-        holdout: None,
+        holdout,
         cluster: settings.cluster,
         answers: Answers {
             allow_missing: settings.allow_missing,
             left_out: [None, None],
         },
     };
+    let mut inputs = vec![input.digest("summary")];
+    inputs.extend(manifest.map(|m| m.digest("manifest")));
     let mut prepared = Prepared {
-        inputs: vec![input.digest("summary")],
+        inputs,
         source: Source::Statistics(summary),
         config,
         settings,

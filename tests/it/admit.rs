@@ -100,11 +100,20 @@ fn an_inconclusive_attempt_is_recorded_in_the_ledger_and_spends_an_attempt() {
     // = 0.0304 takes 6 wins of 6 discordant pairs (2^-5 = 0.03125 is not below it),
     // alpha_2 = 0.0076 takes 8; scipy 1.17.1 binom.sf(k - 1, n, 1/6) first reaches 0.8
     // at n = 46 for k = 6 (0.78331 at 45) and n = 60 for k = 8 (0.78870 at 59).
+    let ids: Vec<String> = (0..6).map(|i| format!("p{i:02}:id")).collect();
+    crate::util::write_manifest(dir.path(), &ids);
     for (attempt, rows, needed) in [(1, &rows, 46), (2, &other, 60)] {
         scores(dir.path(), rows, true);
         let out = admit(
             dir.path(),
-            &with(&["--ledger", "ledger.jsonl", "--format", "json"]),
+            &with(&[
+                "--ledger",
+                "ledger.jsonl",
+                "--manifest",
+                "manifest.json",
+                "--format",
+                "json",
+            ]),
         );
         assert_eq!(out.code, 1, "{}", out.stderr);
         let report = json(&out);

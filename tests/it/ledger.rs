@@ -214,6 +214,7 @@ fn a_fifo_as_the_ledger_is_refused_at_once_instead_of_blocking() {
     assert!(made.success());
     write(dir.path(), "b.csv", "task_id,correct,score\na,0,0\nb,1,1\n");
     write(dir.path(), "c.csv", "task_id,correct,score\na,1,1\nb,1,1\n");
+    crate::util::write_manifest(dir.path(), &["a", "b"]);
     for args in [
         &["ledger", "show", "fifo.jsonl"][..],
         &[
@@ -224,6 +225,8 @@ fn a_fifo_as_the_ledger_is_refused_at_once_instead_of_blocking() {
             "c.csv",
             "--ledger",
             "fifo.jsonl",
+            "--manifest",
+            "manifest.json",
         ][..],
     ] {
         let output = crate::util::evogate(dir.path())
