@@ -106,14 +106,13 @@ fn an_inconclusive_attempt_is_recorded_in_the_ledger_and_spends_an_attempt() {
         scores(dir.path(), rows, true);
         let out = admit(
             dir.path(),
-            &with(&[
-                "--ledger",
-                "ledger.jsonl",
-                "--manifest",
-                "manifest.json",
-                "--format",
-                "json",
-            ]),
+            &with(
+                &[
+                    &crate::util::LEDGER_WITH_MANIFEST[..],
+                    &["--format", "json"],
+                ]
+                .concat(),
+            ),
         );
         assert_eq!(out.code, 1, "{}", out.stderr);
         let report = json(&out);

@@ -94,13 +94,10 @@ fn the_ledger_spends_alpha_across_attempts_on_one_holdout() {
         let result = admit(
             dir.path(),
             &[
-                "--ledger",
-                "ledger.jsonl",
-                "--manifest",
-                "manifest.json",
-                "--format",
-                "json",
-            ],
+                &crate::util::LEDGER_WITH_MANIFEST[..],
+                &["--format", "json"],
+            ]
+            .concat(),
         );
         let json: serde_json::Value = serde_json::from_str(&result.stdout).unwrap();
         assert_eq!(json["ledger"]["attempt"].as_u64(), Some(attempt));

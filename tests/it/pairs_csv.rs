@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::util::{run, write};
+use crate::util::{ADMIT_B_C, run, write};
 
 /// Identifiers a spreadsheet would run, or a terminal act on, in every id column.
 const HOSTILE: [&str; 6] = [
@@ -36,18 +36,8 @@ fn hostile_files(dir: &Path) {
 fn pairs_csv_neutralises_identifiers_and_shows_their_control_characters() {
     let dir = tempfile::tempdir().unwrap();
     hostile_files(dir.path());
-    let done = run(
-        dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-            "--report-dir",
-            "rep",
-        ],
-    );
+    let args = [&ADMIT_B_C[..], &["--report-dir", "rep"]].concat();
+    let done = run(dir.path(), &args);
     assert!(done.code == 0 || done.code == 1, "{}", done.stderr);
     let text = std::fs::read_to_string(dir.path().join("rep/pairs.csv")).unwrap();
     let raw: Vec<char> = text

@@ -341,11 +341,7 @@ fn a_failed_run_keeps_the_old_scores_file_and_leaves_no_temporary_file() {
         fs::read_to_string(dir.path().join("scores.csv")).unwrap(),
         "old\n"
     );
-    let left: Vec<String> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.contains("evogate-tmp"))
-        .collect();
+    let left = crate::util::temporary_files(dir.path());
     assert!(left.is_empty(), "{left:?}");
 }
 
@@ -402,10 +398,6 @@ fn a_file_size_limit_is_a_named_error_with_exit_2_and_no_temporary_file() {
         fs::read_to_string(dir.path().join("s.csv")).unwrap(),
         "old\n"
     );
-    let left: Vec<String> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.contains("evogate-tmp"))
-        .collect();
+    let left = crate::util::temporary_files(dir.path());
     assert!(left.is_empty(), "{left:?}");
 }

@@ -1,7 +1,9 @@
 //! `admit --summary`: a summary document written by hand (the statistics counted on
 //! paper, not by evogate) decides as `admit` on the files it summarises.
 
-use crate::util::{assert_input_error, file_names, first_column, run, write, write_manifest};
+use crate::util::{
+    LEDGER_WITH_MANIFEST, assert_input_error, file_names, first_column, run, write, write_manifest,
+};
 
 /// Five papers of four tasks each; the candidate wins every task of four papers and
 /// loses every task of the fifth.
@@ -138,19 +140,15 @@ fn a_summary_spends_the_ledger_of_the_same_holdout_as_the_files() {
     assert_eq!(intact["result"], "pass", "{intact}");
 }
 
-/// `admit ARGS --ledger l.jsonl --manifest manifest.json --format json`.
+/// `admit ARGS --ledger ledger.jsonl --manifest manifest.json --format json`.
 fn ledgered<'a>(args: &[&'a str]) -> Vec<&'a str> {
-    let mut all = vec!["admit"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&[
-        "--ledger",
-        "l.jsonl",
-        "--manifest",
-        "manifest.json",
-        "--format",
-        "json",
-    ]);
-    all
+    [
+        &["admit"],
+        args,
+        &LEDGER_WITH_MANIFEST[..],
+        &["--format", "json"],
+    ]
+    .concat()
 }
 
 #[test]

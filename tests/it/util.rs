@@ -99,6 +99,22 @@ pub fn file_names(dir: &Path) -> Vec<String> {
     names
 }
 
+/// `admit` on `b.csv` and `c.csv`, for more arguments to follow.
+pub const ADMIT_B_C: [&str; 5] = ["admit", "--baseline", "b.csv", "--candidate", "c.csv"];
+
+/// A ledger with the manifest [`write_manifest`] writes.
+pub const LEDGER_WITH_MANIFEST: [&str; 4] =
+    ["--ledger", "ledger.jsonl", "--manifest", "manifest.json"];
+
+/// The names of the temporary files (`.NAME.PID.evogate-tmp`) left in `dir`.
+pub fn temporary_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("evogate-tmp"))
+        .collect()
+}
+
 /// Writes `manifest.json` in `dir`, as `split` writes one, recording `task_ids` as the
 /// holdout (`--ledger` needs a manifest).
 pub fn write_manifest<S: AsRef<str>>(dir: &Path, task_ids: &[S]) -> String {
