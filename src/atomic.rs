@@ -12,7 +12,7 @@ use std::thread;
 mod folder;
 mod inputs;
 mod pending;
-pub use folder::{StreamedFile, replace_folder, replace_folder_streaming};
+pub use folder::{StreamedFile, WriteBytes, replace_folder};
 pub use inputs::refuse_overwriting_inputs;
 #[cfg(unix)]
 pub use pending::watch_signals;

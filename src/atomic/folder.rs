@@ -22,25 +22,11 @@ pub(crate) enum Step {
     NewInPlace,
 }
 
-/// Replaces the folder `target` by one holding `files` (every path inside `target`)
+/// Replaces the folder `target` by one holding `files` and the `streamed` files, each
+/// written straight into the new folder as it is made (every path inside `target`),
 /// and the entries of the old folder that none of them replaces, which are carried
 /// over by hard link (or copy) so that nothing else in the folder is lost.
-pub fn replace_folder(target: &Path, files: &[FileToWrite]) -> anyhow::Result<()> {
-    replace_folder_with(target, files, &[], &mut |_| true)
-}
-
-/// A file of a folder whose bytes are written as they are made, for a file too large
-/// to hold whole (`pairs.csv` of millions of pairs with their feedback).
-pub struct StreamedFile<'a> {
-    /// The final path, inside the folder.
-    pub path: PathBuf,
-    /// Writes the file's bytes, in order, to the writer given.
-    pub write: &'a dyn Fn(&mut dyn io::Write) -> io::Result<()>,
-}
-
-/// [`replace_folder`] with `streamed` files besides, each written straight into the
-/// new folder as it is made.
-pub fn replace_folder_streaming(
+pub fn replace_folder(
     target: &Path,
     files: &[FileToWrite],
     streamed: &[StreamedFile],
@@ -48,7 +34,40 @@ pub fn replace_folder_streaming(
     replace_folder_with(target, files, streamed, &mut |_| true)
 }
 
-/// [`replace_folder_streaming`], asking `go_on` after each step whether to continue:
+/// Writes a file's bytes, in order, to the writer given.
+pub type WriteBytes<'a> = dyn Fn(&mut dyn io::Write) -> io::Result<()> + 'a;
+
+/// A file of a folder whose bytes are written as they are made, for a file too large
+/// to hold whole (`pairs.csv` of millions of pairs with their feedback).
+pub struct StreamedFile {
+    /// The final path, inside the folder.
+    pub path: PathBuf,
+    /// Writes the file's bytes, in order, to the writer given.
+    pub write: Box<WriteBytes<'static>>,
+}
+
+impl StreamedFile {
+    /// The file at `path` whose bytes `write` writes.
+    pub fn new(
+        path: PathBuf,
+        write: impl Fn(&mut dyn io::Write) -> io::Result<()> + 'static,
+    ) -> StreamedFile {
+        StreamedFile {
+            path,
+            write: Box::new(write),
+        }
+    }
+}
+
+impl std::fmt::Debug for StreamedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamedFile")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// [`replace_folder`], asking `go_on` after each step whether to continue:
 /// `false` stops at once, leaving the file system as a kill at that moment would.
 pub(crate) fn replace_folder_with(
     target: &Path,
@@ -82,9 +101,7 @@ pub(crate) fn replace_folder_with(
     // The new folder is not in place until every file in it is written and synced, so
     // each is written straight into it; an error names the file's final path, not the
     // new folder's temporary name.
-    let place = |final_path: &Path,
-                 write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>|
-     -> anyhow::Result<()> {
+    let place = |final_path: &Path, write: &WriteBytes<'_>| -> anyhow::Result<()> {
         let relative = final_path.strip_prefix(target).map_err(|_| {
             anyhow::anyhow!(
                 "`{}` is not inside `{}`",
@@ -102,7 +119,7 @@ pub(crate) fn replace_folder_with(
         place(&file.path, &|out| out.write_all(&file.bytes))?;
     }
     for file in streamed {
-        place(&file.path, file.write)?;
+        place(&file.path, &*file.write)?;
     }
     if target.is_dir() {
         carry_over(target, staging.path())?;
@@ -146,10 +163,7 @@ pub(crate) fn replace_folder_with(
 }
 
 /// Creates `path`, writes it through a buffer and syncs it.
-fn write_synced(
-    path: &Path,
-    write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
-) -> io::Result<()> {
+fn write_synced(path: &Path, write: &WriteBytes<'_>) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, fs::File::create(path)?);
     write(&mut out)?;
     out.into_inner()
@@ -301,19 +315,14 @@ mod tests {
     fn a_streamed_file_that_fails_is_named_by_its_final_path_and_the_old_set_stays() {
         let root = tempfile::tempdir().unwrap();
         let target = root.path().join("rep");
-        replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
-        let write = |out: &mut dyn io::Write| {
+        replace_folder(&target, &set(&target, "old json", "old md"), &[]).unwrap();
+        let pairs = StreamedFile::new(target.join("pairs.csv"), |out| {
             out.write_all(b"task_id\n")?;
             Err(io::Error::other("File too large"))
-        };
-        let pairs = StreamedFile {
-            path: target.join("pairs.csv"),
-            write: &write,
-        };
-        let error =
-            replace_folder_streaming(&target, &set(&target, "new json", "new md"), &[pairs])
-                .unwrap_err()
-                .to_string();
+        });
+        let error = replace_folder(&target, &set(&target, "new json", "new md"), &[pairs])
+            .unwrap_err()
+            .to_string();
         assert!(
             error.starts_with(&format!(
                 "`{}`: cannot write it: File too large",
@@ -324,12 +333,8 @@ mod tests {
         assert!(!error.contains("evogate-new"), "{error}");
         assert_eq!(read(&target), Some(("old json".into(), "old md".into())));
         assert_eq!(names(root.path()), ["rep"], "leftovers stayed");
-        let ok = |out: &mut dyn io::Write| out.write_all(b"task_id\n");
-        let pairs = StreamedFile {
-            path: target.join("pairs.csv"),
-            write: &ok,
-        };
-        replace_folder_streaming(&target, &set(&target, "new json", "new md"), &[pairs]).unwrap();
+        let pairs = StreamedFile::new(target.join("pairs.csv"), |out| out.write_all(b"task_id\n"));
+        replace_folder(&target, &set(&target, "new json", "new md"), &[pairs]).unwrap();
         assert_eq!(
             fs::read_to_string(target.join("pairs.csv")).unwrap(),
             "task_id\n"
@@ -341,7 +346,7 @@ mod tests {
         for stop in [Step::OldSetAside, Step::NewInPlace] {
             let root = tempfile::tempdir().unwrap();
             let target = root.path().join("report");
-            replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
+            replace_folder(&target, &set(&target, "old json", "old md"), &[]).unwrap();
             fs::write(target.join("mine.txt"), "kept").unwrap();
             replace_folder_with(
                 &target,
@@ -356,7 +361,7 @@ mod tests {
                 "{stop:?}: a reader saw {seen:?}"
             );
             // The next run puts the old set back or clears what is left, then writes.
-            replace_folder(&target, &set(&target, "third json", "third md")).unwrap();
+            replace_folder(&target, &set(&target, "third json", "third md"), &[]).unwrap();
             assert_eq!(
                 read(&target),
                 Some(("third json".into(), "third md".into()))
@@ -370,7 +375,7 @@ mod tests {
     fn an_interrupted_swap_is_rolled_back_to_the_complete_old_set() {
         let root = tempfile::tempdir().unwrap();
         let target = root.path().join("split");
-        replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
+        replace_folder(&target, &set(&target, "old json", "old md"), &[]).unwrap();
         replace_folder_with(
             &target,
             &set(&target, "new json", "new md"),
@@ -391,9 +396,9 @@ mod tests {
         let files = [FileToWrite::new(target.join("sub/x"), "x")];
         fs::write(root.path().join("blocker"), "").unwrap();
         let bad = [FileToWrite::new(root.path().join("elsewhere/x"), "x")];
-        assert!(replace_folder(&target, &bad).is_err());
+        assert!(replace_folder(&target, &bad, &[]).is_err());
         assert!(!target.exists(), "a failed run left an empty folder");
-        replace_folder(&target, &files).unwrap();
+        replace_folder(&target, &files, &[]).unwrap();
         assert_eq!(fs::read_to_string(target.join("sub/x")).unwrap(), "x");
         assert_eq!(names(root.path()), ["blocker", "fresh"]);
     }
@@ -408,7 +413,7 @@ mod tests {
                 scope.spawn(move || {
                     for round in 0..20 {
                         let tag = format!("{writer}-{round}");
-                        replace_folder(target, &set(target, &tag, &tag)).unwrap();
+                        replace_folder(target, &set(target, &tag, &tag), &[]).unwrap();
                     }
                 });
             }

@@ -5,18 +5,22 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::{
     Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
-    StrataRequest, TestChoice, TestName, decide, decide_summary,
+    StrataRequest, TestChoice, TestName, Verdict, decide, decide_summary,
 };
 use crate::alpha::Alpha;
-use crate::atomic::{FileToWrite, StreamedFile, replace_folder_streaming};
+use crate::atomic::{FileToWrite, StreamedFile};
 use crate::digest::sha256_hex;
 use crate::error::InputError;
 use crate::ledger;
-use crate::report::{InputFile, LedgerInfo, Report, json, markdown, pairs, svg};
+use crate::report::{
+    InputFile, LedgerInfo, Report, ReportFormat, json, markdown, pairs, svg, text,
+};
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
 use crate::table::ahead::RowsAhead;
@@ -84,6 +88,105 @@ pub struct AdmitFiles {
     /// Whether `pairs.csv` will be written: the baseline's feedback and every pair's
     /// candidate feedback are then kept (otherwise only the losses' feedback).
     pub keep_feedback: bool,
+}
+
+/// What one `admit` decides on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdmitOn {
+    /// Two scores files (with the tasks file, the manifest and the ledger).
+    Files(AdmitFiles),
+    /// A summary document of the pairs, with the ledger if any.
+    Summary {
+        /// The summary document.
+        summary: PathBuf,
+        /// The manifest `split` wrote, if any (required with a ledger).
+        manifest: Option<PathBuf>,
+        /// The holdout-reuse ledger, if any.
+        ledger: Option<PathBuf>,
+    },
+}
+
+/// One `admit` run: the evidence, the report folder and the format of the printed
+/// report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdmitRequest {
+    /// What is decided on.
+    pub evidence: AdmitOn,
+    /// `--report-dir`.
+    pub report_dir: Option<PathBuf>,
+    /// `--format`.
+    pub format: ReportFormat,
+}
+
+/// Runs `admit`: decides once and hands back the report to print, the report folder
+/// and the step summary to write, and the pairs to hold until the process exits.
+pub fn run(request: &AdmitRequest, settings: &AdmitSettings) -> anyhow::Result<CommandOutcome> {
+    let mut evaluation = match &request.evidence {
+        AdmitOn::Summary {
+            summary,
+            manifest,
+            ledger,
+        } => admit_summary(summary, manifest.as_deref(), ledger.as_deref(), settings)?,
+        AdmitOn::Files(files) => admit(files, settings)?,
+    };
+    let folder = (request.report_dir.as_ref()).map(|dir| (dir, report_files(dir, &evaluation)));
+    // pairs.csv is streamed into the folder, never held whole (millions of pairs with
+    // their feedback); the pairs are shared with the process exit, which frees them.
+    let pairs = evaluation.pairs.take().map(Arc::new);
+    let report = &evaluation.report;
+    let mut notes = std::mem::take(&mut evaluation.notes);
+    notes.extend(report.ledger.as_ref().map(ledger_note));
+    notes.extend(
+        report
+            .admission
+            .cluster
+            .as_ref()
+            .and_then(|c| c.warning.clone()),
+    );
+    let mut writes = Vec::new();
+    if let Some((dir, files)) = folder {
+        let streamed: Vec<StreamedFile> = (pairs.clone().into_iter())
+            .map(|pairs| {
+                StreamedFile::new(dir.join("pairs.csv"), move |out| pairs::write(&pairs, out))
+            })
+            .collect();
+        let count = files.len() + streamed.len();
+        notes.push(format!("wrote {count} files to {}", dir.display()));
+        writes.push(Write::Folder {
+            dir: dir.clone(),
+            files,
+            large: streamed,
+        });
+    }
+    writes.push(Write::StepSummary(markdown::render(report)));
+    let stdout = match request.format {
+        ReportFormat::Json => json::render(report),
+        ReportFormat::Markdown => markdown::render(report),
+        ReportFormat::Text => text::render(report),
+    };
+    let status = match report.admission.verdict {
+        Verdict::Admitted => Status::Success,
+        Verdict::Refused | Verdict::Inconclusive => Status::Negative,
+    };
+    let mut outcome = CommandOutcome::new(status, stdout);
+    outcome.notes = notes;
+    outcome.writes = writes;
+    Ok(outcome.holding(evaluation).holding(pairs))
+}
+
+/// Where the attempt stands in the ledger, or that it repeated an earlier one.
+fn ledger_note(info: &LedgerInfo) -> String {
+    if info.repeated {
+        format!(
+            "ledger {}: these scores files were decided alike as attempt {} on this holdout already; no new attempt is spent (decided again at that attempt's alpha {})",
+            info.path, info.attempt, info.alpha_this_attempt
+        )
+    } else {
+        format!(
+            "ledger {}: attempt {} on this holdout, alpha {}",
+            info.path, info.attempt, info.alpha_this_attempt
+        )
+    }
 }
 
 /// A decided admission with the pairs behind it.
@@ -422,31 +525,10 @@ pub fn report_names(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Replaces the report folder `dir` by [`report_files`] and `pairs.csv`, which is
-/// streamed into it ([`pairs::write`]) rather than built in memory; returns how many
-/// files were written.
-pub fn write_report_folder(dir: &Path, evaluation: &Evaluation) -> anyhow::Result<usize> {
-    let files = report_files(dir, evaluation);
-    let write = |out: &mut dyn std::io::Write| match &evaluation.pairs {
-        Some(pairs) => pairs::write(pairs, out),
-        None => Ok(()),
-    };
-    let streamed: Vec<StreamedFile> = evaluation
-        .pairs
-        .iter()
-        .map(|_| StreamedFile {
-            path: dir.join("pairs.csv"),
-            write: &write,
-        })
-        .collect();
-    replace_folder_streaming(dir, &files, &streamed)?;
-    Ok(files.len() + streamed.len())
-}
-
 /// The files of a report folder held whole: `admission.json`, `admission.md` and the
 /// plots `outcomes.svg`, `strata.svg` and `power.svg` (on a summary `outcomes.svg` only
 /// for McNemar, whose four cells it draws). `pairs.csv`, absent on a summary, is
-/// streamed by [`write_report_folder`].
+/// streamed into the folder ([`pairs::write`]) by [`run`].
 pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let plots = svg::render(report, evaluation.pairs.as_ref());

@@ -9,11 +9,32 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::open_file;
+use super::outcome::{CommandOutcome, Status};
 use crate::error::InputError;
 use crate::report::escape::json_fragment;
 use crate::table::read_line_capped;
 use crate::table::scan::MAX_ROW_BYTES;
 use crate::verify::{self, Verifier};
+
+/// Runs the service: the verifier `name` built from `truth`, then every request of
+/// `input` answered on `output` until the input ends or the client closes its end.
+pub fn run(
+    truth: &Path,
+    name: &str,
+    input: impl BufRead,
+    output: &mut impl Write,
+) -> anyhow::Result<CommandOutcome> {
+    let verifier = verifier(truth, name)?;
+    if let Err(error) = serve(verifier.as_ref(), input, output) {
+        match error.downcast_ref::<std::io::Error>() {
+            // The client closing its end is how a session ends.
+            Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Some(e) => anyhow::bail!("cannot answer on stdout: {e}"),
+            None => return Err(error),
+        }
+    }
+    Ok(CommandOutcome::new(Status::Success, String::new()))
+}
 
 /// Builds the verifier `name` from the ground truth at `truth`.
 pub fn verifier(truth: &Path, name: &str) -> anyhow::Result<Box<dyn Verifier>> {
