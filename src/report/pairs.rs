@@ -4,7 +4,7 @@
 //! text like the feedback, and every character that [acts on a
 //! terminal](crate::report::terminal::acts_on_terminal) is shown as a `\u{..}` escape
 //! (in the feedback, line breaks and tabs kept), so `cat pairs.csv` runs nothing. The file is streamed
-//! to its writer ([`write`]): a report of millions of pairs with long feedback is never
+//! to its writer ([`write`](fn@write)): a report of millions of pairs with long feedback is never
 //! held whole in memory.
 
 use std::io;
@@ -76,7 +76,7 @@ pub fn write(pairs: &Pairs, out: &mut dyn io::Write) -> io::Result<()> {
     failure
 }
 
-/// Every pair, as the bytes [`write`] writes.
+/// Every pair, as the bytes [`write`](fn@write) writes.
 pub fn render(pairs: &Pairs) -> Vec<u8> {
     let mut bytes = Vec::new();
     write(pairs, &mut bytes).expect("writing to memory cannot fail");
