@@ -29,6 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::csvout::{Cell, CsvWriter};
+use crate::table::trim_field;
 
 /// The formats `evogate import` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -573,11 +574,30 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
         selected_on_these_scores,
         datasets,
     } = found;
-    let errored: BTreeSet<String> = errored.into_iter().collect();
+    // The one identifier rule: ids and strata are trimmed as every reader trims a
+    // cell ([`trim_field`]), so ids `x` and `x<TAB>` are one task here as they are for
+    // `admit`, and are refused as duplicated instead of written as two.
+    for sample in &mut samples {
+        trim_in_place(&mut sample.task_id);
+        if let Some(kind) = &sample.kind
+            && trim_field(kind).len() != kind.len()
+        {
+            sample.kind = Some(Arc::from(trim_field(kind)));
+        }
+    }
+    let trimmed = |ids: Vec<String>| {
+        ids.into_iter().map(|mut id| {
+            trim_in_place(&mut id);
+            id
+        })
+    };
+    let (errored, duplicated) = (trimmed(errored), trimmed(duplicated));
+    let universe: BTreeSet<String> = trimmed(universe.into_iter().collect()).collect();
+    let errored: BTreeSet<String> = errored.collect();
     // Sorted by task and repeat, a task's samples are adjacent. (In place: a million
     // samples need no second buffer.)
     samples.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id).then(a.repeat.cmp(&b.repeat)));
-    let mut twice: BTreeSet<String> = duplicated.into_iter().collect();
+    let mut twice: BTreeSet<String> = duplicated.collect();
     let mut most_repeats = 1;
     let mut start = 0;
     while start < samples.len() {
@@ -816,6 +836,14 @@ fn direction(
         },
         None => Direction::default(),
     })
+}
+
+/// `id` trimmed as [`trim_field`] trims a cell, without a copy when nothing is trimmed.
+fn trim_in_place(id: &mut String) {
+    let trimmed = trim_field(id);
+    if trimmed.len() != id.len() {
+        *id = trimmed.to_string();
+    }
 }
 
 /// The scores CSV: `task_id`, `kind` when the log has it, `correct` when every score is

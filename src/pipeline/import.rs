@@ -19,6 +19,7 @@ use crate::import::{
     openai_evals, promptfoo, render_csv,
 };
 use crate::progress::Progress;
+use crate::report::InputFile;
 
 /// The settings of one `import`: the format, the logs, the scores file to write (its
 /// record goes beside it) and the selectors of each format.
@@ -375,8 +376,12 @@ fn read_lm_eval(
 }
 
 /// What the companion records of two scores files say, for `admit`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Imports {
+    /// Each record read, with its SHA-256, for the report's `inputs` (roles
+    /// `baseline-import` and `candidate-import`): records change the verdict, so a
+    /// report lists them to be reproducible from its inputs.
+    pub records: Vec<InputFile>,
     /// The tasks each import left out (the baseline's, then the candidate's).
     pub left_out: [Option<LeftOut>; 2],
     /// The SHA-256 each record says its scores file has (v3 records).
@@ -408,17 +413,23 @@ impl Imports {
 /// each): refuses to pair two whose records show the same task run on different
 /// documents (lm-eval's `doc_hash`, Inspect's inputs, promptfoo's vars, HELM's
 /// instances), and returns what each import left out (the baseline's, then the
-/// candidate's), which `admit` counts as unanswered, the scores digests to check once
-/// the files are read, and whether the candidate was chosen on these scores. Files
-/// without a record, or records without keys, have nothing to compare; a record beside
-/// one file only is a note.
+/// candidate's), which `admit` counts as unanswered, the records read with their
+/// digests, the scores digests to check once the files are read, and whether the
+/// candidate was chosen on these scores. Files without a record, or records without
+/// keys, have nothing to compare; a record beside one file only is a note.
 pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<Imports> {
-    let read = |scores: &Path| -> anyhow::Result<Option<Documents>> {
+    let records = std::cell::RefCell::new(Vec::new());
+    let read = |scores: &Path, role: &str| -> anyhow::Result<Option<Documents>> {
         let path = companion_path(scores);
         if !path.is_file() {
             return Ok(None);
         }
         let bytes = read_file(&path)?;
+        records.borrow_mut().push(InputFile {
+            role: role.to_string(),
+            path: path.display().to_string(),
+            sha256: sha256_hex(&bytes),
+        });
         let documents = serde_json::from_slice(&bytes).map_err(|e| {
             anyhow::anyhow!(
                 "`{}`: not an import record: {e}; re-run evogate import or remove it",
@@ -427,7 +438,10 @@ pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<Import
         })?;
         Ok(Some(documents))
     };
-    let (base, cand) = (read(baseline)?, read(candidate)?);
+    let (base, cand) = (
+        read(baseline, "baseline-import")?,
+        read(candidate, "candidate-import")?,
+    );
     let mut imports = Imports {
         left_out: [
             base.as_ref().and_then(Documents::left_out),
@@ -442,6 +456,7 @@ pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<Import
             .filter(|d| d.selected_on_these_scores)
             .map(|_| companion_path(candidate).display().to_string()),
         notes: Vec::new(),
+        records: records.take(),
     };
     let (base, cand) = match (base, cand) {
         (Some(base), Some(cand)) => (base, cand),
