@@ -67,6 +67,7 @@ pub fn run(
         writes.push(Write::Folder {
             dir: dir.clone(),
             files,
+            large: Vec::new(),
         });
     }
     writes.push(Write::StepSummary(markdown_report(&run.report, None)));

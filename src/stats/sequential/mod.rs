@@ -9,7 +9,7 @@
 //! Under its null the capital is a non-negative supermartingale with initial value 1,
 //! so by Ville's inequality it ever reaches 1/alpha with probability at most alpha,
 //! however many looks are taken. [`monitor`] applies the rule after each pair; an
-//! undecided run is settled at the last look by [`final_look`] (exact, for 0/1
+//! undecided run is settled at the last look by [`mod@final_look`] (exact, for 0/1
 //! `correct`) or by the exact signed-rank test at the alpha left over (scores). Why this
 //! bettor and this final look: `docs/statistics.md`.
 
