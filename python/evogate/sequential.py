@@ -95,7 +95,7 @@ class Sequential:
 
     #: For scores, the share of alpha the e-process spends (the exact signed-rank test
     #: of the last look spends the rest), as in the Rust.
-    SCORES_SHARE = 0.5
+    SCORES_SHARE = 0.25
 
     def __init__(
         self,
