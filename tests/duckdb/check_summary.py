@@ -19,6 +19,13 @@ import duckdb
 
 SHARDS = 4
 RELATIVE = 1e-12
+# (name, pairs, correct, tasks per group, extra admit arguments); tests/spark runs them too.
+CASES = [
+    ("mcnemar", 200_000, True, 4, []),
+    ("signed-rank", 200_000, False, 4, ["--cluster", "group"]),
+    ("signed-rank-pratt", 200_000, False, 8, ["--zero-method", "pratt"]),
+    ("small-exact", 600, False, 3, ["--margin", "0.2"]),
+]
 
 
 def write_case(con, folder, n, with_correct, groups):
@@ -58,6 +65,26 @@ def write_case(con, folder, n, with_correct, groups):
             COPY (SELECT task_id, kind, "group", {correct} {score} AS score
                   FROM rows ORDER BY {order})
             TO '{folder}/{arm}.csv' (HEADER)""")
+
+
+def write_unpaired(con, folder):
+    """Unpaired arms from a written case: cand-short.parquet lacks task t00000007,
+    base-twice.parquet holds t00000011 twice."""
+    con.execute(f"""
+        COPY (SELECT * FROM '{folder}/cand/*.parquet' WHERE task_id <> 't00000007')
+        TO '{folder}/cand-short.parquet' (FORMAT parquet)""")
+    con.execute(f"""
+        COPY (SELECT * FROM '{folder}/base/*.parquet' UNION ALL
+              SELECT * FROM '{folder}/base/*.parquet' WHERE task_id = 't00000011')
+        TO '{folder}/base-twice.parquet' (FORMAT parquet)""")
+
+
+def refuses_unpaired(binary, document):
+    """`admit --summary` refuses the document of write_unpaired's arms as admit words it."""
+    status, _, err = admit(binary, ["--summary", document])
+    assert status == 2, f"unpaired: exit {status}"
+    assert "the two arms do not pair: 1 task more than once" in err, err
+    assert "lacks 1 task that" in err, err
 
 
 def run_sql(sql_file, baseline, candidate, out):
@@ -119,49 +146,39 @@ def compare(label, summary, raw):
     assert summary["reasons"] == raw["reasons"], f"{label} reasons"
 
 
+def decides_as_admit(binary, name, n, document, folder, extra):
+    """`admit --summary` on the document decides as `admit` on the case's CSV files;
+    returns the decision."""
+    status_s, out_s, err_s = admit(binary, ["--summary", document, *extra])
+    status_r, out_r, err_r = admit(
+        binary, ["--baseline", f"{folder}/base.csv", "--candidate", f"{folder}/cand.csv", *extra]
+    )
+    assert status_s in (0, 1), f"{name}: admit --summary exited {status_s}: {err_s}"
+    assert status_s == status_r, f"{name}: exit {status_s} vs {status_r}: {err_s} {err_r}"
+    summary, raw = json.loads(out_s), json.loads(out_r)
+    assert summary["n"] == n, f"{name}: n {summary['n']}"
+    compare(name, summary, raw)
+    return summary
+
+
 def main():
     binary, sql_file, work = sys.argv[1:4]
     con = duckdb.connect()
-    cases = [
-        # (name, pairs, correct, tasks per group, extra admit arguments)
-        ("mcnemar", 200_000, True, 4, []),
-        ("signed-rank", 200_000, False, 4, ["--cluster", "group"]),
-        ("signed-rank-pratt", 200_000, False, 8, ["--zero-method", "pratt"]),
-        ("small-exact", 600, False, 3, ["--margin", "0.2"]),
-    ]
-    for name, n, with_correct, groups, extra in cases:
+    for name, n, with_correct, groups, extra in CASES:
         folder = f"{work}/{name}"
         write_case(con, folder, n, with_correct, groups)
         document = f"{folder}/summary.json"
         run_sql(sql_file, f"{folder}/base/*.parquet", f"{folder}/cand/*.parquet", document)
-        status_s, out_s, err_s = admit(binary, ["--summary", document, *extra])
-        status_r, out_r, err_r = admit(
-            binary, ["--baseline", f"{folder}/base.csv", "--candidate", f"{folder}/cand.csv", *extra]
-        )
-        assert status_s in (0, 1), f"{name}: admit --summary exited {status_s}: {err_s}"
-        assert status_s == status_r, f"{name}: exit {status_s} vs {status_r}: {err_s} {err_r}"
-        summary, raw = json.loads(out_s), json.loads(out_r)
-        assert summary["n"] == n, f"{name}: n {summary['n']}"
-        compare(name, summary, raw)
+        summary = decides_as_admit(binary, name, n, document, folder, extra)
         print(
             f"{name}: {n} pairs, {summary['verdict']}, p_improvement {summary['p_improvement']}, "
             f"{len(summary['strata'])} strata: admit --summary equals admit"
         )
-    # Unpaired arms: one task dropped from the candidate, one repeated in the baseline.
     folder = f"{work}/small-exact"
-    con.execute(f"""
-        COPY (SELECT * FROM '{folder}/cand/*.parquet' WHERE task_id <> 't00000007')
-        TO '{folder}/cand-short.parquet' (FORMAT parquet)""")
-    con.execute(f"""
-        COPY (SELECT * FROM '{folder}/base/*.parquet' UNION ALL
-              SELECT * FROM '{folder}/base/*.parquet' WHERE task_id = 't00000011')
-        TO '{folder}/base-twice.parquet' (FORMAT parquet)""")
+    write_unpaired(con, folder)
     document = f"{folder}/unpaired.json"
     run_sql(sql_file, f"{folder}/base-twice.parquet", f"{folder}/cand-short.parquet", document)
-    status, _, err = admit(binary, ["--summary", document])
-    assert status == 2, f"unpaired: exit {status}"
-    assert "the two arms do not pair: 1 task more than once" in err, err
-    assert "lacks 1 task that" in err, err
+    refuses_unpaired(binary, document)
     print("unpaired arms: refused with exit 2")
 
 
