@@ -22,7 +22,7 @@ import duckdb
 import pyspark
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "spark"))
-from check_summary import sorted_document  # noqa: E402  (tests/spark/check_summary.py)
+from check_spark import sorted_document  # noqa: E402  (tests/spark/check_spark.py)
 
 SHARDS = 8
 # Rounds per size: SUMMARY_ROUNDS, default 2.

@@ -58,11 +58,21 @@ class SummaryError(Exception):
     message names the input and the fix, as the DuckDB SQL's ``error()`` does."""
 
 
-def identifier(expression: str) -> str:
-    """The identifier rule shared with sql/summary.sql: a task id, stratum or group is
-    the value as text with spaces trimmed from both ends (Spark's ``trim``, like
-    DuckDB's, trims U+0020 only)."""
-    return f"trim(CAST({expression} AS STRING))"
+# Unicode White_Space (Rust's char::is_whitespace), the characters evogate's reader trims
+# from both ends of every cell and sql/summary.sql's evogate_trim removes: tab to
+# carriage return, space, U+0085, no-break space and the rest. A Java regex, as Spark's.
+_WHITESPACE = "[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+
+
+def identifier(column):
+    """The identifier rule shared with evogate's reader and sql/summary.sql: a task id,
+    stratum or group is the value as text with White_Space trimmed from both ends (and
+    nothing else; Spark's ``trim``, like DuckDB's, would trim spaces only)."""
+    from pyspark.sql import functions
+
+    return functions.regexp_replace(
+        column.cast("string"), f"^{_WHITESPACE}+|{_WHITESPACE}+\\z", ""
+    )
 
 
 def _format(path: str) -> str:
@@ -81,10 +91,12 @@ def _format(path: str) -> str:
 
 def _read(spark, path: str):
     """One arm's files. CSV is read with its header and every value as text, so a task
-    id such as `0042` keeps its zeros, as evogate reads it."""
+    id such as `0042` keeps its zeros, as evogate reads it, and a quoted value may hold a
+    line break."""
     reader = _format(path)
     if reader == "csv":
-        return spark.read.option("header", "true").csv(path)
+        # multiLine: a quoted value may hold a line break, as evogate's reader allows.
+        return spark.read.option("header", "true").option("multiLine", "true").csv(path)
     if reader == "json":
         return spark.read.json(path)
     return spark.read.parquet(path)
@@ -95,24 +107,33 @@ def _arm(frame, arm: str):
     values typed as the DuckDB SQL types them. A value that is not a number (a score
     `abc`, a correct `true` in a CSV) is kept as a marker for the checks below rather
     than failing the cast, so the same checks run whether ANSI mode is on or off."""
+    from pyspark.sql import functions
+
     present = {name.lower(): name for name in frame.columns}
 
     def raw(name: str) -> str:
         return f"`{present[name]}`" if name in present else "CAST(NULL AS STRING)"
 
-    return frame.selectExpr(
-        f"'{arm}' AS arm",
-        f"{identifier(raw('task_id'))} AS task_id",
-        f"{raw('score')} IS NOT NULL AS score_given",
-        f"try_cast({raw('score')} AS DOUBLE) AS score",
+    def text(name: str):
+        return identifier(functions.expr(raw(name)))
+
+    return frame.select(
+        functions.lit(arm).alias("arm"),
+        text("task_id").alias("task_id"),
+        functions.expr(f"{raw('score')} IS NOT NULL").alias("score_given"),
+        functions.expr(f"try_cast({raw('score')} AS DOUBLE)").alias("score"),
         # -1 marks a value other than 0 and 1, which the checks refuse.
-        f"CASE WHEN {raw('correct')} IS NULL THEN NULL "
-        f"WHEN try_cast({raw('correct')} AS DOUBLE) = 0 THEN 0 "
-        f"WHEN try_cast({raw('correct')} AS DOUBLE) = 1 THEN 1 ELSE -1 END AS correct",
-        f"{identifier(raw('kind'))} AS kind",
-        f"{identifier(raw('group'))} AS grp",
-        f"try_cast({raw('answered')} AS DOUBLE) = 0 "
-        f"OR lower(trim(CAST({raw('answered')} AS STRING))) = 'false' AS unanswered",
+        functions.expr(
+            f"CASE WHEN {raw('correct')} IS NULL THEN NULL "
+            f"WHEN try_cast({raw('correct')} AS DOUBLE) = 0 THEN 0 "
+            f"WHEN try_cast({raw('correct')} AS DOUBLE) = 1 THEN 1 ELSE -1 END"
+        ).alias("correct"),
+        text("kind").alias("kind"),
+        text("group").alias("grp"),
+        functions.expr(
+            f"try_cast({raw('answered')} AS DOUBLE) = 0 "
+            f"OR lower(trim(CAST({raw('answered')} AS STRING))) = 'false'"
+        ).alias("unanswered"),
     )
 
 

@@ -65,3 +65,40 @@ def test_the_entry_teaches_its_usage_and_exits_2_on_wrong_arguments(capsys):
     assert "usage: spark-submit evogate/spark.py BASELINE CANDIDATE OUT" in capsys.readouterr().out
     assert spark_summary.main(["only-one"]) == 2
     assert "usage:" in capsys.readouterr().err
+
+
+def code_points(regex_class, escape):
+    """The code points of a regex character class `[...]` of single characters and
+    ranges, each written as `escape` matches (a hex code point) or as itself."""
+    import re
+
+    body = regex_class[regex_class.index("[") + 1 : regex_class.index("]")]
+    items = [match.group(0) for match in re.finditer(escape + "|.", body)]
+
+    def value(item):
+        if item in ("\\t", "\\r"):
+            return {"\\t": 9, "\\r": 13}[item]
+        match = re.fullmatch(escape, item)
+        return int(match.group(1), 16) if match else ord(item)
+
+    points, i = set(), 0
+    while i < len(items):
+        if i + 2 < len(items) and items[i + 1] == "-":
+            points.update(range(value(items[i]), value(items[i + 2]) + 1))
+            i += 3
+        else:
+            points.add(value(items[i]))
+            i += 1
+    return points
+
+
+def test_identifiers_are_trimmed_of_the_same_characters_as_the_duckdb_sql():
+    from pathlib import Path
+
+    sql = (Path(__file__).resolve().parents[2] / "sql" / "summary.sql").read_text(encoding="utf-8")
+    duckdb_class = sql[sql.index("'^[") + 2 :]
+    duckdb = code_points(duckdb_class, r"\\x\{([0-9a-f]+)\}")
+    spark = code_points(spark_summary._WHITESPACE, r"\\u([0-9a-f]{4})|\\[tr]")
+    assert duckdb == spark
+    # Unicode White_Space, as Rust's char::is_whitespace: 25 characters.
+    assert len(spark) == 25 and {0x9, 0x20, 0x85, 0xA0, 0x3000} <= spark

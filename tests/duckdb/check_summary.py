@@ -79,6 +79,22 @@ def write_unpaired(con, folder):
         TO '{folder}/base-twice.parquet' (FORMAT parquet)""")
 
 
+def write_whitespace(folder):
+    """b.csv and c.csv whose identifiers have whitespace at their ends (hostile Q01,
+    Q02): trimmed as evogate's reader trims them, ids `t1` and `t1<TAB>` pair and groups
+    `=1+1`, `<TAB>=1+1`, `<CR>=1+1` and ` =1+1` are one cluster."""
+    os.makedirs(folder, exist_ok=True)
+    ends = ["\t", "\r", " ", "\u00a0", "\u2003", "\x0b", ""]
+    for arm, threshold in [("b", 40), ("c", 80)]:
+        with open(f"{folder}/{arm}.csv", "w", encoding="utf-8", newline="") as out:
+            out.write("task_id,group,kind,correct,score\n")
+            for i in range(60):
+                correct = int((i * 37) % 100 < threshold)
+                end = ends[i % len(ends)] if arm == "c" else ""
+                group = ends[i % len(ends)] + "=1+1" if i % 3 == 0 else f"g{i % 4}"
+                out.write(f'"t{i}{end}","{group}",k{i % 3},{correct},{correct}\n')
+
+
 def refuses_unpaired(binary, document):
     """`admit --summary` refuses the document of write_unpaired's arms as admit words it."""
     status, _, err = admit(binary, ["--summary", document])
@@ -180,20 +196,8 @@ def main():
     run_sql(sql_file, f"{folder}/base-twice.parquet", f"{folder}/cand-short.parquet", document)
     refuses_unpaired(binary, document)
     print("unpaired arms: refused with exit 2")
-    # Identifiers with whitespace at their ends (hostile Q01, Q02): the SQL trims them
-    # as evogate's reader does, so ids `t1` and `t1<TAB>` pair and groups `=1+1`,
-    # `<TAB>=1+1`, `<CR>=1+1` and ` =1+1` are one cluster in both.
     folder = f"{work}/whitespace"
-    os.makedirs(folder, exist_ok=True)
-    ends = ["\t", "\r", " ", "\u00a0", "\u2003", "\x0b", ""]
-    for arm, threshold in [("b", 40), ("c", 80)]:
-        with open(f"{folder}/{arm}.csv", "w", encoding="utf-8", newline="") as out:
-            out.write("task_id,group,kind,correct,score\n")
-            for i in range(60):
-                correct = int((i * 37) % 100 < threshold)
-                end = ends[i % len(ends)] if arm == "c" else ""
-                group = ends[i % len(ends)] + "=1+1" if i % 3 == 0 else f"g{i % 4}"
-                out.write(f'"t{i}{end}","{group}",k{i % 3},{correct},{correct}\n')
+    write_whitespace(folder)
     document = f"{folder}/summary.json"
     run_sql(sql_file, f"{folder}/b.csv", f"{folder}/c.csv", document)
     extra = ["--cluster", "group"]

@@ -21,6 +21,6 @@ echo "pip install (pyspark 4.0.1, duckdb 1.1.3) took $(( $(date +%s) - started )
 export SPARK_LOCAL_DIRS="$work/spark"
 export PYSPARK_PYTHON="$work/venv/bin/python"
 checked=$(date +%s)
-"$work/venv/bin/python" tests/spark/check_summary.py "$binary" sql/summary.sql "$work/data" \
+"$work/venv/bin/python" tests/spark/check_spark.py "$binary" sql/summary.sql "$work/data" \
   2> "$work/spark.log" || { tail -n 60 "$work/spark.log" >&2; exit 1; }
 echo "the Spark checks took $(( $(date +%s) - checked ))s"

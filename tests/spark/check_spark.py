@@ -8,12 +8,13 @@ DuckDB SQL writes for the same files (equal after sorting the histograms, strata
 clusters), and `admit --summary` on it must decide as `admit` does on the same pairs as
 CSV: verdict, exit status, n, every p-value to 1e-12 relative, every stratum and the
 cluster view. Then: the CSV and JSON Lines readers and Spark-written shards give the
-same document; scores on half micro-units round as evogate rounds them (checked against
+same document; identifiers with whitespace at their ends are trimmed as evogate trims
+them; scores on half micro-units round as evogate rounds them (checked against
 exact decimal arithmetic); unpaired arms and a stratum disagreement are counted as
 DuckDB counts them and refused with exit 2; inputs the reader refuses stop with
 DuckDB's reason.
 
-Usage: check_summary.py EVOGATE_BINARY SQL_FILE WORK_DIR
+Usage: check_spark.py EVOGATE_BINARY SQL_FILE WORK_DIR
 """
 
 import json
@@ -154,6 +155,24 @@ def main():
         account = same_documents(reader, spark_doc, duck_doc)
         same_documents(f"{reader} against Parquet", spark_doc, parquet, ignore=("baseline", "candidate"))
         passed(f"reader {reader}: Spark equals DuckDB, {account}, and the Parquet document")
+
+    # Identifiers with Unicode whitespace at their ends, quoted, some holding a carriage
+    # return: trimmed as evogate's reader and the SQL's evogate_trim trim them.
+    folder = f"{work}/whitespace"
+    duck.write_whitespace(folder)
+    spark_doc, duck_doc, _ = both(spark, sql_file, f"{folder}/b.csv", f"{folder}/c.csv", f"{folder}/summary")
+    account = same_documents("whitespace", spark_doc, duck_doc)
+    extra = ["--cluster", "group"]
+    status_s, out_s, err_s = duck.admit(binary, ["--summary", f"{folder}/summary.spark.json", *extra])
+    status_r, out_r, err_r = duck.admit(
+        binary, ["--baseline", f"{folder}/b.csv", "--candidate", f"{folder}/c.csv", *extra]
+    )
+    assert status_s == status_r, f"whitespace: exit {status_s} vs {status_r}: {err_s} {err_r}"
+    summary, raw = json.loads(out_s), json.loads(out_r)
+    assert summary["n"] == 60, f"whitespace: n {summary['n']}"
+    duck.compare("whitespace", summary, raw)
+    passed(f"whitespace ids: Spark equals DuckDB, {account}; {summary['cluster']['clusters']} "
+           "clusters, admit --summary equals admit")
 
     # Half micro-units: both engines and evogate round each score the same way.
     folder = f"{work}/halves"
