@@ -40,9 +40,6 @@ __all__ = ["SummaryError", "summary", "main"]
 
 SCHEMA = "evogate/summary/v1"
 
-# The scores columns as evogate reads them, and the Spark type each is read as.
-_COLUMNS = ("task_id", "score", "correct", "kind", "group", "answered")
-
 # File extensions and the Spark reader each means; a compression suffix is looked past.
 _FORMATS = {".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json",
             ".ndjson": "json"}
