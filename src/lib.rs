@@ -57,6 +57,7 @@ pub mod table;
 pub mod atomic;
 pub mod csvout;
 pub mod plot;
+pub mod progress;
 pub mod report;
 
 // Use cases.

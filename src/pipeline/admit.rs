@@ -312,7 +312,7 @@ pub fn admit_summary(
         cluster: settings.cluster,
         answers: Answers {
             allow_missing: settings.allow_missing,
-            left_out: [None, None],
+            ..Answers::default()
         },
     };
     let mut inputs = vec![input.digest("summary")];
@@ -375,6 +375,10 @@ pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Eva
         read_digested("candidate", &files.candidate, candidate, |source, rows| {
             base.join_rows(source, rows, keep)
         })?;
+    imports.check_scores(
+        [&files.baseline, &files.candidate],
+        [&base_digest.sha256, &cand_digest.sha256],
+    )?;
     let mut prepared = prepare(
         joined,
         [base_digest, cand_digest],
@@ -383,14 +387,17 @@ pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Eva
         settings,
     )?;
     prepared.config.answers.left_out = imports.left_out;
+    prepared.config.answers.selected_on_these_scores = imports.selected_on_these_scores;
     prepared.inputs.extend(imports.records);
-    match &files.ledger {
-        Some(path) => under_ledger(path, prepared),
+    let mut evaluation = match &files.ledger {
+        Some(path) => under_ledger(path, prepared)?,
         None => {
             let admission = prepared.decide_at(settings.alpha);
-            Ok(prepared.evaluation(admission))
+            prepared.evaluation(admission)
         }
-    }
+    };
+    evaluation.notes.splice(0..0, imports.notes);
+    Ok(evaluation)
 }
 
 /// Reads a scores file from a stream, digesting it on the way, so the file is never
@@ -452,7 +459,7 @@ fn prepare<'a>(
         cluster: settings.cluster,
         answers: Answers {
             allow_missing: settings.allow_missing,
-            left_out: [None, None],
+            ..Answers::default()
         },
     };
     Ok(Prepared {

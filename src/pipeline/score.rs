@@ -94,8 +94,10 @@ pub fn score_tasks<R: Read>(
     // known to parse, as it was when both were read whole; each output is read when
     // its task's row asks for it.
     let outputs_source = files.outputs.display().to_string();
+    let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
+    let progress = crate::progress::Progress::start("score", size(&files.outputs));
     let outputs = match std::fs::File::open(&files.outputs) {
-        Ok(file) => OutputsReader::new(&outputs_source, file),
+        Ok(file) => OutputsReader::new(&outputs_source, progress.reader(file)),
         Err(error) => Err(InputError::Io {
             file: outputs_source.clone(),
             message: error.to_string(),
@@ -108,6 +110,7 @@ pub fn score_tasks<R: Read>(
         write,
         files.allow_missing,
     )?;
+    drop(progress);
     Ok(Graded { summary, verifier })
 }
 

@@ -11,6 +11,7 @@ mod docs;
 mod grade;
 mod hostile;
 mod import;
+mod import_suites;
 mod layout;
 mod ledger;
 mod pairs_csv;
