@@ -5,6 +5,7 @@ mod admit;
 mod alpha;
 mod answers;
 mod audit;
+mod benchmarks;
 mod cluster;
 mod demo;
 mod docs;
