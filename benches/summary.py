@@ -1,13 +1,16 @@
-"""DuckDB + `admit --summary` against `admit` on CSV, at the sizes given.
+"""Spark and DuckDB + `admit --summary` against `admit` on CSV, at the sizes given.
 
 Writes the pairs (kind in three strata, groups of four, McNemar's `correct`) as 8
 Parquet shards per arm and as two CSV files, then runs, twice and alternating:
-the shipped SQL in DuckDB (2 threads), `admit --summary` on its document, and `admit`
-on the CSV files, each under /usr/bin/time -v. Prints a Markdown fragment.
+python/evogate/spark.py under spark-submit in local mode (local[2]), the shipped SQL in
+DuckDB (2 threads), `admit --summary` on each document, and `admit` on the CSV files,
+each under /usr/bin/time -v. The two documents must be equal after sorting and decide
+as `admit` does. Prints a Markdown fragment.
 
 Usage: summary.py EVOGATE SQL_FILE WORK_DIR N [N ...]
 """
 
+import json
 import os
 import platform
 import re
@@ -16,9 +19,19 @@ import subprocess
 import sys
 
 import duckdb
+import pyspark
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "spark"))
+from check_spark import sorted_document  # noqa: E402  (tests/spark/check_spark.py)
 
 SHARDS = 8
-ROUNDS = 2
+# Rounds per size: SUMMARY_ROUNDS, default 2.
+ROUNDS = int(os.environ.get("SUMMARY_ROUNDS", "2"))
+# Spark in local mode is one JVM; its heap must hold the cached join of 10^7 pairs.
+SPARK_MEMORY = "6g"
+# Shuffle partitions for 2 local cores; Spark's default of 200 is sized for a cluster
+# (each map task of 200 writes a file per reducer).
+SPARK_PARTITIONS = 16
 
 
 def write(folder, n):
@@ -42,11 +55,12 @@ def write(folder, n):
         con.execute(f"COPY ({select} ORDER BY task_id) TO '{folder}/{arm}.csv' (HEADER)")
 
 
-def timed(command, stdin=None):
+def timed(command, stdin=None, env=None):
     """Wall seconds and peak resident MB of one run, and its exit status."""
     done = subprocess.run(
         ["/usr/bin/time", "-v", *command],
         input=stdin,
+        env=env,
         capture_output=True,
         text=True,
         check=False,
@@ -73,33 +87,64 @@ def main():
             .replace("{out}", f"{folder}/summary.json")
         )
         runner = [sys.executable, "-c", "import duckdb, sys; duckdb.connect().execute(sys.stdin.read())"]
+        # spark-submit finds pyspark (and runs the module) with the venv's python3.
+        venv_bin = os.path.dirname(sys.executable)
+        spark_env = {**os.environ, "PATH": f"{venv_bin}:{os.environ['PATH']}"}
+        spark_submit = [
+            f"{venv_bin}/spark-submit", "--master", "local[2]",
+            "--driver-memory", SPARK_MEMORY, "--conf", "spark.ui.enabled=false",
+            "--conf", "spark.ui.showConsoleProgress=false",
+            "--conf", f"spark.sql.shuffle.partitions={SPARK_PARTITIONS}", "python/evogate/spark.py",
+            f"{folder}/base/*.parquet", f"{folder}/cand/*.parquet", f"{folder}/spark.json",
+        ]
+        raw_admit = [binary, "admit", "--baseline", f"{folder}/base.csv", "--candidate", f"{folder}/cand.csv"]
         for round_ in range(1, ROUNDS + 1):
+            spark_s, spark_mb, status = timed(spark_submit, env=spark_env)
+            assert status == 0, "spark-submit failed"
             sql_s, sql_mb, status = timed(runner, stdin=sql)
             assert status == 0, "the SQL failed"
+            spark_doc = json.load(open(f"{folder}/spark.json", encoding="utf-8"))
+            duck_doc = json.load(open(f"{folder}/summary.json", encoding="utf-8"))
+            for doc in (spark_doc, duck_doc):
+                doc.pop("baseline"), doc.pop("candidate")
+            assert sorted_document(spark_doc) == sorted_document(duck_doc), "Spark's document differs"
             sum_s, sum_mb, s_status = timed([binary, "admit", "--summary", f"{folder}/summary.json"])
-            raw_s, raw_mb, r_status = timed(
-                [binary, "admit", "--baseline", f"{folder}/base.csv", "--candidate", f"{folder}/cand.csv"]
-            )
-            assert s_status == r_status and s_status in (0, 1), (s_status, r_status)
-            rows.append((n, round_, sql_s, sql_mb, sum_s, sum_mb, raw_s, raw_mb))
+            spark_sum = subprocess.run([binary, "admit", "--summary", f"{folder}/spark.json"],
+                                       capture_output=True, check=False)
+            raw_s, raw_mb, r_status = timed(raw_admit)
+            assert s_status == r_status == spark_sum.returncode and s_status in (0, 1), (
+                s_status, r_status, spark_sum.returncode)
+            rows.append((n, round_, spark_s, spark_mb, sql_s, sql_mb, sum_s, sum_mb, raw_s, raw_mb))
         shutil.rmtree(folder)
-    print("## DuckDB + `admit --summary` against `admit` on CSV (`benches/summary.sh`)\n")
+    print("## Spark and DuckDB + `admit --summary` against `admit` on CSV (`benches/summary.sh`)\n")
+    load = os.getloadavg()[0]
     print(
-        f"{platform.machine()}, {os.cpu_count()} cores shared with other jobs, DuckDB "
-        f"{duckdb.__version__} on 2 threads, release build. Pairs with `kind` (3 strata), "
-        "`group` (4 tasks each) and `correct`; DuckDB reads 8 Parquet shards per arm, "
-        "`admit` two CSV files of the same pairs. Wall time in seconds, peak resident "
-        "memory in MB (`/usr/bin/time -v`); the two paths alternate, two rounds.\n"
+        f"{platform.machine()}, {os.cpu_count()} cores shared with other jobs (load average "
+        f"{load:.0f} when the table was printed), release build. "
+        f"Spark {pyspark.__version__} in local mode (`spark-submit --master local[2] "
+        f"--driver-memory {SPARK_MEMORY} --conf spark.sql.shuffle.partitions={SPARK_PARTITIONS}` "
+        f"python/evogate/spark.py, Java "
+        f"{java_version()}), DuckDB {duckdb.__version__} on 2 threads. Pairs with `kind` "
+        "(3 strata), `group` (4 tasks each) and `correct`; Spark and DuckDB read the same 8 "
+        "Parquet shards per arm, `admit` two CSV files of the same pairs. Wall time in "
+        "seconds, peak resident memory in MB of the largest process (`/usr/bin/time -v`; "
+        "for Spark the JVM, which runs driver and executors in local mode); Spark, DuckDB, "
+        f"`admit --summary` on DuckDB's document and `admit` alternate, {ROUNDS} round(s) "
+        "per size. In every round the two documents are equal after sorting and all three decisions "
+        "agree.\n"
     )
-    print("| pairs | round | DuckDB SQL | `admit --summary` | DuckDB + summary | `admit` on CSV | time ratio |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for n, r, sql_s, sql_mb, sum_s, sum_mb, raw_s, raw_mb in rows:
-        both = sql_s + sum_s
+    print("| pairs | round | Spark local[2] | DuckDB SQL | `admit --summary` | `admit` on CSV |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n, r, spark_s, spark_mb, sql_s, sql_mb, sum_s, sum_mb, raw_s, raw_mb in rows:
         print(
-            f"| {n:,} | {r} | {sql_s:.1f} s, {sql_mb:.0f} MB | {sum_s:.2f} s, {sum_mb:.0f} MB "
-            f"| {both:.1f} s, {max(sql_mb, sum_mb):.0f} MB | {raw_s:.1f} s, {raw_mb:.0f} MB "
-            f"| {raw_s / both:.2f}× |"
+            f"| {n:,} | {r} | {spark_s:.1f} s, {spark_mb:.0f} MB | {sql_s:.1f} s, {sql_mb:.0f} MB "
+            f"| {sum_s:.2f} s, {sum_mb:.0f} MB | {raw_s:.1f} s, {raw_mb:.0f} MB |"
         )
+
+
+def java_version():
+    done = subprocess.run(["java", "-version"], capture_output=True, text=True, check=False)
+    return re.search(r'version "([^"]+)"', done.stderr).group(1)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# DuckDB + `admit --summary` against `admit` on CSV (issue 22): the same pairs, as
-# sharded Parquet for DuckDB and as two CSV files for admit, at each n given (default
-# 10^6 and 10^7), time and peak memory from /usr/bin/time -v, alternating the two
-# paths twice. Builds the release binary, sets up benches/.venv-duckdb (duckdb from
-# PyPI, pinned as in CI), writes inputs under target/summary-bench (deleted after each
+# Spark and DuckDB + `admit --summary` against `admit` on CSV (issues 22 and 34): the
+# same pairs, as sharded Parquet for Spark (local mode) and DuckDB and as two CSV files
+# for admit, at each n given (default 10^6 and 10^7), time and peak memory from
+# /usr/bin/time -v, alternating the paths twice. Builds the release binary, sets up
+# benches/.venv-summary (duckdb and pyspark from PyPI, pinned as in CI; Spark needs
+# Java 17 or 21 on PATH), writes inputs under target/summary-bench (deleted after each
 # n), and replaces the part of reports/bench.md between the summary.sh markers. Run
 # from the repository root: benches/summary.sh [N ...]. Not part of CI.
 set -euo pipefail
@@ -13,13 +14,13 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000000 10000000)
 
 cargo build --release --locked --bin evogate
-if [ ! -x benches/.venv-duckdb/bin/python ]; then
-    python3 -m venv benches/.venv-duckdb
-    benches/.venv-duckdb/bin/pip install --quiet --no-cache-dir duckdb==1.1.3
+if [ ! -x benches/.venv-summary/bin/spark-submit ]; then
+    python3 -m venv benches/.venv-summary
+    benches/.venv-summary/bin/pip install --quiet --no-cache-dir duckdb==1.1.3 pyspark==4.0.1
 fi
 
 fragment=$(mktemp)
-benches/.venv-duckdb/bin/python benches/summary.py target/release/evogate sql/summary.sql \
+benches/.venv-summary/bin/python benches/summary.py target/release/evogate sql/summary.sql \
     target/summary-bench "${sizes[@]}" > "$fragment"
 
 begin='<!-- summary.sh: begin -->'

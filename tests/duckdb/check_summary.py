@@ -19,6 +19,13 @@ import duckdb
 
 SHARDS = 4
 RELATIVE = 1e-12
+# (name, pairs, correct, tasks per group, extra admit arguments); tests/spark runs them too.
+CASES = [
+    ("mcnemar", 200_000, True, 4, []),
+    ("signed-rank", 200_000, False, 4, ["--cluster", "group"]),
+    ("signed-rank-pratt", 200_000, False, 8, ["--zero-method", "pratt"]),
+    ("small-exact", 600, False, 3, ["--margin", "0.2"]),
+]
 
 
 def write_case(con, folder, n, with_correct, groups):
@@ -58,6 +65,42 @@ def write_case(con, folder, n, with_correct, groups):
             COPY (SELECT task_id, kind, "group", {correct} {score} AS score
                   FROM rows ORDER BY {order})
             TO '{folder}/{arm}.csv' (HEADER)""")
+
+
+def write_unpaired(con, folder):
+    """Unpaired arms from a written case: cand-short.parquet lacks task t00000007,
+    base-twice.parquet holds t00000011 twice."""
+    con.execute(f"""
+        COPY (SELECT * FROM '{folder}/cand/*.parquet' WHERE task_id <> 't00000007')
+        TO '{folder}/cand-short.parquet' (FORMAT parquet)""")
+    con.execute(f"""
+        COPY (SELECT * FROM '{folder}/base/*.parquet' UNION ALL
+              SELECT * FROM '{folder}/base/*.parquet' WHERE task_id = 't00000011')
+        TO '{folder}/base-twice.parquet' (FORMAT parquet)""")
+
+
+def write_whitespace(folder):
+    """b.csv and c.csv whose identifiers have whitespace at their ends (hostile Q01,
+    Q02): trimmed as evogate's reader trims them, ids `t1` and `t1<TAB>` pair and groups
+    `=1+1`, `<TAB>=1+1`, `<CR>=1+1` and ` =1+1` are one cluster."""
+    os.makedirs(folder, exist_ok=True)
+    ends = ["\t", "\r", " ", "\u00a0", "\u2003", "\x0b", ""]
+    for arm, threshold in [("b", 40), ("c", 80)]:
+        with open(f"{folder}/{arm}.csv", "w", encoding="utf-8", newline="") as out:
+            out.write("task_id,group,kind,correct,score\n")
+            for i in range(60):
+                correct = int((i * 37) % 100 < threshold)
+                end = ends[i % len(ends)] if arm == "c" else ""
+                group = ends[i % len(ends)] + "=1+1" if i % 3 == 0 else f"g{i % 4}"
+                out.write(f'"t{i}{end}","{group}",k{i % 3},{correct},{correct}\n')
+
+
+def refuses_unpaired(binary, document):
+    """`admit --summary` refuses the document of write_unpaired's arms as admit words it."""
+    status, _, err = admit(binary, ["--summary", document])
+    assert status == 2, f"unpaired: exit {status}"
+    assert "the two arms do not pair: 1 task more than once" in err, err
+    assert "lacks 1 task that" in err, err
 
 
 def run_sql(sql_file, baseline, candidate, out):
@@ -119,64 +162,42 @@ def compare(label, summary, raw):
     assert summary["reasons"] == raw["reasons"], f"{label} reasons"
 
 
+def decides_as_admit(binary, name, n, document, folder, extra):
+    """`admit --summary` on the document decides as `admit` on the case's CSV files;
+    returns the decision."""
+    status_s, out_s, err_s = admit(binary, ["--summary", document, *extra])
+    status_r, out_r, err_r = admit(
+        binary, ["--baseline", f"{folder}/base.csv", "--candidate", f"{folder}/cand.csv", *extra]
+    )
+    assert status_s in (0, 1), f"{name}: admit --summary exited {status_s}: {err_s}"
+    assert status_s == status_r, f"{name}: exit {status_s} vs {status_r}: {err_s} {err_r}"
+    summary, raw = json.loads(out_s), json.loads(out_r)
+    assert summary["n"] == n, f"{name}: n {summary['n']}"
+    compare(name, summary, raw)
+    return summary
+
+
 def main():
     binary, sql_file, work = sys.argv[1:4]
     con = duckdb.connect()
-    cases = [
-        # (name, pairs, correct, tasks per group, extra admit arguments)
-        ("mcnemar", 200_000, True, 4, []),
-        ("signed-rank", 200_000, False, 4, ["--cluster", "group"]),
-        ("signed-rank-pratt", 200_000, False, 8, ["--zero-method", "pratt"]),
-        ("small-exact", 600, False, 3, ["--margin", "0.2"]),
-    ]
-    for name, n, with_correct, groups, extra in cases:
+    for name, n, with_correct, groups, extra in CASES:
         folder = f"{work}/{name}"
         write_case(con, folder, n, with_correct, groups)
         document = f"{folder}/summary.json"
         run_sql(sql_file, f"{folder}/base/*.parquet", f"{folder}/cand/*.parquet", document)
-        status_s, out_s, err_s = admit(binary, ["--summary", document, *extra])
-        status_r, out_r, err_r = admit(
-            binary, ["--baseline", f"{folder}/base.csv", "--candidate", f"{folder}/cand.csv", *extra]
-        )
-        assert status_s in (0, 1), f"{name}: admit --summary exited {status_s}: {err_s}"
-        assert status_s == status_r, f"{name}: exit {status_s} vs {status_r}: {err_s} {err_r}"
-        summary, raw = json.loads(out_s), json.loads(out_r)
-        assert summary["n"] == n, f"{name}: n {summary['n']}"
-        compare(name, summary, raw)
+        summary = decides_as_admit(binary, name, n, document, folder, extra)
         print(
             f"{name}: {n} pairs, {summary['verdict']}, p_improvement {summary['p_improvement']}, "
             f"{len(summary['strata'])} strata: admit --summary equals admit"
         )
-    # Unpaired arms: one task dropped from the candidate, one repeated in the baseline.
     folder = f"{work}/small-exact"
-    con.execute(f"""
-        COPY (SELECT * FROM '{folder}/cand/*.parquet' WHERE task_id <> 't00000007')
-        TO '{folder}/cand-short.parquet' (FORMAT parquet)""")
-    con.execute(f"""
-        COPY (SELECT * FROM '{folder}/base/*.parquet' UNION ALL
-              SELECT * FROM '{folder}/base/*.parquet' WHERE task_id = 't00000011')
-        TO '{folder}/base-twice.parquet' (FORMAT parquet)""")
+    write_unpaired(con, folder)
     document = f"{folder}/unpaired.json"
     run_sql(sql_file, f"{folder}/base-twice.parquet", f"{folder}/cand-short.parquet", document)
-    status, _, err = admit(binary, ["--summary", document])
-    assert status == 2, f"unpaired: exit {status}"
-    assert "the two arms do not pair: 1 task more than once" in err, err
-    assert "lacks 1 task that" in err, err
+    refuses_unpaired(binary, document)
     print("unpaired arms: refused with exit 2")
-    # Identifiers with whitespace at their ends (hostile Q01, Q02): the SQL trims them
-    # as evogate's reader does, so ids `t1` and `t1<TAB>` pair and groups `=1+1`,
-    # `<TAB>=1+1`, `<CR>=1+1` and ` =1+1` are one cluster in both.
     folder = f"{work}/whitespace"
-    os.makedirs(folder, exist_ok=True)
-    ends = ["\t", "\r", " ", "\u00a0", "\u2003", "\x0b", ""]
-    for arm, threshold in [("b", 40), ("c", 80)]:
-        with open(f"{folder}/{arm}.csv", "w", encoding="utf-8", newline="") as out:
-            out.write("task_id,group,kind,correct,score\n")
-            for i in range(60):
-                correct = int((i * 37) % 100 < threshold)
-                end = ends[i % len(ends)] if arm == "c" else ""
-                group = ends[i % len(ends)] + "=1+1" if i % 3 == 0 else f"g{i % 4}"
-                out.write(f'"t{i}{end}","{group}",k{i % 3},{correct},{correct}\n')
+    write_whitespace(folder)
     document = f"{folder}/summary.json"
     run_sql(sql_file, f"{folder}/b.csv", f"{folder}/c.csv", document)
     extra = ["--cluster", "group"]
