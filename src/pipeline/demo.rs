@@ -2,11 +2,12 @@
 //! steps (`STEPS`) that each read what earlier steps wrote into the demo folder and
 //! add their own files and summary lines. Adding a step is one function and one line.
 //!
-//! The data is found in the current folder when it holds `data/demo/`, else in the
-//! repository the binary was built from (`CARGO_MANIFEST_DIR`, made the current folder
-//! for the run). Every path recorded in the demo's files is relative: the truth file
-//! to the repository (`data/arxiv/papers.csv`), everything else to the demo folder, so
-//! a fresh run is byte for byte the committed `reports/demo/`.
+//! The data is embedded in the binary (`DATA`), so `evogate demo` works from any
+//! install, a wheel or `cargo install` included: the run writes it into a private
+//! temporary folder laid out as the repository is, and makes that folder current. Every
+//! path recorded in the demo's files is relative: the truth file to the repository
+//! (`data/arxiv/papers.csv`), everything else to the demo folder, so a fresh run is
+//! byte for byte the committed `reports/demo/`.
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +31,43 @@ pub const ARMS: [&str; 3] = ["baseline", "candidate", "regressing"];
 
 /// The folder holding the shipped outputs, relative to the repository.
 pub const OUTPUTS: &str = "data/demo";
+
+/// The shipped data, by its path relative to the repository, embedded at build time.
+const DATA: [(&str, &[u8]); 9] = [
+    (TRUTH, include_bytes!("../../data/arxiv/papers.csv")),
+    (
+        "data/demo/baseline.jsonl",
+        include_bytes!("../../data/demo/baseline.jsonl"),
+    ),
+    (
+        "data/demo/candidate.jsonl",
+        include_bytes!("../../data/demo/candidate.jsonl"),
+    ),
+    (
+        "data/demo/regressing.jsonl",
+        include_bytes!("../../data/demo/regressing.jsonl"),
+    ),
+    (
+        "data/demo/claims.csv",
+        include_bytes!("../../data/demo/claims.csv"),
+    ),
+    (
+        "data/demo/claims/baseline-5.csv",
+        include_bytes!("../../data/demo/claims/baseline-5.csv"),
+    ),
+    (
+        "data/demo/claims/baseline-6.csv",
+        include_bytes!("../../data/demo/claims/baseline-6.csv"),
+    ),
+    (
+        "data/demo/claims/five-wins-5.csv",
+        include_bytes!("../../data/demo/claims/five-wins-5.csv"),
+    ),
+    (
+        "data/demo/claims/one-win-6.csv",
+        include_bytes!("../../data/demo/claims/one-win-6.csv"),
+    ),
+];
 
 /// The demo's state: where it writes, what it has found, what it will print.
 pub struct Demo {
@@ -55,8 +93,7 @@ const STEPS: [(&str, Step); 4] = [
     ("audit", audit),
 ];
 
-/// Runs every step into the folder `out` (as the user gave it), from the folder that
-/// holds the shipped data.
+/// Runs every step into the folder `out` (as the user gave it), on the embedded data.
 pub fn demo(out: &Path) -> anyhow::Result<Demo> {
     if out.is_file() {
         anyhow::bail!(
@@ -64,40 +101,64 @@ pub fn demo(out: &Path) -> anyhow::Result<Demo> {
             out.display()
         );
     }
-    let folder = locate_data(out)?;
-    ensure_dir(&folder)?;
+    ensure_dir(out)?;
+    let data = Unpacked::new()?;
     let mut demo = Demo {
-        out: folder,
+        out: data.returned.join(out),
         shown: out.to_path_buf(),
         lines: Vec::new(),
         notes: Vec::new(),
         as_built: true,
     };
-    for (name, step) in STEPS {
-        step(&mut demo).with_context(|| format!("demo step `{name}`"))?;
-    }
+    let ran = STEPS.iter().try_for_each(|(name, step)| {
+        step(&mut demo).with_context(|| format!("demo step `{name}`"))
+    });
+    // The folder that was current is restored whether or not a step failed.
+    data.leave()?;
+    ran?;
     demo.lines
         .push(format!("wrote the demo to {}", out.display()));
     Ok(demo)
 }
 
-/// Makes the folder holding `data/demo/` current, and returns `out` as it must be
-/// used from there.
-fn locate_data(out: &Path) -> anyhow::Result<PathBuf> {
-    if Path::new(OUTPUTS).is_dir() {
-        return Ok(out.to_path_buf());
+/// The embedded data written into a temporary folder, which is current while it lives.
+struct Unpacked {
+    /// The temporary folder, removed by `leave` (or on drop).
+    folder: tempfile::TempDir,
+    /// The folder that was current before, to go back to.
+    returned: PathBuf,
+}
+
+impl Unpacked {
+    /// Writes `DATA` into a new temporary folder and makes it current.
+    fn new() -> anyhow::Result<Unpacked> {
+        let returned = std::env::current_dir().context("cannot read the current folder")?;
+        let folder = tempfile::Builder::new()
+            .prefix("evogate-demo-")
+            .tempdir()
+            .context("cannot make a temporary folder for the demo's data")?;
+        for (name, bytes) in DATA {
+            let path = folder.path().join(name);
+            if let Some(parent) = path.parent() {
+                ensure_dir(parent)?;
+            }
+            std::fs::write(&path, bytes).with_context(|| {
+                format!("cannot write the demo's `{name}` into a temporary folder")
+            })?;
+        }
+        std::env::set_current_dir(folder.path())
+            .context("cannot enter the temporary folder of the demo's data")?;
+        Ok(Unpacked { folder, returned })
     }
-    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if !repository.join(OUTPUTS).is_dir() {
-        anyhow::bail!(
-            "no `{OUTPUTS}` folder here or in `{}`: run the demo from the repository root",
-            repository.display()
-        );
+
+    /// Goes back to the folder that was current and removes the temporary one.
+    fn leave(self) -> anyhow::Result<()> {
+        std::env::set_current_dir(&self.returned)
+            .with_context(|| format!("cannot go back to `{}`", self.returned.display()))?;
+        self.folder
+            .close()
+            .context("cannot remove the demo's temporary folder")
     }
-    let here = std::env::current_dir().context("cannot read the current folder")?;
-    std::env::set_current_dir(repository)
-        .with_context(|| format!("cannot enter `{}`", repository.display()))?;
-    Ok(here.join(out))
 }
 
 fn split(demo: &mut Demo) -> anyhow::Result<()> {
