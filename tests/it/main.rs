@@ -14,6 +14,7 @@ mod import;
 mod layout;
 mod ledger;
 mod power;
+mod readme;
 mod repeat;
 mod report_columns;
 mod score;
