@@ -421,6 +421,49 @@ def main():
         check("verdict" not in bad.outputs["admit"] and "report_written" not in bad.outputs["admit"], "no verdict output, nothing to upload")
         check(not planted.exists(), "the planted report folder is removed")
         check(len(FakeGitHub.calls) == calls, "no call to the comments API")
+
+        print("== 5. the test, zero method, allow-missing, extra arguments and artifact name inputs")
+        options = Job(base, "options", 0, {
+            "baseline": "runs/baseline-scores.csv",
+            "candidate": "runs/candidate-scores.csv",
+            "test": "signed-rank",
+            "zero-method": "pratt",
+            "allow-missing": "true",
+            "extra-args": "--strata none",
+            "artifact-name": "gate: arxiv/skill",
+        }, api)
+        options.run(action, after_install)
+        print(options.log[-600:])
+        out = options.outputs["admit"]
+        report = json.loads((options.workspace / out["report_dir"] / "admission.json").read_text())
+        check(
+            report["test"]["name"] == "signed-rank" and report["test"]["zero_method"] == "pratt"
+            and report["strata_column"] is None and report["ledger"] is None,
+            f"the report used test {report['test']['name']}, zero method {report['test']['zero_method']}, "
+            f"strata {report['strata_column']}, no ledger",
+        )
+        check(out["artifact_name"] == "gate--arxiv-skill", f"artifact name sanitised: {out['artifact_name']}")
+        check(out["verdict"] == report["verdict"] and out["ledger_attempt"] == "", "outputs match, no attempt")
+
+        print("== 6. inputs that cannot be used are refused before evogate runs")
+        for bad_inputs, needle in [
+            ({"allow-missing": "yes"}, "allow-missing is `yes`"),
+            ({"report-dir": "."}, "cannot be removed safely"),
+            ({"report-dir": "sub/.."}, "cannot be removed safely"),
+            ({"ledger": "eval/ledger.jsonl", "manifest": ""}, "ledger needs manifest"),
+            ({"summary": "s.json"}, "not both"),
+        ]:
+            job = Job(base, "refusals", 0, {
+                "baseline": "runs/baseline-scores.csv",
+                "candidate": "runs/candidate-scores.csv",
+                **bad_inputs,
+            }, api)
+            job.run(action, after_install)
+            check(
+                job.statuses[0] == ("evogate admit", 2) and needle in job.log
+                and (job.workspace / "runs").is_dir(),
+                f"{bad_inputs}: exit 2, `{needle}`",
+            )
     finally:
         server.shutdown()
         shutil.rmtree(base, ignore_errors=True)
