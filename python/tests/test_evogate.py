@@ -195,13 +195,14 @@ def test_the_example_truth_ships_in_the_package_and_is_the_repositorys():
         assert grader.grade("1406.2661:year", "2014").correct
 
 
-def test_one_grader_shared_by_eight_threads_answers_every_caller_its_own_task():
+@pytest.mark.parametrize("timeout", [None, 30.0])
+def test_one_grader_shared_by_eight_threads_answers_every_caller_its_own_task(timeout):
     import threading
     import time
 
     tasks = [(f"{row['arxiv_id']}:year", row["year"]) for row in rows(PAPERS)]
     wrong, errors = [], []
-    with evogate.Grader(PAPERS) as grader:
+    with evogate.Grader(PAPERS, timeout=timeout) as grader:
 
         def work(k):
             try:
