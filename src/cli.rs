@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::admission::TestChoice;
+pub use crate::report::{ReportFormat, SummaryFormat};
 use crate::split::hermes::Compat;
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -361,26 +362,6 @@ pub struct AuditArgs {
     /// Also write `audit.json` and `audit.md` (atomically) into this folder.
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
-}
-
-/// `--format` of the commands that write a report (`admit`, `audit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
-    /// For people, in a terminal.
-    Text,
-    /// The report's JSON (its schema is the report model).
-    Json,
-    /// The Markdown report.
-    Markdown,
-}
-
-/// `--format` of the commands that print a summary (`ledger show`, `power`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SummaryFormat {
-    /// For people, in a terminal.
-    Text,
-    /// For scripts.
-    Json,
 }
 
 /// `admit --cluster`: the columns that can define clusters.

@@ -1,20 +1,14 @@
 //! `evogate grade --jsonl`: build the verifier once and answer grading requests on
 //! stdin, one JSON line each, on stdout ([`crate::pipeline::grade`]).
 
-use super::{Printout, Status};
+use super::Printout;
+use super::execute::Effects;
 use crate::cli::GradeArgs;
-use crate::pipeline::grade::{serve, verifier};
+use crate::pipeline::grade;
 
 /// Runs `grade`: its answers go to stdout as they are made, so the printout is empty.
 pub fn run(args: GradeArgs) -> anyhow::Result<Printout> {
-    let verifier = verifier(&args.truth, &args.verifier)?;
     let stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
-    match serve(verifier.as_ref(), stdin, &mut stdout) {
-        Ok(_) => {}
-        // The client closing its end is how a session ends.
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(error) => anyhow::bail!("cannot answer on stdout: {error}"),
-    }
-    Ok(Printout::new(Status::Success, String::new()))
+    Effects::default().finish(grade::run(&args.truth, &args.verifier, stdin, &mut stdout)?)
 }

@@ -1,15 +1,40 @@
 //! `evogate import`: turn another eval tool's per-sample log into the scores CSV
-//! ([`crate::pipeline::import`]).
+//! ([`crate::pipeline::import`]). Neither the scores file nor its record may be one of
+//! the logs or the `--valset`.
 
-use super::{Printout, Status};
+use super::Printout;
+use super::execute::Effects;
 use crate::cli::ImportArgs;
-use crate::pipeline::import::import;
+use crate::import::record::companion_path;
+use crate::pipeline::import::{self, ImportSettings};
 
 /// Runs `import`.
 pub fn run(args: ImportArgs) -> anyhow::Result<Printout> {
-    Ok(Printout {
-        status: Status::Success,
-        stdout: String::new(),
-        notes: import(&args)?,
-    })
+    let effects = Effects::default()
+        .inputs("--from", &args.from)
+        .input_if("--valset", args.valset.as_deref());
+    let record = companion_path(&args.out);
+    effects.plan([args.out.as_path(), record.as_path()], false)?;
+    let settings = ImportSettings {
+        format: args.format,
+        from: args.from,
+        out: args.out,
+        filter: args.filter,
+        metric: args.metric,
+        task: args.task,
+        scorer: args.scorer,
+        repeats: args.repeats,
+        arm: args.arm,
+        id_var: args.id_var,
+        drop_assert: args.drop_assert,
+        event: args.event,
+        split: args.split,
+        perturbation: args.perturbation,
+        id_field: args.id_field,
+        candidate: args.candidate,
+        valset: args.valset,
+        on_missing: args.on_missing,
+        scale: args.scale,
+    };
+    effects.finish(import::run(&settings)?)
 }

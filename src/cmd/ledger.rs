@@ -1,33 +1,12 @@
-//! `evogate ledger show FILE`: the holdout-reuse ledger summarised per holdout, as text
-//! or JSON, with a warning for each holdout whose next attempt cannot reach
-//! significance. A malformed ledger is an error that names the line (exit 2).
+//! `evogate ledger show FILE`: the holdout-reuse ledger summarised per holdout
+//! ([`crate::pipeline::ledger`]), as text or JSON.
 
-use super::{Printout, Status, read_file};
+use super::Printout;
+use super::execute::Effects;
 use crate::cli::LedgerShowArgs;
-use crate::ledger;
-use crate::report::ledger::{LedgerReport, render_text};
+use crate::pipeline::ledger;
 
 /// Runs `ledger show`.
 pub fn run(args: LedgerShowArgs) -> anyhow::Result<Printout> {
-    let source = args.file.display().to_string();
-    let bytes = read_file(&args.file)?;
-    let text = String::from_utf8(bytes).map_err(|_| {
-        anyhow::anyhow!("`{source}`: not valid UTF-8; a ledger is UTF-8 JSON Lines")
-    })?;
-    let ledger::Ledger { records, tail } = ledger::read_ledger(&source, &text)?;
-    let holdouts = ledger::summarise(&records);
-    let stdout = if args.format == crate::cli::SummaryFormat::Json {
-        let report = LedgerReport {
-            schema: "evogate/ledger-summary/v1",
-            ledger: &source,
-            records: records.len(),
-            holdouts: &holdouts,
-        };
-        crate::report::json::document(&report)?
-    } else {
-        render_text(&source, records.len(), &holdouts)
-    };
-    let mut printout = Printout::new(Status::Success, stdout);
-    printout.notes.extend(tail.warning(&source));
-    Ok(printout)
+    Effects::default().finish(ledger::run(&args.file, args.format)?)
 }

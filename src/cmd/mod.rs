@@ -1,10 +1,14 @@
-//! One module per subcommand. Each `run` validates its arguments into domain types,
-//! reads the inputs, calls the pure core, writes files atomically, and returns an
-//! [`Printout`]: what to print and which exit status the result means.
+//! One module per subcommand, the only code that sees clap's types. Each `run` turns
+//! its arguments into settings, names the run's inputs and planned outputs to the
+//! executor ([`execute::Effects`]), calls its use case in [`crate::pipeline`], and hands
+//! the [`crate::pipeline::outcome::CommandOutcome`] to the executor, which guards and carries
+//! out every write and returns the [`Printout`]: what to print and which exit status
+//! the result means.
 
 pub mod admit;
 pub mod audit;
 pub mod demo;
+mod execute;
 pub mod grade;
 pub mod import;
 pub mod ledger;
@@ -14,17 +18,7 @@ pub mod split;
 pub mod truth;
 
 use crate::cli::{Cli, Command, LedgerCommand, TruthCommand};
-pub(crate) use crate::pipeline::read_file;
-
-/// What a command's result means for its exit status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// Exit 0: success, clean, admitted, supported.
-    Success,
-    /// Exit 1: a negative result that is not an error (problems found, leakage,
-    /// refused, not supported).
-    Negative,
-}
+pub use crate::pipeline::outcome::Status;
 
 /// A command's result: stdout text, notes for stderr, and the status.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,17 +29,6 @@ pub struct Printout {
     pub stdout: String,
     /// One line each, printed to stderr as `note: ...`.
     pub notes: Vec<String>,
-}
-
-impl Printout {
-    /// An outcome with `status` and `stdout` and no notes.
-    pub fn new(status: Status, stdout: String) -> Printout {
-        Printout {
-            status,
-            stdout,
-            notes: Vec::new(),
-        }
-    }
 }
 
 /// Runs the parsed command line.

@@ -1,13 +1,13 @@
-//! `evogate power`: check the arguments into [`PowerSettings`], answer
-//! ([`crate::pipeline::power`]) and print the answer as text or JSON.
+//! `evogate power`: check the arguments into [`PowerSettings`] and answer
+//! ([`crate::pipeline::power`]) as text or JSON.
 
 use anyhow::bail;
 
-use super::{Printout, Status};
+use super::Printout;
+use super::execute::Effects;
 use crate::alpha::Alpha;
-use crate::cli::{PowerArgs, SummaryFormat};
-use crate::pipeline::power::{PowerSettings, Question, power};
-use crate::report::{json, power::text};
+use crate::cli::PowerArgs;
+use crate::pipeline::power::{self, PowerSettings, Question};
 use crate::stats::power::EXACT_POWER_LIMIT;
 
 /// Runs `power`.
@@ -36,17 +36,7 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Printout> {
         question,
         exact: args.discordance.map(|r| (r, args.power)),
     };
-    let Some(report) = power(&settings) else {
-        bail!(
-            "--alpha {} is too small for any number of pairs to reach: use a level such as 0.05",
-            args.alpha
-        );
-    };
-    let stdout = match args.format {
-        SummaryFormat::Json => json::document(&report)?,
-        SummaryFormat::Text => text(&report),
-    };
-    Ok(Printout::new(Status::Success, stdout))
+    Effects::default().finish(power::run(&settings, args.format)?)
 }
 
 /// The `--n` list; with `--discordance` each n must be one whose exact power can be

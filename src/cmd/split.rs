@@ -1,27 +1,20 @@
-//! `evogate split`: turn the arguments into settings, build the splits
-//! ([`crate::pipeline::split`]) and write them, or (`--check`) report the leaks among
+//! `evogate split`: turn the arguments into settings and build the splits
+//! ([`crate::pipeline::split`]), or (`--check`) report the leaks among
 //! split files made by any tool.
 
 use anyhow::bail;
 
-use super::{Printout, Status};
+use super::Printout;
+use super::execute::Effects;
 use crate::alpha::Alpha;
-use crate::atomic::{refuse_overwriting_inputs, replace_folder};
 use crate::cli::SplitArgs;
-use crate::pipeline::split::{SplitSettings, build, check};
-use crate::report::split::{check_text, summary};
+use crate::pipeline::split::{self, SplitSettings};
 use crate::split::{Cases, SplitRequest};
 
 /// Runs `split`.
 pub fn run(args: SplitArgs) -> anyhow::Result<Printout> {
     if let Some(files) = &args.check {
-        let found = check(files)?;
-        let status = if found.leaks.is_empty() {
-            Status::Success
-        } else {
-            Status::Negative
-        };
-        return Ok(Printout::new(status, check_text(&found)));
+        return Effects::default().finish(split::run_check(files)?);
     }
     let (Some(truth), Some(out)) = (&args.truth, &args.out) else {
         bail!("give --truth FILE and --out DIR, or --check DIR");
@@ -38,24 +31,8 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Printout> {
         alpha: Alpha::new(args.alpha)?,
         compat: args.compat,
     };
-    let built = build(&settings, out)?;
-    refuse_overwriting_inputs(
-        built.files.iter().map(|f| f.path.as_path()),
-        &[("--truth", truth.as_path())],
-    )?;
-    replace_folder(out, &built.files)?;
-    let mut printout = Printout::new(Status::Success, summary(&built.manifest, out));
-    if let Some(first) = built.leaks.first() {
-        printout.notes.push(format!(
-            "this rebuilt split leaks ({} leak{}, e.g. {first}); `evogate split --check {}` lists them",
-            built.leaks.len(),
-            if built.leaks.len() == 1 { "" } else { "s" },
-            out.display()
-        ));
-    }
-    // The manifest holds a string per task and group; the process ends soon after.
-    std::mem::forget(built);
-    Ok(printout)
+    let effects = Effects::default().input("--truth", truth);
+    effects.finish(split::run(&settings, out)?)
 }
 
 fn parse_ratios(text: &str) -> anyhow::Result<[u32; 3]> {

@@ -6,17 +6,20 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::{
     Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
-    StrataRequest, TestChoice, TestName, decide, decide_summary,
+    StrataRequest, TestChoice, TestName, Verdict, decide, decide_summary,
 };
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
 use crate::error::InputError;
 use crate::ledger;
-use crate::report::{InputFile, LedgerInfo, Report, json, markdown, pairs, svg};
+use crate::report::{
+    InputFile, LedgerInfo, Report, ReportFormat, json, markdown, pairs, svg, text,
+};
 use crate::stats::signed_rank::ZeroMethod;
 use crate::table::Table;
 use crate::table::ahead::RowsAhead;
@@ -84,6 +87,91 @@ pub struct AdmitFiles {
     /// Whether `pairs.csv` will be written: the baseline's feedback and every pair's
     /// candidate feedback are then kept (otherwise only the losses' feedback).
     pub keep_feedback: bool,
+}
+
+/// What one `admit` decides on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdmitOn {
+    /// Two scores files (with the tasks file, the manifest and the ledger).
+    Files(AdmitFiles),
+    /// A summary document of the pairs, with the ledger if any.
+    Summary {
+        /// The summary document.
+        summary: PathBuf,
+        /// The holdout-reuse ledger, if any.
+        ledger: Option<PathBuf>,
+    },
+}
+
+/// One `admit` run: the evidence, the report folder and the format of the printed
+/// report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdmitRequest {
+    /// What is decided on.
+    pub evidence: AdmitOn,
+    /// `--report-dir`.
+    pub report_dir: Option<PathBuf>,
+    /// `--format`.
+    pub format: ReportFormat,
+}
+
+/// Runs `admit`: decides once and hands back the report to print, the report folder
+/// and the step summary to write, and the pairs to hold until the process exits.
+pub fn run(request: &AdmitRequest, settings: &AdmitSettings) -> anyhow::Result<CommandOutcome> {
+    let mut evaluation = match &request.evidence {
+        AdmitOn::Summary { summary, ledger } => {
+            admit_summary(summary, ledger.as_deref(), settings)?
+        }
+        AdmitOn::Files(files) => admit(files, settings)?,
+    };
+    let report = &evaluation.report;
+    let mut notes = std::mem::take(&mut evaluation.notes);
+    notes.extend(report.ledger.as_ref().map(ledger_note));
+    notes.extend(
+        report
+            .admission
+            .cluster
+            .as_ref()
+            .and_then(|c| c.warning.clone()),
+    );
+    let mut writes = Vec::new();
+    if let Some(dir) = &request.report_dir {
+        let files = report_files(dir, &evaluation);
+        notes.push(format!("wrote {} files to {}", files.len(), dir.display()));
+        writes.push(Write::Folder {
+            dir: dir.clone(),
+            files,
+        });
+    }
+    writes.push(Write::StepSummary(markdown::render(report)));
+    let stdout = match request.format {
+        ReportFormat::Json => json::render(report),
+        ReportFormat::Markdown => markdown::render(report),
+        ReportFormat::Text => text::render(report),
+    };
+    let status = match report.admission.verdict {
+        Verdict::Admitted => Status::Success,
+        Verdict::Refused | Verdict::Inconclusive => Status::Negative,
+    };
+    let mut outcome = CommandOutcome::new(status, stdout);
+    outcome.notes = notes;
+    outcome.writes = writes;
+    Ok(outcome.holding(evaluation))
+}
+
+/// Where the attempt stands in the ledger, or that it repeated an earlier one.
+fn ledger_note(info: &LedgerInfo) -> String {
+    if info.repeated {
+        format!(
+            "ledger {}: these scores files were decided alike as attempt {} on this holdout already; no new attempt is spent (decided again at that attempt's alpha {})",
+            info.path, info.attempt, info.alpha_this_attempt
+        )
+    } else {
+        format!(
+            "ledger {}: attempt {} on this holdout, alpha {}",
+            info.path, info.attempt, info.alpha_this_attempt
+        )
+    }
 }
 
 /// A decided admission with the pairs behind it.

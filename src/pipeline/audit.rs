@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::bail;
 
 use super::admit::{AdmitSettings, Input, evaluate};
+use super::outcome::{CommandOutcome, Status, Write};
 use super::read_table;
 use crate::admission::{StrataRequest, TestChoice, TestName, Verdict};
 use crate::alpha::Alpha;
@@ -14,8 +15,46 @@ use crate::atomic::FileToWrite;
 use crate::audit::{
     Claim, Evidence, Judgement, Metric, Rerun, judge, judge_admission, parse_claims,
 };
-use crate::report::audit::{AuditReport, markdown_report};
+use crate::report::ReportFormat;
+use crate::report::audit::{AuditReport, markdown_report, text_report};
 use crate::stats::signed_rank::ZeroMethod;
+
+/// One `audit` run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditRequest {
+    /// The claims file.
+    pub claims: PathBuf,
+    /// The level.
+    pub alpha: Alpha,
+    /// `--report-dir`.
+    pub report_dir: Option<PathBuf>,
+    /// `--format`.
+    pub format: ReportFormat,
+}
+
+/// Runs `audit`: the report to print (success when every claim is supported), and
+/// `audit.json` and `audit.md` for the report folder.
+pub fn run(request: &AuditRequest) -> anyhow::Result<CommandOutcome> {
+    let report = audit(&request.claims, request.alpha)?;
+    let stdout = match request.format {
+        ReportFormat::Json => crate::report::json::document(&report)?,
+        ReportFormat::Markdown => markdown_report(&report),
+        ReportFormat::Text => text_report(&report),
+    };
+    let status = if report.supported == report.claims {
+        Status::Success
+    } else {
+        Status::Negative
+    };
+    let mut outcome = CommandOutcome::new(status, stdout);
+    if let Some(dir) = &request.report_dir {
+        outcome.writes.push(Write::Folder {
+            dir: dir.clone(),
+            files: report_files(dir, &report)?,
+        });
+    }
+    Ok(outcome)
+}
 
 /// Judges every claim of the claims file at `claims`, in file order.
 pub fn audit(claims: &Path, alpha: Alpha) -> anyhow::Result<AuditReport> {

@@ -9,15 +9,17 @@
 //! (`data/arxiv/papers.csv`), everything else to the demo folder, so a fresh run is
 //! byte for byte the committed `reports/demo/`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 use super::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
-use super::{audit, read_file, score, split};
+use super::outcome::{CommandOutcome, Status, Write};
+use super::{audit, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
-use crate::atomic::{Streamed, ensure_dir, replace_folder};
+use crate::atomic::{FileToWrite, ensure_dir};
 use crate::figures::{p_value, shift};
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
@@ -31,6 +33,9 @@ pub const ARMS: [&str; 3] = ["baseline", "candidate", "regressing"];
 
 /// The folder holding the shipped outputs, relative to the repository.
 pub const OUTPUTS: &str = "data/demo";
+
+/// The shipped claims the demo audits, relative to the repository.
+pub const CLAIMS: &str = "data/demo/claims.csv";
 
 /// The shipped data, by its path relative to the repository, embedded at build time.
 const DATA: [(&str, &[u8]); 9] = [
@@ -81,6 +86,11 @@ pub struct Demo {
     pub notes: Vec<String>,
     /// Whether every step gave the result the demo is built to show.
     pub as_built: bool,
+    /// The files the steps made, by their path in the demo folder, which later steps
+    /// read as if from the folder.
+    made: BTreeMap<String, Vec<u8>>,
+    /// What the steps ask to write, in order.
+    writes: Vec<Write>,
 }
 
 type Step = fn(&mut Demo) -> anyhow::Result<()>;
@@ -93,15 +103,15 @@ const STEPS: [(&str, Step); 4] = [
     ("audit", audit),
 ];
 
-/// Runs every step into the folder `out` (as the user gave it), on the embedded data.
-pub fn demo(out: &Path) -> anyhow::Result<Demo> {
+/// Runs every step for the folder `out` (as the user gave it), on the embedded data:
+/// success when both verdicts come out as built.
+pub fn run(out: &Path) -> anyhow::Result<CommandOutcome> {
     if out.is_file() {
         anyhow::bail!(
             "`{}` is a file, not a folder: give a folder to write the demo into",
             out.display()
         );
     }
-    ensure_dir(out)?;
     let data = Unpacked::new()?;
     let mut demo = Demo {
         out: data.returned.join(out),
@@ -109,6 +119,8 @@ pub fn demo(out: &Path) -> anyhow::Result<Demo> {
         lines: Vec::new(),
         notes: Vec::new(),
         as_built: true,
+        made: BTreeMap::new(),
+        writes: Vec::new(),
     };
     let ran = STEPS.iter().try_for_each(|(name, step)| {
         step(&mut demo).with_context(|| format!("demo step `{name}`"))
@@ -118,7 +130,49 @@ pub fn demo(out: &Path) -> anyhow::Result<Demo> {
     ran?;
     demo.lines
         .push(format!("wrote the demo to {}", out.display()));
-    Ok(demo)
+    let status = if demo.as_built {
+        Status::Success
+    } else {
+        demo.notes.push(
+            "the shipped data no longer gives the results the demo is built to show".to_string(),
+        );
+        Status::Negative
+    };
+    let mut stdout = demo.lines.join("\n");
+    stdout.push('\n');
+    let mut outcome = CommandOutcome::new(status, stdout);
+    outcome.notes = demo.notes;
+    // The data was read from the private copy, so no write can land on it: nothing
+    // for the executor's input guard.
+    outcome.writes = demo.writes;
+    Ok(outcome)
+}
+
+impl Demo {
+    /// Asks to replace the files `made` in the folder `dir` inside the demo folder,
+    /// keeping them for later steps.
+    fn write_folder(&mut self, dir: &Path, made: Vec<FileToWrite>) {
+        self.keep(&made);
+        self.writes.push(Write::Folder {
+            dir: dir.to_path_buf(),
+            files: made,
+        });
+    }
+
+    /// Asks to write the files `made` together, keeping them for later steps.
+    fn write_files(&mut self, made: Vec<FileToWrite>) {
+        self.keep(&made);
+        self.writes.push(Write::Files(made));
+    }
+
+    fn keep(&mut self, made: &[FileToWrite]) {
+        for file in made {
+            if let Ok(name) = file.path.strip_prefix(&self.out) {
+                let name = name.to_string_lossy().replace('\\', "/");
+                self.made.insert(name, file.bytes.clone());
+            }
+        }
+    }
 }
 
 /// The embedded data written into a temporary folder, which is current while it lives.
@@ -176,7 +230,7 @@ fn split(demo: &mut Demo) -> anyhow::Result<()> {
         compat: None,
     };
     let built = split::build(&settings, &folder)?;
-    replace_folder(&folder, &built.files)?;
+    demo.write_folder(&folder, built.files);
     let manifest = &built.manifest;
     let sizes: Vec<String> = manifest
         .splits
@@ -198,21 +252,27 @@ fn split(demo: &mut Demo) -> anyhow::Result<()> {
 
 fn score(demo: &mut Demo) -> anyhow::Result<()> {
     let mut counts = Vec::new();
+    let mut made = Vec::new();
+    let holdout = local(demo, "split/holdout.csv")?;
     for arm in ARMS {
-        let path = demo.out.join(format!("{arm}-scores.csv"));
         let files = score::ScoreFiles {
             truth: TRUTH.into(),
-            tasks: demo.out.join("split/holdout.csv"),
+            tasks: demo.out.join(&holdout.path),
             outputs: PathBuf::from(format!("{OUTPUTS}/{arm}.jsonl")),
             verifier: "arxiv".to_string(),
             allow_missing: false,
         };
-        let mut file = Streamed::new(&path);
-        let summary = score::score(&files, &mut |chunk| file.write(chunk.as_bytes()))?;
+        let mut csv = String::new();
+        let tasks = || Ok(holdout.bytes.as_slice());
+        let summary = score::score_tasks(&files, tasks, &mut |chunk| csv.push_str(chunk))?.summary;
         demo.notes.extend(score::check_answered(&summary, &files)?);
-        file.commit()?;
+        made.push(FileToWrite::new(
+            demo.out.join(format!("{arm}-scores.csv")),
+            csv,
+        ));
         counts.push(format!("{arm} {}/{}", summary.correct, summary.tasks));
     }
+    demo.write_files(made);
     demo.lines.push(format!(
         "score:  correct on the holdout: {}",
         counts.join(", ")
@@ -220,11 +280,16 @@ fn score(demo: &mut Demo) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// An input inside the demo folder, recorded by its path relative to the folder.
+/// A file an earlier step made in the demo folder, recorded by its path relative to
+/// the folder.
 fn local(demo: &Demo, name: &str) -> anyhow::Result<Input> {
+    let bytes = demo
+        .made
+        .get(name)
+        .ok_or_else(|| anyhow::anyhow!("no earlier step made `{name}`"))?;
     Ok(Input {
         path: name.to_string(),
-        bytes: read_file(&demo.out.join(name))?,
+        bytes: bytes.clone(),
     })
 }
 
@@ -257,7 +322,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
             &settings,
         )?;
         let dir = demo.out.join(&folder);
-        replace_folder(&dir, &report_files(&dir, &evaluation))?;
+        demo.write_folder(&dir, report_files(&dir, &evaluation));
         demo.as_built &= evaluation.report.admission.verdict == expected;
         let shown = demo.shown.join(&folder);
         demo.lines.push(summary(arm, &shown, &evaluation));
@@ -290,8 +355,9 @@ fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
 
 /// Re-tests the shipped claims (`data/demo/claims.csv`) into `audit.json` and `audit.md`.
 fn audit(demo: &mut Demo) -> anyhow::Result<()> {
-    let report = audit::audit(Path::new("data/demo/claims.csv"), Alpha::new(0.05)?)?;
-    replace_folder(&demo.out, &audit::report_files(&demo.out, &report)?)?;
+    let report = audit::audit(Path::new(CLAIMS), Alpha::new(0.05)?)?;
+    let out = demo.out.clone();
+    demo.write_folder(&out, audit::report_files(&out, &report)?);
     demo.lines.push(format!(
         "audit:  {} of {} past claims supported; report in {}",
         report.supported,

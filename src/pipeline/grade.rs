@@ -9,7 +9,26 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::open_file;
+use super::outcome::{CommandOutcome, Status};
 use crate::verify::{self, Verifier};
+
+/// Runs the service: the verifier `name` built from `truth`, then every request of
+/// `input` answered on `output` until the input ends or the client closes its end.
+pub fn run(
+    truth: &Path,
+    name: &str,
+    input: impl BufRead,
+    output: &mut impl Write,
+) -> anyhow::Result<CommandOutcome> {
+    let verifier = verifier(truth, name)?;
+    match serve(verifier.as_ref(), input, output) {
+        Ok(_) => {}
+        // The client closing its end is how a session ends.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(error) => anyhow::bail!("cannot answer on stdout: {error}"),
+    }
+    Ok(CommandOutcome::new(Status::Success, String::new()))
+}
 
 /// Builds the verifier `name` from the ground truth at `truth`.
 pub fn verifier(truth: &Path, name: &str) -> anyhow::Result<Box<dyn Verifier>> {

@@ -1,14 +1,14 @@
 //! The import use case: read another eval tool's per-sample logs, apply the shared
-//! rules ([`crate::import::assemble`]), and write the scores CSV and its companion
-//! record atomically. Also [`check_imports`], which `admit` calls so that two lm-eval
+//! rules ([`crate::import::assemble`]), and hand back the scores CSV and its companion
+//! record to be written together. Also [`check_imports`], which `admit` calls so that two lm-eval
 //! runs on different documents never pair and tasks an import left out are counted.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::LeftOut;
-use crate::atomic::{FileToWrite, write_all};
-use crate::cli::ImportArgs;
+use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
 use crate::import::gepa::GepaSelectors;
 use crate::import::record::{
@@ -19,9 +19,62 @@ use crate::import::{
     promptfoo, render_csv,
 };
 
-/// Imports the logs `args` names, writes the scores and the record, and returns the
+/// The file a HELM run folder holds the per-instance statistics in.
+const HELM_STATS: &str = "per_instance_stats.json";
+
+/// The settings of one `import`: the format, the logs, the scores file to write (its
+/// record goes beside it) and the selectors of each format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportSettings {
+    /// The log's format.
+    pub format: crate::import::Format,
+    /// A log (lm-eval: one samples file per task, all of one run; inspect: .eval or
+    /// .json logs; helm: the run folder).
+    pub from: Vec<PathBuf>,
+    /// Where to write the scores CSV; the record goes beside it as *.import.json.
+    pub out: PathBuf,
+    /// lm-eval: the filter whose lines are read (repeat it when tasks name theirs
+    /// differently).
+    pub filter: Vec<String>,
+    /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric.
+    pub metric: Option<String>,
+    /// lm-eval with one --from whose name is not lm-eval's: the task.
+    pub task: Option<String>,
+    /// inspect: the scorer whose values are read.
+    pub scorer: Option<String>,
+    /// inspect: how several epochs of a sample become one score.
+    pub repeats: Option<crate::import::Repeats>,
+    /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
+    pub arm: Option<String>,
+    /// promptfoo: the test variable that names a test (default: all of them).
+    pub id_var: Option<String>,
+    /// promptfoo: assertion types left out of the score, comma-separated.
+    pub drop_assert: Vec<String>,
+    /// openai-evals: `match` or `metrics` events.
+    pub event: Option<String>,
+    /// helm: the split.
+    pub split: Option<String>,
+    /// helm: read this perturbation instead of the unperturbed instances.
+    pub perturbation: Option<String>,
+    /// dspy: the example field that identifies a task (with a GEPA result, a field of
+    /// the --valset records).
+    pub id_field: Option<String>,
+    /// dspy, a GEPA result: the candidate read, `best` or its index (0 is the seed
+    /// program, the baseline).
+    pub candidate: Option<String>,
+    /// dspy, a GEPA result with --id-field: the validation examples as a JSON list of
+    /// records, in the order the run was given them.
+    pub valset: Option<PathBuf>,
+    /// Missing, duplicated or errored samples: `fail`, or `intersect` to leave those
+    /// tasks out (counted in the record).
+    pub on_missing: crate::import::OnMissing,
+    /// Map scores from [MIN, MAX] onto [0, 1], e.g. 0:100.
+    pub scale: Option<String>,
+}
+
+/// Imports the logs `args` names into the scores and the record to write, with the
 /// notes for stderr.
-pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
+pub fn run(args: &ImportSettings) -> anyhow::Result<CommandOutcome> {
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
     let (found, inputs) = read_logs(args)?;
     let imported = assemble(found, args.on_missing, scale)?;
@@ -36,23 +89,30 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<Vec<String>> {
     });
     let record = record.map_err(|_| anyhow::anyhow!("writing the import record failed"))?;
     let record_path = companion_path(&args.out);
-    write_all(&[
-        FileToWrite::new(&args.out, csv),
-        FileToWrite::new(&record_path, record),
-    ])?;
-    let mut notes = imported.notes.clone();
-    notes.push(format!(
+    let mut outcome = CommandOutcome::new(Status::Success, String::new());
+    // helm reads a file inside the run folder that `--from` names.
+    outcome.read = args
+        .from
+        .iter()
+        .filter(|path| path.is_dir())
+        .map(|dir| ("--from", dir.join(HELM_STATS)))
+        .collect();
+    outcome.notes = imported.notes.clone();
+    outcome.notes.push(format!(
         "wrote {} rows to {} and the record to {}",
         imported.rows.len(),
         args.out.display(),
         record_path.display()
     ));
+    outcome.writes.push(Write::Files(vec![
+        FileToWrite::new(&args.out, csv),
+        FileToWrite::new(&record_path, record),
+    ]));
     // A million rows are left to the process exit rather than freed one by one.
-    std::mem::forget(imported);
-    Ok(notes)
+    Ok(outcome.holding(imported))
 }
 
-fn read_logs(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
+fn read_logs(args: &ImportSettings) -> anyhow::Result<(Found, Vec<InputLog>)> {
     let mut inputs = Vec::new();
     let mut whole = |path: &Path| -> anyhow::Result<(String, Vec<u8>)> {
         let bytes = read_file(path)?;
@@ -99,7 +159,7 @@ fn read_logs(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
         Format::Helm => {
             let path = single("helm")?;
             let file = if path.is_dir() {
-                path.join("per_instance_stats.json")
+                path.join(HELM_STATS)
             } else {
                 path.to_path_buf()
             };
@@ -127,7 +187,7 @@ fn read_logs(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
 }
 
 /// lm-eval files are streamed in chunks, parsed on every core and digested on the way.
-fn read_lm_eval(args: &ImportArgs) -> anyhow::Result<(Found, Vec<InputLog>)> {
+fn read_lm_eval(args: &ImportSettings) -> anyhow::Result<(Found, Vec<InputLog>)> {
     if args.task.is_some() && args.from.len() > 1 {
         anyhow::bail!(
             "--task names the task of a single --from; with several files keep lm-eval's samples_<task>_<date>.jsonl names"

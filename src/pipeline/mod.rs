@@ -1,16 +1,21 @@
-//! The use cases, one module per command that has one: each takes checked settings and
-//! its inputs and returns a typed result. The command files in [`crate::cmd`] only turn
-//! arguments into settings, call one of these, and print what comes back; the core
-//! modules below them never open a file.
+//! The use cases, one module per command: each `run` takes checked settings, reads its
+//! inputs, and returns an [`outcome::CommandOutcome`]: the status, the report, notes and the
+//! writes it asks for. A use case reads and never writes; the command files in
+//! [`crate::cmd`] turn arguments into settings and hand the outcome to their one
+//! executor, which guards and carries out the writes. The core modules below never
+//! open a file.
 
 pub mod admit;
 pub mod audit;
 pub mod demo;
 pub mod grade;
 pub mod import;
+pub mod ledger;
+pub mod outcome;
 pub mod power;
 pub mod score;
 pub mod split;
+pub mod truth;
 
 #[cfg(test)]
 mod admit_properties;

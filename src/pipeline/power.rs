@@ -2,8 +2,10 @@
 //! pairs a shift needs, with exact-power figures when a discordance is given. Pure
 //! computation on checked settings.
 
+use super::outcome::{CommandOutcome, Status};
 use crate::alpha::Alpha;
-use crate::report::power::{PowerReport, PowerRow};
+use crate::report::SummaryFormat;
+use crate::report::power::{PowerReport, PowerRow, text};
 use crate::stats::power::{
     detectable_shift, min_detectable_shift, min_discordant, n_for_power, required_n,
 };
@@ -27,6 +29,21 @@ pub struct PowerSettings {
     /// With exact-power figures: the share of pairs expected to disagree, in (0, 1],
     /// and the power wanted, in (0, 1).
     pub exact: Option<(f64, f64)>,
+}
+
+/// Runs `power`: the answer as text or JSON.
+pub fn run(settings: &PowerSettings, format: SummaryFormat) -> anyhow::Result<CommandOutcome> {
+    let Some(report) = power(settings) else {
+        anyhow::bail!(
+            "--alpha {} is too small for any number of pairs to reach: use a level such as 0.05",
+            settings.alpha.get()
+        );
+    };
+    let stdout = match format {
+        SummaryFormat::Json => crate::report::json::document(&report)?,
+        SummaryFormat::Text => text(&report),
+    };
+    Ok(CommandOutcome::new(Status::Success, stdout))
 }
 
 /// Answers the question, or `None` when the level is too small for any number of

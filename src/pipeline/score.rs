@@ -1,15 +1,17 @@
 //! The scoring use case: build the verifier from the ground truth, then grade every
-//! task of a tasks file against its output, streaming the scores CSV to `write` in
-//! chunks of whole rows. Only the tasks' rows and the current output are held.
+//! task of a tasks file against its output, handing the scores CSV to a sink in chunks
+//! of whole rows. Only the tasks' rows and the current output are held.
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use super::open_file;
+use super::outcome::{CommandOutcome, Status, Write};
 use crate::error::InputError;
 use crate::grading::{Summary, grade_tasks};
 use crate::outputs::OutputsReader;
 use crate::table::scan::RowScanner;
-use crate::verify;
+use crate::verify::{self, Verifier};
 
 /// The inputs of one `score`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,12 +29,67 @@ pub struct ScoreFiles {
     pub allow_missing: bool,
 }
 
+/// Where `score` hands the scores CSV: the path it will be moved to, and the sink
+/// that writes it there as it is made.
+pub type ScoresSink<'a> = (&'a Path, &'a mut dyn FnMut(&str));
+
+/// Runs `score`: the scores CSV goes to `out`'s sink as it is made (the command
+/// streams it into the file, moved into place by [`Write::Stream`]), or without `out`
+/// into the report for stdout.
+pub fn run(files: &ScoreFiles, out: Option<ScoresSink<'_>>) -> anyhow::Result<CommandOutcome> {
+    let mut csv = String::new();
+    let (scored, out) = match out {
+        Some((path, sink)) => (score(files, sink)?, Some(path)),
+        None => (score(files, &mut |chunk| csv.push_str(chunk))?, None),
+    };
+    let summary = &scored.summary;
+    let notes: Vec<String> = check_answered(summary, files)?.into_iter().collect();
+    let mut outcome = match out {
+        Some(path) => {
+            let mut outcome = CommandOutcome::new(
+                Status::Success,
+                format!(
+                    "scored {} tasks: {} correct; wrote {}\n",
+                    summary.tasks,
+                    summary.correct,
+                    path.display()
+                ),
+            );
+            outcome.writes.push(Write::Stream(path.to_path_buf()));
+            outcome
+        }
+        None => CommandOutcome::new(Status::Success, csv),
+    };
+    outcome.notes = notes;
+    Ok(outcome.holding(scored.verifier))
+}
+
+/// A graded tasks file: the counts, and the verifier, which the caller holds until the
+/// process exits (a big truth makes a verifier of millions of small allocations;
+/// freeing them one at a time takes a visible share of the run).
+pub struct Graded {
+    /// What was graded.
+    pub summary: Summary,
+    /// The verifier built from the truth.
+    pub verifier: Box<dyn Verifier>,
+}
+
 /// Grades `files.outputs` against the truth, handing the scores CSV to `write`.
-pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<Summary> {
+pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<Graded> {
+    score_tasks(files, || open_file(&files.tasks), write)
+}
+
+/// [`score`] with the tasks file's bytes from `tasks` (opened once the verifier is
+/// built, so a bad truth is reported first).
+pub fn score_tasks<R: Read>(
+    files: &ScoreFiles,
+    tasks: impl FnOnce() -> anyhow::Result<R>,
+    write: &mut dyn FnMut(&str),
+) -> anyhow::Result<Graded> {
     let truth_source = files.truth.display().to_string();
     let verifier = verify::build(&files.verifier, &truth_source, open_file(&files.truth)?)?;
     let tasks_source = files.tasks.display().to_string();
-    let tasks = RowScanner::new(&tasks_source, open_file(&files.tasks)?)?;
+    let tasks = RowScanner::new(&tasks_source, tasks()?)?;
     // An error reading the outputs is reported only after the whole tasks file is
     // known to parse, as it was when both were read whole; each output is read when
     // its task's row asks for it.
@@ -51,11 +108,7 @@ pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<
         write,
         files.allow_missing,
     )?;
-    // A big truth makes a verifier of millions of small allocations; freeing them one
-    // at a time takes a visible share of the run, and the process ends soon after
-    // this returns.
-    std::mem::forget(verifier);
-    Ok(summary)
+    Ok(Graded { summary, verifier })
 }
 
 /// Checks that every task was answered. A crashed or cut-short run must not be scored

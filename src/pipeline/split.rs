@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
+use super::outcome::{CommandOutcome, Status, Write};
 use super::{read_file, read_table};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
 use crate::csvout::{Cell, CsvWriter};
 use crate::digest::sha256_hex;
-use crate::report::split::SplitCheck;
+use crate::report::split::{SplitCheck, check_text, summary};
 use crate::split::Cases;
 use crate::split::hermes::Compat;
 use crate::split::manifest::{FileDigest, HoldoutPower, MANIFEST_SCHEMA, Manifest, SplitEntry};
@@ -39,7 +40,6 @@ pub struct SplitSettings {
 
 /// Splits built: the manifest, the files to write into the output folder, and the
 /// leaks of a rebuilt split (none for evogate's own).
-#[derive(Debug, Clone)]
 pub struct Built {
     /// `manifest.json`'s content.
     pub manifest: Manifest,
@@ -47,6 +47,42 @@ pub struct Built {
     pub files: Vec<FileToWrite>,
     /// Groups in two splits or tasks listed twice.
     pub leaks: Vec<Leak>,
+    /// The verifier, its tasks and the splits, held until the process exits: a big
+    /// truth makes millions of small allocations, and freeing them one at a time takes
+    /// a visible share of the run.
+    pub workings: Vec<Box<dyn std::any::Any>>,
+}
+
+/// Runs `split`: the splits of `settings.truth` written into the folder `out`, with a
+/// note when a rebuilt split leaks.
+pub fn run(settings: &SplitSettings, out: &Path) -> anyhow::Result<CommandOutcome> {
+    let mut built = build(settings, out)?;
+    let mut outcome = CommandOutcome::new(Status::Success, summary(&built.manifest, out));
+    if let Some(first) = built.leaks.first() {
+        outcome.notes.push(format!(
+            "this rebuilt split leaks ({} leak{}, e.g. {first}); `evogate split --check {}` lists them",
+            built.leaks.len(),
+            if built.leaks.len() == 1 { "" } else { "s" },
+            out.display()
+        ));
+    }
+    outcome.writes.push(Write::Folder {
+        dir: out.to_path_buf(),
+        files: std::mem::take(&mut built.files),
+    });
+    outcome.held.append(&mut built.workings);
+    Ok(outcome.holding(built.manifest))
+}
+
+/// Runs `split --check`: success when the split files have no leak.
+pub fn run_check(paths: &[PathBuf]) -> anyhow::Result<CommandOutcome> {
+    let found = check(paths)?;
+    let status = if found.leaks.is_empty() {
+        Status::Success
+    } else {
+        Status::Negative
+    };
+    Ok(CommandOutcome::new(status, check_text(&found)))
 }
 
 /// Builds the splits of `settings.truth` into files for the folder `out`.
@@ -91,16 +127,11 @@ pub fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
         None => Vec::new(),
         Some(_) => find_leaks(&splits.named()),
     };
-    // A big truth makes a verifier and tasks of millions of small allocations; freeing
-    // them one at a time takes a visible share of the run, and the process ends soon
-    // after this returns.
-    std::mem::forget(tasks);
-    std::mem::forget(verifier);
-    std::mem::forget(splits);
     Ok(Built {
         manifest,
         files,
         leaks,
+        workings: vec![Box::new(tasks), Box::new(verifier), Box::new(splits)],
     })
 }
 

@@ -20,6 +20,26 @@ use serde::Serialize;
 
 use crate::admission::Admission;
 
+/// `--format` of the commands that write a report (`admit`, `audit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// For people, in a terminal.
+    Text,
+    /// The report's JSON (its schema is the report model).
+    Json,
+    /// The Markdown report.
+    Markdown,
+}
+
+/// `--format` of the commands that print a summary (`ledger show`, `power`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SummaryFormat {
+    /// For people, in a terminal.
+    Text,
+    /// For scripts.
+    Json,
+}
+
 /// The schema name written in every report.
 pub const SCHEMA: &str = "evogate/admission/v1";
 

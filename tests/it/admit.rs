@@ -514,6 +514,36 @@ fn appends_the_markdown_report_to_the_github_step_summary() {
     assert!(text.contains("| improvement-significant | pass |"));
 }
 
+/// Regression (hostile-3 F12): a step summary naming the baseline had the report
+/// appended to the CSV, and one naming the ledger broke the ledger. Both exit 2 before
+/// anything is written, and the ledger records no attempt.
+#[test]
+fn a_github_step_summary_naming_an_input_or_the_ledger_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    scores(dir.path(), &[("id", 0, 1); 5], true);
+    let ledger = dir.path().join("ledger.jsonl");
+    fs::write(&ledger, "").unwrap();
+    for (input, option) in [("b.csv", "(--baseline)"), ("ledger.jsonl", "(--ledger)")] {
+        let path = dir.path().join(input);
+        let before = fs::read(&path).unwrap();
+        let output = evogate(dir.path())
+            .arg("admit")
+            .args(with(&["--ledger", "ledger.jsonl"]))
+            .env("GITHUB_STEP_SUMMARY", &path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.starts_with("error: GITHUB_STEP_SUMMARY names an input of this run: "),
+            "{stderr}"
+        );
+        assert!(stderr.contains(option), "{stderr}");
+        assert_eq!(fs::read(&path).unwrap(), before, "{input}");
+    }
+    assert_eq!(fs::read(&ledger).unwrap(), b"");
+}
+
 #[test]
 fn a_margin_refuses_saying_how_large_a_regression_cannot_be_ruled_out() {
     let dir = tempfile::tempdir().unwrap();

@@ -794,3 +794,80 @@ fn an_empty_or_unreadable_log_exits_2_naming_the_file() {
     );
     assert!(read(dir.path(), "s.csv").contains("toy:0,toy,1,1\n"));
 }
+
+/// Regression (hostile-3 F1): `import --out` naming the log it reads, or a path whose
+/// record (`X.import.json`) is the log or the `--valset`, exited 0 and replaced the
+/// log. Every such run now exits 2 naming both, and the log keeps its bytes.
+#[test]
+fn import_refuses_to_write_over_its_own_log_or_valset() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, name: &str| -> String {
+        std::fs::copy(formats(rel), dir.path().join(name)).unwrap();
+        name.to_string()
+    };
+    let lm_eval = copy(GSM8K_BASE, "samples_gsm8k_2025-01-01.jsonl");
+    let promptfoo = copy("promptfoo/sample-export.subset.json", "promptfoo.json");
+    let helm = "helm-run";
+    std::fs::create_dir(dir.path().join(helm)).unwrap();
+    let helm_stats = format!("{helm}/per_instance_stats.json");
+    copy(
+        "helm/mmlu-subject=philosophy,method=multiple_choice_joint,model=openai_gpt2/per_instance_stats.json",
+        &helm_stats,
+    );
+    let evals = copy(
+        "openai-evals/230417220821DPM75QNS_auto_gpt_completion_fn_test-match.jsonl",
+        "evals.jsonl",
+    );
+    // A log named like a record: `--out x.csv` would write its record over it.
+    let evals_record = copy(
+        "openai-evals/230417220821DPM75QNS_auto_gpt_completion_fn_test-match.jsonl",
+        "x.import.json",
+    );
+    let gepa = copy(GEPA_DSPY, "gepa.json");
+    let valset = copy("dspy/gepa_valset.json", "v.import.json");
+    let lm_eval_flags = ["--filter", "strict-match", "--metric", "exact_match"];
+    let cases: [(&str, &String, &str, Vec<&str>, &str); 6] = [
+        (
+            "lm-eval",
+            &lm_eval,
+            &lm_eval,
+            lm_eval_flags.to_vec(),
+            "--from",
+        ),
+        (
+            "promptfoo",
+            &promptfoo,
+            &promptfoo,
+            vec!["--arm", "prompt:1"],
+            "--from",
+        ),
+        (
+            "helm",
+            &helm.to_string(),
+            &helm_stats,
+            vec!["--split", "test", "--metric", "exact_match"],
+            "--from",
+        ),
+        ("openai-evals", &evals, &evals, vec![], "--from"),
+        ("openai-evals", &evals_record, "x.csv", vec![], "--from"),
+        (
+            "dspy",
+            &gepa,
+            "v.csv",
+            vec!["--valset", &valset, "--id-field", "input"],
+            "--valset",
+        ),
+    ];
+    for (format, from, out, extra, option) in cases {
+        let log = dir
+            .path()
+            .join(if format == "helm" { &helm_stats } else { from });
+        let before = std::fs::read(&log).unwrap();
+        let run = import(dir.path(), format, std::slice::from_ref(from), out, &extra);
+        assert_input_error(&run, &["would be written over the input", option]);
+        assert_eq!(std::fs::read(&log).unwrap(), before, "{format} {out}");
+    }
+    // The command wrote nothing at all.
+    assert!(!dir.path().join("x.csv").exists());
+    assert!(!dir.path().join("v.csv").exists());
+}

@@ -79,7 +79,7 @@ fn command_files_are_glue_of_under_150_lines_importing_no_other_command() {
     let names: Vec<String> = commands
         .iter()
         .map(|(path, _)| path.file_stem().unwrap().to_string_lossy().into_owned())
-        .filter(|name| name != "mod")
+        .filter(|name| name != "mod" && name != "execute")
         .collect();
     for (path, code) in &commands {
         let lines = std::fs::read_to_string(path).unwrap().lines().count();

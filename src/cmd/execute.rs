@@ -1,0 +1,146 @@
+//! The one executor of a command's side effects. A command names its inputs (each with
+//! the option that gave it) and the outputs it plans, which are checked before the use
+//! case runs; then every write the use case's [`CommandOutcome`] asks for is checked again
+//! against every input, by file identity, and only then carried out: files atomically,
+//! folders as a set, the streamed file moved into place, the Markdown appended to the
+//! GitHub step summary. Large values are left to the process exit here, once.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::Printout;
+use crate::atomic::{Streamed, refuse_overwriting_inputs, replace_folder, write_all};
+use crate::pipeline::outcome::{CommandOutcome, Write};
+
+/// The inputs of one run and the file being streamed, if any.
+#[derive(Debug, Default)]
+pub struct Effects {
+    inputs: Vec<(&'static str, PathBuf)>,
+    stream: Option<Streamed>,
+}
+
+impl Effects {
+    /// Adds the input `path`, given by `option`.
+    pub fn input(mut self, option: &'static str, path: &Path) -> Effects {
+        self.inputs.push((option, path.to_path_buf()));
+        self
+    }
+
+    /// Adds the input `path` when there is one.
+    pub fn input_if(self, option: &'static str, path: Option<&Path>) -> Effects {
+        match path {
+            Some(path) => self.input(option, path),
+            None => self,
+        }
+    }
+
+    /// Adds every path of a repeatable option.
+    pub fn inputs(mut self, option: &'static str, paths: &[PathBuf]) -> Effects {
+        self.inputs
+            .extend(paths.iter().map(|path| (option, path.clone())));
+        self
+    }
+
+    /// Refuses, before the use case runs, when a planned output is one of the inputs;
+    /// `step_summary` says whether the run may append to the GitHub step summary, which
+    /// is then checked too.
+    pub fn plan<'a>(
+        &self,
+        outputs: impl IntoIterator<Item = &'a Path>,
+        step_summary: bool,
+    ) -> anyhow::Result<()> {
+        self.refuse(outputs)?;
+        if step_summary {
+            self.refuse_step_summary()?;
+        }
+        Ok(())
+    }
+
+    /// Opens the file at `path` that the use case's output is streamed into, once it
+    /// has passed the guard; [`Write::Stream`] moves it into place.
+    pub fn stream(&mut self, path: &Path) -> anyhow::Result<&mut Streamed> {
+        self.refuse([path])?;
+        Ok(self.stream.insert(Streamed::new(path)))
+    }
+
+    /// Checks every write of `outcome`, then carries them out in order, and turns the
+    /// outcome into what to print.
+    pub fn finish(mut self, mut outcome: CommandOutcome) -> anyhow::Result<Printout> {
+        self.inputs.append(&mut outcome.read);
+        self.refuse(outcome.writes.iter().flat_map(Write::paths))?;
+        if outcome
+            .writes
+            .iter()
+            .any(|w| matches!(w, Write::StepSummary(_)))
+        {
+            self.refuse_step_summary()?;
+        }
+        for write in std::mem::take(&mut outcome.writes) {
+            match write {
+                Write::Files(files) => write_all(&files)?,
+                Write::Folder { dir, files } => replace_folder(&dir, &files)?,
+                Write::Stream(path) => match self.stream.take() {
+                    Some(stream) if stream.path() == path => stream.commit()?,
+                    _ => anyhow::bail!("`{}` was not opened to stream into", path.display()),
+                },
+                Write::StepSummary(text) => {
+                    if let Some(summary) = step_summary() {
+                        append(&summary, &text)?;
+                        outcome
+                            .notes
+                            .push("appended the report to the GitHub step summary".to_string());
+                    }
+                }
+            }
+        }
+        // Freeing a million pairs, or a verifier over a big truth, one allocation at a
+        // time takes a visible share of the run, and the process ends right after this.
+        std::mem::forget(outcome.held);
+        Ok(Printout {
+            status: outcome.status,
+            stdout: outcome.report,
+            notes: outcome.notes,
+        })
+    }
+
+    fn refuse<'a>(&self, outputs: impl IntoIterator<Item = &'a Path>) -> anyhow::Result<()> {
+        let inputs: Vec<(&str, &Path)> = self
+            .inputs
+            .iter()
+            .map(|(option, path)| (*option, path.as_path()))
+            .collect();
+        refuse_overwriting_inputs(outputs, &inputs)
+    }
+
+    fn refuse_step_summary(&self) -> anyhow::Result<()> {
+        match step_summary() {
+            Some(path) => (self.refuse([path.as_path()]))
+                .context("GITHUB_STEP_SUMMARY names an input of this run"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The GitHub step summary's path, when the run has one.
+fn step_summary() -> Option<PathBuf> {
+    std::env::var_os("GITHUB_STEP_SUMMARY")
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+}
+
+/// Appends `text` to the step summary; GitHub concatenates every step's additions.
+fn append(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(format!("{text}\n").as_bytes()))
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "GITHUB_STEP_SUMMARY `{}`: cannot append to it: {e}",
+                path.display()
+            )
+        })
+}
