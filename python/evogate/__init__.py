@@ -333,6 +333,7 @@ class Grader:
             raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
         self._timeout = timeout
         self._lock = threading.Lock()
+        self._closed = False
         self._answers: "queue.Queue[str]" = queue.Queue()
         self._process: Optional[subprocess.Popen] = subprocess.Popen(
             [
@@ -378,7 +379,7 @@ class Grader:
         request = json.dumps({"task_id": task_id, "output": output})
         with self._lock:
             process = self._process
-            if process is None or process.poll() is not None:
+            if self._closed or process is None or process.poll() is not None:
                 raise EvogateError(self._stopped())
             try:
                 process.stdin.write(request + "\n")
@@ -390,6 +391,7 @@ class Grader:
             except (BrokenPipeError, OSError):
                 line = ""
             except queue.Empty:
+                process.kill()
                 self._close()
                 raise EvogateError(
                     f"evogate grade gave no answer within {self._timeout} s for task "
@@ -404,7 +406,7 @@ class Grader:
 
     def _stopped(self) -> str:
         process = self._process
-        if process is None:
+        if self._closed or process is None:
             return "the grader is closed"
         process.wait()
         message = _python_message(process.stderr.read().strip(), (), _GRADER_FLAGS)
@@ -423,9 +425,10 @@ class Grader:
 
     def _close(self) -> None:
         process = self._process
-        if process is None:
+        if self._closed or process is None:
             return
-        self._process = None
+        # The process object stays, for its pid and return code; `_closed` ends the use.
+        self._closed = True
         try:
             process.stdin.close()
         except OSError:
