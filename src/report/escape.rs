@@ -58,7 +58,7 @@ pub fn json_fragment(fragment: &str) -> Cow<'_, str> {
 
 /// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
 /// right-to-left and the Arabic letter mark, U+061C).
-pub(super) fn is_bidi_control(ch: char) -> bool {
+pub fn is_bidi_control(ch: char) -> bool {
     matches!(
         ch,
         '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
