@@ -1,7 +1,7 @@
 """Grader throughput: one long-lived `evogate grade --jsonl` (evogate.Grader) against
 spawning `evogate score` once per output, as a wrapper around the CLI would.
 
-Both grade the same demo outputs, alternating in rounds in one run so that the noisy
+Both grade the same demo outputs (the Grader with and without a timeout), alternating in rounds in one run so that the noisy
 machine weighs on both alike; prints outputs per second for each and their ratio.
 Run from the top folder with the evogate wheel installed:
 ``python benches/grader_throughput.py [ROUNDS]``.
@@ -22,9 +22,9 @@ TRUTH = ROOT / "data" / "arxiv" / "papers.csv"
 OUTPUTS = ROOT / "data" / "demo" / "candidate.jsonl"
 
 
-def by_grader(requests):
+def by_grader(requests, **options):
     started = time.perf_counter()
-    with evogate.Grader(TRUTH) as grader:
+    with evogate.Grader(TRUTH, **options) as grader:
         for request in requests:
             grader.grade(request["task_id"], request["output"])
     return time.perf_counter() - started
@@ -50,14 +50,17 @@ def by_spawning(requests, folder):
 
 def main(rounds):
     requests = [json.loads(line) for line in OUTPUTS.read_text(encoding="utf-8").splitlines()]
-    grader_time = spawn_time = 0.0
+    grader_time = timeout_time = spawn_time = 0.0
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(rounds):
             grader_time += by_grader(requests)
+            # With a timeout, a reader thread hands each answer over through a queue.
+            timeout_time += by_grader(requests, timeout=30)
             spawn_time += by_spawning(requests, folder)
     graded = len(requests) * rounds
     print(f"outputs graded per arm: {graded}")
     print(f"Grader:   {graded / grader_time:10.0f} outputs/s ({1e3 * grader_time / graded:.3f} ms each)")
+    print(f"Grader, timeout=30: {graded / timeout_time:4.0f} outputs/s ({1e3 * timeout_time / graded:.3f} ms each)")
     print(f"spawning: {graded / spawn_time:10.0f} outputs/s ({1e3 * spawn_time / graded:.3f} ms each)")
     print(f"ratio (spawning time / Grader time): {spawn_time / grader_time:.1f}x")
 

@@ -84,9 +84,9 @@ pub enum Command {
     Admit(AdmitArgs),
     /// Run split, score, admit and audit on the shipped data and write reports/demo/.
     ///
-    /// Uses data/arxiv/papers.csv and the outputs in data/demo/ (from the current
-    /// folder when it holds data/demo/, else from the repository evogate was built
-    /// in). Admits a candidate that reads years from the arXiv ID and refuses one that
+    /// Uses the ground truth data/arxiv/papers.csv and the outputs in data/demo/ as
+    /// they were when evogate was built (they are inside the binary), so it runs from
+    /// any folder and any install. Admits a candidate that reads years from the arXiv ID and refuses one that
     /// is better overall but worse on first authors. Exit 0 when both verdicts come
     /// out as built, 1 when they do not.
     Demo(DemoArgs),

@@ -13,28 +13,48 @@ Example::
 
 from __future__ import annotations
 
+import bisect
 import csv
+import io
 import json
 import os
+import queue
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
+from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Union
 
 __all__ = [
+    "EXAMPLE_TRUTH",
     "Admission",
     "EvogateError",
     "Grade",
     "Grader",
+    "Imported",
     "Sequential",
+    "__version__",
     "admit",
     "binary",
     "dspy_metric",
     "import_log",
 ]
+
+try:
+    __version__: str = metadata.version("evogate")
+    """The installed evogate's version, the same as ``evogate --version`` prints."""
+except metadata.PackageNotFoundError:  # imported from a source tree, not installed
+    __version__ = "0+unknown"
+
+EXAMPLE_TRUTH: str = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "papers.csv")
+"""The path of a small ground truth shipped in the package (the repository's
+``data/arxiv/papers.csv``: 136 arXiv papers, four questions each, task ids such as
+``1406.2661:year``), for trying :class:`Grader` without the repository."""
 
 
 class EvogateError(Exception):
@@ -88,22 +108,68 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _arm_file(arm: Arm, folder: str, name: str) -> str:
-    if isinstance(arm, (str, os.PathLike)):
-        return os.fspath(arm)
-    rows = [dict(row) for row in arm]
-    columns: list = []
-    for row in rows:
-        for key in row:
-            if key not in columns:
-                columns.append(key)
-    path = os.path.join(folder, name)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(columns)
+class _Arm:
+    """A scores file for one arm: the caller's path, or a CSV written from row dicts
+    (``starts[i]`` is the CSV line on which item ``i`` begins, for naming rows)."""
+
+    def __init__(self, name: str, arm: Arm, folder: str):
+        self.name = name
+        self.starts: Optional[List[int]] = None
+        if isinstance(arm, (str, os.PathLike)):
+            self.path = os.fspath(arm)
+            return
+        rows = [dict(row) for row in arm]
+        columns: list = []
         for row in rows:
-            writer.writerow([_cell(row.get(column)) for column in columns])
-    return path
+            for key in row:
+                if key not in columns:
+                    columns.append(key)
+        self.path = os.path.join(folder, f"{name}.csv")
+        self.starts = []
+        line = 1  # the CSV line the next record starts on
+        with open(self.path, "w", newline="", encoding="utf-8") as handle:
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            for row in [None, *rows]:
+                if row is None:
+                    writer.writerow(columns)
+                else:
+                    self.starts.append(line)
+                    writer.writerow([_cell(row.get(column)) for column in columns])
+                line += buffer.getvalue().count("\n")
+                handle.write(buffer.getvalue())
+                buffer.seek(0)
+                buffer.truncate()
+
+    def where(self, row: Optional[str]) -> str:
+        """How the caller knows the place the CLI named by file and row."""
+        if self.starts is None or row is None:
+            return f"`{self.name}`"
+        line = int(row)
+        index = bisect.bisect_right(self.starts, line) - 1
+        if index < 0:
+            return f"`{self.name}` (its columns)"
+        return f"`{self.name}[{index}]`"
+
+
+def _python_message(message: str, arms: Iterable[_Arm], flags: Mapping[str, str]) -> str:
+    """The CLI's error in the caller's terms: a temporary CSV and its row become the
+    Python argument and the item's index, a command-line flag the keyword argument;
+    clap's usage lines are left out."""
+    written = [arm for arm in arms if arm.starts is not None]
+    for arm in written:
+        pattern = re.compile(r"`?" + re.escape(arm.path) + r"`?(?: row (\d+))?")
+        message = pattern.sub(lambda found, arm=arm: arm.where(found.group(1)), message)
+    for arm in written:
+        message = message.replace(os.path.dirname(arm.path), "a temporary folder")
+    flag = re.compile(r"--([a-z][a-z-]*)(?: <[A-Z_]+>)?")
+    message = flag.sub(lambda found: flags.get(found.group(1), found.group(0)), message)
+    lines = [
+        line
+        for line in message.splitlines()
+        if not line.startswith(("Usage:", "For more information"))
+    ]
+    return "\n".join(lines).strip()
 
 
 class Admission:
@@ -131,12 +197,38 @@ class Admission:
         return f"Admission(verdict={self.verdict!r}, admitted={self.admitted})"
 
 
-def _run(args: list, ok: tuple = (0, 1)) -> subprocess.CompletedProcess:
+def _run(
+    args: list,
+    arms: Iterable[_Arm] = (),
+    flags: Optional[Mapping[str, str]] = None,
+    ok: tuple = (0, 1),
+) -> subprocess.CompletedProcess:
     done = subprocess.run([binary(), *args], capture_output=True, text=True)
     if done.returncode not in ok:
         message = done.stderr.strip() or f"evogate exited with status {done.returncode}"
-        raise EvogateError(message)
+        raise EvogateError(_python_message(message, arms, flags or {}))
     return done
+
+
+def _option(flag: str, value: Any) -> str:
+    # One word, `--flag=VALUE`, so a value starting with `-` is never read as a flag.
+    return f"{flag}={os.fspath(value) if isinstance(value, os.PathLike) else value}"
+
+
+# admit's keyword arguments by the CLI flag each becomes.
+_ADMIT_FLAGS = {
+    "baseline": "baseline",
+    "candidate": "candidate",
+    "alpha": "alpha",
+    "test": "test",
+    "strata": "strata",
+    "margin": "margin",
+    "cluster": "cluster",
+    "ledger": "ledger",
+    "tasks": "tasks",
+    "manifest": "manifest",
+    "report-dir": "report_dir",
+}
 
 
 def admit(
@@ -157,7 +249,9 @@ def admit(
 
     Each arm is a scores CSV path or an iterable of row dicts (``task_id``, ``score``
     and optionally ``correct``, ``group``, ``kind``; booleans are written as 1 and 0).
-    Input errors raise :class:`EvogateError` with the CLI's message.
+    Input errors raise :class:`EvogateError` with the CLI's message in Python's terms:
+    a bad row dict is named by the argument and its index (``candidate[3]``), an option
+    by its keyword (``report_dir``).
 
     Example::
 
@@ -166,18 +260,14 @@ def admit(
         assert evogate.admit(base, cand).verdict == "admitted"
     """
     with tempfile.TemporaryDirectory(prefix="evogate-") as folder:
+        arms = [_Arm("baseline", baseline, folder), _Arm("candidate", candidate, folder)]
         args = [
             "admit",
-            "--baseline",
-            _arm_file(baseline, folder, "baseline.csv"),
-            "--candidate",
-            _arm_file(candidate, folder, "candidate.csv"),
-            "--format",
-            "json",
-            "--alpha",
-            repr(float(alpha)),
-            "--test",
-            test,
+            _option("--baseline", arms[0].path),
+            _option("--candidate", arms[1].path),
+            "--format=json",
+            _option("--alpha", repr(float(alpha))),
+            _option("--test", test),
         ]
         options = {
             "--strata": strata,
@@ -190,8 +280,8 @@ def admit(
         }
         for flag, value in options.items():
             if value is not None:
-                args += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
-        done = _run(args)
+                args.append(_option(flag, value))
+        done = _run(args, arms, _ADMIT_FLAGS)
     try:
         report = json.loads(done.stdout)
     except json.JSONDecodeError as error:
@@ -219,16 +309,44 @@ class Grade(dict):
 class Grader:
     """Grades outputs one at a time through one long-lived ``evogate grade --jsonl``.
 
+    One Grader may be shared by threads (``dspy.Evaluate(num_threads=...)``, GEPA):
+    each :meth:`grade` holds a lock from writing its request to reading its answer, so
+    every caller gets the answer to its own request, and calls run one at a time. For
+    grading in parallel, give each thread its own Grader.
+
+    ``timeout`` bounds the wait for one answer, in seconds (``None``, the default,
+    waits as long as it takes). A grader that does not answer in time is stopped, the
+    call raises :class:`EvogateError`, and the Grader is closed: a late answer can never
+    reach a later caller.
+
     Example::
 
-        with evogate.Grader("data/arxiv/papers.csv") as grader:
+        with evogate.Grader(evogate.EXAMPLE_TRUTH, timeout=30) as grader:
             grade = grader.grade("1406.2661:first_author", "Ian J. Goodfellow")
             assert grade.correct and grade.score == 1.0
     """
 
-    def __init__(self, truth: Union[str, os.PathLike], verifier: str = "arxiv"):
-        self._process = subprocess.Popen(
-            [binary(), "grade", "--jsonl", "--truth", os.fspath(truth), "--verifier", verifier],
+    def __init__(
+        self,
+        truth: Union[str, os.PathLike],
+        verifier: str = "arxiv",
+        *,
+        timeout: Optional[float] = None,
+    ):
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._closed = False
+        self._answers: "queue.Queue[str]" = queue.Queue()
+        self._process: Optional[subprocess.Popen] = subprocess.Popen(
+            [
+                binary(),
+                "grade",
+                "--jsonl",
+                _option("--truth", truth),
+                _option("--verifier", verifier),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -236,27 +354,55 @@ class Grader:
             encoding="utf-8",
             bufsize=1,
         )
+        if timeout is not None:
+            # A reader thread owns stdout, so a wait for an answer can time out; it ends
+            # with an empty line when the service's stdout closes. Without a timeout the
+            # caller reads the answer itself (a thread hand-off costs about 0.1 ms).
+            reader = threading.Thread(
+                target=self._read, args=(self._process.stdout,), daemon=True
+            )
+            reader.start()
+
+    def _read(self, stdout: Any) -> None:
+        try:
+            for line in stdout:
+                self._answers.put(line)
+        except (OSError, ValueError):
+            pass
+        self._answers.put("")
 
     def grade(self, task_id: str, output: str) -> Grade:
         """Grades ``output`` for ``task_id``; raises :class:`EvogateError` for a task
-        the truth does not hold or when the service has stopped.
+        the truth does not hold, when the service has stopped, or when no answer came
+        within the Grader's ``timeout``. Safe to call from several threads at once.
 
         Example::
 
             grader.grade("1406.2661:year", "It came out in 2014.").correct  # True
         """
-        process = self._process
-        if process is None or process.poll() is not None:
-            raise EvogateError(self._stopped())
         request = json.dumps({"task_id": task_id, "output": output})
-        try:
-            process.stdin.write(request + "\n")
-            process.stdin.flush()
-            line = process.stdout.readline()
-        except (BrokenPipeError, OSError):
-            line = ""
-        if not line:
-            raise EvogateError(self._stopped())
+        with self._lock:
+            process = self._process
+            if self._closed or process is None or process.poll() is not None:
+                raise EvogateError(self._stopped())
+            try:
+                process.stdin.write(request + "\n")
+                process.stdin.flush()
+                if self._timeout is None:
+                    line = process.stdout.readline()
+                else:
+                    line = self._answers.get(timeout=self._timeout)
+            except (BrokenPipeError, OSError):
+                line = ""
+            except queue.Empty:
+                process.kill()
+                self._close()
+                raise EvogateError(
+                    f"evogate grade gave no answer within {self._timeout} s for task "
+                    f"{task_id!r}; the grader is stopped and closed"
+                ) from None
+            if not line:
+                raise EvogateError(self._stopped())
         answer = json.loads(line)
         if "error" in answer:
             raise EvogateError(answer["error"])
@@ -264,10 +410,10 @@ class Grader:
 
     def _stopped(self) -> str:
         process = self._process
-        if process is None:
+        if self._closed or process is None:
             return "the grader is closed"
         process.wait()
-        message = process.stderr.read().strip()
+        message = _python_message(process.stderr.read().strip(), (), _GRADER_FLAGS)
         return message or f"evogate grade stopped with status {process.returncode}"
 
     def close(self) -> None:
@@ -275,19 +421,29 @@ class Grader:
 
         Example::
 
-            grader = evogate.Grader("data/arxiv/papers.csv")
+            grader = evogate.Grader(evogate.EXAMPLE_TRUTH)
             grader.close()
         """
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         process = self._process
-        if process is None:
+        if self._closed or process is None:
             return
-        self._process = None
+        # The process object stays, for its pid and return code; `_closed` ends the use.
+        self._closed = True
         try:
             process.stdin.close()
         except OSError:
             pass
-        process.wait()
-        process.stdout.close()
+        try:
+            process.wait(timeout=self._timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if self._timeout is None:
+            process.stdout.close()
         process.stderr.close()
 
     def __enter__(self) -> "Grader":
@@ -298,9 +454,13 @@ class Grader:
 
     def __del__(self) -> None:
         try:
-            self.close()
+            self._close()
         except Exception:
             pass
+
+
+# The Grader's keyword arguments by the CLI flag each becomes.
+_GRADER_FLAGS = {"truth": "truth", "verifier": "verifier"}
 
 
 class _Feedback:
@@ -352,37 +512,58 @@ def dspy_metric(
     return metric
 
 
+class Imported(NamedTuple):
+    """What :func:`import_log` wrote: the scores CSV's ``path`` and its ``rows`` (one
+    per task, the header not counted), as its record ``*.import.json`` states them."""
+
+    path: str
+    rows: int
+
+
+# import_log's arguments by the CLI flag each becomes.
+_IMPORT_FLAGS = {"from": "paths", "out": "out"}
+
+
 def import_log(
     format: str,
     paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike]]],
     out: Union[str, os.PathLike],
     **selectors: Any,
-) -> str:
-    """Runs ``evogate import FORMAT --from P ... --out OUT`` and returns what it printed.
+) -> Imported:
+    """Runs ``evogate import FORMAT --from P ... --out OUT`` and returns the
+    :class:`Imported` path and row count.
 
-    Each keyword is passed as ``--name-with-dashes VALUE``; ``True`` passes the bare
+    Each keyword is passed as ``--name-with-dashes=VALUE``; ``True`` passes the bare
     flag, ``False`` and ``None`` leave it out.
 
     Example::
 
-        evogate.import_log("lm-eval", ["samples_arc.jsonl"], "scores.csv", metric="acc")
+        imported = evogate.import_log("lm-eval", ["samples_arc.jsonl"], "scores.csv", metric="acc")
+        imported.path, imported.rows  # ('scores.csv', 1172)
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     args = ["import", format]
     for path in paths:
-        args += ["--from", os.fspath(path)]
-    args += ["--out", os.fspath(out)]
+        args.append(_option("--from", path))
+    args.append(_option("--out", out))
+    flags = dict(_IMPORT_FLAGS)
     for name, value in selectors.items():
         flag = "--" + name.replace("_", "-")
+        flags[flag[2:]] = name
         if value is True:
             args.append(flag)
         elif value is not None and value is not False:
-            args += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
-    done = _run(args)
+            args.append(_option(flag, value))
+    done = _run(args, (), flags)
     if done.returncode != 0:
-        raise EvogateError(done.stderr.strip() or "evogate import exited with status 1")
-    return done.stdout
+        message = done.stderr.strip() or "evogate import exited with status 1"
+        raise EvogateError(_python_message(message, (), flags))
+    scores = os.fspath(out)
+    record = os.path.splitext(scores)[0] + ".import.json"
+    with open(record, encoding="utf-8") as handle:
+        rows = json.load(handle)["rows"]
+    return Imported(scores, int(rows))
 
 
 # Sequential admission (issue 30) lives in its own module.

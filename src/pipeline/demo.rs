@@ -2,11 +2,12 @@
 //! steps (`STEPS`) that each read what earlier steps wrote into the demo folder and
 //! add their own files and summary lines. Adding a step is one function and one line.
 //!
-//! The data is found in the current folder when it holds `data/demo/`, else in the
-//! repository the binary was built from (`CARGO_MANIFEST_DIR`, made the current folder
-//! for the run). Every path recorded in the demo's files is relative: the truth file
-//! to the repository (`data/arxiv/papers.csv`), everything else to the demo folder, so
-//! a fresh run is byte for byte the committed `reports/demo/`.
+//! The data is embedded in the binary (`DATA`), so `evogate demo` works from any
+//! install, a wheel or `cargo install` included: the run writes it into a private
+//! temporary folder laid out as the repository is, and makes that folder current. Every
+//! path recorded in the demo's files is relative: the truth file to the repository
+//! (`data/arxiv/papers.csv`), everything else to the demo folder, so a fresh run is
+//! byte for byte the committed `reports/demo/`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ use super::outcome::{CommandOutcome, Status, Write};
 use super::{audit, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
-use crate::atomic::FileToWrite;
+use crate::atomic::{FileToWrite, ensure_dir};
 use crate::figures::{p_value, shift};
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
@@ -35,6 +36,79 @@ pub const OUTPUTS: &str = "data/demo";
 
 /// The shipped claims the demo audits, relative to the repository.
 pub const CLAIMS: &str = "data/demo/claims.csv";
+
+/// The shipped data, by its path relative to the repository, embedded at build time.
+const DATA: [(&str, &[u8]); 18] = [
+    (TRUTH, include_bytes!("../../data/arxiv/papers.csv")),
+    (
+        "data/demo/baseline.jsonl",
+        include_bytes!("../../data/demo/baseline.jsonl"),
+    ),
+    (
+        "data/demo/candidate.jsonl",
+        include_bytes!("../../data/demo/candidate.jsonl"),
+    ),
+    (
+        "data/demo/regressing.jsonl",
+        include_bytes!("../../data/demo/regressing.jsonl"),
+    ),
+    (
+        "data/demo/claims.csv",
+        include_bytes!("../../data/demo/claims.csv"),
+    ),
+    (
+        "data/demo/claims/baseline-5.csv",
+        include_bytes!("../../data/demo/claims/baseline-5.csv"),
+    ),
+    (
+        "data/demo/claims/baseline-6.csv",
+        include_bytes!("../../data/demo/claims/baseline-6.csv"),
+    ),
+    (
+        "data/demo/claims/five-wins-5.csv",
+        include_bytes!("../../data/demo/claims/five-wins-5.csv"),
+    ),
+    (
+        "data/demo/claims/one-win-6.csv",
+        include_bytes!("../../data/demo/claims/one-win-6.csv"),
+    ),
+    (
+        "data/numeric/problems.csv",
+        include_bytes!("../../data/numeric/problems.csv"),
+    ),
+    (
+        "data/numeric/tasks.csv",
+        include_bytes!("../../data/numeric/tasks.csv"),
+    ),
+    (
+        "data/numeric/outputs.jsonl",
+        include_bytes!("../../data/numeric/outputs.jsonl"),
+    ),
+    (
+        "data/choice/questions.csv",
+        include_bytes!("../../data/choice/questions.csv"),
+    ),
+    (
+        "data/choice/tasks.csv",
+        include_bytes!("../../data/choice/tasks.csv"),
+    ),
+    (
+        "data/choice/outputs.jsonl",
+        include_bytes!("../../data/choice/outputs.jsonl"),
+    ),
+    (
+        "data/short/questions.csv",
+        include_bytes!("../../data/short/questions.csv"),
+    ),
+    (
+        "data/short/tasks.csv",
+        include_bytes!("../../data/short/tasks.csv"),
+    ),
+    (
+        "data/short/outputs.jsonl",
+        include_bytes!("../../data/short/outputs.jsonl"),
+    ),
+];
 
 /// The demo's state: where it writes, what it has found, what it will print.
 pub struct Demo {
@@ -75,8 +149,8 @@ pub const BENCHMARKS: [(&str, &str); 3] = [
     ("short", "data/short/questions.csv"),
 ];
 
-/// Runs every step for the folder `out` (as the user gave it), from the folder that
-/// holds the shipped data: success when both verdicts come out as built.
+/// Runs every step for the folder `out` (as the user gave it), on the embedded data:
+/// success when both verdicts come out as built.
 pub fn run(out: &Path) -> anyhow::Result<CommandOutcome> {
     if out.is_file() {
         anyhow::bail!(
@@ -84,9 +158,9 @@ pub fn run(out: &Path) -> anyhow::Result<CommandOutcome> {
             out.display()
         );
     }
-    let folder = locate_data(out)?;
+    let data = Unpacked::new()?;
     let mut demo = Demo {
-        out: folder,
+        out: data.returned.join(out),
         shown: out.to_path_buf(),
         lines: Vec::new(),
         notes: Vec::new(),
@@ -94,9 +168,12 @@ pub fn run(out: &Path) -> anyhow::Result<CommandOutcome> {
         made: BTreeMap::new(),
         writes: Vec::new(),
     };
-    for (name, step) in STEPS {
-        step(&mut demo).with_context(|| format!("demo step `{name}`"))?;
-    }
+    let ran = STEPS.iter().try_for_each(|(name, step)| {
+        step(&mut demo).with_context(|| format!("demo step `{name}`"))
+    });
+    // The folder that was current is restored whether or not a step failed.
+    data.leave()?;
+    ran?;
     demo.lines
         .push(format!("wrote the demo to {}", out.display()));
     let status = if demo.as_built {
@@ -111,19 +188,9 @@ pub fn run(out: &Path) -> anyhow::Result<CommandOutcome> {
     stdout.push('\n');
     let mut outcome = CommandOutcome::new(status, stdout);
     outcome.notes = demo.notes;
+    // The data was read from the private copy, so no write can land on it: nothing
+    // for the executor's input guard.
     outcome.writes = demo.writes;
-    let examples = BENCHMARKS.iter().flat_map(|(_, truth)| {
-        let folder = Path::new(truth).parent().unwrap_or(Path::new("."));
-        [truth.to_string()].into_iter().chain(
-            ["tasks.csv", "outputs.jsonl"].map(|name| folder.join(name).display().to_string()),
-        )
-    });
-    let data = ARMS
-        .iter()
-        .map(|arm| format!("{OUTPUTS}/{arm}.jsonl"))
-        .chain([TRUTH.to_string(), CLAIMS.to_string()])
-        .chain(examples);
-    outcome.read = data.map(|path| ("the demo's data", path.into())).collect();
     Ok(outcome)
 }
 
@@ -155,23 +222,44 @@ impl Demo {
     }
 }
 
-/// Makes the folder holding `data/demo/` current, and returns `out` as it must be
-/// used from there.
-fn locate_data(out: &Path) -> anyhow::Result<PathBuf> {
-    if Path::new(OUTPUTS).is_dir() {
-        return Ok(out.to_path_buf());
+/// The embedded data written into a temporary folder, which is current while it lives.
+struct Unpacked {
+    /// The temporary folder, removed by `leave` (or on drop).
+    folder: tempfile::TempDir,
+    /// The folder that was current before, to go back to.
+    returned: PathBuf,
+}
+
+impl Unpacked {
+    /// Writes `DATA` into a new temporary folder and makes it current.
+    fn new() -> anyhow::Result<Unpacked> {
+        let returned = std::env::current_dir().context("cannot read the current folder")?;
+        let folder = tempfile::Builder::new()
+            .prefix("evogate-demo-")
+            .tempdir()
+            .context("cannot make a temporary folder for the demo's data")?;
+        for (name, bytes) in DATA {
+            let path = folder.path().join(name);
+            if let Some(parent) = path.parent() {
+                ensure_dir(parent)?;
+            }
+            std::fs::write(&path, bytes).with_context(|| {
+                format!("cannot write the demo's `{name}` into a temporary folder")
+            })?;
+        }
+        std::env::set_current_dir(folder.path())
+            .context("cannot enter the temporary folder of the demo's data")?;
+        Ok(Unpacked { folder, returned })
     }
-    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if !repository.join(OUTPUTS).is_dir() {
-        anyhow::bail!(
-            "no `{OUTPUTS}` folder here or in `{}`: run the demo from the repository root",
-            repository.display()
-        );
+
+    /// Goes back to the folder that was current and removes the temporary one.
+    fn leave(self) -> anyhow::Result<()> {
+        std::env::set_current_dir(&self.returned)
+            .with_context(|| format!("cannot go back to `{}`", self.returned.display()))?;
+        self.folder
+            .close()
+            .context("cannot remove the demo's temporary folder")
     }
-    let here = std::env::current_dir().context("cannot read the current folder")?;
-    std::env::set_current_dir(repository)
-        .with_context(|| format!("cannot enter `{}`", repository.display()))?;
-    Ok(here.join(out))
 }
 
 fn split(demo: &mut Demo) -> anyhow::Result<()> {

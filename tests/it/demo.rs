@@ -70,7 +70,7 @@ fn assert_same_folder(committed: &Path, fresh: &Path) {
 #[test]
 fn the_committed_demo_equals_a_fresh_run_from_another_folder() {
     let dir = tempfile::tempdir().unwrap();
-    // The temporary folder has no data/: the demo uses the repository it was built in.
+    // The temporary folder has no data/: the demo uses the data inside the binary.
     let out = run(dir.path(), &["demo", "--out", "fresh"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert!(
@@ -159,6 +159,36 @@ fn the_demo_from_the_repository_root_admits_the_candidate_and_refuses_the_regres
         manifest.contains("\"path\": \"data/arxiv/papers.csv\""),
         "{manifest}"
     );
+}
+
+#[test]
+fn the_demo_runs_on_the_data_inside_the_binary_not_on_a_data_folder_where_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    // A folder laid out like the repository, with other outputs and another truth: a
+    // demo that read them would score and decide differently.
+    fs::create_dir_all(dir.path().join("data/demo")).unwrap();
+    fs::create_dir_all(dir.path().join("data/arxiv")).unwrap();
+    for arm in ["baseline", "candidate", "regressing"] {
+        fs::write(
+            dir.path().join(format!("data/demo/{arm}.jsonl")),
+            "not JSON\n",
+        )
+        .unwrap();
+    }
+    fs::write(dir.path().join("data/arxiv/papers.csv"), "arxiv_id\n").unwrap();
+    let out = run(dir.path(), &["demo", "--out", "fresh"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_same_folder(
+        &repository().join("reports/demo"),
+        &dir.path().join("fresh"),
+    );
+    // Nothing but the decoy and the demo's folder is left where it ran.
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["data", "fresh"]);
 }
 
 #[test]

@@ -17,6 +17,7 @@ mod layout;
 mod ledger;
 mod pairs_csv;
 mod power;
+mod readme;
 mod repeat;
 mod report_columns;
 mod score;
