@@ -16,7 +16,7 @@ pub struct AlphaError(pub f64);
 
 /// The refused level as the message shows it: never hundreds of digits.
 fn shown(alpha: &f64) -> String {
-    crate::figures::echo(*alpha)
+    crate::base::numbers::echo(*alpha)
 }
 
 /// A one-sided significance level, strictly between 0 and 0.5. The upper bound is where
@@ -84,8 +84,8 @@ mod tests {
             message.starts_with("--alpha -5e-324 is outside"),
             "{message}"
         );
-        assert_eq!(crate::figures::level(4.9e-324), "4.941e-324");
-        assert_eq!(crate::figures::level(0.05), "0.05");
+        assert_eq!(crate::base::numbers::level(4.9e-324), "4.941e-324");
+        assert_eq!(crate::base::numbers::level(0.05), "0.05");
     }
 
     #[test]

@@ -32,20 +32,21 @@
 //! every error names the file, the row and the fix. Everything a command prints passes
 //! through [`report::terminal`].
 
+// Shared tools.
+pub mod base;
+
 // Core.
 pub mod admission;
 pub mod alpha;
 pub mod audit;
 pub mod digest;
 pub mod error;
-pub mod figures;
 pub mod grading;
 pub mod import;
 pub mod ledger;
 pub mod split;
 pub mod stats;
 pub mod task;
-pub mod texts;
 pub mod verify;
 
 // Input.

@@ -10,9 +10,9 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::base::arena::{Text, Texts};
 use crate::error::InputError;
 use crate::table::Table;
-use crate::texts::{Text, Texts};
 
 /// How many missing tasks an error names before it stops.
 const SHOWN_TASKS: usize = 5;

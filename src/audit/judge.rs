@@ -389,5 +389,5 @@ fn unit_word(claim: &Claim) -> &'static str {
 }
 
 fn p_text(p: f64) -> String {
-    crate::figures::p_value(p)
+    crate::base::numbers::p_value(p)
 }

@@ -396,7 +396,7 @@ pub fn assemble(
 
 /// The scores CSV: `task_id`, `kind` when the log has it, `correct` when every score is
 /// 0 or 1, and `score`; free text goes through the formula guard, numbers through
-/// [`crate::figures::number`].
+/// [`crate::base::numbers::number`].
 pub fn render_csv(imported: &Imported) -> String {
     let with_kind = imported.rows.iter().any(|r| r.kind.is_some());
     let mut header = vec!["task_id"];

@@ -104,7 +104,7 @@ impl Record {
         if crate::alpha::Alpha::new(self.declared_alpha).is_err() {
             return Err(format!(
                 "`declared_alpha` {} is outside (0, 0.5), the levels --alpha accepts",
-                crate::figures::echo(self.declared_alpha)
+                crate::base::numbers::echo(self.declared_alpha)
             ));
         }
         for (name, value) in [

@@ -64,7 +64,7 @@ pub fn summarise(records: &[Record]) -> Vec<HoldoutSummary> {
                     "the next attempt needs p < {}; with {} pairs the smallest possible p is {}",
                     significant(next_alpha),
                     last.n,
-                    crate::figures::p_value(smallest_p)
+                    crate::base::numbers::p_value(smallest_p)
                 )
             });
             Some(HoldoutSummary {

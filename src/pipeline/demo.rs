@@ -19,7 +19,7 @@ use super::{audit, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
-use crate::figures::{p_value, shift};
+use crate::base::numbers::{p_value, shift};
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
 

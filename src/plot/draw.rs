@@ -215,7 +215,7 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
         .max()
         .unwrap_or(0);
     let label_area = (longest as f64 * CHAR_WIDTH * LABEL_PX).ceil() as u32 + 15;
-    let confidence = crate::figures::number(plot.confidence * 100.0);
+    let confidence = crate::base::numbers::number(plot.confidence * 100.0);
     let title = format!("Difference in {} by stratum", plot.metric);
     render(&title, |area| {
         // Row i (from the top) is drawn at the middle of its band, count − i − ½.
@@ -314,7 +314,7 @@ pub fn power_svg(plot: &PowerPlot) -> String {
     render(
         &format!(
             "Minimum detectable shift at alpha {} (best case)",
-            crate::figures::level(plot.alpha)
+            crate::base::numbers::level(plot.alpha)
         ),
         |area| {
             let mut chart = ChartBuilder::on(area)
@@ -337,7 +337,10 @@ pub fn power_svg(plot: &PowerPlot) -> String {
             });
             chart.draw_series(LineSeries::new(curve, CANDIDATE.stroke_width(2)))?;
             let label = if n >= k {
-                format!("n = {n}: {}", crate::figures::shift(k as f64 / n as f64))
+                format!(
+                    "n = {n}: {}",
+                    crate::base::numbers::shift(k as f64 / n as f64)
+                )
             } else {
                 format!("n = {n}: none (needs {k})")
             };

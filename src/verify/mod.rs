@@ -5,7 +5,6 @@
 
 pub mod arxiv;
 pub mod facts;
-pub mod fasthash;
 pub mod flat;
 pub mod normalize;
 
