@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use evogate::csvout::{Cell, CsvWriter};
+use evogate::base::csv::{Cell, CsvWriter};
 use evogate::task::TASK_COLUMNS;
 use evogate::verify::arxiv::truth::{Paper, load_papers};
 use evogate::verify::normalize::normalize;

@@ -11,6 +11,7 @@ use std::thread;
 
 mod folder;
 mod inputs;
+pub mod ledger;
 pub use folder::replace_folder;
 pub use inputs::refuse_overwriting_inputs;
 

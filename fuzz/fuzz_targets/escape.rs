@@ -22,7 +22,7 @@
 
 #![no_main]
 
-use evogate::csvout::{Cell, CsvWriter, neutralise};
+use evogate::base::csv::{Cell, CsvWriter, neutralise};
 use evogate::base::numbers::number;
 use evogate::report::escape::{markdown, markdown_clipped, plain};
 use evogate::report::terminal::{acts_on_terminal, message, terminal};

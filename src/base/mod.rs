@@ -3,6 +3,7 @@
 //! written, and the text arena that holds a million strings in one buffer.
 
 pub mod arena;
+pub mod csv;
 pub mod hash;
 pub mod numbers;
 pub mod random;

@@ -14,9 +14,9 @@ mod naive_grade {
     use std::collections::HashMap;
 
     use super::SCORE_COLUMNS;
+    use crate::base::csv::{Cell, CsvWriter};
     use crate::base::hash::FastMap;
     use crate::base::numbers::number;
-    use crate::csvout::{Cell, CsvWriter};
     use crate::error::InputError;
     use crate::outputs::Output;
     use crate::table::Table;

@@ -25,7 +25,7 @@ pub mod record;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::csvout::{Cell, CsvWriter};
+use crate::base::csv::{Cell, CsvWriter};
 
 /// The formats `evogate import` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -8,7 +8,6 @@
 //! Parsing, the rule and the summary are pure; [`mod@file`] does the locked appends.
 
 mod attempt;
-pub mod file;
 mod parse;
 pub mod simulation;
 pub mod spending;
@@ -18,6 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::admission::Verdict;
 
+pub(crate) use attempt::check_continues;
+#[cfg(test)]
+pub(crate) use attempt::tests as attempt_tests;
 pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
 pub use parse::{Ledger, Tail, parse_ledger, read_ledger};
 pub use spending::attempt_alpha;

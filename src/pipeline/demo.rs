@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
+use super::admit::{AdmitOn, AdmitSettings, Evaluation, Input, evaluate, report_files};
 use super::outcome::{CommandOutcome, Status, Write};
 use super::{audit, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
@@ -254,14 +254,13 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
         ("candidate", PathBuf::new(), Verdict::Admitted),
         ("regressing", PathBuf::from("regressing"), Verdict::Refused),
     ] {
-        let candidate = local(demo, &format!("{arm}-scores.csv"))?;
-        let evaluation = evaluate(
-            &baseline,
-            &candidate,
-            Some(&tasks),
-            Some(&manifest),
-            &settings,
-        )?;
+        let on = AdmitOn::Bytes {
+            baseline: baseline.clone(),
+            candidate: local(demo, &format!("{arm}-scores.csv"))?,
+            tasks: Some(tasks.clone()),
+            manifest: Some(manifest.clone()),
+        };
+        let evaluation = evaluate(&on, &settings)?;
         let dir = demo.out.join(&folder);
         demo.write_folder(&dir, report_files(&dir, &evaluation));
         demo.as_built &= evaluation.report.admission.verdict == expected;

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use super::open_file;
 use super::outcome::{CommandOutcome, Status, Write};
-use crate::error::InputError;
 use crate::grading::{Summary, grade_tasks};
 use crate::outputs::OutputsReader;
 use crate::table::scan::RowScanner;
@@ -94,13 +93,8 @@ pub fn score_tasks<R: Read>(
     // known to parse, as it was when both were read whole; each output is read when
     // its task's row asks for it.
     let outputs_source = files.outputs.display().to_string();
-    let outputs = match std::fs::File::open(&files.outputs) {
-        Ok(file) => OutputsReader::new(&outputs_source, file),
-        Err(error) => Err(InputError::Io {
-            file: outputs_source.clone(),
-            message: error.to_string(),
-        }),
-    };
+    let outputs = crate::table::open_input(&files.outputs)
+        .and_then(|file| OutputsReader::new(&outputs_source, file));
     let summary = grade_tasks(
         verifier.as_ref(),
         tasks,

@@ -5,7 +5,7 @@
 //!
 //! One sanitiser per medium: [`super::terminal`] for everything a command prints,
 //! [`markdown`] for Markdown, [`json_fragment`] for JSON; CSV cells go through
-//! [`crate::csvout`] and SVG text through the plot writer's XML escaping.
+//! [`crate::base::csv`] and SVG text through the plot writer's XML escaping.
 
 use std::borrow::Cow;
 

@@ -3,8 +3,8 @@
 //! neutralised.
 
 use crate::admission::Pairs;
+use crate::base::csv::{Cell, CsvWriter};
 use crate::base::numbers::number;
-use crate::csvout::{Cell, CsvWriter};
 
 /// The columns of `pairs.csv`.
 pub const PAIR_COLUMNS: [&str; 10] = [
