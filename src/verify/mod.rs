@@ -4,9 +4,13 @@
 //! one line to [`REGISTRY`].
 
 pub mod arxiv;
+pub mod choice;
 pub mod facts;
 pub mod flat;
 pub mod normalize;
+pub mod numeric;
+pub mod one_answer;
+pub mod short;
 
 use crate::error::InputError;
 use std::io::Read;
@@ -88,6 +92,19 @@ pub fn shape(outcome: Outcome, output: &str, feedback: String) -> Grade {
     }
 }
 
+/// At most this many characters of a response are quoted in feedback.
+pub const QUOTED_CHARS: usize = 60;
+
+/// A piece of a response as feedback quotes it: on one line, and cut to
+/// [`QUOTED_CHARS`] characters with `...` when longer.
+pub fn shown_briefly(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(QUOTED_CHARS) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line,
+    }
+}
+
 /// A verifier: tasks from facts, and a pure grader for them.
 ///
 /// Its tasks form a list reached by position: `score` grades a million outputs through
@@ -138,6 +155,9 @@ pub type Build = fn(TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError>;
 pub const REGISTRY: &[(&str, Build)] = &[
     ("arxiv", arxiv::ArxivVerifier::build),
     ("facts", facts::FactsVerifier::build),
+    ("numeric", numeric::NumericVerifier::build),
+    ("choice", choice::ChoiceVerifier::build),
+    ("short", short::ShortVerifier::build),
 ];
 
 /// The registered names, for `--help` and messages.
@@ -234,10 +254,12 @@ mod tests {
             .to_string();
         assert!(error.starts_with("`t.csv`"), "{error}");
         assert!(
-            error.contains("no verifier named `nope`; use one of: arxiv, facts"),
+            error.contains(
+                "no verifier named `nope`; use one of: arxiv, facts, numeric, choice, short"
+            ),
             "{error}"
         );
-        assert_eq!(names(), ["arxiv", "facts"]);
+        assert_eq!(names(), ["arxiv", "facts", "numeric", "choice", "short"]);
     }
 
     #[test]
@@ -305,5 +327,38 @@ mod tests {
         assert_eq!(verifier.find_task("a:b"), None);
         assert_eq!(verifier.find_task("fr:capital "), None);
         reaches_every_task_by_position(verifier.as_ref(), true);
+    }
+
+    #[test]
+    fn the_benchmark_verifiers_reach_every_task_by_position_as_their_task_lists_do() {
+        for (name, text) in [
+            (
+                "numeric",
+                "group,kind,question,answer
+a,gsm8k,q1,7
+a:b,c,q2,1/2
+b,gsm8k,q3,50%
+",
+            ),
+            (
+                "choice",
+                "group,kind,question,answer,options
+a,arc,q1,B,x|y|z
+a:b,c,q2,A,u|v
+",
+            ),
+            (
+                "short",
+                "group,kind,question,answer
+a,squad,q1,Paris|paris france
+a:b,c,q2,x
+",
+            ),
+        ] {
+            let verifier = build(name, "t.csv", text.as_bytes()).unwrap();
+            assert_eq!(verifier.find_task("a:b:c"), Some(1), "{name}");
+            assert_eq!(verifier.find_task("a:b"), None, "{name}");
+            reaches_every_task_by_position(verifier.as_ref(), true);
+        }
     }
 }

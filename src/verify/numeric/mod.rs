@@ -1,0 +1,102 @@
+//! The `numeric` verifier, for GSM8K, MATH and AIME: the truth's `answer` is a number
+//! (integer, decimal, fraction, percent, scientific notation), and an output is right
+//! when the final answer it offers ([`extract::final_answer`]) is that number. Two
+//! different values offered as the final answer are a hedge; the numbers of the working
+//! before it are not.
+
+pub mod extract;
+pub mod number;
+
+use self::extract::{Final, final_answer, plain};
+use self::number::{Number, agree, scan};
+use super::one_answer::{AnswerRule, OneAnswer};
+use super::{Grade, Outcome, shape};
+
+/// Feedback names at most this many of the numbers offered.
+pub const SHOWN: usize = 10;
+
+/// The `numeric` verifier.
+pub type NumericVerifier = OneAnswer<Numeric>;
+
+/// The rule of the `numeric` verifier.
+#[derive(Debug, Clone, Copy)]
+pub struct Numeric;
+
+/// One task's expected number.
+#[derive(Debug, Clone)]
+pub struct Expected {
+    number: Number,
+    /// As the truth writes it, for feedback.
+    shown: String,
+}
+
+impl AnswerRule for Numeric {
+    type Truth = Expected;
+    const OPTIONS: bool = false;
+
+    fn parse(answer: &str, _: &str) -> Result<Expected, String> {
+        let plain = plain(answer);
+        let text = plain.trim().trim_end_matches('.');
+        let numbers = scan(text);
+        match numbers.as_slice() {
+            [number] if number.start == 0 && number.end == text.len() => Ok(Expected {
+                number: *number,
+                shown: answer.to_string(),
+            }),
+            _ => Err(format!(
+                "`answer` `{answer}` is not one number; write an integer, decimal, fraction (3/4), percent (50%) or scientific notation (1.5e3)"
+            )),
+        }
+    }
+
+    fn prompt(question: &str, _: &Expected) -> String {
+        question.to_string()
+    }
+
+    fn grade(truth: &Expected, output: &str) -> Grade {
+        let expected = &truth.shown;
+        let (outcome, feedback) = match final_answer(output) {
+            Final::Nothing => (
+                Outcome::Absent,
+                format!("no number found; expected {expected}"),
+            ),
+            Final::NotANumber(content) => (
+                Outcome::Wrong,
+                format!(
+                    "expected {expected}, the final answer `{}` is not a number",
+                    super::shown_briefly(&content)
+                ),
+            ),
+            Final::Numbers(numbers, _) => {
+                let right = numbers.iter().any(|(n, _)| agree(n, &truth.number));
+                let mut said: Vec<&str> = numbers
+                    .iter()
+                    .take(SHOWN)
+                    .map(|(_, shown)| shown.as_str())
+                    .collect();
+                let more = format!("... ({} in all)", numbers.len());
+                if numbers.len() > SHOWN {
+                    said.push(&more);
+                }
+                match (right, numbers.len()) {
+                    (true, 1) => (Outcome::Right, format!("correct number {expected}")),
+                    (true, _) => (
+                        Outcome::Hedged,
+                        format!(
+                            "hedged: {expected} among {}; give one final answer",
+                            said.join(", ")
+                        ),
+                    ),
+                    (false, _) => (
+                        Outcome::Wrong,
+                        format!("expected {expected}, response said {}", said.join(", ")),
+                    ),
+                }
+            }
+        };
+        shape(outcome, output, feedback)
+    }
+}
+
+#[cfg(test)]
+mod tests;

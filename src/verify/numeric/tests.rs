@@ -1,0 +1,147 @@
+//! The `numeric` verifier's grades, and each of its rules against gaming.
+
+use super::*;
+use crate::verify::Verifier;
+
+fn verifier() -> Box<dyn Verifier> {
+    let truth = "group,kind,question,answer\n\
+        eggs,gsm8k,How many dozen?,7\n\
+        salary,gsm8k,What is her salary?,\"57,500\"\n\
+        half,math,What is 1/2 as a decimal?,1/2\n\
+        share,gsm8k,What percent?,25%\n\
+        big,science,Avogadro?,6.02e23\n\
+        aime,aime,An AIME answer?,033\n";
+    crate::verify::build("numeric", "n.csv", truth.as_bytes()).unwrap()
+}
+
+fn grade(id: &str, output: &str) -> Grade {
+    let v = verifier();
+    v.grade(v.find_task(id).unwrap(), output)
+}
+
+fn outcome(id: &str, output: &str) -> (f64, f64, f64) {
+    let g = grade(id, output);
+    (g.correctness, g.composite, g.score)
+}
+
+#[test]
+fn the_final_number_in_any_written_form_is_right() {
+    for (id, output) in [
+        (
+            "eggs:gsm8k",
+            "She eats 3*7 = 21 eggs a week, 84 in 4 weeks, 84/12 = 7 dozen.\n#### 7",
+        ),
+        ("eggs:gsm8k", "The answer is 7."),
+        ("eggs:gsm8k", "7"),
+        ("eggs:gsm8k", "$\\boxed{7}$"),
+        ("salary:gsm8k", "Her salary is $57,500 a year."),
+        ("salary:gsm8k", "#### 57500"),
+        ("half:math", "\\boxed{\\frac{1}{2}}"),
+        ("half:math", "The answer is 0.5"),
+        ("half:math", "50%"),
+        ("share:gsm8k", "The answer is 25"),
+        ("share:gsm8k", "0.25"),
+        ("big:science", "about 6.02 × 10^23"),
+        ("aime:aime", "\\boxed{33}"),
+    ] {
+        let g = grade(id, output);
+        assert_eq!(
+            (g.correct, g.correctness, g.score),
+            (true, 1.0, 1.0),
+            "{id} {output:?}: {}",
+            g.feedback
+        );
+    }
+    assert_eq!(grade("eggs:gsm8k", "#### 7").feedback, "correct number 7");
+}
+
+#[test]
+fn a_wrong_final_number_is_confidently_wrong_whatever_the_working_holds() {
+    let g = grade(
+        "eggs:gsm8k",
+        "3*7 = 21, and 7 is close, but 42/12 = 3.5\n#### 3.5",
+    );
+    assert_eq!((g.correctness, g.composite, g.score), (0.0, 0.5, 0.0));
+    assert_eq!(g.feedback, "expected 7, response said 3.5");
+    let g = grade("eggs:gsm8k", "\\boxed{\\sqrt{7}}");
+    assert_eq!(
+        g.feedback,
+        "expected 7, the final answer `\\sqrt{7}` is not a number"
+    );
+    assert_eq!(g.score, 0.0);
+}
+
+#[test]
+fn a_list_of_numbers_holding_the_right_one_is_a_hedge_never_right() {
+    for output in [
+        "1, 2, 3, 4, 5, 6, 7",
+        "7, 8, 9",
+        "It is 5, 6, 7, or 8.",
+        "The answer is 6 or 7",
+        "\\boxed{6, 7}",
+    ] {
+        let g = grade("eggs:gsm8k", output);
+        assert!(!g.correct, "{output:?}");
+        assert_eq!(
+            (g.correctness, g.composite),
+            (0.5, 0.75),
+            "{output:?}: {}",
+            g.feedback
+        );
+        assert!(g.feedback.starts_with("hedged: 7 among "), "{}", g.feedback);
+    }
+}
+
+#[test]
+fn hashes_followed_by_two_numbers_are_a_hedge() {
+    for output in [
+        "#### 7 8",
+        "#### 8 or 7",
+        "working...\n#### 7\n#### 8",
+        "\\boxed{7} \\boxed{8}",
+    ] {
+        let g = grade("eggs:gsm8k", output);
+        assert_eq!(
+            (g.correct, g.correctness),
+            (false, 0.5),
+            "{output:?}: {}",
+            g.feedback
+        );
+    }
+    let g = grade("eggs:gsm8k", "#### 7 8");
+    assert_eq!(g.feedback, "hedged: 7 among 7, 8; give one final answer");
+    // The same value twice is one answer.
+    assert!(grade("eggs:gsm8k", "#### 7\n#### 7.0").correct);
+}
+
+#[test]
+fn a_verbose_evasive_answer_earns_nothing() {
+    let evasive = "This is a subtle question that depends on many assumptions about the eggs, \
+        the weeks and how one counts a dozen; without more context I would rather not commit \
+        to a figure. "
+        .repeat(30);
+    let g = grade("eggs:gsm8k", &evasive);
+    assert_eq!(outcome("eggs:gsm8k", &evasive), (0.0, 0.0, 0.0));
+    assert_eq!(g.feedback, "no number found; expected 7");
+    assert_eq!(outcome("eggs:gsm8k", ""), (0.0, 0.0, 0.0));
+}
+
+#[test]
+fn a_truth_that_is_not_one_number_is_refused_naming_the_row() {
+    let truth = "group,kind,question,answer\na,k,q,7\nb,k,q,seven\n";
+    let error = crate::verify::build("numeric", "n.csv", truth.as_bytes())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        error.starts_with("`n.csv` row 3: `answer` `seven` is not one number"),
+        "{error}"
+    );
+    for bad in ["7 or 8", "x = 7", "7 apples"] {
+        let truth = format!("group,kind,question,answer\na,k,q,{bad}\n");
+        assert!(
+            crate::verify::build("numeric", "n.csv", truth.as_bytes()).is_err(),
+            "{bad}"
+        );
+    }
+}

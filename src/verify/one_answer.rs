@@ -1,0 +1,129 @@
+//! What the benchmark verifiers (`numeric`, `choice`, `short`) share: a truth in the
+//! facts layout, `group,kind,question,answer` (plus `options` for `choice`), one task a
+//! row with `task_id` `<group>:<kind>`, each graded against its own row's answer alone.
+//! A verifier of this family is an [`AnswerRule`]: how to read a row's answer, how to
+//! put the question, and how to grade an output; [`OneAnswer`] does the rest.
+
+use rustc_hash::FxHashMap;
+
+use super::{Grade, TruthRows, Verifier};
+use crate::error::InputError;
+use crate::table::{require, trim_field};
+use crate::task::task_id;
+
+/// How one benchmark verifier reads, asks and grades.
+pub trait AnswerRule {
+    /// One task's truth, read from its row.
+    type Truth;
+    /// Whether the truth has an `options` column (the option texts, `|`-separated).
+    const OPTIONS: bool;
+    /// Reads a row's `answer` (and `options`, when [`AnswerRule::OPTIONS`]); the error
+    /// says what is wrong with them and how to fix it.
+    fn parse(answer: &str, options: &str) -> Result<Self::Truth, String>;
+    /// The prompt of a task: its question, and whatever else the skill must see.
+    fn prompt(question: &str, truth: &Self::Truth) -> String;
+    /// Grades `output` against one task's truth. Pure.
+    fn grade(truth: &Self::Truth, output: &str) -> Grade;
+}
+
+/// A verifier whose every task is one row of its truth, graded by the rule `R`.
+pub struct OneAnswer<R: AnswerRule> {
+    /// Each task's group, kind and question, in file order.
+    names: Vec<[String; 3]>,
+    truths: Vec<R::Truth>,
+    by_id: FxHashMap<String, usize>,
+}
+
+impl<R: AnswerRule + 'static> OneAnswer<R> {
+    /// Reads the truth row by row: every field non-empty, each `group:kind` once, and
+    /// every answer one the rule can read; errors name the file and row.
+    pub fn read(mut rows: TruthRows<'_>) -> Result<OneAnswer<R>, InputError> {
+        let source = rows.source().to_string();
+        let mut columns = vec!["group", "kind", "question", "answer"];
+        if R::OPTIONS {
+            columns.push("options");
+        }
+        let at: Vec<usize> = columns
+            .iter()
+            .map(|name| require(&source, rows.headers(), name))
+            .collect::<Result<_, _>>()?;
+        let mut verifier = OneAnswer {
+            names: Vec::new(),
+            truths: Vec::new(),
+            by_id: FxHashMap::default(),
+        };
+        let mut first_line: FxHashMap<String, u64> = FxHashMap::default();
+        while let Some(row) = rows.next_row()? {
+            let fields: Vec<&str> = at.iter().map(|&i| trim_field(row.field(i))).collect();
+            let fail = |message: String| InputError::invalid(&source, row.line, message);
+            if let Some(empty) = columns.iter().zip(&fields).find(|(_, f)| f.is_empty()) {
+                return Err(fail(format!(
+                    "`{}` is empty; fill it in or remove the row",
+                    empty.0
+                )));
+            }
+            let id = task_id(fields[0], fields[1]);
+            if let Some(first) = first_line.insert(id.clone(), row.line) {
+                return Err(fail(format!(
+                    "task `{id}` appears again (first on row {first}); keep one row per group and kind"
+                )));
+            }
+            let truth =
+                R::parse(fields[3], fields.get(4).copied().unwrap_or_default()).map_err(fail)?;
+            verifier.by_id.insert(id, verifier.names.len());
+            verifier.names.push([
+                fields[0].to_string(),
+                fields[1].to_string(),
+                fields[2].to_string(),
+            ]);
+            verifier.truths.push(truth);
+        }
+        if verifier.names.is_empty() {
+            return Err(InputError::NoRows { file: source });
+        }
+        Ok(verifier)
+    }
+
+    /// [`OneAnswer::read`] boxed: the registry's constructor.
+    pub fn build(rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(OneAnswer::<R>::read(rows)?))
+    }
+}
+
+impl<R: AnswerRule> Verifier for OneAnswer<R> {
+    fn task_count(&self) -> usize {
+        self.names.len()
+    }
+
+    fn task_names(&self, index: usize) -> (&str, &str) {
+        let [group, kind, _] = &self.names[index];
+        (group, kind)
+    }
+
+    fn prompt(&self, index: usize) -> String {
+        R::prompt(&self.names[index][2], &self.truths[index])
+    }
+
+    fn find_task(&self, task_id: &str) -> Option<usize> {
+        self.by_id.get(task_id).copied()
+    }
+
+    fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {
+        // Files list tasks in truth order, so the next task is usually the one.
+        if let Some([group, kind, _]) = self.names.get(likely) {
+            let matches = task_id.len() == group.len() + 1 + kind.len()
+                && task_id.starts_with(group.as_str())
+                && task_id.as_bytes()[group.len()] == b':'
+                && task_id.ends_with(kind.as_str());
+            // Task ids are unique (a repeated one is refused), so the text decides.
+            if matches {
+                return Some(likely);
+            }
+        }
+        self.find_task(task_id)
+    }
+
+    fn grade(&self, index: usize, output: &str) -> Grade {
+        R::grade(&self.truths[index], output)
+    }
+}

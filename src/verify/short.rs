@@ -1,0 +1,335 @@
+//! The `short` verifier, for SQuAD, HotpotQA and other short-answer QA: exact match
+//! and token F1 after SQuAD v1.1's normalisation (lower case; ASCII punctuation
+//! removed; the articles a, an, the removed; whitespace collapsed), against the truth's
+//! `|`-separated aliases. The answer is read after the last `Answer:` or "the answer
+//! is", else it is the output's first non-blank line. An exact match is right; token F1
+//! is partial credit; two answers offered (`Paris or Lyon`) are a hedge; an answer too
+//! long to be a short one, or a refusal, is no answer.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::one_answer::{AnswerRule, OneAnswer};
+use super::{Grade, Outcome, shape, shown_briefly};
+
+/// The `short` verifier.
+pub type ShortVerifier = OneAnswer<Short>;
+
+/// The rule of the `short` verifier.
+#[derive(Debug, Clone, Copy)]
+pub struct Short;
+
+/// An answer of more words than this (or than twice the longest alias) is not a short
+/// answer: a verbose answer earns nothing rather than a sliver of F1.
+pub const SHORT_WORDS: usize = 20;
+
+/// Partial credit never reaches 1, so only an exact match is `correct` (the same words
+/// in another order have F1 1).
+pub const PARTIAL_MAX: f64 = 0.99;
+
+/// Normalised answers that say no answer is given.
+const REFUSALS: [&str; 12] = [
+    "i dont know",
+    "i do not know",
+    "dont know",
+    "not sure",
+    "im not sure",
+    "i am not sure",
+    "no idea",
+    "unknown",
+    "i cannot",
+    "i cant",
+    "cannot answer",
+    "unable to",
+];
+
+/// One task's accepted answers.
+#[derive(Debug, Clone)]
+pub struct Aliases {
+    /// The first alias as written, for feedback.
+    shown: String,
+    /// Each alias's normalised tokens.
+    tokens: Vec<Vec<String>>,
+}
+
+static ARTICLES: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(a|an|the)\b").expect("the article pattern is valid"));
+
+static MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\banswer\b[*_]*\s*(?:is\b|[:=])").expect("the marker pattern is valid")
+});
+
+static ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\s+or\s+|\s*[;|]\s*|\s+/\s+|,\s*or\s+")
+        .expect("the separator pattern is valid")
+});
+
+/// SQuAD v1.1's `normalize_answer`, split into tokens.
+pub fn squad_tokens(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let unpunctuated: String = lower
+        .chars()
+        .filter(|c| !c.is_ascii_punctuation())
+        .collect();
+    ARTICLES
+        .replace_all(&unpunctuated, " ")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// SQuAD v1.1's token F1 of a prediction against one gold answer.
+pub fn token_f1(prediction: &[String], gold: &[String]) -> f64 {
+    let mut counts: HashMap<&str, i64> = HashMap::new();
+    for token in gold {
+        *counts.entry(token).or_default() += 1;
+    }
+    let mut common = 0;
+    for token in prediction {
+        if let Some(count) = counts.get_mut(token.as_str()).filter(|c| **c > 0) {
+            *count -= 1;
+            common += 1;
+        }
+    }
+    if common == 0 {
+        return 0.0;
+    }
+    let precision = f64::from(common) / prediction.len() as f64;
+    let recall = f64::from(common) / gold.len() as f64;
+    2.0 * precision * recall / (precision + recall)
+}
+
+/// The answer an output gives: after its last marker, else its first non-blank line.
+pub fn answer_of(output: &str) -> &str {
+    let from = MARKER.find_iter(output).last().map_or(0, |m| m.end());
+    let text = output[from..].trim_start();
+    text[..text.find('\n').unwrap_or(text.len())].trim()
+}
+
+impl Aliases {
+    fn exact(&self, tokens: &[String]) -> bool {
+        self.tokens.iter().any(|alias| alias.as_slice() == tokens)
+    }
+
+    fn f1(&self, tokens: &[String]) -> f64 {
+        self.tokens
+            .iter()
+            .map(|alias| token_f1(tokens, alias))
+            .fold(0.0, f64::max)
+    }
+}
+
+impl AnswerRule for Short {
+    type Truth = Aliases;
+    const OPTIONS: bool = false;
+
+    fn parse(answer: &str, _: &str) -> Result<Aliases, String> {
+        let tokens: Vec<Vec<String>> = answer
+            .split('|')
+            .map(squad_tokens)
+            .filter(|t| !t.is_empty())
+            .collect();
+        if tokens.is_empty() {
+            return Err(format!(
+                "`answer` `{answer}` has no words once normalised; give at least one alias"
+            ));
+        }
+        Ok(Aliases {
+            shown: answer
+                .split('|')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+            tokens,
+        })
+    }
+
+    fn prompt(question: &str, _: &Aliases) -> String {
+        question.to_string()
+    }
+
+    fn grade(aliases: &Aliases, output: &str) -> Grade {
+        let expected = &aliases.shown;
+        let answer = answer_of(output);
+        let tokens = squad_tokens(answer);
+        let longest = aliases.tokens.iter().map(Vec::len).max().unwrap_or(0);
+        let said = shown_briefly(answer);
+        let (outcome, feedback) = if aliases.exact(&tokens) {
+            (Outcome::Right, format!("exact match {expected}"))
+        } else if tokens.is_empty() {
+            (
+                Outcome::Absent,
+                format!("no answer found; expected {expected}"),
+            )
+        } else if tokens.len() > SHORT_WORDS.max(2 * longest) {
+            (
+                Outcome::Absent,
+                format!(
+                    "no short answer found ({} words); expected {expected}; give the answer alone or after \"Answer:\"",
+                    tokens.len()
+                ),
+            )
+        } else if REFUSALS.iter().any(|r| tokens.join(" ").starts_with(r)) {
+            (
+                Outcome::Absent,
+                format!("no answer given (\"{said}\"); expected {expected}"),
+            )
+        } else {
+            let parts: Vec<&str> = ALTERNATIVES
+                .split(answer)
+                .filter(|p| !squad_tokens(p).is_empty())
+                .collect();
+            let hedged = parts.len() > 1 && parts.iter().any(|p| aliases.exact(&squad_tokens(p)));
+            let f1 = aliases.f1(&tokens);
+            if hedged {
+                let shown: Vec<String> = parts.iter().map(|p| shown_briefly(p)).collect();
+                (
+                    Outcome::Hedged,
+                    format!(
+                        "hedged: {expected} among {}; give one answer",
+                        shown.join(", ")
+                    ),
+                )
+            } else if f1 > 0.0 {
+                (
+                    Outcome::Partial(f1.min(PARTIAL_MAX)),
+                    format!("partial: token F1 {f1:.2} against {expected}; response said {said}"),
+                )
+            } else {
+                (
+                    Outcome::Wrong,
+                    format!("expected {expected}, response said {said}"),
+                )
+            }
+        };
+        shape(outcome, output, feedback)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::{Verifier, build};
+
+    fn verifier() -> Box<dyn Verifier> {
+        let truth = "group,kind,question,answer\n\
+            fr,capital,Capital of France?,Paris\n\
+            dday,date,When was D-Day?,6 June 1944|June 6 1944\n\
+            band,music,Which band?,The Beatles\n";
+        build("short", "s.csv", truth.as_bytes()).unwrap()
+    }
+
+    fn grade(id: &str, output: &str) -> Grade {
+        let v = verifier();
+        v.grade(v.find_task(id).unwrap(), output)
+    }
+
+    fn tokens(text: &str) -> Vec<String> {
+        squad_tokens(text)
+    }
+
+    #[test]
+    fn normalises_as_squad_does() {
+        assert_eq!(tokens("The  Beatles!"), ["beatles"]);
+        assert_eq!(tokens("U.S.-based, an apple"), ["usbased", "apple"]);
+        assert_eq!(tokens("Théâtre—the end"), ["théâtre—", "end"]);
+        assert_eq!(tokens("Don't"), ["dont"]);
+    }
+
+    /// F1 values computed by hand from SQuAD v1.1's definition: precision and recall of
+    /// the shared tokens (counted with multiplicity).
+    #[test]
+    fn token_f1_is_squads() {
+        let f1 = |p: &str, g: &str| token_f1(&tokens(p), &tokens(g));
+        assert_eq!(f1("Paris", "Paris"), 1.0);
+        assert_eq!(f1("Paris France", "Paris"), 2.0 / 3.0);
+        assert_eq!(f1("June 1944", "6 June 1944"), 0.8);
+        // The articles go: "b" against "b b".
+        assert!((f1("a a b", "a b b") - 2.0 / 3.0).abs() < 1e-15);
+        assert!((f1("x x y", "x y y") - 2.0 / 3.0).abs() < 1e-15);
+        assert_eq!(f1("Lyon", "Paris"), 0.0);
+    }
+
+    #[test]
+    fn exact_match_after_normalisation_is_right_and_f1_is_partial() {
+        for output in [
+            "Paris",
+            "paris.",
+            "The answer is Paris.",
+            "Answer: **Paris**",
+            "Paris\n\nIt is the capital.",
+        ] {
+            let g = grade("fr:capital", output);
+            assert_eq!(
+                (g.correct, g.score),
+                (true, 1.0),
+                "{output:?}: {}",
+                g.feedback
+            );
+        }
+        assert!(grade("band:music", "Beatles").correct);
+        assert!(grade("dday:date", "June 6, 1944").correct);
+        let g = grade("dday:date", "June 1944");
+        assert_eq!((g.correct, g.correctness), (false, 0.8));
+        assert_eq!(
+            g.feedback,
+            "partial: token F1 0.80 against 6 June 1944; response said June 1944"
+        );
+        let g = grade("band:music", "Beatles The");
+        assert_eq!(
+            (g.correct, g.correctness),
+            (true, 1.0),
+            "articles go wherever they stand"
+        );
+        let g = grade("dday:date", "1944 June 6");
+        assert_eq!((g.correct, g.correctness), (false, PARTIAL_MAX));
+        let g = grade("fr:capital", "Lyon");
+        assert_eq!((g.correctness, g.composite, g.score), (0.0, 0.5, 0.0));
+        assert_eq!(g.feedback, "expected Paris, response said Lyon");
+    }
+
+    #[test]
+    fn two_answers_offered_are_a_hedge() {
+        for output in ["Paris or Lyon", "Lyon; Paris", "Answer: Paris / Marseille"] {
+            let g = grade("fr:capital", output);
+            assert_eq!(
+                (g.correct, g.correctness),
+                (false, 0.5),
+                "{output:?}: {}",
+                g.feedback
+            );
+        }
+        assert_eq!(
+            grade("fr:capital", "Paris or Lyon").feedback,
+            "hedged: Paris among Paris, Lyon; give one answer"
+        );
+    }
+
+    #[test]
+    fn a_verbose_evasive_answer_earns_nothing() {
+        let verbose = format!(
+            "{}Paris might be one possibility among many.",
+            "It is hard to say for certain, since capitals have moved over the centuries and sources disagree. "
+                .repeat(5)
+        );
+        let g = grade("fr:capital", &verbose);
+        assert_eq!(
+            (g.correctness, g.composite, g.score),
+            (0.0, 0.0, 0.0),
+            "{}",
+            g.feedback
+        );
+        assert!(
+            g.feedback.starts_with("no short answer found ("),
+            "{}",
+            g.feedback
+        );
+        for refusal in ["I don't know.", "Not sure", "Unknown"] {
+            let g = grade("fr:capital", refusal);
+            assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{refusal}");
+        }
+    }
+}
