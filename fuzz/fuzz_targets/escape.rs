@@ -1,4 +1,4 @@
-//! Escapes arbitrary text as `report::escape` and `csvout` do, and checks what their
+//! Escapes arbitrary text as `report::escape` and `base::csv` do, and checks what their
 //! doc comments promise.
 //!
 //! - `plain`: one line, no control characters, no bidirectional overrides, isolates

@@ -26,16 +26,11 @@ pub mod bootstrap;
 pub mod bounded_mean;
 pub mod cluster;
 pub mod interval;
-pub mod inversion;
-pub mod log_tail;
 pub mod mcnemar;
 pub mod normal;
 pub mod normal_power;
 pub mod power;
-pub mod rank_sum;
-pub mod saddlepoint;
 pub mod signed_rank;
-pub mod tie_groups;
 
 #[cfg(test)]
 mod tests;

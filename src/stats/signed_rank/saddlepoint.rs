@@ -9,8 +9,8 @@
 //! u = 2 sinh(θ̂/2)·√K″(θ̂). Its error is stated and tested in
 //! [`SADDLEPOINT_RELATIVE_ERROR`].
 
-use super::normal;
 use super::tie_groups::TieGroup;
+use crate::stats::normal;
 
 /// The stated relative error of [`lower_tail`] for many distinct magnitudes: the worst
 /// measured against the independent values of `tests/data/signed_rank_exact.tsv`
