@@ -1,6 +1,6 @@
 //! One module per subcommand, the only code that sees clap's types. Each `run` turns
 //! its arguments into settings, names the run's inputs and planned outputs to the
-//! executor ([`execute::Effects`]), calls its use case in [`crate::pipeline`], and hands
+//! executor (`execute::Effects`), calls its use case in [`crate::pipeline`], and hands
 //! the [`crate::pipeline::outcome::CommandOutcome`] to the executor, which guards and carries
 //! out every write and returns the [`Printout`]: what to print and which exit status
 //! the result means.

@@ -5,7 +5,7 @@
 //! A record names the holdout by [`holdout_identity`], the two score files by their
 //! SHA-256, and carries the attempt number, the alpha it was decided at and the p-value.
 //! Records carry no timestamp, so replaying the same attempts writes the same bytes.
-//! Parsing, the rule and the summary are pure; [`mod@file`] does the locked appends.
+//! Parsing, the rule and the summary are pure; [`crate::atomic::ledger`] does the locked appends.
 
 mod attempt;
 mod parse;
