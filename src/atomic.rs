@@ -12,8 +12,11 @@ use std::thread;
 mod folder;
 mod inputs;
 pub mod ledger;
-pub use folder::replace_folder;
+mod pending;
+pub use folder::{StreamedFile, WriteBytes, replace_folder};
 pub use inputs::refuse_overwriting_inputs;
+#[cfg(unix)]
+pub use pending::watch_signals;
 
 /// A file to write: where, and its whole contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,28 +73,30 @@ pub fn write_all_with(
         return Err(a_folder(&folder.path));
     }
     let mut written: Vec<(PathBuf, &Path)> = Vec::new();
+    let remove = |temps: &[(PathBuf, &Path)]| {
+        for (temp, _) in temps {
+            let _ = fs::remove_file(temp);
+            pending::untrack(temp);
+        }
+    };
     let result = (|| -> anyhow::Result<()> {
         for output in outputs {
             let temp = temp_path(&output.path);
+            pending::track(&temp);
             written.push((temp.clone(), &output.path));
             write_temp(&temp, &output.bytes).map_err(|e| not_written(&output.path, &e))?;
         }
         Ok(())
     })();
     if let Err(error) = result {
-        for (temp, _) in &written {
-            let _ = fs::remove_file(temp);
-        }
+        remove(&written);
         return Err(error);
     }
     for (index, (temp, path)) in written.iter().enumerate() {
         fs::rename(temp, path)
-            .inspect_err(|_| {
-                for (left, _) in &written[index..] {
-                    let _ = fs::remove_file(left);
-                }
-            })
+            .inspect_err(|_| remove(&written[index..]))
             .map_err(|e| not_moved(path, &e))?;
+        pending::untrack(temp);
     }
     Ok(())
 }
@@ -227,6 +232,7 @@ impl Streamed {
         if self.path.is_dir() {
             return Err(io::Error::other("a folder"));
         }
+        pending::track(&self.temp);
         let file = fs::File::create(&self.temp)?;
         Ok(self
             .file
@@ -265,6 +271,7 @@ impl Streamed {
         };
         let syncs = written.map_err(|e| not_written(&self.path, &e))?;
         fs::rename(&self.temp, &self.path).map_err(|e| not_moved(&self.path, &e))?;
+        pending::untrack(&self.temp);
         self.committed = true;
         Ok(syncs)
     }
@@ -279,6 +286,7 @@ impl Drop for Streamed {
         drop(self.file.take());
         if !self.committed {
             let _ = fs::remove_file(&self.temp);
+            pending::untrack(&self.temp);
         }
     }
 }

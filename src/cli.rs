@@ -222,14 +222,15 @@ pub struct AdmitArgs {
     /// Decide on a summary document (schema evogate/summary/v1, e.g. written by
     /// sql/summary.sql in DuckDB) instead of the two scores files: the same decision,
     /// without the largest losses, pairs.csv or the per-pair plot.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["baseline", "candidate", "tasks", "manifest"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["baseline", "candidate", "tasks"])]
     pub summary: Option<PathBuf>,
     /// Use exactly the tasks of this tasks file (e.g. the holdout); each must be in
     /// both scores files, other rows are left out.
     #[arg(long, value_name = "FILE")]
     pub tasks: Option<PathBuf>,
-    /// The manifest.json `split` wrote: the tasks used must be its holdout, and a
-    /// --tasks file must have the recorded SHA-256.
+    /// The manifest.json `split` wrote: the tasks used must be its holdout (a summary's
+    /// holdout_sha256 must be the SHA-256 of its task ids), and a --tasks file must have
+    /// the recorded SHA-256. Required with --ledger.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
     /// The level of every one-sided test, in (0, 0.5).
@@ -254,8 +255,9 @@ pub struct AdmitArgs {
     /// Append this attempt to a holdout-reuse ledger (JSON Lines, locked while
     /// written) and decide at the alpha the ledger leaves for it: alpha · 6 / (π² k²)
     /// for the k-th attempt on the same holdout, so all attempts together never exceed
-    /// alpha.
-    #[arg(long, value_name = "FILE")]
+    /// alpha. Needs --manifest: attempts are counted on the holdout it records, so a
+    /// run on renamed or fewer tasks spends on that holdout too (and is refused).
+    #[arg(long, value_name = "FILE", requires = "manifest")]
     pub ledger: Option<PathBuf>,
     /// Decide on tasks an arm did not answer (its scores' `answered` column is 0, or
     /// its import left them out) as the wrong answers its scores give them, instead of

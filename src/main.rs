@@ -11,6 +11,14 @@ use evogate::cli::Cli;
 use evogate::cmd::{self, Status};
 
 fn main() -> ExitCode {
+    // Without the watcher a signal still ends the run, only without the clean-up.
+    #[cfg(unix)]
+    let _ = evogate::atomic::watch_signals(|signal| {
+        eprintln!(
+            "error: stopped by {signal}; the files being written were removed and nothing was replaced"
+        );
+        std::process::exit(2)
+    });
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

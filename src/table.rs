@@ -123,6 +123,39 @@ pub fn read_capped(source: &str, input: impl Read, limit: u64) -> Result<Vec<u8>
     Ok(bytes)
 }
 
+/// The one capped line reader, for every input read a line at a time (JSON Lines
+/// outputs, `grade --jsonl` requests, the ledger, eval logs): the bytes up to and
+/// including the next `\n` (or the end of the input) are appended to `line`, and how
+/// many were consumed is returned, 0 at the end. Once `line` holds more than `limit`
+/// bytes it stops there, so the caller sees `line.len() > limit` and refuses the line
+/// with its name and number ([`InputError::RowTooLong`]) instead of holding an
+/// endless one (`/dev/zero`) in memory. The line end is found with the `memchr`
+/// crate's vector search; an interrupted read is retried.
+pub fn read_line_capped(
+    reader: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<usize> {
+    let mut read = 0;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        let (taken, done) = match memchr::memchr(b'\n', buffer) {
+            Some(end) => (end + 1, true),
+            None => (buffer.len(), buffer.is_empty()),
+        };
+        line.extend_from_slice(&buffer[..taken]);
+        reader.consume(taken);
+        read += taken;
+        if done || line.len() > limit {
+            return Ok(read);
+        }
+    }
+}
+
 /// A header's column names, each trimmed; a name given twice is an error (the first
 /// name repeated, found in one pass, so a header of 100,000 columns costs no more than
 /// its bytes).
@@ -334,6 +367,29 @@ mod tests {
         );
         let exact = read_capped("f", &[7u8; 1 << 20][..], 1 << 20).unwrap();
         assert_eq!(exact.len(), 1 << 20);
+    }
+
+    #[test]
+    fn the_capped_line_reader_stops_an_endless_line_just_past_its_limit() {
+        let mut endless = std::io::BufReader::new(std::io::repeat(0).take(u64::MAX));
+        let mut line = Vec::new();
+        let read = read_line_capped(&mut endless, &mut line, 1 << 20).unwrap();
+        // One buffer's worth past the limit at most.
+        assert!(
+            line.len() > 1 << 20 && line.len() <= (1 << 20) + 8192,
+            "{}",
+            line.len()
+        );
+        assert_eq!(read, line.len());
+        let mut lines = &b"ab\ncd"[..];
+        let mut line = Vec::new();
+        assert_eq!(read_line_capped(&mut lines, &mut line, 10).unwrap(), 3);
+        assert_eq!(line, b"ab\n");
+        line.clear();
+        assert_eq!(read_line_capped(&mut lines, &mut line, 10).unwrap(), 2);
+        assert_eq!(line, b"cd");
+        line.clear();
+        assert_eq!(read_line_capped(&mut lines, &mut line, 10).unwrap(), 0);
     }
 
     #[test]

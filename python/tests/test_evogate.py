@@ -74,18 +74,40 @@ def test_one_win_and_five_ties_is_inconclusive_falsy_and_names_the_tasks_needed(
     assert worse.tasks_needed is None
 
 
+def write_manifest(path, task_ids):
+    """A manifest as `evogate split` writes one, recording `task_ids` as the holdout."""
+    def split(name, ids):
+        return {"name": name, "file": {"path": f"{name}.csv", "sha256": "0" * 64},
+                "tasks": len(ids), "groups": ids, "task_ids": ids}
+    manifest = {
+        "schema": "evogate/manifest/v1", "verifier": "arxiv",
+        "truth": {"path": "t.csv", "sha256": "0" * 64}, "seed": 13, "ratios": [50, 25, 25],
+        "cases": "all", "algorithm": "evogate",
+        "splits": [split("train", []), split("val", []), split("holdout", task_ids)],
+        "holdout_power": {"alpha": 0.05, "n": len(task_ids), "min_discordant": 5,
+                          "min_detectable_shift": 0.5},
+    }
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    return path
+
+
 def test_admit_writes_the_report_dir_and_appends_to_the_ledger_once_per_new_candidate(tmp_path):
     ledger = tmp_path / "ledger.jsonl"
+    manifest = write_manifest(tmp_path / "manifest.json", [f"t{i}" for i in range(40)])
     base = [{"task_id": f"t{i}", "correct": i < 10, "score": i < 10} for i in range(40)]
     cand = [{"task_id": f"t{i}", "correct": i < 30, "score": i < 30} for i in range(40)]
-    evogate.admit(base, cand, ledger=ledger, report_dir=tmp_path / "report")
+    evogate.admit(base, cand, ledger=ledger, manifest=manifest, report_dir=tmp_path / "report")
     # The same scores again repeat the first attempt and spend nothing.
-    evogate.admit(base, cand, ledger=ledger)
+    evogate.admit(base, cand, ledger=ledger, manifest=manifest)
     assert (tmp_path / "report" / "admission.md").is_file()
     assert len(ledger.read_text(encoding="utf-8").splitlines()) == 1
     other = [{"task_id": f"t{i}", "correct": i < 35, "score": i < 35} for i in range(40)]
-    evogate.admit(base, other, ledger=ledger)
+    evogate.admit(base, other, ledger=ledger, manifest=manifest)
     assert len(ledger.read_text(encoding="utf-8").splitlines()) == 2
+    # Without a manifest the ledger is refused (it would not know the holdout).
+    with pytest.raises(evogate.EvogateError) as raised:
+        evogate.admit(base, other, ledger=ledger)
+    assert "--manifest" in str(raised.value)
 
 
 def test_admit_raises_evogate_error_with_the_cli_message_on_bad_input(tmp_path):

@@ -16,7 +16,8 @@ pub enum ConfigError {
     #[error(transparent)]
     Alpha(#[from] AlphaError),
     /// The margin is not in [0, 1).
-    #[error("--margin {0} is outside [0, 1): give the largest regression you accept, e.g. 0.05")]
+    // `{:?}` writes 1e308 as `1e308`, not as 309 digits.
+    #[error("--margin {0:?} is outside [0, 1): give the largest regression you accept, e.g. 0.05")]
     Margin(f64),
     /// McNemar was asked for but a file has no `correct` column.
     #[error(
@@ -139,4 +140,24 @@ pub struct Config {
     pub cluster: bool,
     /// Unanswered tasks: whether they may be decided on, and what imports left out.
     pub answers: super::Answers,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_margin_is_named_in_a_few_characters_not_309_digits() {
+        assert_eq!(
+            Margin::new(1e308).unwrap_err().to_string(),
+            "--margin 1e308 is outside [0, 1): give the largest regression you accept, e.g. 0.05"
+        );
+        assert!(
+            Margin::new(-0.25)
+                .unwrap_err()
+                .to_string()
+                .starts_with("--margin -0.25 is")
+        );
+        assert_eq!(Margin::new(0.05).unwrap().get(), 0.05);
+    }
 }

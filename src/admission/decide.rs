@@ -49,18 +49,14 @@ pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
 /// Decides admission on the sufficient statistics alone (`admit --summary`): the same
 /// decision as [`decide`] on the pairs they were added up from, except what needs the
 /// pairs themselves: the losses (none are listed), the holdout check (with a holdout
-/// in `config` it fails, since no task ids are at hand) and the answers-complete check
-/// (a summary has no `answered` column; the shipped SQL refuses unanswered rows).
+/// in `config`, the document's `holdout_sha256` must be the recorded holdout's
+/// identity, since no task ids are at hand) and the answers-complete check (a summary
+/// has no `answered` column; the shipped SQL refuses unanswered rows).
 pub fn decide_summary(summary: &Statistics, config: &Config) -> Admission {
-    let holdout = config.holdout.as_ref().map(|holdout| Finding {
-        criterion: Criterion::HoldoutIntact,
-        result: Check::Fail,
-        proof: format!(
-            "the tasks cannot be compared with {}: a summary carries no task ids",
-            holdout.manifest
-        ),
-        sentence: "The holdout cannot be checked from a summary: run admit on the score files with --manifest.".to_string(),
-    });
+    let holdout = config
+        .holdout
+        .as_ref()
+        .map(|holdout| holdout.check_digest(summary.holdout_sha256.as_deref()));
     let rows = RowFindings {
         answers: None,
         holdout,

@@ -63,6 +63,64 @@ impl HoldoutRecord {
         })
     }
 
+    /// The holdout's identity in the ledger: [`crate::ledger::holdout_identity`] of the
+    /// recorded task ids. A ledger run with a manifest spends on this identity, whatever
+    /// tasks the run used, so renaming or dropping tasks does not open a fresh holdout.
+    pub fn identity(&self) -> String {
+        crate::ledger::holdout_identity(&self.task_ids)
+    }
+
+    /// The criterion's evidence for a summary document, which carries no task ids but
+    /// the SHA-256 of the ones it paired (`holdout_sha256`, computed by the SQL): it
+    /// passes only when that is the recorded holdout's [`identity`](Self::identity).
+    pub fn check_digest(&self, digest: Option<&str>) -> Finding {
+        let recorded = self.identity();
+        let (result, sentence, proof) = match digest {
+            Some(digest) if digest.eq_ignore_ascii_case(&recorded) => (
+                Check::Pass,
+                format!(
+                    "The summary's tasks are the holdout recorded in {} ({} tasks).",
+                    self.manifest,
+                    self.task_ids.len()
+                ),
+                format!(
+                    "the summary's holdout_sha256 {} = the SHA-256 of the {} holdout task ids of {}",
+                    short(digest),
+                    self.task_ids.len(),
+                    self.manifest
+                ),
+            ),
+            Some(digest) => (
+                Check::Fail,
+                format!(
+                    "The summary's tasks are not the holdout recorded in {}.",
+                    self.manifest
+                ),
+                format!(
+                    "the summary's holdout_sha256 {} differs from {}, the SHA-256 of the {} holdout task ids of {}",
+                    short(digest),
+                    short(&recorded),
+                    self.task_ids.len(),
+                    self.manifest
+                ),
+            ),
+            None => (
+                Check::Fail,
+                "The holdout cannot be checked: the summary has no holdout_sha256.".to_string(),
+                format!(
+                    "the summary's holdout_sha256 is null, so its tasks cannot be compared with {}; compute it as sql/summary.sql does",
+                    self.manifest
+                ),
+            ),
+        };
+        Finding {
+            criterion: Criterion::HoldoutIntact,
+            result,
+            sentence,
+            proof,
+        }
+    }
+
     /// The criterion's evidence for the tasks actually used.
     pub fn check(&self, used: &[&str]) -> Finding {
         let used: BTreeSet<&str> = used.iter().copied().collect();

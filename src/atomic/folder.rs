@@ -11,7 +11,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{FileToWrite, write_all};
+use super::{FileToWrite, not_written};
 
 /// The step of a swap that a test may interrupt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,18 +22,57 @@ pub(crate) enum Step {
     NewInPlace,
 }
 
-/// Replaces the folder `target` by one holding `files` (every path inside `target`)
+/// Replaces the folder `target` by one holding `files` and the `streamed` files, each
+/// written straight into the new folder as it is made (every path inside `target`),
 /// and the entries of the old folder that none of them replaces, which are carried
 /// over by hard link (or copy) so that nothing else in the folder is lost.
-pub fn replace_folder(target: &Path, files: &[FileToWrite]) -> anyhow::Result<()> {
-    replace_folder_with(target, files, &mut |_| true)
+pub fn replace_folder(
+    target: &Path,
+    files: &[FileToWrite],
+    streamed: &[StreamedFile],
+) -> anyhow::Result<()> {
+    replace_folder_with(target, files, streamed, &mut |_| true)
 }
 
-/// [`replace_folder`], asking `go_on` after each step whether to continue: `false`
-/// stops at once, leaving the file system as a kill at that moment would.
+/// Writes a file's bytes, in order, to the writer given.
+pub type WriteBytes<'a> = dyn Fn(&mut dyn io::Write) -> io::Result<()> + 'a;
+
+/// A file of a folder whose bytes are written as they are made, for a file too large
+/// to hold whole (`pairs.csv` of millions of pairs with their feedback).
+pub struct StreamedFile {
+    /// The final path, inside the folder.
+    pub path: PathBuf,
+    /// Writes the file's bytes, in order, to the writer given.
+    pub write: Box<WriteBytes<'static>>,
+}
+
+impl StreamedFile {
+    /// The file at `path` whose bytes `write` writes.
+    pub fn new(
+        path: PathBuf,
+        write: impl Fn(&mut dyn io::Write) -> io::Result<()> + 'static,
+    ) -> StreamedFile {
+        StreamedFile {
+            path,
+            write: Box::new(write),
+        }
+    }
+}
+
+impl std::fmt::Debug for StreamedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamedFile")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// [`replace_folder`], asking `go_on` after each step whether to continue:
+/// `false` stops at once, leaving the file system as a kill at that moment would.
 pub(crate) fn replace_folder_with(
     target: &Path,
     files: &[FileToWrite],
+    streamed: &[StreamedFile],
     go_on: &mut dyn FnMut(Step) -> bool,
 ) -> anyhow::Result<()> {
     if target.exists() && !target.is_dir() {
@@ -56,12 +95,17 @@ pub(crate) fn replace_folder_with(
         .prefix(&format!(".{name}.evogate-new-"))
         .tempdir_in(&parent)
         .map_err(|e| cannot(target, "create the new folder beside it", &e))?;
-    let mut placed = Vec::with_capacity(files.len());
-    for file in files {
-        let relative = file.path.strip_prefix(target).map_err(|_| {
+    // Removed on SIGINT or SIGTERM until it is in place (a set-aside old folder is put
+    // back by the next run).
+    super::pending::track(staging.path());
+    // The new folder is not in place until every file in it is written and synced, so
+    // each is written straight into it; an error names the file's final path, not the
+    // new folder's temporary name.
+    let place = |final_path: &Path, write: &WriteBytes<'_>| -> anyhow::Result<()> {
+        let relative = final_path.strip_prefix(target).map_err(|_| {
             anyhow::anyhow!(
                 "`{}` is not inside `{}`",
-                file.path.display(),
+                final_path.display(),
                 target.display()
             )
         })?;
@@ -69,9 +113,14 @@ pub(crate) fn replace_folder_with(
         if let Some(folder) = path.parent() {
             fs::create_dir_all(folder).map_err(|e| cannot(folder, "create it", &e))?;
         }
-        placed.push(FileToWrite::new(path, file.bytes.clone()));
+        write_synced(&path, write).map_err(|e| not_written(final_path, &e))
+    };
+    for file in files {
+        place(&file.path, &|out| out.write_all(&file.bytes))?;
     }
-    write_all(&placed)?;
+    for file in streamed {
+        place(&file.path, &*file.write)?;
+    }
     if target.is_dir() {
         carry_over(target, staging.path())?;
     }
@@ -101,6 +150,7 @@ pub(crate) fn replace_folder_with(
         let _ = fs::remove_dir_all(&new);
         return Err(cannot(target, "move the new folder into place", &e));
     }
+    super::pending::untrack(&new);
     let _ = fs::File::open(&parent).and_then(|dir| dir.sync_all());
     if !go_on(Step::NewInPlace) {
         return Ok(());
@@ -110,6 +160,15 @@ pub(crate) fn replace_folder_with(
     }
     drop(lock);
     Ok(())
+}
+
+/// Creates `path`, writes it through a buffer and syncs it.
+fn write_synced(path: &Path, write: &WriteBytes<'_>) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, fs::File::create(path)?);
+    write(&mut out)?;
+    out.into_inner()
+        .map_err(io::IntoInnerError::into_error)?
+        .sync_all()
 }
 
 /// An exclusive lock held while `name` in `parent` is replaced. On unix the folder
@@ -253,15 +312,48 @@ mod tests {
     }
 
     #[test]
+    fn a_streamed_file_that_fails_is_named_by_its_final_path_and_the_old_set_stays() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("rep");
+        replace_folder(&target, &set(&target, "old json", "old md"), &[]).unwrap();
+        let pairs = StreamedFile::new(target.join("pairs.csv"), |out| {
+            out.write_all(b"task_id\n")?;
+            Err(io::Error::other("File too large"))
+        });
+        let error = replace_folder(&target, &set(&target, "new json", "new md"), &[pairs])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with(&format!(
+                "`{}`: cannot write it: File too large",
+                target.join("pairs.csv").display()
+            )),
+            "{error}"
+        );
+        assert!(!error.contains("evogate-new"), "{error}");
+        assert_eq!(read(&target), Some(("old json".into(), "old md".into())));
+        assert_eq!(names(root.path()), ["rep"], "leftovers stayed");
+        let pairs = StreamedFile::new(target.join("pairs.csv"), |out| out.write_all(b"task_id\n"));
+        replace_folder(&target, &set(&target, "new json", "new md"), &[pairs]).unwrap();
+        assert_eq!(
+            fs::read_to_string(target.join("pairs.csv")).unwrap(),
+            "task_id\n"
+        );
+    }
+
+    #[test]
     fn a_run_killed_between_the_two_renames_shows_the_old_set_or_the_new_never_a_mix() {
         for stop in [Step::OldSetAside, Step::NewInPlace] {
             let root = tempfile::tempdir().unwrap();
             let target = root.path().join("report");
-            replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
+            replace_folder(&target, &set(&target, "old json", "old md"), &[]).unwrap();
             fs::write(target.join("mine.txt"), "kept").unwrap();
-            replace_folder_with(&target, &set(&target, "new json", "new md"), &mut |step| {
-                step != stop
-            })
+            replace_folder_with(
+                &target,
+                &set(&target, "new json", "new md"),
+                &[],
+                &mut |step| step != stop,
+            )
             .unwrap();
             let seen = read(&target);
             assert!(
@@ -269,7 +361,7 @@ mod tests {
                 "{stop:?}: a reader saw {seen:?}"
             );
             // The next run puts the old set back or clears what is left, then writes.
-            replace_folder(&target, &set(&target, "third json", "third md")).unwrap();
+            replace_folder(&target, &set(&target, "third json", "third md"), &[]).unwrap();
             assert_eq!(
                 read(&target),
                 Some(("third json".into(), "third md".into()))
@@ -283,8 +375,14 @@ mod tests {
     fn an_interrupted_swap_is_rolled_back_to_the_complete_old_set() {
         let root = tempfile::tempdir().unwrap();
         let target = root.path().join("split");
-        replace_folder(&target, &set(&target, "old json", "old md")).unwrap();
-        replace_folder_with(&target, &set(&target, "new json", "new md"), &mut |_| false).unwrap();
+        replace_folder(&target, &set(&target, "old json", "old md"), &[]).unwrap();
+        replace_folder_with(
+            &target,
+            &set(&target, "new json", "new md"),
+            &[],
+            &mut |_| false,
+        )
+        .unwrap();
         assert!(!target.exists());
         recover(root.path(), "split", &target).unwrap();
         assert_eq!(read(&target), Some(("old json".into(), "old md".into())));
@@ -298,9 +396,9 @@ mod tests {
         let files = [FileToWrite::new(target.join("sub/x"), "x")];
         fs::write(root.path().join("blocker"), "").unwrap();
         let bad = [FileToWrite::new(root.path().join("elsewhere/x"), "x")];
-        assert!(replace_folder(&target, &bad).is_err());
+        assert!(replace_folder(&target, &bad, &[]).is_err());
         assert!(!target.exists(), "a failed run left an empty folder");
-        replace_folder(&target, &files).unwrap();
+        replace_folder(&target, &files, &[]).unwrap();
         assert_eq!(fs::read_to_string(target.join("sub/x")).unwrap(), "x");
         assert_eq!(names(root.path()), ["blocker", "fresh"]);
     }
@@ -315,7 +413,7 @@ mod tests {
                 scope.spawn(move || {
                     for round in 0..20 {
                         let tag = format!("{writer}-{round}");
-                        replace_folder(target, &set(target, &tag, &tag)).unwrap();
+                        replace_folder(target, &set(target, &tag, &tag), &[]).unwrap();
                     }
                 });
             }

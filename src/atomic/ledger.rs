@@ -149,15 +149,43 @@ struct Locked<'a> {
     tail: Tail,
 }
 
+/// Refuses a ledger path that exists and is not a regular file: a FIFO, a device such
+/// as `/dev/zero` or a folder would block a read forever, never end, or cannot hold
+/// records. Asked before the file is opened, since opening a FIFO to read blocks.
+pub fn refuse_irregular(path: &Path) -> anyhow::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => anyhow::bail!(
+            "`{}` is not a regular file (a FIFO, a device or a folder); a ledger is a JSON Lines file: give its path",
+            path.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Reads a whole ledger as text, at most `limit` bytes of it (the cap of every file
+/// read whole, [`crate::table::MAX_WHOLE_BYTES`]), so memory stays bounded whatever the
+/// path holds; more is refused with the file's name, as is text that is not UTF-8.
+pub fn read_text(source: &str, input: impl Read, limit: u64) -> anyhow::Result<String> {
+    let bytes = crate::table::read_capped(source, input, limit)?;
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("`{source}`: not valid UTF-8; a ledger is UTF-8 JSON Lines"))
+}
+
 impl<'a> Locked<'a> {
     /// Opens (creating) `path` for reading and appending, and waits for the lock.
     fn open(path: &'a Path) -> anyhow::Result<Locked<'a>> {
+        refuse_irregular(path)?;
         let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(path)
             .with_context(|| format!("`{}`: cannot open the ledger", path.display()))?;
+        // What was opened, not what the path named a moment before.
+        if !file.metadata().is_ok_and(|meta| meta.is_file()) {
+            refuse_irregular(path)?;
+            anyhow::bail!("`{}` is not a regular file", path.display());
+        }
         file.lock()
             .with_context(|| format!("`{}`: cannot lock the ledger", path.display()))?;
         Ok(Locked {
@@ -169,11 +197,9 @@ impl<'a> Locked<'a> {
 
     /// Reads and parses the whole ledger; a torn last record is skipped.
     fn read(&mut self) -> anyhow::Result<Vec<Record>> {
-        let mut text = String::new();
-        self.file
-            .read_to_string(&mut text)
-            .with_context(|| format!("`{}`: cannot read the ledger", self.path.display()))?;
-        let ledger = read_ledger(&self.path.display().to_string(), &text)?;
+        let source = self.path.display().to_string();
+        let text = read_text(&source, &mut self.file, crate::table::MAX_WHOLE_BYTES)?;
+        let ledger = read_ledger(&source, &text)?;
         self.tail = ledger.tail;
         Ok(ledger.records)
     }
@@ -239,6 +265,35 @@ mod tests {
             n: 30,
             p_improvement,
             verdict,
+        }
+    }
+
+    #[test]
+    fn a_ledger_is_read_up_to_its_cap_and_refused_past_it() {
+        let endless = std::io::repeat(b'x').take(u64::MAX);
+        let error = read_text("/dev/zero", endless, 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("`/dev/zero`: larger than 1 MiB"), "{error}");
+        let error = read_text("l.jsonl", &b"\xff\n"[..], 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("not valid UTF-8"), "{error}");
+        assert_eq!(read_text("l.jsonl", &b"{}\n"[..], 3).unwrap(), "{}\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_or_a_folder_as_the_ledger_is_refused_before_it_is_read() {
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let dir = tempfile::tempdir().unwrap();
+        for path in [Path::new("/dev/zero"), dir.path()] {
+            let error = record_attempt(path, &holdout, 0.05, |_| {
+                Ok((decision(0.001, Verdict::Admitted), ()))
+            })
+            .unwrap_err()
+            .to_string();
+            assert!(error.contains("is not a regular file"), "{error}");
         }
     }
 

@@ -52,6 +52,7 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let evidence = match (&args.summary, &args.baseline, &args.candidate) {
         (Some(summary), _, _) => AdmitOn::Summary {
             summary: summary.clone(),
+            manifest: args.manifest.clone(),
             ledger: args.ledger.clone(),
         },
         (None, Some(baseline), Some(candidate)) => AdmitOn::Files(AdmitFiles {

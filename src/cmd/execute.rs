@@ -80,7 +80,7 @@ impl Effects {
         for write in std::mem::take(&mut outcome.writes) {
             match write {
                 Write::Files(files) => write_all(&files)?,
-                Write::Folder { dir, files } => replace_folder(&dir, &files)?,
+                Write::Folder { dir, files, large } => replace_folder(&dir, &files, &large)?,
                 Write::Stream(path) => match self.stream.take() {
                     Some(stream) if stream.path() == path => stream.commit()?,
                     _ => anyhow::bail!("`{}` was not opened to stream into", path.display()),

@@ -37,9 +37,21 @@ pub fn run(args: SplitArgs) -> anyhow::Result<Printout> {
 
 fn parse_ratios(text: &str) -> anyhow::Result<[u32; 3]> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    let numbers: Option<Vec<u32>> = parts.iter().map(|p| p.parse().ok()).collect();
+    // Digits that do not fit a u64 are too large as well.
+    let numbers: Option<Vec<u128>> = parts
+        .iter()
+        .map(|p| match p.parse::<u128>() {
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Some(u128::MAX),
+            parsed => parsed.ok(),
+        })
+        .collect();
     match numbers.as_deref() {
-        Some(&[t, v, h]) if t + v + h > 0 => Ok([t, v, h]),
+        Some(&[t, v, h]) if t.saturating_add(v).saturating_add(h) > u128::from(u32::MAX) => bail!(
+            "--ratios `{text}`: the ratios are too large; together they may be at most {}, e.g. 50,25,25",
+            u32::MAX
+        ),
+        // Each fits a u32, as their sum does.
+        Some(&[t, v, h]) if t + v + h > 0 => Ok([t as u32, v as u32, h as u32]),
         _ => bail!(
             "--ratios `{text}`: give three non-negative integers with a positive sum, e.g. 50,25,25"
         ),
@@ -59,6 +71,22 @@ fn parse_cases(text: &str) -> anyhow::Result<Cases> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratios_too_large_for_32_bits_are_refused_as_too_large() {
+        for text in [
+            "4294967296,1,1",
+            "4294967295,1,1",
+            "1,1,99999999999999999999999999999999999999999",
+        ] {
+            let error = parse_ratios(text).unwrap_err().to_string();
+            assert!(
+                error.contains("the ratios are too large"),
+                "{text}: {error}"
+            );
+        }
+        assert_eq!(parse_ratios("4294967293,1,1").unwrap(), [4294967293, 1, 1]);
+    }
 
     #[test]
     fn parses_ratios_and_cases_or_says_what_works() {

@@ -26,6 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::base::csv::{Cell, CsvWriter};
+use crate::table::trim_field;
 
 /// The formats `evogate import` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -303,13 +304,32 @@ pub fn assemble(
         selectors,
         mut notes,
     } = found;
-    let errored: BTreeSet<String> = errored.into_iter().collect();
+    // The one identifier rule: ids and strata are trimmed as every reader trims a
+    // cell ([`trim_field`]), so ids `x` and `x<TAB>` are one task here as they are for
+    // `admit`, and are refused as duplicated instead of written as two.
+    let mut samples = samples;
+    for sample in &mut samples {
+        trim_in_place(&mut sample.task_id);
+        if let Some(kind) = &sample.kind
+            && trim_field(kind).len() != kind.len()
+        {
+            sample.kind = Some(Arc::from(trim_field(kind)));
+        }
+    }
+    let trimmed = |ids: Vec<String>| {
+        ids.into_iter().map(|mut id| {
+            trim_in_place(&mut id);
+            id
+        })
+    };
+    let (errored, duplicated) = (trimmed(errored), trimmed(duplicated));
+    let universe: BTreeSet<String> = trimmed(universe.into_iter().collect()).collect();
+    let errored: BTreeSet<String> = errored.collect();
     // Sorted by task, a task's samples are adjacent. The sort need not be stable: a
     // task with two samples is refused or left out whole, so their order never shows.
     // (In place: a million samples need no second buffer.)
-    let mut samples = samples;
     samples.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id));
-    let mut twice: BTreeSet<String> = duplicated.into_iter().collect();
+    let mut twice: BTreeSet<String> = duplicated.collect();
     for pair in samples.windows(2) {
         if pair[0].task_id == pair[1].task_id {
             twice.insert(pair[0].task_id.clone());
@@ -392,6 +412,14 @@ pub fn assemble(
         selectors,
         notes,
     })
+}
+
+/// `id` trimmed as [`trim_field`] trims a cell, without a copy when nothing is trimmed.
+fn trim_in_place(id: &mut String) {
+    let trimmed = trim_field(id);
+    if trimmed.len() != id.len() {
+        *id = trimmed.to_string();
+    }
 }
 
 /// The scores CSV: `task_id`, `kind` when the log has it, `correct` when every score is

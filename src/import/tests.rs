@@ -91,6 +91,29 @@ fn intersect_leaves_out_every_copy_of_a_duplicated_task() {
 }
 
 #[test]
+fn ids_admit_would_read_as_one_are_one_task_here_and_refused_as_duplicated() {
+    // Hostile I22: `x`, ` x` and `x<TAB>` were written as three ids that admit then
+    // trims to one and refuses ("appears twice").
+    let found = Found {
+        samples: vec![
+            sample("x", 1.0),
+            sample(" x", 0.0),
+            sample("x\t", 1.0),
+            sample("y\r", 1.0),
+        ],
+        universe: ["x\u{a0}".to_string(), "y".to_string()].into(),
+        ..Found::default()
+    };
+    let error = assemble(found.clone(), OnMissing::Fail, None)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("tasks 1 duplicated (first: `x`)"), "{error}");
+    let imported = assemble(found, OnMissing::Intersect, None).unwrap();
+    assert_eq!(render_csv(&imported), "task_id,correct,score\ny,1,1\n");
+    assert_eq!(imported.dropped.missing.count, 0);
+}
+
+#[test]
 fn scale_parses_min_max_and_refuses_an_empty_range() {
     assert_eq!(Scale::parse("0:100").unwrap().apply(25.0), 0.25);
     assert_eq!(Scale::parse("-1:1").unwrap().apply(0.0), 0.5);

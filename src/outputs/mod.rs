@@ -13,9 +13,10 @@
 //! byte anywhere in a JSON Lines file is reported before a bad line above it.
 
 use std::borrow::Cow;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 
 use crate::error::InputError;
+use crate::table::read_line_capped;
 use crate::table::scan::MAX_ROW_BYTES;
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
@@ -222,7 +223,7 @@ impl<R: Read> OutputsReader<R> {
                 failed,
             } => loop {
                 bytes.clear();
-                let read = read_line(reader, bytes, MAX_ROW_BYTES)
+                let read = read_line_capped(reader, bytes, MAX_ROW_BYTES)
                     .map_err(|error| io_error(source, &error))?;
                 if read == 0 {
                     return Ok(false);
@@ -509,35 +510,6 @@ fn parse_line_fast(raw: &str) -> Option<Line<'_>> {
     }
     let line: Line = serde_json::from_str(raw).ok()?;
     (!line.error.as_ref().is_some_and(is_set)).then_some(line)
-}
-
-/// `BufRead::read_until(b'\n')`, with the line end found by the `memchr` crate's
-/// vector search (the standard library's is a word at a time): the bytes up to and
-/// including the next `\n` (or the end of the input) appended to `line`, and how many;
-/// or, once `line` holds more than `limit` bytes, those (the line is refused).
-fn read_line(
-    reader: &mut impl BufRead,
-    line: &mut Vec<u8>,
-    limit: usize,
-) -> std::io::Result<usize> {
-    let mut read = 0;
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok(buffer) => buffer,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        let (taken, done) = match memchr::memchr(b'\n', buffer) {
-            Some(end) => (end + 1, true),
-            None => (buffer.len(), buffer.is_empty()),
-        };
-        line.extend_from_slice(&buffer[..taken]);
-        reader.consume(taken);
-        read += taken;
-        if done || line.len() > limit {
-            return Ok(read);
-        }
-    }
 }
 
 #[cfg(test)]

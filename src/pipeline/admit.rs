@@ -4,6 +4,7 @@
 //! reruns and `demo` all come through here.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
@@ -12,7 +13,7 @@ use crate::admission::{
     StrataChoice, StrataRequest, TestChoice, TestName, Verdict, decide, decide_summary,
 };
 use crate::alpha::Alpha;
-use crate::atomic::FileToWrite;
+use crate::atomic::{FileToWrite, StreamedFile};
 use crate::digest::sha256_hex;
 use crate::error::InputError;
 use crate::ledger;
@@ -109,6 +110,8 @@ pub enum AdmitOn {
     Summary {
         /// The summary document.
         summary: PathBuf,
+        /// The manifest `split` wrote, if any (required with a ledger).
+        manifest: Option<PathBuf>,
         /// The holdout-reuse ledger, if any.
         ledger: Option<PathBuf>,
     },
@@ -130,6 +133,10 @@ pub struct AdmitRequest {
 /// and the step summary to write, and the pairs to hold until the process exits.
 pub fn run(request: &AdmitRequest, settings: &AdmitSettings) -> anyhow::Result<CommandOutcome> {
     let mut evaluation = evaluate(&request.evidence, settings)?;
+    let folder = (request.report_dir.as_ref()).map(|dir| (dir, report_files(dir, &evaluation)));
+    // pairs.csv is streamed into the folder, never held whole (millions of pairs with
+    // their feedback); the pairs are shared with the process exit, which frees them.
+    let pairs = evaluation.pairs.take().map(Arc::new);
     let report = &evaluation.report;
     let mut notes = std::mem::take(&mut evaluation.notes);
     notes.extend(report.ledger.as_ref().map(ledger_note));
@@ -141,12 +148,18 @@ pub fn run(request: &AdmitRequest, settings: &AdmitSettings) -> anyhow::Result<C
             .and_then(|c| c.warning.clone()),
     );
     let mut writes = Vec::new();
-    if let Some(dir) = &request.report_dir {
-        let files = report_files(dir, &evaluation);
-        notes.push(format!("wrote {} files to {}", files.len(), dir.display()));
+    if let Some((dir, files)) = folder {
+        let streamed: Vec<StreamedFile> = (pairs.clone().into_iter())
+            .map(|pairs| {
+                StreamedFile::new(dir.join("pairs.csv"), move |out| pairs::write(&pairs, out))
+            })
+            .collect();
+        let count = files.len() + streamed.len();
+        notes.push(format!("wrote {count} files to {}", dir.display()));
         writes.push(Write::Folder {
             dir: dir.clone(),
             files,
+            large: streamed,
         });
     }
     writes.push(Write::StepSummary(markdown::render(report)));
@@ -162,7 +175,7 @@ pub fn run(request: &AdmitRequest, settings: &AdmitSettings) -> anyhow::Result<C
     let mut outcome = CommandOutcome::new(status, stdout);
     outcome.notes = notes;
     outcome.writes = writes;
-    Ok(outcome.holding(evaluation))
+    Ok(outcome.holding(evaluation).holding(pairs))
 }
 
 /// Where the attempt stands in the ledger, or that it repeated an earlier one.
@@ -230,40 +243,45 @@ impl Prepared<'_> {
         }
     }
 
-    /// The holdout's identity in the ledger: the SHA-256 of the sorted task ids.
+    /// The holdout's identity in the ledger: the SHA-256 of the sorted task ids of the
+    /// holdout the manifest records, never of the tasks a run declares (renamed or
+    /// fewer tasks would otherwise open a fresh holdout with its full alpha). A run
+    /// whose tasks are not that holdout spends its attempt there and is refused by
+    /// holdout-intact.
     fn holdout_identity(&self) -> anyhow::Result<String> {
-        match &self.source {
-            Source::Pairs(pairs) => {
-                let task_ids: Vec<String> = pairs.tasks().map(str::to_string).collect();
-                Ok(ledger::holdout_identity(&task_ids))
-            }
-            Source::Statistics(summary) => summary.holdout_sha256.clone().ok_or_else(|| {
-                anyhow::anyhow!(
-                    "`{}`: --ledger needs the holdout's identity and the summary has no `holdout_sha256`; compute it as sql/summary.sql does (SHA-256 of the sorted task ids joined by newlines)",
-                    self.inputs[0].path
-                )
-            }),
+        match &self.config.holdout {
+            Some(holdout) => Ok(holdout.identity()),
+            None => anyhow::bail!(
+                "--ledger needs --manifest: the ledger spends alpha per holdout, and only the manifest `split` wrote says which holdout this is"
+            ),
         }
     }
 }
 
-/// `admit --summary`: reads the summary document and resolves the test and the strata
-/// against it.
-fn prepare_summary<'a>(path: &Path, settings: &'a AdmitSettings) -> anyhow::Result<Prepared<'a>> {
+/// `admit --summary`: reads the summary document (and the manifest, for the holdout)
+/// and resolves the test and the strata against it.
+fn prepare_summary<'a>(
+    path: &Path,
+    manifest: Option<&Path>,
+    settings: &'a AdmitSettings,
+) -> anyhow::Result<Prepared<'a>> {
     let input = Input::read(path)?;
+    let manifest = manifest.map(Input::read).transpose()?;
     let mut summary = crate::admission::summary::document::read(&input.path, &input.bytes)?;
     let found = summary.strata.as_ref().map(|s| s.column.as_str());
     match StrataRequest::choose(settings.strata.as_ref(), found) {
         StrataChoice::By(_) => {}
         StrataChoice::Unstratified => summary.strata = None,
         StrataChoice::Missing(request) => anyhow::bail!(
-            "--strata {}: `{}` {}; give --strata {} or none, or recompute the summary by `{}`",
+            "--strata {}: `{}` {}; give {}, or recompute the summary by `{}`",
             request.column,
             input.path,
             found.map_or("is not stratified".to_string(), |column| format!(
                 "is stratified by `{column}`"
             )),
-            found.unwrap_or("none"),
+            found.map_or("--strata none".to_string(), |column| format!(
+                "--strata {column} or none"
+            )),
             request.column
         ),
     }
@@ -277,19 +295,25 @@ fn prepare_summary<'a>(path: &Path, settings: &'a AdmitSettings) -> anyhow::Resu
         &summary.baseline,
         &summary.candidate,
     )?;
+    let holdout = match &manifest {
+        Some(m) => Some(HoldoutRecord::from_manifest(&m.path, &m.bytes, None)?),
+        None => None,
+    };
     let config = Config {
         alpha: settings.alpha,
         test,
         margin: settings.margin,
-        holdout: None,
+        holdout,
         cluster: settings.cluster,
         answers: Answers {
             allow_missing: settings.allow_missing,
             left_out: [None, None],
         },
     };
+    let mut inputs = vec![input.digest("summary")];
+    inputs.extend(manifest.map(|m| m.digest("manifest")));
     Ok(Prepared {
-        inputs: vec![input.digest("summary")],
+        inputs,
         source: Source::Statistics(summary),
         config,
         settings,
@@ -302,11 +326,16 @@ fn prepare_summary<'a>(path: &Path, settings: &'a AdmitSettings) -> anyhow::Resu
 /// `settings.alpha`. Errors are inputs that cannot be used (exit status 2).
 pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
     let (mut prepared, ledger) = match on {
-        AdmitOn::Summary { summary, ledger } => {
-            (prepare_summary(summary, settings)?, ledger.as_deref())
-        }
+        AdmitOn::Summary {
+            summary,
+            manifest,
+            ledger,
+        } => (
+            prepare_summary(summary, manifest.as_deref(), settings)?,
+            ledger.as_deref(),
+        ),
         AdmitOn::Files(files) => {
-            let left_out = super::import::check_imports(&files.baseline, &files.candidate)?;
+            let imports = super::import::check_imports(&files.baseline, &files.candidate)?;
             // Every file is opened before any is parsed, so an unreadable one is reported
             // first.
             let baseline = open_file(&files.baseline)?;
@@ -324,7 +353,8 @@ pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evalua
                 files.keep_feedback,
                 settings,
             )?;
-            prepared.config.answers.left_out = left_out;
+            prepared.config.answers.left_out = imports.left_out;
+            prepared.inputs.extend(imports.records);
             (prepared, files.ledger.as_deref())
         }
         AdmitOn::Bytes {
@@ -519,9 +549,10 @@ pub fn report_names(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The files of a report folder: `admission.json`, `admission.md`, `pairs.csv` and the
-/// plots `outcomes.svg`, `strata.svg` and `power.svg` (on a summary: no `pairs.csv`,
-/// and `outcomes.svg` only for McNemar, whose four cells it draws).
+/// The files of a report folder held whole: `admission.json`, `admission.md` and the
+/// plots `outcomes.svg`, `strata.svg` and `power.svg` (on a summary `outcomes.svg` only
+/// for McNemar, whose four cells it draws). `pairs.csv`, absent on a summary, is
+/// streamed into the folder ([`pairs::write`]) by [`run`].
 pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let plots = svg::render(report, evaluation.pairs.as_ref());
@@ -539,12 +570,6 @@ pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
             markdown::render_in_folder(report, &linked),
         ),
     ];
-    if let Some(pairs) = &evaluation.pairs {
-        files.push(FileToWrite::new(
-            dir.join("pairs.csv"),
-            pairs::render(pairs),
-        ));
-    }
     for (name, svg) in plots {
         files.push(FileToWrite::new(dir.join(name), svg));
     }

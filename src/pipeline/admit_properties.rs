@@ -10,6 +10,7 @@ use proptest::prelude::*;
 
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
+use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
 use crate::pipeline::admit::{AdmitOn, AdmitSettings, Evaluation, Input, evaluate, report_files};
 use crate::report::text;
@@ -110,7 +111,14 @@ fn outputs(evaluation: &Evaluation, inputs: &[&Input]) -> Vec<(String, String)> 
         "stdout".to_string(),
         blank(text::render(&evaluation.report)),
     )];
-    for file in report_files(Path::new("r"), evaluation) {
+    let pairs = evaluation
+        .pairs
+        .as_ref()
+        .map(|pairs| FileToWrite::new("r/pairs.csv", crate::report::pairs::render(pairs)));
+    for file in report_files(Path::new("r"), evaluation)
+        .into_iter()
+        .chain(pairs)
+    {
         let name = file.path.display().to_string();
         let text = String::from_utf8(file.bytes).expect("reports are UTF-8");
         all.push((name, blank(text)));

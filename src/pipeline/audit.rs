@@ -51,6 +51,7 @@ pub fn run(request: &AuditRequest) -> anyhow::Result<CommandOutcome> {
         outcome.writes.push(Write::Folder {
             dir: dir.clone(),
             files: report_files(dir, &report)?,
+            large: Vec::new(),
         });
     }
     Ok(outcome)

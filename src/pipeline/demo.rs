@@ -118,6 +118,7 @@ impl Demo {
         self.writes.push(Write::Folder {
             dir: dir.to_path_buf(),
             files: made,
+            large: Vec::new(),
         });
     }
 
@@ -262,7 +263,12 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
         };
         let evaluation = evaluate(&on, &settings)?;
         let dir = demo.out.join(&folder);
-        demo.write_folder(&dir, report_files(&dir, &evaluation));
+        let mut files = report_files(&dir, &evaluation);
+        // The demo's few pairs are written whole, so that the demo keeps them to compare.
+        files.extend(evaluation.pairs.as_ref().map(|pairs| {
+            FileToWrite::new(dir.join("pairs.csv"), crate::report::pairs::render(pairs))
+        }));
+        demo.write_folder(&dir, files);
         demo.as_built &= evaluation.report.admission.verdict == expected;
         let shown = demo.shown.join(&folder);
         demo.lines.push(summary(arm, &shown, &evaluation));

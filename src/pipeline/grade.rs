@@ -10,6 +10,10 @@ use serde_json::{Value, json};
 
 use super::open_file;
 use super::outcome::{CommandOutcome, Status};
+use crate::error::InputError;
+use crate::report::escape::json_fragment;
+use crate::table::read_line_capped;
+use crate::table::scan::MAX_ROW_BYTES;
 use crate::verify::{self, Verifier};
 
 /// Runs the service: the verifier `name` built from `truth`, then every request of
@@ -21,11 +25,13 @@ pub fn run(
     output: &mut impl Write,
 ) -> anyhow::Result<CommandOutcome> {
     let verifier = verifier(truth, name)?;
-    match serve(verifier.as_ref(), input, output) {
-        Ok(_) => {}
-        // The client closing its end is how a session ends.
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(error) => anyhow::bail!("cannot answer on stdout: {error}"),
+    if let Err(error) = serve(verifier.as_ref(), input, output) {
+        match error.downcast_ref::<std::io::Error>() {
+            // The client closing its end is how a session ends.
+            Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Some(e) => anyhow::bail!("cannot answer on stdout: {e}"),
+            None => return Err(error),
+        }
     }
     Ok(CommandOutcome::new(Status::Success, String::new()))
 }
@@ -75,32 +81,53 @@ fn grade_line(verifier: &dyn Verifier, line: &str) -> Result<Value, String> {
 }
 
 /// Answers every line of `input` on `output`, one line each, flushing after each;
-/// blank lines are skipped. Returns how many lines were answered.
+/// blank lines are skipped. Returns how many lines were answered. Lines are read
+/// through [`read_line_capped`]: a request longer than 64 MiB (`/dev/zero` on stdin)
+/// ends the service with [`InputError::RowTooLong`] naming its line, in bounded
+/// memory. Every answer is written through [`json_fragment`], so a bidirectional or C1
+/// control from a request comes back as a `\uXXXX` escape. A failed write is returned
+/// as the [`std::io::Error`] it was (a closed stdout is the end of the conversation).
 pub fn serve(
     verifier: &dyn Verifier,
-    input: impl BufRead,
+    mut input: impl BufRead,
     output: &mut impl Write,
-) -> std::io::Result<usize> {
+) -> anyhow::Result<usize> {
     let mut answered = 0;
-    for line in input.lines() {
-        let line = match line {
-            Ok(line) => line,
-            // A line that is not UTF-8 is a bad request, not the end of the service.
-            Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
-                let message = json!({ "error": "the line is not UTF-8" });
-                writeln!(output, "{message}")?;
-                output.flush()?;
-                answered += 1;
-                continue;
+    let mut bytes = Vec::new();
+    let mut number = 0;
+    let reply = |output: &mut dyn Write, answer: &Value| -> std::io::Result<()> {
+        writeln!(output, "{}", json_fragment(&answer.to_string()))?;
+        output.flush()
+    };
+    loop {
+        bytes.clear();
+        let read = read_line_capped(&mut input, &mut bytes, MAX_ROW_BYTES).map_err(|e| {
+            InputError::Io {
+                file: "stdin".to_string(),
+                message: e.to_string(),
             }
-            Err(error) => return Err(error),
-        };
-        if line.trim().is_empty() {
-            continue;
+        })?;
+        if read == 0 {
+            return Ok(answered);
         }
-        writeln!(output, "{}", answer(verifier, &line))?;
-        output.flush()?;
+        number += 1;
+        if bytes.len() > MAX_ROW_BYTES {
+            return Err(InputError::RowTooLong {
+                file: "stdin".to_string(),
+                line: number,
+                limit_mib: (MAX_ROW_BYTES >> 20) as u64,
+            }
+            .into());
+        }
+        let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let answer = match std::str::from_utf8(line) {
+            // A line that is not UTF-8 is a bad request, not the end of the service.
+            Err(_) => json!({ "error": "the line is not UTF-8" }),
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => answer(verifier, line),
+        };
+        reply(output, &answer)?;
         answered += 1;
     }
-    Ok(answered)
 }

@@ -18,6 +18,7 @@ use crate::import::{
     Format, Found, ImportError, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
     promptfoo, render_csv,
 };
+use crate::report::InputFile;
 
 /// The file a HELM run folder holds the per-instance statistics in.
 const HELM_STATS: &str = "per_instance_stats.json";
@@ -212,18 +213,35 @@ fn read_lm_eval(args: &ImportSettings) -> anyhow::Result<(Found, Vec<InputLog>)>
     Ok((reader.finish(&args.filter, args.metric.as_deref())?, inputs))
 }
 
+/// What [`check_imports`] found in the companion records.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imports {
+    /// What each import left out (the baseline's, then the candidate's).
+    pub left_out: [Option<LeftOut>; 2],
+    /// Each record read, with its SHA-256, for the report's `inputs` (roles
+    /// `baseline-import` and `candidate-import`): records change the verdict, so a
+    /// report lists them to be reproducible from its inputs.
+    pub records: Vec<InputFile>,
+}
+
 /// Reads the companion records of two scores files (`evogate import` writes one beside
 /// each): refuses to pair two whose records show the same task run on different
-/// documents (lm-eval's `doc_hash`), and returns what each import left out (the
-/// baseline's, then the candidate's), which `admit` counts as unanswered. Files without
-/// a record, or records without hashes, have nothing to compare.
-pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<[Option<LeftOut>; 2]> {
-    let read = |scores: &Path| -> anyhow::Result<Option<Documents>> {
+/// documents (lm-eval's `doc_hash`), and returns what each import left out, which
+/// `admit` counts as unanswered, with the records read and their digests. Files
+/// without a record, or records without hashes, have nothing to compare.
+pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<Imports> {
+    let records = std::cell::RefCell::new(Vec::new());
+    let read = |scores: &Path, role: &str| -> anyhow::Result<Option<Documents>> {
         let path = companion_path(scores);
         if !path.is_file() {
             return Ok(None);
         }
         let bytes = read_file(&path)?;
+        records.borrow_mut().push(InputFile {
+            role: role.to_string(),
+            path: path.display().to_string(),
+            sha256: sha256_hex(&bytes),
+        });
         let documents = serde_json::from_slice(&bytes).map_err(|e| {
             anyhow::anyhow!(
                 "`{}`: not an import record: {e}; re-run evogate import or remove it",
@@ -232,13 +250,19 @@ pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<[Optio
         })?;
         Ok(Some(documents))
     };
-    let (base, cand) = (read(baseline)?, read(candidate)?);
-    let left_out = [
-        base.as_ref().and_then(Documents::left_out),
-        cand.as_ref().and_then(Documents::left_out),
-    ];
+    let (base, cand) = (
+        read(baseline, "baseline-import")?,
+        read(candidate, "candidate-import")?,
+    );
+    let imports = Imports {
+        left_out: [
+            base.as_ref().and_then(Documents::left_out),
+            cand.as_ref().and_then(Documents::left_out),
+        ],
+        records: records.take(),
+    };
     let (Some(base), Some(cand)) = (base, cand) else {
-        return Ok(left_out);
+        return Ok(imports);
     };
     let differ = different_documents(&base, &cand).map_err(|(which, e)| {
         let scores = if which == 0 { baseline } else { candidate };
@@ -255,5 +279,5 @@ pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<[Optio
             companion_path(candidate).display()
         );
     }
-    Ok(left_out)
+    Ok(imports)
 }

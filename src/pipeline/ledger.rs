@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
+use super::open_file;
 use super::outcome::{CommandOutcome, Status};
-use super::read_file;
 use crate::ledger;
 use crate::report::SummaryFormat;
 use crate::report::ledger::{LedgerReport, render_text};
@@ -13,10 +13,9 @@ use crate::report::ledger::{LedgerReport, render_text};
 /// Runs `ledger show` on the ledger at `path`.
 pub fn run(path: &Path, format: SummaryFormat) -> anyhow::Result<CommandOutcome> {
     let source = path.display().to_string();
-    let bytes = read_file(path)?;
-    let text = String::from_utf8(bytes).map_err(|_| {
-        anyhow::anyhow!("`{source}`: not valid UTF-8; a ledger is UTF-8 JSON Lines")
-    })?;
+    crate::atomic::ledger::refuse_irregular(path)?;
+    let text =
+        crate::atomic::ledger::read_text(&source, open_file(path)?, crate::table::MAX_WHOLE_BYTES)?;
     let ledger::Ledger { records, tail } = ledger::read_ledger(&source, &text)?;
     let holdouts = ledger::summarise(&records);
     let stdout = match format {

@@ -6,7 +6,7 @@
 use std::any::Any;
 use std::path::PathBuf;
 
-use crate::atomic::FileToWrite;
+use crate::atomic::{FileToWrite, StreamedFile};
 
 /// What a command's result means for its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +29,8 @@ pub enum Write {
         dir: PathBuf,
         /// Its new files, every path inside `dir`.
         files: Vec<FileToWrite>,
+        /// Its new files too large to hold whole, written into it as they are made.
+        large: Vec<StreamedFile>,
     },
     /// The file the command streamed the use case's output into, moved into place.
     Stream(PathBuf),
@@ -41,9 +43,12 @@ impl Write {
     /// environment's).
     pub fn paths(&self) -> Vec<&std::path::Path> {
         match self {
-            Write::Files(files) | Write::Folder { files, .. } => {
-                files.iter().map(|f| f.path.as_path()).collect()
-            }
+            Write::Files(files) => files.iter().map(|f| f.path.as_path()).collect(),
+            Write::Folder { files, large, .. } => files
+                .iter()
+                .map(|f| f.path.as_path())
+                .chain(large.iter().map(|f| f.path.as_path()))
+                .collect(),
             Write::Stream(path) => vec![path.as_path()],
             Write::StepSummary(_) => Vec::new(),
         }

@@ -69,6 +69,7 @@ pub fn run(settings: &SplitSettings, out: &Path) -> anyhow::Result<CommandOutcom
     outcome.writes.push(Write::Folder {
         dir: out.to_path_buf(),
         files: std::mem::take(&mut built.files),
+        large: Vec::new(),
     });
     outcome.held.append(&mut built.workings);
     Ok(outcome.holding(built.manifest))

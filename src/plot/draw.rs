@@ -7,6 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{OutcomesPlot, PowerPlot, StrataPlot};
+use crate::report::terminal::is_bidi_control;
 
 const SIZE: (u32, u32) = (640, 400);
 const FONT: &str = "sans-serif";
@@ -60,8 +61,11 @@ fn render(title: &str, draw: impl FnOnce(&Area) -> Drawn) -> String {
 /// shown instead: C0 controls and DEL as their Unicode control pictures (ESC as `␛`),
 /// C1 controls and the non-characters U+FFFE and U+FFFF as `�`. Plotters escapes
 /// `&<>"'` but passes these through, and one of them makes the whole file invalid.
+/// Bidirectional controls ([`is_bidi_control`]) are removed, as in Markdown, so a label
+/// is drawn in the order it was written.
 pub fn xml_chars(text: &str) -> String {
     text.chars()
+        .filter(|&c| !is_bidi_control(c))
         .map(|c| match c {
             '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
             '\u{7f}' => '\u{2421}',

@@ -46,7 +46,8 @@ pub const SCHEMA: &str = "evogate/admission/v1";
 /// An input file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InputFile {
-    /// `baseline`, `candidate`, `tasks` or `manifest`.
+    /// `baseline`, `candidate`, `tasks`, `manifest`, `summary`, or `baseline-import`
+    /// and `candidate-import` for the import records read beside the scores files.
     pub role: String,
     /// The path as given on the command line (never made absolute).
     pub path: String,

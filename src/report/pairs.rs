@@ -1,10 +1,18 @@
 //! `pairs.csv`: every pair with both scores, sorted by `task_id`, written with
-//! [`CsvWriter`] so that a task id or feedback a spreadsheet would run as a formula is
-//! neutralised.
+//! [`CsvWriter`] so that a task id, group, stratum or feedback a spreadsheet would run
+//! as a formula is neutralised. Nothing reads `pairs.csv` back, so its identifiers are
+//! text like the feedback, and every character that [acts on a
+//! terminal](crate::report::terminal::acts_on_terminal) is shown as a `\u{..}` escape
+//! (in the feedback, line breaks and tabs kept), so `cat pairs.csv` runs nothing. The file is streamed
+//! to its writer ([`write`](fn@write)): a report of millions of pairs with long feedback is never
+//! held whole in memory.
+
+use std::io;
 
 use crate::admission::Pairs;
 use crate::base::csv::{Cell, CsvWriter};
 use crate::base::numbers::number;
+use crate::report::terminal::{shown, terminal};
 
 /// The columns of `pairs.csv`.
 pub const PAIR_COLUMNS: [&str; 10] = [
@@ -20,15 +28,30 @@ pub const PAIR_COLUMNS: [&str; 10] = [
     "candidate_feedback",
 ];
 
-/// Renders every pair.
-pub fn render(pairs: &Pairs) -> String {
-    let mut csv = CsvWriter::new();
+/// Bytes gathered before they are handed to the writer.
+const CHUNK: usize = 1 << 16;
+
+/// Writes every pair to `out`, a chunk of whole rows at a time.
+pub fn write(pairs: &Pairs, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut csv = CsvWriter::with_capacity(2 * CHUNK);
     csv.header(&PAIR_COLUMNS);
     let flag = |c: Option<bool>| match c {
         Some(true) => "1",
         Some(false) => "0",
         None => "",
     };
+    let mut failure = Ok(());
+    let mut sink = |bytes: &str| {
+        if failure.is_ok() {
+            failure = out.write_all(bytes.as_bytes());
+        }
+    };
+    fn id(value: Option<&str>) -> std::borrow::Cow<'_, str> {
+        shown(value.unwrap_or(""))
+    }
+    fn text(value: Option<&str>) -> std::borrow::Cow<'_, str> {
+        terminal(value.unwrap_or(""))
+    }
     for pair in &pairs.pairs {
         let numbers = [
             number(pair.baseline.score),
@@ -36,17 +59,26 @@ pub fn render(pairs: &Pairs) -> String {
             number(pair.difference()),
         ];
         csv.row(&[
-            Cell::Trusted(pairs.task(pair)),
-            Cell::Trusted(pairs.group(pair).unwrap_or("")),
-            Cell::Trusted(pairs.stratum(pair).unwrap_or("")),
+            Cell::Text(&id(Some(pairs.task(pair)))),
+            Cell::Text(&id(pairs.group(pair))),
+            Cell::Text(&id(pairs.stratum(pair))),
             Cell::Trusted(flag(pair.baseline.correct)),
             Cell::Trusted(flag(pair.candidate.correct)),
             Cell::Trusted(&numbers[0]),
             Cell::Trusted(&numbers[1]),
             Cell::Trusted(&numbers[2]),
-            Cell::Text(pairs.feedback(&pair.baseline).unwrap_or("")),
-            Cell::Text(pairs.feedback(&pair.candidate).unwrap_or("")),
+            Cell::Text(&text(pairs.feedback(&pair.baseline))),
+            Cell::Text(&text(pairs.feedback(&pair.candidate))),
         ]);
+        csv.hand_on(CHUNK, &mut sink);
     }
-    csv.finish()
+    sink(&csv.finish());
+    failure
+}
+
+/// Every pair, as the bytes [`write`](fn@write) writes.
+pub fn render(pairs: &Pairs) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    write(pairs, &mut bytes).expect("writing to memory cannot fail");
+    bytes
 }

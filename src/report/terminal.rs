@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 /// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
 /// right-to-left and the Arabic letter mark, U+061C).
-pub(super) fn is_bidi_control(ch: char) -> bool {
+pub fn is_bidi_control(ch: char) -> bool {
     matches!(
         ch,
         '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
@@ -37,7 +37,18 @@ pub fn push_shown(out: &mut String, ch: char) {
 /// An escape sequence, an OSC 52 clipboard write or a right-to-left override in a cell
 /// value is printed, never run. Text without such characters comes back borrowed.
 pub fn terminal(text: &str) -> Cow<'_, str> {
-    let kept = |ch: char| ch == '\n' || ch == '\t';
+    show(text, |ch| ch == '\n' || ch == '\t')
+}
+
+/// [`terminal`] with line breaks and tabs shown too, for one-line values such as the
+/// identifiers of `pairs.csv`.
+pub fn shown(text: &str) -> Cow<'_, str> {
+    show(text, |_| false)
+}
+
+/// `text` with every character that acts on a terminal, other than the `kept` ones,
+/// shown as a `\u{..}` escape.
+fn show(text: &str, kept: impl Fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(|ch| acts_on_terminal(ch) && !kept(ch)) {
         return Cow::Borrowed(text);
     }

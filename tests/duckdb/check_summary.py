@@ -163,6 +163,32 @@ def main():
     assert "the two arms do not pair: 1 task more than once" in err, err
     assert "lacks 1 task that" in err, err
     print("unpaired arms: refused with exit 2")
+    # Identifiers with whitespace at their ends (hostile Q01, Q02): the SQL trims them
+    # as evogate's reader does, so ids `t1` and `t1<TAB>` pair and groups `=1+1`,
+    # `<TAB>=1+1`, `<CR>=1+1` and ` =1+1` are one cluster in both.
+    folder = f"{work}/whitespace"
+    os.makedirs(folder, exist_ok=True)
+    ends = ["\t", "\r", " ", "\u00a0", "\u2003", "\x0b", ""]
+    for arm, threshold in [("b", 40), ("c", 80)]:
+        with open(f"{folder}/{arm}.csv", "w", encoding="utf-8", newline="") as out:
+            out.write("task_id,group,kind,correct,score\n")
+            for i in range(60):
+                correct = int((i * 37) % 100 < threshold)
+                end = ends[i % len(ends)] if arm == "c" else ""
+                group = ends[i % len(ends)] + "=1+1" if i % 3 == 0 else f"g{i % 4}"
+                out.write(f'"t{i}{end}","{group}",k{i % 3},{correct},{correct}\n')
+    document = f"{folder}/summary.json"
+    run_sql(sql_file, f"{folder}/b.csv", f"{folder}/c.csv", document)
+    extra = ["--cluster", "group"]
+    status_s, out_s, err_s = admit(binary, ["--summary", document, *extra])
+    status_r, out_r, err_r = admit(
+        binary, ["--baseline", f"{folder}/b.csv", "--candidate", f"{folder}/c.csv", *extra]
+    )
+    assert status_s == status_r, f"whitespace: exit {status_s} vs {status_r}: {err_s} {err_r}"
+    summary, raw = json.loads(out_s), json.loads(out_r)
+    assert summary["n"] == 60, f"whitespace: n {summary['n']}"
+    compare("whitespace", summary, raw)
+    print(f"whitespace ids: {summary['cluster']['clusters']} clusters in both, admit --summary equals admit")
 
 
 if __name__ == "__main__":

@@ -100,11 +100,19 @@ fn an_inconclusive_attempt_is_recorded_in_the_ledger_and_spends_an_attempt() {
     // = 0.0304 takes 6 wins of 6 discordant pairs (2^-5 = 0.03125 is not below it),
     // alpha_2 = 0.0076 takes 8; scipy 1.17.1 binom.sf(k - 1, n, 1/6) first reaches 0.8
     // at n = 46 for k = 6 (0.78331 at 45) and n = 60 for k = 8 (0.78870 at 59).
+    let ids: Vec<String> = (0..6).map(|i| format!("p{i:02}:id")).collect();
+    crate::util::write_manifest(dir.path(), &ids);
     for (attempt, rows, needed) in [(1, &rows, 46), (2, &other, 60)] {
         scores(dir.path(), rows, true);
         let out = admit(
             dir.path(),
-            &with(&["--ledger", "ledger.jsonl", "--format", "json"]),
+            &with(
+                &[
+                    &crate::util::LEDGER_WITH_MANIFEST[..],
+                    &["--format", "json"],
+                ]
+                .concat(),
+            ),
         );
         assert_eq!(out.code, 1, "{}", out.stderr);
         let report = json(&out);
@@ -441,8 +449,8 @@ fn model_text_renders_inert_in_markdown_and_csv() {
     assert!(loss.contains("\\=cmd\\|"), "{loss}");
     let csv = fs::read_to_string(dir.path().join("r/pairs.csv")).unwrap();
     let row = csv.lines().find(|l| l.starts_with("t6:x")).unwrap();
-    // The stratum is an identifier (the kind), written unchanged; free text is guarded.
-    assert!(row.contains(",=cmd|' /C calc'!A0,"), "{row}");
+    // Nothing reads pairs.csv back: the stratum is guarded like free text.
+    assert!(row.contains(",'=cmd|' /C calc'!A0,"), "{row}");
     assert!(csv.contains("\"'=HYPERLINK(\"\"x\"\")"), "{csv}");
     let svg = fs::read_to_string(dir.path().join("r/strata.svg")).unwrap();
     assert!(svg.contains("kind==cmd|&apos; /C calc&apos;!A0"), "{svg}");
@@ -528,11 +536,13 @@ fn a_github_step_summary_naming_an_input_or_the_ledger_is_refused() {
     scores(dir.path(), &[("id", 0, 1); 5], true);
     let ledger = dir.path().join("ledger.jsonl");
     fs::write(&ledger, "").unwrap();
+    let ids: Vec<String> = (0..5).map(|i| format!("p{i:02}:id")).collect();
+    crate::util::write_manifest(dir.path(), &ids);
     for (input, option) in [("b.csv", "(--baseline)"), ("ledger.jsonl", "(--ledger)")] {
         let path = dir.path().join(input);
         let before = fs::read(&path).unwrap();
-        let output =
-            admit_into_step_summary(dir.path(), &with(&["--ledger", "ledger.jsonl"]), &path);
+        let args = with(&crate::util::LEDGER_WITH_MANIFEST);
+        let output = admit_into_step_summary(dir.path(), &args, &path);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(

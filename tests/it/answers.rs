@@ -276,4 +276,21 @@ fn tasks_an_import_left_out_count_as_unanswered() {
     }
     let allowed = admit(dir.path(), "b.csv", "c.csv", &["--allow-missing"]);
     assert_eq!(answers(&json(&allowed)).unwrap()["result"], "pass");
+    // The records that changed the verdict are listed with their SHA-256 (hostile R12).
+    let inputs = json(&refused)["inputs"].clone();
+    for (role, path) in [
+        ("baseline-import", "b.import.json"),
+        ("candidate-import", "c.import.json"),
+    ] {
+        let bytes = std::fs::read(dir.path().join(path)).unwrap();
+        let expected = evogate::digest::sha256_hex(&bytes);
+        let listed = inputs
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["role"] == role)
+            .unwrap_or_else(|| panic!("no {role} in {inputs}"));
+        assert_eq!(listed["path"], path);
+        assert_eq!(listed["sha256"], expected.as_str());
+    }
 }

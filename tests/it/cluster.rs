@@ -75,6 +75,10 @@ fn the_ledger_spends_alpha_across_attempts_on_one_holdout() {
     let dir = tempfile::tempdir().unwrap();
     clustered(dir.path());
     let mut alphas = Vec::new();
+    crate::util::write_manifest(
+        dir.path(),
+        &crate::util::first_column(&dir.path().join("b.csv")),
+    );
     let candidate = std::fs::read_to_string(dir.path().join("c.csv")).unwrap();
     let (header, rows) = candidate.split_once('\n').unwrap();
     for attempt in 1..=3u64 {
@@ -89,7 +93,11 @@ fn the_ledger_spends_alpha_across_attempts_on_one_holdout() {
         );
         let result = admit(
             dir.path(),
-            &["--ledger", "ledger.jsonl", "--format", "json"],
+            &[
+                &crate::util::LEDGER_WITH_MANIFEST[..],
+                &["--format", "json"],
+            ]
+            .concat(),
         );
         let json: serde_json::Value = serde_json::from_str(&result.stdout).unwrap();
         assert_eq!(json["ledger"]["attempt"].as_u64(), Some(attempt));

@@ -99,3 +99,47 @@ fn grade_has_the_same_score_as_score_for_the_same_output() {
     }
     assert!(compared >= 10, "only {compared} tasks compared");
 }
+
+#[test]
+fn a_bidi_control_in_an_error_answer_is_written_as_a_json_escape() {
+    // Hostile G05: a task id holding U+202E came back raw in the error line.
+    let dir = tempfile::tempdir().unwrap();
+    let output = evogate(dir.path())
+        .args(["grade", "--jsonl", "--truth", papers().to_str().unwrap()])
+        .write_stdin("{\"task_id\":\"1406.2661:ye\u{202e}ar\",\"output\":\"x\u{2066}\"}\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(!stdout.contains('\u{202e}'), "{stdout:?}");
+    assert!(stdout.contains("\\u202e"), "{stdout}");
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("task `1406.2661:ye\u{202e}ar` is not in the ground truth"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_request_line_longer_than_64_mib_ends_in_a_named_error_with_exit_2() {
+    // Hostile G01: `grade --jsonl < /dev/zero` aborted on a failed allocation.
+    let dir = tempfile::tempdir().unwrap();
+    let mut stdin = b"{\"task_id\":\"1406.2661:year\",\"output\":\"2014\"}\n".to_vec();
+    stdin.resize(stdin.len() + (64 << 20) + 1, 0);
+    let output = evogate(dir.path())
+        .args(["grade", "--jsonl", "--truth", papers().to_str().unwrap()])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`stdin` row 2: the row is longer than 64 MiB"),
+        "{stderr}"
+    );
+    // The request before it was answered.
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+}

@@ -111,6 +111,7 @@ fn cases() -> Vec<Case> {
     let wide = format!("{},score,c99999\n", wide.join(","));
     let long_number = format!("a:id,id,0,1{}\nb:id,id,1,1\n", "0".repeat(308));
     let scores = |rest: &str| format!("task_id,kind,correct,score\n{rest}");
+    let manifest = crate::util::manifest_json(&["a:id", "b:id"]);
     vec![
         // admit
         admit_baseline("an empty scores file", b"", &["`b.csv` is empty", "header row"]),
@@ -274,8 +275,9 @@ fn cases() -> Vec<Case> {
                 ("b.csv", BASELINE.as_bytes()),
                 ("c.csv", CANDIDATE.as_bytes()),
                 ("l.jsonl", b"{\"schema\":\"evogate/ledger/v1\"\n"),
+                ("m.json", manifest.as_bytes()),
             ],
-            &format!("{ADMIT} --ledger l.jsonl"),
+            &format!("{ADMIT} --ledger l.jsonl --manifest m.json"),
             &["`l.jsonl` row 1", "not a ledger record"],
         ),
         // split
@@ -877,6 +879,7 @@ fn a_torn_last_ledger_record_is_skipped_with_a_warning_and_cut_off_by_the_next_a
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("b.csv"), BASELINE).unwrap();
     fs::write(dir.path().join("c.csv"), CANDIDATE).unwrap();
+    crate::util::write_manifest(dir.path(), &["a:id", "b:id"]);
     let admit = [
         "admit",
         "--baseline",
@@ -885,6 +888,8 @@ fn a_torn_last_ledger_record_is_skipped_with_a_warning_and_cut_off_by_the_next_a
         "c.csv",
         "--ledger",
         "l.jsonl",
+        "--manifest",
+        "manifest.json",
     ];
     assert_eq!(run(dir.path(), &admit).code, 1);
     let ledger = dir.path().join("l.jsonl");

@@ -8,7 +8,7 @@ use evogate::atomic::ledger::record_attempt;
 use evogate::digest::sha256_hex;
 use evogate::ledger::{Decision, parse_ledger};
 
-use crate::util::{assert_input_error, run, write};
+use crate::util::{ADMIT_B_C, LEDGER_WITH_MANIFEST, assert_input_error, run, write};
 
 /// Set in the child processes of the concurrency test: the ledger to append to.
 const CHILD_LEDGER: &str = "EVOGATE_LEDGER_CHILD";
@@ -199,5 +199,44 @@ fn two_processes_appending_500_records_each_leave_1000_well_formed_records() {
             .filter(|r| r.baseline_sha256 == digest)
             .count();
         assert_eq!(mine, PER_CHILD as usize, "{name}'s records");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_the_ledger_is_refused_at_once_instead_of_blocking() {
+    // Hostile L10: `ledger show` and `admit --ledger` on a FIFO blocked forever.
+    let dir = tempfile::tempdir().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("fifo.jsonl"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    write(dir.path(), "b.csv", "task_id,correct,score\na,0,0\nb,1,1\n");
+    write(dir.path(), "c.csv", "task_id,correct,score\na,1,1\nb,1,1\n");
+    crate::util::write_manifest(dir.path(), &["a", "b"]);
+    let admit = [&ADMIT_B_C[..], &LEDGER_WITH_MANIFEST[..]].concat();
+    let admit: Vec<&str> = admit
+        .iter()
+        .map(|a| {
+            if *a == "ledger.jsonl" {
+                "fifo.jsonl"
+            } else {
+                a
+            }
+        })
+        .collect();
+    for args in [&["ledger", "show", "fifo.jsonl"][..], &admit[..]] {
+        let output = crate::util::evogate(dir.path())
+            .args(args)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("`fifo.jsonl` is not a regular file"),
+            "{stderr}"
+        );
     }
 }

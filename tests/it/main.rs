@@ -13,6 +13,7 @@ mod hostile;
 mod import;
 mod layout;
 mod ledger;
+mod pairs_csv;
 mod power;
 mod repeat;
 mod report_columns;

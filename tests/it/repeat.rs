@@ -10,6 +10,7 @@ const BASELINE: &str = "task_id,correct,score\na,0,0\nb,0,0\nc,0,0\nd,0,0\ne,0,0
 const CANDIDATE: &str = "task_id,correct,score\na,1,1\nb,1,1\nc,1,1\nd,1,1\ne,1,1\nf,1,1\n";
 
 fn admit(dir: &Path, candidate: &str, extra: &[&str]) -> crate::util::Run {
+    crate::util::write_manifest(dir, &["a", "b", "c", "d", "e", "f"]);
     let mut args = vec![
         "admit",
         "--baseline",
@@ -18,6 +19,8 @@ fn admit(dir: &Path, candidate: &str, extra: &[&str]) -> crate::util::Run {
         candidate,
         "--ledger",
         "l.jsonl",
+        "--manifest",
+        "manifest.json",
     ];
     args.extend_from_slice(extra);
     run(dir, &args)

@@ -341,10 +341,63 @@ fn a_failed_run_keeps_the_old_scores_file_and_leaves_no_temporary_file() {
         fs::read_to_string(dir.path().join("scores.csv")).unwrap(),
         "old\n"
     );
-    let left: Vec<String> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.contains("evogate-tmp"))
-        .collect();
+    let left = crate::util::temporary_files(dir.path());
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_is_a_named_error_with_exit_2_and_no_temporary_file() {
+    // Hostile K03: under `ulimit -f` the kernel's SIGXFSZ killed the run silently and
+    // left `.s.csv.PID.evogate-tmp`.
+    let dir = tempfile::tempdir().unwrap();
+    let truth = papers();
+    let split = run(
+        dir.path(),
+        &["split", "--truth", truth.to_str().unwrap(), "--out", "s"],
+    );
+    assert_eq!(split.code, 0, "{}", split.stderr);
+    let tasks = fs::read_to_string(dir.path().join("s/holdout.csv")).unwrap();
+    // 136 tasks: a scores file of about 13 KB.
+    let mut outputs = String::from("task_id,output\n");
+    for line in tasks.lines().skip(1) {
+        let id = line.split(',').next().unwrap();
+        outputs.push_str(&format!("{id},2014\n"));
+    }
+    write(dir.path(), "o.csv", &outputs);
+    write(dir.path(), "s.csv", "old\n");
+    let binary = assert_cmd::cargo::cargo_bin("evogate");
+    let output = std::process::Command::new("sh")
+        .current_dir(dir.path())
+        // 2 blocks: 1 or 2 KiB by the shell's unit, less than the scores file.
+        .args(["-c", "ulimit -f 2 && exec \"$0\" \"$@\""])
+        .arg(&binary)
+        .args(["score", "--truth", truth.to_str().unwrap()])
+        .args([
+            "--tasks",
+            "s/holdout.csv",
+            "--outputs",
+            "o.csv",
+            "--out",
+            "s.csv",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{:?} {stderr}",
+        output.status
+    );
+    assert!(
+        stderr.contains("`s.csv`: cannot write it: File too large"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("s.csv")).unwrap(),
+        "old\n"
+    );
+    let left = crate::util::temporary_files(dir.path());
     assert!(left.is_empty(), "{left:?}");
 }

@@ -1,7 +1,9 @@
 //! `admit --summary`: a summary document written by hand (the statistics counted on
 //! paper, not by evogate) decides as `admit` on the files it summarises.
 
-use crate::util::{assert_input_error, file_names, run, write};
+use crate::util::{
+    LEDGER_WITH_MANIFEST, assert_input_error, file_names, first_column, run, write, write_manifest,
+};
 
 /// Five papers of four tasks each; the candidate wins every task of four papers and
 /// loses every task of the fifth.
@@ -113,32 +115,12 @@ fn a_summary_spends_the_ledger_of_the_same_holdout_as_the_files() {
     let dir = tempfile::tempdir().unwrap();
     files(dir.path());
     write(dir.path(), "s.json", &document("evogate/summary/v1"));
+    write_manifest(dir.path(), &first_column(&dir.path().join("b.csv")));
     let first = run(
         dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-            "--ledger",
-            "l.jsonl",
-            "--format",
-            "json",
-        ],
+        &ledgered(&["--baseline", "b.csv", "--candidate", "c.csv"]),
     );
-    let second = run(
-        dir.path(),
-        &[
-            "admit",
-            "--summary",
-            "s.json",
-            "--ledger",
-            "l.jsonl",
-            "--format",
-            "json",
-        ],
-    );
+    let second = run(dir.path(), &ledgered(&["--summary", "s.json"]));
     assert_eq!(first.code, 0, "{}", first.stderr);
     assert_eq!(second.code, 0, "{}", second.stderr);
     let (first, second) = (json(&first.stdout), json(&second.stdout));
@@ -148,6 +130,98 @@ fn a_summary_spends_the_ledger_of_the_same_holdout_as_the_files() {
         second["ledger"]["holdout_sha256"],
         first["ledger"]["holdout_sha256"]
     );
+    // The summary's digest was checked against the manifest's holdout.
+    let intact = second["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["criterion"] == "holdout-intact")
+        .unwrap();
+    assert_eq!(intact["result"], "pass", "{intact}");
+}
+
+/// `admit ARGS --ledger ledger.jsonl --manifest manifest.json --format json`.
+fn ledgered<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    [
+        &["admit"],
+        args,
+        &LEDGER_WITH_MANIFEST[..],
+        &["--format", "json"],
+    ]
+    .concat()
+}
+
+#[test]
+fn the_ledger_needs_a_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    files(dir.path());
+    write(dir.path(), "s.json", &document("evogate/summary/v1"));
+    for args in [
+        &[
+            "admit",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+            "--ledger",
+            "l.jsonl",
+        ][..],
+        &["admit", "--summary", "s.json", "--ledger", "l.jsonl"][..],
+    ] {
+        let done = run(dir.path(), args);
+        assert_eq!(done.code, 2, "{}", done.stderr);
+        assert!(done.stderr.contains("--manifest"), "{}", done.stderr);
+        assert!(!dir.path().join("l.jsonl").exists());
+    }
+}
+
+#[test]
+fn renamed_tasks_or_a_forged_summary_digest_spend_on_the_manifests_holdout_and_are_refused() {
+    // Hostile L03-L05: each restarted the spending at attempt 1 of a "new" holdout.
+    let dir = tempfile::tempdir().unwrap();
+    files(dir.path());
+    write_manifest(dir.path(), &first_column(&dir.path().join("b.csv")));
+    let real = run(
+        dir.path(),
+        &ledgered(&["--baseline", "b.csv", "--candidate", "c.csv"]),
+    );
+    assert_eq!(real.code, 0, "{}", real.stderr);
+    let holdout = json(&real.stdout)["ledger"]["holdout_sha256"].clone();
+    // Every task id renamed.
+    for arm in ["b", "c"] {
+        let text = std::fs::read_to_string(dir.path().join(format!("{arm}.csv"))).unwrap();
+        write(
+            dir.path(),
+            &format!("{arm}2.csv"),
+            &text.replace(':', "#2:"),
+        );
+    }
+    let renamed = run(
+        dir.path(),
+        &ledgered(&["--baseline", "b2.csv", "--candidate", "c2.csv"]),
+    );
+    // A summary whose holdout_sha256 is forged.
+    let forged = document("evogate/summary/v1").replace(
+        "924f9df463e2ba50cdb690113945463341803eefa56f4c4b2d25b70a2c89fea9",
+        &format!("{}1", "0".repeat(63)),
+    );
+    write(dir.path(), "forged.json", &forged);
+    let summary = run(dir.path(), &ledgered(&["--summary", "forged.json"]));
+    for (attempt, done) in [(2, &renamed), (3, &summary)] {
+        assert_eq!(done.code, 1, "{}", done.stderr);
+        let report = json(&done.stdout);
+        assert_eq!(report["ledger"]["attempt"], attempt, "{report}");
+        assert_eq!(report["ledger"]["holdout_sha256"], holdout);
+        assert_eq!(report["verdict"], "refused");
+        assert!(
+            report["reasons"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r.as_str().unwrap().contains("holdout")),
+            "{report}"
+        );
+    }
 }
 
 #[test]
@@ -178,5 +252,66 @@ fn a_summary_of_another_version_or_beside_score_files_is_refused_with_exit_2() {
         dir.path(),
         &["admit", "--summary", "s.json", "--strata", "topic"],
     );
-    assert_input_error(&strata, &["--strata topic: `s.json` is not stratified"]);
+    assert_input_error(
+        &strata,
+        &[
+            "--strata topic: `s.json` is not stratified; give --strata none, or recompute the summary by `topic`",
+        ],
+    );
+}
+
+/// The characters of a regular-expression class written as `\x{H}` and `\x{H}-\x{H}`.
+fn class_chars(class: &str) -> std::collections::BTreeSet<u32> {
+    let mut chars = std::collections::BTreeSet::new();
+    for item in class.split("\\x{").skip(1) {
+        let (first, rest) = item.split_once('}').unwrap();
+        let first = u32::from_str_radix(first, 16).unwrap();
+        chars.insert(first);
+        if let Some(last) = rest.strip_prefix('-') {
+            // The range's end is the next item; it is inserted as an item itself.
+            assert!(last.is_empty(), "{class}");
+        }
+    }
+    // Fill the ranges: `\x{A}-\x{B}`.
+    for range in class.split("}-\\x{").skip(1) {
+        let end = u32::from_str_radix(range.split('}').next().unwrap(), 16).unwrap();
+        let start = *chars.range(..end).next_back().unwrap();
+        chars.extend(start..=end);
+    }
+    chars
+}
+
+#[test]
+fn the_sql_trims_identifiers_exactly_as_the_reader_does() {
+    // Hostile Q01, Q02: DuckDB's trim() keeps tab and CR, evogate's reader trims every
+    // Unicode White_Space character, so the two paired different tasks.
+    let sql = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sql/summary.sql"),
+    )
+    .unwrap();
+    let at = sql
+        .find("evogate_trim(x) AS regexp_replace(x,")
+        .expect("the SQL trims identifiers with its evogate_trim macro");
+    let pattern = sql[at..].split('\'').nth(1).unwrap();
+    let (leading, trailing) = pattern.split_once("]+|[").unwrap();
+    let (leading, trailing) = (
+        leading.strip_prefix("^[").unwrap(),
+        trailing.strip_suffix("]+$").unwrap(),
+    );
+    assert_eq!(leading, trailing);
+    let class = class_chars(leading);
+    let whitespace: std::collections::BTreeSet<u32> = (0..=0x10FFFF)
+        .filter_map(char::from_u32)
+        .filter(|c| c.is_whitespace())
+        .map(u32::from)
+        .collect();
+    assert_eq!(class, whitespace);
+    // Every identifier column goes through it, and nothing uses DuckDB's trim().
+    for column in ["task_id", "kind", "\"group\""] {
+        assert!(
+            sql.contains(&format!("evogate_trim(CAST({column} AS VARCHAR))")),
+            "{column}"
+        );
+    }
+    assert!(!sql.contains(" trim(CAST"), "the SQL still calls trim()");
 }

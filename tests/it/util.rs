@@ -98,3 +98,53 @@ pub fn file_names(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// `admit` on `b.csv` and `c.csv`, for more arguments to follow.
+pub const ADMIT_B_C: [&str; 5] = ["admit", "--baseline", "b.csv", "--candidate", "c.csv"];
+
+/// A ledger with the manifest [`write_manifest`] writes.
+pub const LEDGER_WITH_MANIFEST: [&str; 4] =
+    ["--ledger", "ledger.jsonl", "--manifest", "manifest.json"];
+
+/// The names of the temporary files (`.NAME.PID.evogate-tmp`) left in `dir`.
+pub fn temporary_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("evogate-tmp"))
+        .collect()
+}
+
+/// Writes `manifest.json` in `dir`, as `split` writes one, recording `task_ids` as the
+/// holdout (`--ledger` needs a manifest).
+pub fn write_manifest<S: AsRef<str>>(dir: &Path, task_ids: &[S]) -> String {
+    write(dir, "manifest.json", &manifest_json(task_ids))
+}
+
+/// A `manifest.json` as `split` writes one, recording `task_ids` as the holdout.
+pub fn manifest_json<S: AsRef<str>>(task_ids: &[S]) -> String {
+    let task_ids: Vec<&str> = task_ids.iter().map(AsRef::as_ref).collect();
+    let task_ids = task_ids.as_slice();
+    let split = |name: &str, ids: &[&str]| {
+        serde_json::json!({
+            "name": name,
+            "file": {"path": format!("{name}.csv"), "sha256": "0".repeat(64)},
+            "tasks": ids.len(),
+            "groups": ids,
+            "task_ids": ids,
+        })
+    };
+    let manifest = serde_json::json!({
+        "schema": "evogate/manifest/v1",
+        "verifier": "arxiv",
+        "truth": {"path": "t.csv", "sha256": "0".repeat(64)},
+        "seed": 13,
+        "ratios": [50, 25, 25],
+        "cases": "all",
+        "algorithm": "evogate",
+        "splits": [split("train", &[]), split("val", &[]), split("holdout", task_ids)],
+        "holdout_power": {"alpha": 0.05, "n": task_ids.len(), "min_discordant": 5,
+                          "min_detectable_shift": 0.5},
+    });
+    manifest.to_string()
+}

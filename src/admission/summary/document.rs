@@ -23,10 +23,27 @@ struct Document {
     candidate: String,
     pairing: PairingCounts,
     correct: CorrectColumns,
+    #[serde(deserialize_with = "nullable")]
     holdout_sha256: Option<String>,
     overall: SetDocument,
+    #[serde(deserialize_with = "nullable")]
     strata: Option<StrataDocument>,
+    #[serde(deserialize_with = "nullable")]
     clusters: Option<Vec<ClusterDocument>>,
+}
+
+/// Reads a required key that may be `null`. Serde reads a missing `Option` field as
+/// `None`, which would let a document drop its `strata` (and with them the per-stratum
+/// regression guard) by leaving the key out; with a `deserialize_with` and no
+/// `default`, a missing key is refused as ``missing field `strata` `` and only an
+/// explicit `null` opts out (docs/summary.md: every field is required, null where
+/// allowed).
+fn nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer)
 }
 
 #[derive(Serialize, Deserialize, Default)]
@@ -54,6 +71,7 @@ struct SetDocument {
     n: u64,
     baseline_sum_micros: i64,
     candidate_sum_micros: i64,
+    #[serde(deserialize_with = "nullable")]
     outcomes: Option<OutcomesDocument>,
     /// [difference in micro-units, pairs], any order, each difference once.
     differences: Vec<(i64, u64)>,
@@ -84,6 +102,7 @@ struct StratumDocument {
     n: u64,
     baseline_sum_micros: i64,
     candidate_sum_micros: i64,
+    #[serde(deserialize_with = "nullable")]
     outcomes: Option<OutcomesDocument>,
     differences: Vec<(i64, u64)>,
 }
@@ -332,7 +351,7 @@ fn set(document: &SetDocument, at: &str) -> Result<Set, String> {
         both_wrong: o.both_wrong,
     });
     if let Some(o) = outcomes
-        && o.total() != document.n
+        && o.total() != u128::from(document.n)
     {
         return Err(format!(
             "`{at}.outcomes` add up to {} pairs but `{at}.n` is {}",
@@ -340,12 +359,14 @@ fn set(document: &SetDocument, at: &str) -> Result<Set, String> {
             document.n
         ));
     }
-    Ok(Set::from_histogram(
+    // The histogram's total equals n (checked above), so it cannot overflow.
+    Set::from_histogram(
         histogram,
         document.baseline_sum_micros,
         document.candidate_sum_micros,
         outcomes,
-    ))
+    )
+    .map_err(|field| format!("`{at}.{field}` passes 2^64 − 1"))
 }
 
 /// The strata, checked: values distinct, each set valid, together the overall set.
@@ -373,8 +394,17 @@ fn strata(document: &StrataDocument, overall: &Set) -> Result<Strata, String> {
         }
     }
     let mut merged = Set::default();
-    for set in sets.values() {
-        merged.merge(set);
+    for (value, set) in &sets {
+        merged.merge(set).map_err(|field| {
+            format!(
+                "the strata's `{field}` add up past {} at `strata[{value}]`, so they cannot add up to `overall`; every pair belongs to exactly one stratum",
+                if field.ends_with("micros") {
+                    i64::MAX.to_string()
+                } else {
+                    u64::MAX.to_string()
+                }
+            )
+        })?;
     }
     if merged != *overall {
         return Err(format!(

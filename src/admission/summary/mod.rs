@@ -42,16 +42,37 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
-    fn add(&mut self, other: &Outcomes) {
-        self.both_right += other.both_right;
-        self.baseline_only += other.baseline_only;
-        self.candidate_only += other.candidate_only;
-        self.both_wrong += other.both_wrong;
+    /// The four counts added cell by cell, or the name of the first cell whose sum
+    /// passes 2^64 − 1.
+    fn checked_add(&self, other: &Outcomes) -> Result<Outcomes, &'static str> {
+        let add = |a: u64, b: u64, name| a.checked_add(b).ok_or(name);
+        Ok(Outcomes {
+            both_right: add(self.both_right, other.both_right, "outcomes.both_right")?,
+            baseline_only: add(
+                self.baseline_only,
+                other.baseline_only,
+                "outcomes.baseline_only",
+            )?,
+            candidate_only: add(
+                self.candidate_only,
+                other.candidate_only,
+                "outcomes.candidate_only",
+            )?,
+            both_wrong: add(self.both_wrong, other.both_wrong, "outcomes.both_wrong")?,
+        })
     }
 
-    /// a + b + c + d.
-    pub fn total(&self) -> u64 {
-        self.both_right + self.baseline_only + self.candidate_only + self.both_wrong
+    /// a + b + c + d, in `u128` so that counts read from a document cannot wrap.
+    pub fn total(&self) -> u128 {
+        [
+            self.both_right,
+            self.baseline_only,
+            self.candidate_only,
+            self.both_wrong,
+        ]
+        .iter()
+        .map(|&count| u128::from(count))
+        .sum()
     }
 }
 
@@ -85,18 +106,21 @@ pub struct Set {
 
 impl Set {
     /// Builds a set from its histogram of signed differences (micro-units → pairs),
-    /// its sums and its outcome counts. `n` is the histogram's total.
+    /// its sums and its outcome counts. `n` is the histogram's total; a histogram whose
+    /// total passes 2^64 − 1 is refused with the name of the count that overflows
+    /// (`n`), so counts read from a document never wrap.
     pub fn from_histogram(
         histogram: impl IntoIterator<Item = (i64, u64)>,
         baseline_micros: i64,
         candidate_micros: i64,
         outcomes: Option<Outcomes>,
-    ) -> Set {
+    ) -> Result<Set, &'static str> {
         let mut by_magnitude: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
-        let mut zeros = 0;
-        let mut n = 0;
+        let mut zeros: u64 = 0;
+        let mut n: u64 = 0;
         for (difference, count) in histogram {
-            n += count;
+            // Every partial count is at most n, so checking n checks them all.
+            n = n.checked_add(count).ok_or("n")?;
             let entry = by_magnitude.entry(difference.unsigned_abs()).or_default();
             match difference.signum() {
                 1 => entry.0 += count,
@@ -113,14 +137,14 @@ impl Set {
                 negative,
             })
             .collect();
-        Set {
+        Ok(Set {
             n,
             baseline_micros,
             candidate_micros,
             outcomes,
             zeros,
             ties,
-        }
+        })
     }
 
     /// Σ (candidate − baseline), in micro-units.
@@ -157,25 +181,36 @@ impl Set {
         negative.chain(zero).chain(positive).collect()
     }
 
-    fn merge(&mut self, other: &Set) {
+    /// Adds `other`'s pairs to this set. A count or sum that would pass its type's
+    /// range is refused with its field's name (`n`, `outcomes.both_right`,
+    /// `baseline_sum_micros`, …) and the set is left as it was.
+    fn merge(&mut self, other: &Set) -> Result<(), &'static str> {
         let mut histogram: BTreeMap<i64, u64> = self.histogram().into_iter().collect();
         for (d, count) in other.histogram() {
-            *histogram.entry(d).or_default() += count;
+            let entry = histogram.entry(d).or_default();
+            *entry = entry.checked_add(count).ok_or("n")?;
         }
         let outcomes = match (self.n, self.outcomes, other.outcomes) {
             (0, _, o) => o,
-            (_, Some(mut a), Some(b)) => {
-                a.add(&b);
-                Some(a)
-            }
+            (_, Some(a), Some(b)) => Some(a.checked_add(&b)?),
             _ => None,
         };
+        let sum = |a: i64, b: i64, name| a.checked_add(b).ok_or(name);
         *self = Set::from_histogram(
             histogram,
-            self.baseline_micros + other.baseline_micros,
-            self.candidate_micros + other.candidate_micros,
+            sum(
+                self.baseline_micros,
+                other.baseline_micros,
+                "baseline_sum_micros",
+            )?,
+            sum(
+                self.candidate_micros,
+                other.candidate_micros,
+                "candidate_sum_micros",
+            )?,
             outcomes,
-        );
+        )?;
+        Ok(())
     }
 }
 
@@ -312,7 +347,11 @@ impl Statistics {
             .collect();
         let mut overall = Set::default();
         for set in &sets {
-            overall.merge(set);
+            // Counts of pairs held in memory, and sums of at most 10^6 per pair, stay
+            // far below 2^63.
+            overall
+                .merge(set)
+                .expect("the pairs in memory count below 2^63");
         }
         let strata = pairs.strata_column.as_ref().map(|column| Strata {
             column: column.clone(),
@@ -385,6 +424,7 @@ impl Builder {
             self.candidate,
             both_correct.then_some(self.outcomes),
         )
+        .expect("the pairs in memory count below 2^64")
     }
 }
 

@@ -201,7 +201,7 @@ fn the_signed_rank_test_on_ties_is_the_test_on_the_differences_they_group() {
         for d in &differences {
             *histogram.entry(micros(*d)).or_default() += 1;
         }
-        let set = Set::from_histogram(histogram, 0, 0, None);
+        let set = Set::from_histogram(histogram, 0, 0, None).unwrap();
         let ties: Vec<(u64, u64)> = set.ties.iter().map(|t| (t.positive, t.negative)).collect();
         for zero in [ZeroMethod::Wilcox, ZeroMethod::Pratt] {
             let expected = signed_rank(&differences, zero);
@@ -384,4 +384,67 @@ fn counts_that_do_not_add_up_are_refused() {
         message.contains("the strata do not add up to `overall` (2 pairs in the strata, 3 overall"),
         "{message}"
     );
+}
+
+#[test]
+fn outcomes_whose_sum_wraps_past_two_to_the_64_are_refused_naming_the_field() {
+    // u64::MAX + 1 + 1 + 2 wraps to 3 = n: an unchecked sum "adds up" (hostile S01).
+    let mut value = document();
+    value["strata"] = serde_json::Value::Null;
+    value["clusters"] = serde_json::Value::Null;
+    value["overall"]["outcomes"]["both_right"] = u64::MAX.into();
+    value["overall"]["outcomes"]["both_wrong"] = 2.into();
+    let message = read("s.json", value.to_string().as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("`overall.outcomes` add up to 18446744073709551619 pairs"),
+        "{message}"
+    );
+}
+
+#[test]
+fn strata_whose_counts_wrap_past_two_to_the_64_are_refused_naming_the_field() {
+    // Two strata of 2^63 tied pairs each: 2 * 2^63 wraps to 0, so unchecked sums make
+    // the strata "add up" to overall (hostile S02).
+    let half = 1u64 << 63;
+    let message = refusal(|v| {
+        let strata = v["strata"]["values"].as_array_mut().unwrap();
+        for name in ["w1", "w2"] {
+            strata.push(serde_json::json!({
+                "value": name, "n": half, "baseline_sum_micros": 0,
+                "candidate_sum_micros": 0,
+                "outcomes": {"both_right": 0, "baseline_only": 0, "candidate_only": 0,
+                             "both_wrong": half},
+                "differences": [[0, half]],
+            }));
+        }
+    });
+    assert!(
+        message.contains("the strata's `n` add up past 18446744073709551615"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_missing_nullable_key_is_refused_by_name_while_null_opts_out() {
+    for key in ["strata", "clusters", "holdout_sha256"] {
+        let message = refusal(|v| {
+            v.as_object_mut().unwrap().remove(key);
+        });
+        assert!(
+            message.contains(&format!("missing field `{key}`")),
+            "{message}"
+        );
+        let mut value = document();
+        value[key] = serde_json::Value::Null;
+        assert!(
+            read("s.json", value.to_string().as_bytes()).is_ok(),
+            "{key}"
+        );
+    }
+    let message = refusal(|v| {
+        v["overall"].as_object_mut().unwrap().remove("outcomes");
+    });
+    assert!(message.contains("missing field `outcomes`"), "{message}");
 }
