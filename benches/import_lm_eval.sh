@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reading speed of `evogate import lm-eval` against `evogate admit` on the same number
-# of rows (issue 20: within 3x). Generates a 10^6-line lm-eval --log_samples file
+# of rows (issue 20: within 3x), and against reading and hashing the same file with
+# `cat FILE | sha256sum` (issue 33: within 1.5x). Generates a 10^6-line lm-eval --log_samples file
 # (gsm8k-like lines of about 700 bytes: doc, target, arguments, resps, hashes, one
 # metric, one filter), the 10^6-row scores CSVs admit reads (two files of 5x10^5 rows:
 # 10^6 rows read), then times both alternately, RUNS times each, and prints the
@@ -37,8 +38,9 @@ ls -l "$DIR" | awk 'NR > 1 { print $5, $9 }'
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 seconds() { local start end; start=$(date +%s.%N); "$@" > /dev/null 2>&1 || true; end=$(date +%s.%N); echo "$end - $start" | bc; }
-: > "$DIR/import.t"; : > "$DIR/admit.t"
+: > "$DIR/import.t"; : > "$DIR/admit.t"; : > "$DIR/hash.t"
 for _ in $(seq "$RUNS"); do
+  seconds sh -c "cat '$DIR/samples_gsm8k_2025-01-01T00-00-00.0.jsonl' | sha256sum" >> "$DIR/hash.t"
   seconds "$BIN" import lm-eval --from "$DIR/samples_gsm8k_2025-01-01T00-00-00.0.jsonl" --out "$DIR/imported.csv" >> "$DIR/import.t"
   seconds "$BIN" admit --baseline "$DIR/base.csv" --candidate "$DIR/cand.csv" >> "$DIR/admit.t"
 done
@@ -48,4 +50,7 @@ IMPORT=$(median < "$DIR/import.t")
 ADMIT=$(median < "$DIR/admit.t")
 echo "import lm-eval, $N lines: median $IMPORT s over $RUNS runs ($(tr '\n' ' ' < "$DIR/import.t"))"
 echo "admit, 2 x $HALF rows:     median $ADMIT s over $RUNS runs ($(tr '\n' ' ' < "$DIR/admit.t"))"
+HASH=$(median < "$DIR/hash.t")
+echo "cat | sha256sum:           median $HASH s over $RUNS runs ($(tr '\n' ' ' < "$DIR/hash.t"))"
 echo "ratio import / admit: $(echo "scale=2; $IMPORT / $ADMIT" | bc)"
+echo "ratio import / (cat | sha256sum): $(echo "scale=2; $IMPORT / $HASH" | bc)"

@@ -379,9 +379,11 @@ pub struct ImportArgs {
     /// The log's format.
     #[arg(value_enum)]
     pub format: crate::import::Format,
-    /// A log (lm-eval: one samples file per task, all of one run; inspect: .eval or
-    /// .json logs; helm: the run folder).
-    #[arg(long = "from", value_name = "PATH", required = true)]
+    /// The logs of one run (one arm): files, folders (searched 3 levels down for the
+    /// format's logs: lm-eval samples_*.jsonl, inspect .eval/.json, helm run folders)
+    /// or globs; repeat it or give several paths after one --from. All become one
+    /// scores file and one record.
+    #[arg(long = "from", value_name = "PATH", required = true, num_args = 1.., action = clap::ArgAction::Append)]
     pub from: Vec<PathBuf>,
     /// Where to write the scores CSV; the record goes beside it as *.import.json.
     #[arg(long, value_name = "FILE")]
@@ -390,18 +392,31 @@ pub struct ImportArgs {
     /// differently).
     #[arg(long, value_name = "NAME")]
     pub filter: Vec<String>,
-    /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric.
-    #[arg(long, value_name = "NAME")]
-    pub metric: Option<String>,
+    /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric, for
+    /// every task, or TASK=NAME for one task (lm-eval task, helm subject such as
+    /// mmlu:subject=philosophy); repeat it per task. lm-eval defaults to each task's
+    /// primary metric when its `results_<date>.json` sits beside the samples.
+    #[arg(long, value_name = "NAME|TASK=NAME")]
+    pub metric: Vec<String>,
     /// lm-eval with one --from whose name is not lm-eval's: the task.
     #[arg(long, value_name = "NAME")]
     pub task: Option<String>,
-    /// inspect: the scorer whose values are read.
-    #[arg(long, value_name = "NAME")]
-    pub scorer: Option<String>,
-    /// inspect: how several epochs of a sample become one score.
-    #[arg(long, value_enum)]
+    /// inspect: the scorer whose values are read, for every task, or TASK=NAME for one
+    /// task; repeat it per task.
+    #[arg(long, value_name = "NAME|TASK=NAME")]
+    pub scorer: Vec<String>,
+    /// inspect (epochs), promptfoo (--repeat), helm (train trials): how an item's
+    /// repeats become its score: mean, majority, first, or all (every repeat a row
+    /// `<item>#<repeat>` with the item as its `group`, for admit --cluster group);
+    /// also Inspect's median, mode, max, pass_at_K, at_least_K. Default: the log's own
+    /// reducer (Inspect's epochs_reducer), else it is needed when items repeat.
+    #[arg(long, value_name = "RULE", value_parser = crate::import::Repeats::parse)]
     pub repeats: Option<crate::import::Repeats>,
+    /// The metric is lower-is-better (a runtime, a WER, a perplexity): scores are
+    /// mapped as 1 - x (after --scale), so the file is higher-is-better on [0, 1].
+    /// Not needed where the log records the direction (lm-eval's higher_is_better).
+    #[arg(long)]
+    pub lower_is_better: bool,
     /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
     #[arg(long, value_name = "NAME")]
     pub arm: Option<String>,
@@ -436,7 +451,8 @@ pub struct ImportArgs {
     /// tasks out (counted in the record).
     #[arg(long, value_enum, default_value = "fail")]
     pub on_missing: crate::import::OnMissing,
-    /// Map scores from [MIN, MAX] onto [0, 1], e.g. 0:100.
+    /// Map scores from [MIN, MAX] onto [0, 1], e.g. 0:100; MIN > MAX (10:0) maps a
+    /// lower-is-better metric.
     #[arg(long, value_name = "MIN:MAX", allow_hyphen_values = true)]
     pub scale: Option<String>,
 }

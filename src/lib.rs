@@ -9,7 +9,7 @@
 //! tools     base error digest                  (hash, random stream, numbers, arena, csv text)
 //! input     table outputs scores               (reads CSV and JSON Lines into checked rows)
 //! core      alpha task stats split verify grading admission audit ledger import   (no files)
-//! output    report plot atomic                 (report writers; atomic writes, the ledger file)
+//! output    report plot atomic progress        (report writers; atomic writes, the ledger file; stderr progress)
 //! pipeline  pipeline                           (use cases: settings in, an outcome out)
 //! commands  cli cmd                            (clap, and the one executor of side effects)
 //! ```
@@ -55,6 +55,7 @@ pub mod verify;
 // Output.
 pub mod atomic;
 pub mod plot;
+pub mod progress;
 pub mod report;
 
 // Use cases.

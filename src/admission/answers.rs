@@ -34,6 +34,23 @@ pub struct Answers {
     pub allow_missing: bool,
     /// The tasks each arm's import left out: the baseline's, then the candidate's.
     pub left_out: [Option<LeftOut>; 2],
+    /// The candidate's import record, when it says the candidate was chosen on these
+    /// very scores (GEPA's best on its validation set).
+    pub selected_on_these_scores: Option<String>,
+}
+
+/// The `not-selected-on-these-scores` finding, when the candidate's import record says
+/// it was chosen on these scores: it fails, whatever the scores show.
+pub(super) fn selection_evidence(answers: &Answers) -> Option<Finding> {
+    let record = answers.selected_on_these_scores.as_ref()?;
+    Some(Finding {
+        criterion: Criterion::NotSelectedOnTheseScores,
+        result: Check::Fail,
+        proof: format!("{record} says selected_on_these_scores: true"),
+        sentence: format!(
+            "The candidate was chosen on these very scores ({record} says so, e.g. GEPA's best candidate on its validation set), so a gain on them is no evidence: admit it on a holdout it was not chosen on."
+        ),
+    })
 }
 
 /// One arm's unanswered tasks among the pairs, and what its import left out.
@@ -323,6 +340,7 @@ mod tests {
         let answers = Answers {
             allow_missing: false,
             left_out: [None, Some(left)],
+            ..Answers::default()
         };
         let refused = admit(&base, &cand, answers);
         let found = finding(&refused).unwrap();

@@ -140,6 +140,7 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
     // Unanswered tasks decided on under --allow-missing stay in the reasons.
     let noted = rows.answers.as_ref().is_some_and(|(_, noted)| *noted);
     evidence.extend(rows.answers.map(|(finding, _)| finding));
+    evidence.extend(super::answers::selection_evidence(&config.answers));
     evidence.extend([
         improvement_evidence(&overall, config.test, level),
         regression_evidence(&overall, &strata, level),

@@ -234,6 +234,10 @@ pub enum Criterion {
     /// Both arms answered every paired task (only when a file says which were
     /// answered); with `--allow-missing` unanswered tasks pass as wrong answers.
     AnswersComplete,
+    /// The candidate's scores are not the ones it was chosen on (only when its import
+    /// record says it was, as for GEPA's best candidate on its validation set: then
+    /// it fails, as a gain there is no evidence).
+    NotSelectedOnTheseScores,
     /// The one-sided test for improvement is significant at alpha (and, for
     /// signed-rank, the mean agrees in direction).
     ImprovementSignificant,
@@ -254,6 +258,7 @@ impl Criterion {
         match self {
             Criterion::PairingComplete => "pairing-complete",
             Criterion::AnswersComplete => "answers-complete",
+            Criterion::NotSelectedOnTheseScores => "not-selected-on-these-scores",
             Criterion::ImprovementSignificant => "improvement-significant",
             Criterion::NoStratumRegressed => "no-stratum-regressed",
             Criterion::MarginHolds => "margin-holds",

@@ -24,6 +24,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<Printout> {
         task: args.task,
         scorer: args.scorer,
         repeats: args.repeats,
+        lower_is_better: args.lower_is_better,
         arm: args.arm,
         id_var: args.id_var,
         drop_assert: args.drop_assert,

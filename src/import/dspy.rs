@@ -91,6 +91,8 @@ fn read_records(
             score,
             kind: None,
             doc_key: None,
+            repeat: None,
+            group: None,
         });
     }
     found.selectors.insert("id-field".to_string(), id_field);

@@ -82,6 +82,8 @@ pub fn read(file: &str, result: &Value, selectors: &GepaSelectors) -> Result<Fou
             score,
             kind: None,
             doc_key: None,
+            repeat: None,
+            group: None,
         });
     }
     let shown = match selectors.candidate {
@@ -89,6 +91,8 @@ pub fn read(file: &str, result: &Value, selectors: &GepaSelectors) -> Result<Fou
         _ => chosen.to_string(),
     };
     found.selectors.insert("candidate".to_string(), shown);
+    // The best candidate was picked on these scores; the seed (0) and the others not.
+    found.selected_on_these_scores = best == Some(chosen) && chosen != 0;
     found.selectors.insert("id".to_string(), naming.describe());
     found.notes.push(
         "GEPA chose its candidates on these validation scores, so a gain measured on them is optimistic; admit on a holdout GEPA never saw"

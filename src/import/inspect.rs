@@ -1,65 +1,288 @@
 //! Inspect AI logs: `.eval` files (zip archives holding `header.json` and one
 //! `samples/<id>_epoch_<n>.json` per sample and epoch) and `.json` logs (one object with
 //! `eval` and `samples`). The task id is `<task>:<sample id>`, `kind` the task;
-//! `--scorer` chooses among the scores; values map as Inspect's `value_to_float` maps
-//! them (C 1, P 0.5, I and N 0, booleans, numbers, numeric strings, yes/no, true/false),
-//! except that an unknown value is refused rather than read as 0. Epochs are reduced by
-//! `--repeats`; a sample with an `error` is missing, not wrong.
+//! `--scorer` chooses among the scores (per task with `TASK=NAME`); values map as
+//! Inspect's `value_to_float` maps them (C 1, P 0.5, I and N 0, booleans, numbers,
+//! numeric strings, yes/no, true/false), except that an unknown value is refused rather
+//! than read as 0. Epochs are repeats, reduced by `--repeats` or else by the log's own
+//! `epochs_reducer`; a sample with an `error` is missing, not wrong.
+//!
+//! Both kinds are read as streams: a sample's messages, events and output (nearly all
+//! of a log's bytes) are stepped over, never built, so memory holds one sample at a
+//! time and a few numbers for each. A zip member is read through a cap, so an archive
+//! that inflates without end is refused, and an archive holding two members of one
+//! name (which one is meant cannot be told) is refused as ambiguous.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Cursor, Read};
+use std::io::{BufReader, Read, Seek};
 
-use serde_json::{Map, Value};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 
-use super::{Found, ImportError, Repeats, Sample, choose, id_text};
+use super::record::doc_key;
+use super::{Found, ImportError, Repeats, Sample, id_text};
 
-/// One Inspect log: its task name and samples, as JSON values.
+/// The most a zip member may inflate to: as much as evogate reads of a whole file.
+pub const MAX_MEMBER_BYTES: u64 = crate::table::MAX_WHOLE_BYTES;
+
+/// One Inspect log: its task, status and the few fields of each sample that matter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Log {
     /// The input file as given.
     pub file: String,
     /// `eval.task`.
     pub task: String,
+    /// `status`: `success`, `error`, `cancelled`, `started`.
+    pub status: Option<String>,
+    /// `eval.config.epochs_reducer`, when it names one reducer.
+    pub reducer: Option<Repeats>,
+    /// `eval.dataset` as `name location (N samples)`.
+    pub dataset: Option<String>,
     /// The samples, one per sample and epoch.
-    pub samples: Vec<Value>,
+    pub samples: Vec<LogSample>,
 }
 
-/// Reads a `.json` log.
-pub fn log_from_json(file: &str, bytes: &[u8]) -> Result<Log, ImportError> {
-    let value: Value = serde_json::from_slice(bytes)
-        .map_err(|e| ImportError::malformed(file, format!("not JSON: {e}")))?;
-    let samples = match value.get("samples") {
-        Some(Value::Array(samples)) => samples.clone(),
-        _ => {
-            return Err(ImportError::malformed(
-                file,
-                "no `samples` list; write the log with its samples (not a header-only log)",
-            ));
+/// The fields of one sample that matter, read without building the rest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogSample {
+    /// `id` as text.
+    pub id: String,
+    /// `epoch` (1 when absent).
+    pub epoch: u64,
+    /// Whether the sample carries an `error`.
+    pub error: bool,
+    /// Each scorer's `value`.
+    pub scores: Vec<(String, Value)>,
+    /// A key of the sample's `input` ([`doc_key`] of its compact JSON).
+    pub input_key: Option<u64>,
+}
+
+/// A sample as it sits in the log; `id` and `epoch` checked later, with the file's name.
+#[derive(Deserialize)]
+struct RawSample {
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    epoch: Option<Value>,
+    #[serde(default, deserialize_with = "error_present")]
+    error: bool,
+    #[serde(default)]
+    scores: Option<BTreeMap<String, RawScore>>,
+    #[serde(default, deserialize_with = "input_digest")]
+    input: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct RawScore {
+    #[serde(default)]
+    value: Option<Value>,
+}
+
+/// `error` is set unless absent, null or empty.
+fn error_present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Null => false,
+        Value::String(s) => !s.is_empty(),
+        _ => true,
+    })
+}
+
+fn input_digest<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    Ok((!value.is_null()).then(|| doc_key(&value.to_string())))
+}
+
+/// `eval` (a JSON log) or the header's `eval` (a `.eval`).
+#[derive(Deserialize, Default)]
+struct EvalSpec {
+    #[serde(default)]
+    task: Option<String>,
+    #[serde(default)]
+    dataset: Option<Value>,
+    #[serde(default)]
+    config: Option<EvalConfig>,
+}
+
+#[derive(Deserialize, Default)]
+struct EvalConfig {
+    #[serde(default)]
+    epochs_reducer: Option<Value>,
+}
+
+/// `header.json` of a `.eval`.
+#[derive(Deserialize)]
+struct Header {
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    eval: Option<EvalSpec>,
+}
+
+/// A whole JSON log, its samples converted one by one as they are read.
+struct JsonLog {
+    status: Option<String>,
+    eval: Option<EvalSpec>,
+    samples: Option<Vec<RawSample>>,
+}
+
+impl<'de> Deserialize<'de> for JsonLog {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<JsonLog, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = JsonLog;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an Inspect log object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<JsonLog, A::Error> {
+                let mut log = JsonLog {
+                    status: None,
+                    eval: None,
+                    samples: None,
+                };
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "status" => log.status = map.next_value()?,
+                        "eval" => log.eval = Some(map.next_value()?),
+                        "samples" => log.samples = map.next_value()?,
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(log)
+            }
         }
+        deserializer.deserialize_map(Fields)
+    }
+}
+
+/// Reads a `.json` log from a stream.
+pub fn log_from_json(file: &str, input: impl Read) -> Result<Log, ImportError> {
+    let mut reader =
+        serde_json::Deserializer::from_reader(BufReader::with_capacity(1 << 20, input));
+    let log = JsonLog::deserialize(&mut reader)
+        .and_then(|log| reader.end().map(|()| log))
+        .map_err(|e| ImportError::malformed(file, format!("not an Inspect JSON log: {e}")))?;
+    let Some(samples) = log.samples else {
+        return Err(ImportError::malformed(
+            file,
+            "no `samples` list; write the log with its samples (not a header-only log)",
+        ));
     };
+    let eval = log.eval.unwrap_or_default();
+    let samples = samples
+        .into_iter()
+        .map(|raw| checked(file, raw))
+        .collect::<Result<Vec<_>, _>>()?;
+    from_parts(file, log.status, eval, samples)
+}
+
+fn from_parts(
+    file: &str,
+    status: Option<String>,
+    eval: EvalSpec,
+    samples: Vec<LogSample>,
+) -> Result<Log, ImportError> {
+    let Some(task) = eval.task else {
+        return Err(ImportError::malformed(
+            file,
+            "no `eval.task`; is this an Inspect log?",
+        ));
+    };
+    let reducer = match eval.config.and_then(|c| c.epochs_reducer) {
+        Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(str::to_string),
+        Some(Value::String(name)) => Some(name),
+        _ => None,
+    }
+    .and_then(|name| Repeats::parse(&name).ok());
+    let dataset = eval.dataset.map(|d| {
+        let field = |key: &str| d.get(key).map(id_text).unwrap_or_default();
+        format!(
+            "name {}, location {}, {} samples",
+            field("name"),
+            field("location"),
+            field("samples")
+        )
+    });
     Ok(Log {
         file: file.to_string(),
-        task: task_name(file, &value)?,
+        task,
+        status,
+        reducer,
+        dataset,
         samples,
     })
 }
 
-fn task_name(file: &str, log: &Value) -> Result<String, ImportError> {
-    match log.get("eval").and_then(|e| e.get("task")) {
-        Some(Value::String(task)) => Ok(task.clone()),
-        _ => Err(ImportError::malformed(
-            file,
-            "no `eval.task`; is this an Inspect log?",
-        )),
+/// A sample's id and epoch checked: an id is a number or a string, an epoch a whole
+/// number from 1.
+fn checked(file: &str, raw: RawSample) -> Result<LogSample, ImportError> {
+    let id = match &raw.id {
+        Some(v @ (Value::Number(_) | Value::String(_))) => id_text(v),
+        _ => return Err(ImportError::malformed(file, "a sample has no `id`")),
+    };
+    let epoch = match &raw.epoch {
+        None | Some(Value::Null) => 1,
+        Some(value) => value.as_u64().filter(|e| *e >= 1).ok_or_else(|| {
+            ImportError::malformed(
+                file,
+                format!("sample `{id}`: epoch {value} is not a whole number from 1"),
+            )
+        })?,
+    };
+    let scores = raw
+        .scores
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(name, score)| Some((name, score.value?)))
+        .collect();
+    Ok(LogSample {
+        id,
+        epoch,
+        error: raw.error,
+        scores,
+        input_key: raw.input,
+    })
+}
+
+/// A reader that refuses to give more than `limit` bytes: the error names the member.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+    name: String,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buffer)?;
+        match self.left.checked_sub(n as u64) {
+            Some(left) => {
+                self.left = left;
+                Ok(n)
+            }
+            None => Err(std::io::Error::other(format!(
+                "`{}` inflates past {} MiB, more than evogate reads of one member (a zip bomb, or not an Inspect log)",
+                self.name,
+                MAX_MEMBER_BYTES >> 20
+            ))),
+        }
     }
 }
 
 /// Reads a `.eval` (zip) log: `header.json` for the task, every `samples/*.json` in
-/// name order.
-pub fn log_from_eval(file: &str, bytes: &[u8]) -> Result<Log, ImportError> {
+/// name order, each member streamed through [`MAX_MEMBER_BYTES`].
+pub fn log_from_eval(file: &str, input: impl Read + Seek) -> Result<Log, ImportError> {
     let bad = |what: String| ImportError::malformed(file, what);
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
+    let mut archive = zip::ZipArchive::new(BufReader::new(input))
         .map_err(|e| bad(format!("not a zip archive (.eval): {e}")))?;
+    if archive.has_duplicate_names() {
+        return Err(bad(
+            "the archive holds two members of one name, so which one is meant cannot be told (Python's zipfile would read the last silently); write the log again".to_string(),
+        ));
+    }
     let mut names: Vec<String> = archive
         .file_names()
         .filter_map(Result::ok)
@@ -67,27 +290,40 @@ pub fn log_from_eval(file: &str, bytes: &[u8]) -> Result<Log, ImportError> {
         .map(|n| n.into_owned())
         .collect();
     names.sort();
-    let mut read_member = |name: &str| -> Result<Value, ImportError> {
-        let mut member = archive
+    fn member<T: serde::de::DeserializeOwned, R: Read + Seek>(
+        archive: &mut zip::ZipArchive<R>,
+        file: &str,
+        name: &str,
+    ) -> Result<T, ImportError> {
+        let bad = |what: String| ImportError::malformed(file, what);
+        let member = archive
             .by_name(name)
             .map_err(|e| bad(format!("cannot read `{name}` in the archive: {e}")))?;
-        let mut text = Vec::new();
-        member
-            .read_to_end(&mut text)
-            .map_err(|e| bad(format!("cannot read `{name}` in the archive: {e}")))?;
-        serde_json::from_slice(&text).map_err(|e| bad(format!("`{name}` is not JSON: {e}")))
-    };
-    let header = read_member("header.json")?;
-    let task = task_name(file, &header)?;
-    let samples = names
-        .iter()
-        .map(|name| read_member(name))
-        .collect::<Result<Vec<Value>, ImportError>>()?;
-    Ok(Log {
-        file: file.to_string(),
-        task,
+        let capped = Capped {
+            inner: member,
+            left: MAX_MEMBER_BYTES,
+            name: name.to_string(),
+        };
+        serde_json::from_reader(BufReader::with_capacity(1 << 16, capped)).map_err(|e| {
+            match e.is_io() {
+                // The cap's message names the member already.
+                true => bad(format!("cannot read it: {e}")),
+                false => bad(format!("`{name}` is not JSON: {e}")),
+            }
+        })
+    }
+    let header: Header = member(&mut archive, file, "header.json")?;
+    let mut samples = Vec::with_capacity(names.len());
+    for name in &names {
+        let raw: RawSample = member(&mut archive, file, name)?;
+        samples.push(checked(file, raw)?);
+    }
+    from_parts(
+        file,
+        header.status,
+        header.eval.unwrap_or_default(),
         samples,
-    })
+    )
 }
 
 /// A score value as Inspect's `value_to_float` reads it; `None` when it does not (a
@@ -111,144 +347,115 @@ pub fn value_to_float(value: &Value) -> Option<f64> {
     }
 }
 
-/// The samples of `logs` (one run) under `scorer`, epochs reduced by `repeats`.
-pub fn read(
-    logs: &[Log],
-    scorer: Option<&str>,
-    repeats: Option<Repeats>,
-) -> Result<Found, ImportError> {
-    let mut scorers = BTreeSet::new();
-    for log in logs {
-        for sample in &log.samples {
-            if let Some(Value::Object(scores)) = sample.get("scores") {
-                scorers.extend(scores.keys().cloned());
+/// The samples of `logs` (one run) under each task's scorer (`scorers`: `NAME` for
+/// every task or `TASK=NAME`), epochs as repeats.
+pub fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportError> {
+    let mut found = Found::default();
+    let tasks: BTreeSet<String> = logs.iter().map(|l| l.task.clone()).collect();
+    let given = super::per_task("--scorer", scorers, &tasks)?;
+    let mut chosen: BTreeMap<&str, String> = BTreeMap::new();
+    for task in &tasks {
+        let mut names = BTreeSet::new();
+        for log in logs.iter().filter(|l| &l.task == task) {
+            for sample in &log.samples {
+                names.extend(sample.scores.iter().map(|(n, _)| n.clone()));
             }
         }
+        let why = format!("the samples of task `{task}` carry several scores");
+        let scorer = if names.is_empty() {
+            let files: Vec<&str> = logs
+                .iter()
+                .filter(|l| &l.task == task)
+                .map(|l| l.file.as_str())
+                .collect();
+            return Err(ImportError::malformed(
+                &files.join("`, `"),
+                format!(
+                    "no sample of task `{task}` carries a score (an unscored log); score it with `inspect score`, then import"
+                ),
+            ));
+        } else {
+            super::choose(
+                "--scorer",
+                given.get(task).map(String::as_str),
+                &names,
+                &why,
+            )?
+        };
+        chosen.insert(task.as_str(), scorer);
     }
-    let scorer = choose(
-        "--scorer",
-        scorer,
-        &scorers,
-        "the samples carry several scores",
-    )?;
-    let mut found = Found::default();
-    // task id → epoch → value, and the task's kind.
-    let mut epochs: BTreeMap<String, (String, BTreeMap<u64, f64>)> = BTreeMap::new();
-    let mut errored = BTreeSet::new();
     for log in logs {
+        let scorer = &chosen[log.task.as_str()];
+        match log.status.as_deref() {
+            None | Some("success") => {}
+            Some(status) => found.notes.push(format!(
+                "`{}` ended with status `{status}`, not `success`: its samples may be cut short or errored",
+                log.file
+            )),
+        }
+        if let Some(reducer) = log.reducer {
+            found.reducers.insert(log.task.clone(), reducer);
+        }
+        if let Some(dataset) = &log.dataset {
+            found.datasets.insert(log.file.clone(), dataset.clone());
+        }
+        let kind: std::sync::Arc<str> = std::sync::Arc::from(log.task.as_str());
         for sample in &log.samples {
-            let object = sample.as_object().ok_or_else(|| {
-                ImportError::malformed(&log.file, "a sample is not a JSON object")
-            })?;
-            let id = match object.get("id") {
-                Some(v @ (Value::Number(_) | Value::String(_))) => id_text(v),
-                _ => return Err(ImportError::malformed(&log.file, "a sample has no `id`")),
-            };
-            let task_id = format!("{}:{id}", log.task);
+            let task_id = format!("{}:{}", log.task, sample.id);
             found.universe.insert(task_id.clone());
-            if has_error(object) {
-                errored.insert(task_id);
+            if sample.error {
+                found.errored.push(task_id);
                 continue;
             }
-            let epoch = object.get("epoch").and_then(Value::as_u64).unwrap_or(1);
-            let Some(value) = score_of(object, &scorer) else {
+            let Some((_, value)) = sample.scores.iter().find(|(n, _)| n == scorer) else {
                 continue;
             };
             let number = value_to_float(value).ok_or_else(|| {
                 ImportError::malformed(
                     &log.file,
                     format!(
-                        "sample `{id}` epoch {epoch}: scorer `{scorer}` value {value} is not C, I, P, N, a number or a boolean"
+                        "sample `{}` epoch {}: scorer `{scorer}` value {value} is not C, I, P, N, a number or a boolean",
+                        sample.id, sample.epoch
                     ),
                 )
             })?;
-            let slot = epochs
-                .entry(task_id.clone())
-                .or_insert_with(|| (log.task.clone(), BTreeMap::new()));
-            if slot.1.insert(epoch, number).is_some() {
-                found.duplicated.push(task_id);
-            }
-        }
-    }
-    let most = epochs.values().map(|(_, e)| e.len()).max().unwrap_or(0);
-    let repeats = match (most, repeats) {
-        (0 | 1, r) => r.unwrap_or(Repeats::First),
-        (_, Some(r)) => r,
-        (n, None) => {
-            return Err(ImportError::Choice {
-                option: "--repeats".to_string(),
-                given: None,
-                choices: vec!["mean".into(), "majority".into(), "first".into()],
-                why: format!("samples have up to {n} epochs"),
+            found.samples.push(Sample {
+                task_id,
+                score: number,
+                kind: Some(std::sync::Arc::clone(&kind)),
+                doc_key: sample.input_key,
+                repeat: Some(sample.epoch),
+                group: None,
             });
         }
-    };
-    let mut turned = 0usize;
-    for (task_id, (kind, values)) in epochs {
-        if errored.contains(&task_id) {
-            continue;
-        }
-        let all: Vec<f64> = values.values().copied().collect();
-        let score = match repeats {
-            Repeats::First => all[0],
-            Repeats::Mean => {
-                let mean = all.iter().sum::<f64>() / all.len() as f64;
-                let binary = all.iter().all(|v| *v == 0.0 || *v == 1.0);
-                if binary && mean != 0.0 && mean != 1.0 {
-                    turned += 1;
-                }
-                mean
-            }
-            Repeats::Majority => majority(&all).ok_or_else(|| {
-                ImportError::Refused(format!(
-                    "task `{task_id}`: its {} epochs have no value held by more than half; use --repeats mean or first",
-                    all.len()
-                ))
-            })?,
-        };
-        found.samples.push(Sample {
-            task_id,
-            score,
-            kind: Some(kind.into()),
-            doc_key: None,
-        });
     }
-    if turned > 0 {
-        found.notes.push(format!(
-            "--repeats mean turned the 0/1 outcomes of {turned} tasks into scores, so the file has no `correct` column and admit uses the signed-rank test"
-        ));
-    }
-    found.errored = errored.into_iter().collect();
-    found.selectors.insert("scorer".to_string(), scorer);
-    if most > 1 {
-        let name = match repeats {
-            Repeats::Mean => "mean",
-            Repeats::Majority => "majority",
-            Repeats::First => "first",
-        };
-        found
-            .selectors
-            .insert("repeats".to_string(), name.to_string());
-    }
+    let record: Vec<String> = chosen.iter().map(|(t, s)| format!("{t}={s}")).collect();
+    found
+        .selectors
+        .insert("scorer".to_string(), record.join(","));
     Ok(found)
 }
 
-fn has_error(sample: &Map<String, Value>) -> bool {
-    match sample.get("error") {
-        None | Some(Value::Null) => false,
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(_) => true,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capped_member_reads_up_to_its_limit_and_refuses_past_it_naming_the_member() {
+        let read = |left: u64| {
+            let mut capped = Capped {
+                inner: &b"0123456789"[..],
+                left,
+                name: "samples/1_epoch_1.json".to_string(),
+            };
+            let mut bytes = Vec::new();
+            capped.read_to_end(&mut bytes).map(|_| bytes)
+        };
+        assert_eq!(read(10).unwrap(), b"0123456789");
+        let error = read(9).unwrap_err().to_string();
+        assert!(
+            error.starts_with("`samples/1_epoch_1.json` inflates past 1024 MiB"),
+            "{error}"
+        );
     }
-}
-
-fn score_of<'a>(sample: &'a Map<String, Value>, scorer: &str) -> Option<&'a Value> {
-    sample.get("scores")?.get(scorer)?.get("value")
-}
-
-/// The value more than half of `values` hold.
-fn majority(values: &[f64]) -> Option<f64> {
-    values
-        .iter()
-        .find(|v| values.iter().filter(|w| w == v).count() * 2 > values.len())
-        .copied()
 }

@@ -1,8 +1,10 @@
 //! lm-evaluation-harness `--log_samples` files: one JSON line per document per filter,
 //! in files named `samples_<task>_<date>.jsonl`, one per task, several making one run.
 //! The task id is `<task>:<doc_id>` (never the prompt hash, which changes when an
-//! optimizer changes the prompt); `kind` is the task; `--filter` and `--metric` choose
-//! the line and the value. A metric's value sits at the top level of the line (0.4.x:
+//! optimizer changes the prompt); `kind` is the task; `--filter` and `--metric` (per
+//! task, `TASK=NAME`) choose the line and the value. A `results_<date>.json` beside the
+//! files gives each task's primary metric (the first of its `metric_list`), its
+//! direction (`higher_is_better`) and its sample count (`n-samples`, checked). A metric's value sits at the top level of the line (0.4.x:
 //! `"metrics": ["exact_match"], "exact_match": 1.0`) or inside a `metrics` object
 //! (`"metrics": {"exact_match": 1.0}`). Files are read line by line, each by a targeted
 //! scanner (`lm_eval_scan`) that leaves any line it does not fully understand to serde_json.
@@ -20,6 +22,79 @@ use serde_json::Value;
 use super::lm_eval_chunks::{CHUNK, Stop, read_parallel};
 use super::record::doc_key;
 use super::{Found, ImportError, Sample, choose, numeric};
+
+/// What a `results_<date>.json` says about one task.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaskResults {
+    /// The results file, as given or found.
+    pub file: String,
+    /// The first metric of the task's `metric_list` (its primary metric).
+    pub primary: Option<String>,
+    /// `higher_is_better` by metric.
+    pub higher_is_better: BTreeMap<String, bool>,
+    /// `n-samples` `effective`: the documents the task ran on.
+    pub n_samples: Option<u64>,
+}
+
+/// The tasks of a `results_<date>.json` written beside the samples files.
+pub fn read_results(
+    file: &str,
+    bytes: &[u8],
+) -> Result<BTreeMap<String, TaskResults>, ImportError> {
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| ImportError::malformed(file, format!("not JSON: {e}")))?;
+    let mut tasks: BTreeMap<String, TaskResults> = BTreeMap::new();
+    let entry = |tasks: &mut BTreeMap<String, TaskResults>, task: &str| -> TaskResults {
+        tasks.remove(task).unwrap_or_else(|| TaskResults {
+            file: file.to_string(),
+            ..TaskResults::default()
+        })
+    };
+    if let Some(Value::Object(configs)) = value.get("configs") {
+        for (task, config) in configs {
+            let mut info = entry(&mut tasks, task);
+            info.primary = config
+                .pointer("/metric_list/0/metric")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            tasks.insert(task.clone(), info);
+        }
+    }
+    if let Some(Value::Object(directions)) = value.get("higher_is_better") {
+        for (task, metrics) in directions {
+            let mut info = entry(&mut tasks, task);
+            if let Value::Object(metrics) = metrics {
+                for (metric, higher) in metrics {
+                    if let Value::Bool(higher) = higher {
+                        info.higher_is_better.insert(metric.clone(), *higher);
+                    }
+                }
+            }
+            tasks.insert(task.clone(), info);
+        }
+    }
+    if let Some(Value::Object(counts)) = value.get("n-samples") {
+        for (task, count) in counts {
+            let mut info = entry(&mut tasks, task);
+            info.n_samples = count.get("effective").and_then(Value::as_u64);
+            tasks.insert(task.clone(), info);
+        }
+    }
+    if tasks.is_empty() {
+        return Err(ImportError::malformed(
+            file,
+            "holds no `configs`, `higher_is_better` or `n-samples`; is this lm-eval's results_<date>.json?",
+        ));
+    }
+    Ok(tasks)
+}
+
+/// The `results_<date>.json` that belongs beside `samples_<task>_<date>.jsonl`.
+pub fn results_name(samples: &str) -> Option<String> {
+    let name = samples.strip_suffix(".jsonl")?;
+    let date = name.rsplit_once('_')?.1;
+    Some(format!("results_{date}.json"))
+}
 
 /// One line kept. Its doc id and metric values sit in its [`Part`]'s arenas, ending
 /// where the next line's begin (one allocation per chunk, not several per line).
@@ -142,6 +217,16 @@ impl Reader {
         let sha256 = match read {
             Ok(sha256) => sha256,
             Err(Stop::Merge(e)) => return Err(e),
+            Err(Stop::LineTooLong(line)) => {
+                return Err(ImportError::Malformed {
+                    file: file.to_string(),
+                    line: Some(line),
+                    message: format!(
+                        "the line is longer than {} MiB, more than evogate reads as one JSON line; check that this is an lm-eval --log_samples file",
+                        crate::table::scan::MAX_ROW_BYTES >> 20
+                    ),
+                });
+            }
             Err(Stop::Read(e)) => {
                 return Err(ImportError::malformed(file, format!("cannot read it: {e}")));
             }
@@ -185,8 +270,21 @@ impl Reader {
     }
 
     /// The samples under the chosen filter (one of `filters` per task, or the task's
-    /// only one) and metric.
+    /// only one) and metric (`--metric NAME`, as a single value).
     pub fn finish(self, filters: &[String], metric: Option<&str>) -> Result<Found, ImportError> {
+        let metrics: Vec<String> = metric.map(str::to_string).into_iter().collect();
+        self.finish_suite(filters, &metrics, &BTreeMap::new())
+    }
+
+    /// The samples under the chosen filter and, per task, the metric `metrics` gives
+    /// (`NAME` or `TASK=NAME`), else the primary metric its results file names, else
+    /// its only one; `results` holds what the `results_*.json` beside the files say.
+    pub fn finish_suite(
+        self,
+        filters: &[String],
+        metrics: &[String],
+        results: &BTreeMap<String, TaskResults>,
+    ) -> Result<Found, ImportError> {
         // Which filters each task has, and which metrics the chosen lines carry, by index.
         let mut per_task = vec![vec![false; self.filters.names.len()]; self.tasks.len()];
         for part in &self.parts {
@@ -218,30 +316,78 @@ impl Reader {
             };
             chosen.push(self.filters.index[&pick] as u32);
         }
-        let mut carried = vec![false; self.metrics.names.len()];
+        let mut carried = vec![vec![false; self.metrics.names.len()]; self.tasks.len()];
         for part in &self.parts {
             let mut values_start = 0;
             for entry in &part.entries {
                 if chosen[part.task] == entry.filter {
                     for (m, _) in &part.values[values_start..entry.values_end] {
-                        carried[*m as usize] = true;
+                        carried[part.task][*m as usize] = true;
                     }
                 }
                 values_start = entry.values_end;
             }
         }
-        let names: std::collections::BTreeSet<String> = (self.metrics.names.iter())
-            .zip(&carried)
-            .filter(|(_, c)| **c)
-            .map(|(name, _)| name.clone())
-            .collect();
-        let metric_name = choose(
-            "--metric",
-            metric,
-            &names,
-            "the lines carry several metrics",
-        )?;
-        let metric_index = self.metrics.index[&metric_name] as u32;
+        let task_set: std::collections::BTreeSet<String> = self.tasks.iter().cloned().collect();
+        let given = super::per_task("--metric", metrics, &task_set)?;
+        let mut metric_of = Vec::with_capacity(self.tasks.len());
+        let mut lower: Option<(bool, String)> = None;
+        for (index, task) in self.tasks.iter().enumerate() {
+            let names: std::collections::BTreeSet<String> = (self.metrics.names.iter())
+                .zip(&carried[index])
+                .filter(|(_, c)| **c)
+                .map(|(name, _)| name.clone())
+                .collect();
+            let info = results.get(task);
+            let primary = info
+                .and_then(|r| r.primary.as_deref())
+                .filter(|p| names.contains(*p));
+            let name = match (given.get(task), primary) {
+                (Some(name), _) if names.contains(name) => name.clone(),
+                (Some(name), _) => {
+                    return Err(ImportError::Choice {
+                        option: "--metric".to_string(),
+                        // Worded `acc` for task `gsm8k`: the task whose lines lack it.
+                        given: Some(format!("{name}` for task `{task}")),
+                        choices: names.iter().cloned().collect(),
+                        why: String::new(),
+                    });
+                }
+                (None, Some(primary)) => primary.to_string(),
+                (None, None) => choose(
+                    "--metric",
+                    None,
+                    &names,
+                    &format!(
+                        "task `{task}` has lines with several metrics; give --metric NAME or --metric {task}=NAME"
+                    ),
+                )?,
+            };
+            if let Some((file, higher)) =
+                info.and_then(|r| Some((&r.file, *r.higher_is_better.get(&name)?)))
+            {
+                match &lower {
+                    Some((l, source)) if *l == higher => {
+                        return Err(ImportError::Refused(format!(
+                            "the metrics differ in direction ({source}; `{file}` says `{name}` of task `{task}` is {}); import them to separate files",
+                            if higher {
+                                "higher-is-better"
+                            } else {
+                                "lower-is-better"
+                            }
+                        )));
+                    }
+                    Some(_) => {}
+                    None => {
+                        lower = Some((
+                            !higher,
+                            format!("`higher_is_better` in `{file}` for `{name}` of task `{task}`"),
+                        ));
+                    }
+                }
+            }
+            metric_of.push(self.metrics.index[&name] as u32);
+        }
         let kinds: Vec<Arc<str>> = self.tasks.iter().map(|t| Arc::from(t.as_str())).collect();
         let mut found = Found::default();
         found
@@ -260,7 +406,7 @@ impl Reader {
                 task_id.push_str(id);
                 // Tasks with a sample need not be in the universe: only those without one
                 // are looked up there.
-                let value = values.iter().find(|(m, _)| *m == metric_index);
+                let value = values.iter().find(|(m, _)| *m == metric_of[part.task]);
                 let Some(&(_, score)) = value.filter(|_| chosen[part.task] == entry.filter) else {
                     // Another filter's line, or the chosen filter's without the metric.
                     found.universe.insert(task_id);
@@ -271,6 +417,8 @@ impl Reader {
                     score,
                     kind: Some(Arc::clone(&kinds[part.task])),
                     doc_key: entry.doc_key,
+                    repeat: None,
+                    group: None,
                 });
             }
         }
@@ -283,7 +431,43 @@ impl Reader {
         found
             .selectors
             .insert("filter".to_string(), filter_record.join(","));
-        found.selectors.insert("metric".to_string(), metric_name);
+        let metric_record: Vec<String> = self
+            .tasks
+            .iter()
+            .zip(&metric_of)
+            .map(|(t, m)| format!("{t}={}", self.metrics.names[*m as usize]))
+            .collect();
+        found
+            .selectors
+            .insert("metric".to_string(), metric_record.join(","));
+        if let Some((lower, source)) = lower {
+            found.lower_is_better = Some(lower);
+            found.direction_source = Some(source);
+        }
+        // A results file's sample count against the documents read: a cut log.
+        let mut documents = vec![0u64; self.tasks.len()];
+        if !results.is_empty() {
+            for sample in &found.samples {
+                if let Some(index) = sample
+                    .kind
+                    .as_ref()
+                    .and_then(|k| kinds.iter().position(|t| Arc::ptr_eq(t, k)))
+                {
+                    documents[index] += 1;
+                }
+            }
+        }
+        for (index, task) in self.tasks.iter().enumerate() {
+            let Some(info) = results.get(task) else {
+                continue;
+            };
+            if let Some(expected) = info.n_samples.filter(|n| *n != documents[index]) {
+                found.notes.push(format!(
+                    "`{}` says task `{task}` ran on {expected} documents (n-samples effective), but its samples file holds {} under the filter chosen: the log may be cut short, or from another run",
+                    info.file, documents[index]
+                ));
+            }
+        }
         Ok(found)
     }
 }

@@ -6,7 +6,8 @@
 //! Chunk buffers go back to the reading thread once parsed, so a large log is read
 //! into the same few buffers (no fresh, zeroed megabyte per chunk). A line cut by a
 //! chunk's end is carried to the start of the next chunk (a line longer than a chunk
-//! grows the buffer), so each chunk holds whole lines and its line count is exact.
+//! grows the buffer, up to [`MAX_ROW_BYTES`]: a longer line, `/dev/zero` included, is
+//! a named error), so each chunk holds whole lines and its line count is exact.
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
@@ -15,6 +16,8 @@ use std::sync::{Mutex, mpsc};
 
 use memchr::memrchr;
 use sha2::{Digest, Sha256};
+
+use crate::table::scan::MAX_ROW_BYTES;
 
 /// Bytes read per chunk.
 pub(super) const CHUNK: usize = 1 << 20;
@@ -26,6 +29,8 @@ pub(super) enum Stop<E> {
     Merge(E),
     /// The file could not be read.
     Read(io::Error),
+    /// A line is longer than [`MAX_ROW_BYTES`]: its 1-based number.
+    LineTooLong(u64),
 }
 
 /// A chunk: its buffer and how many of its bytes are whole lines to parse.
@@ -108,10 +113,24 @@ pub(super) fn read_parallel<P: Send, E>(
         match (refused, digest) {
             (Some(e), _) => Err(Stop::Merge(e)),
             (None, Ok(Ok(digest))) => Ok(digest),
+            (None, Ok(Err(e))) if e.kind() == io::ErrorKind::FileTooLarge => {
+                Err(Stop::LineTooLong(long_line(&e)))
+            }
             (None, Ok(Err(e))) => Err(Stop::Read(e)),
             (None, Err(_)) => Err(Stop::Read(io::Error::other("the reading thread failed"))),
         }
     })
+}
+
+/// The line number a [`too_long`] error carries.
+fn long_line(error: &io::Error) -> u64 {
+    error.to_string().parse().unwrap_or(0)
+}
+
+/// A line past [`MAX_ROW_BYTES`], as the reading thread reports it: the line's
+/// 1-based number.
+fn too_long(line: u64) -> io::Error {
+    io::Error::new(io::ErrorKind::FileTooLarge, line.to_string())
 }
 
 /// The reading thread: chunks of whole lines (the last may lack its newline) sent in
@@ -125,6 +144,8 @@ fn read_chunks(
 ) -> io::Result<String> {
     let mut hasher = Sha256::new();
     let mut tail: Vec<u8> = Vec::new();
+    // Newlines in the chunks sent so far: the number of the line a chunk starts with.
+    let mut lines_before = 0u64;
     for index in 0.. {
         if stop.load(Ordering::Relaxed) {
             return Ok(String::new());
@@ -143,8 +164,11 @@ fn read_chunks(
                 if memrchr(b'\n', &bytes[..len]).is_some() {
                     break;
                 }
-                // One line longer than the buffer: grow it.
-                bytes.resize(2 * len, 0);
+                // One line longer than the buffer: grow it, up to the cap.
+                if len > MAX_ROW_BYTES {
+                    return Err(too_long(lines_before + 1));
+                }
+                bytes.resize((2 * len).min(MAX_ROW_BYTES + 1), 0);
             }
             let n = match input.read(&mut bytes[len..]) {
                 Ok(n) => n,
@@ -163,6 +187,10 @@ fn read_chunks(
             false => memrchr(b'\n', &bytes[..len]).map_or(len, |i| i + 1),
         };
         tail.extend_from_slice(&bytes[cut..len]);
+        lines_before += memchr::memchr_iter(b'\n', &bytes[..cut]).count() as u64;
+        if tail.len() > MAX_ROW_BYTES {
+            return Err(too_long(lines_before + 1));
+        }
         if cut > 0
             && send
                 .send(Chunk {

@@ -4,7 +4,9 @@
 //! applies the rules every format shares: nothing guessed (a needed selector that is
 //! missing or names something the log lacks is an error listing the choices found),
 //! missing, duplicated and errored samples refused unless the caller opts in, and scores
-//! outside [0, 1] refused unless a scale maps them. Nothing here prints or opens files.
+//! outside [0, 1] refused unless a scale maps them. Nothing here prints or opens a
+//! file: [`crate::pipeline::log_files`] turns what `--from` names into files, and the
+//! Inspect reader reads a stream it is given.
 //!
 //! Inspect's `.eval` logs are zip archives, read with the `zip` crate (the standard Rust
 //! zip reader), built with deflate only.
@@ -60,15 +62,123 @@ impl Format {
     }
 }
 
-/// How Inspect's epochs of one sample become one score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// How the repeats of one item (Inspect epochs, promptfoo `--repeat`, HELM train
+/// trials) become its score. `mean`, `majority`, `first` and `all` are evogate's; the
+/// others are Inspect's own reducers (`median`, `mode`, `max`, `pass_at_K`,
+/// `at_least_K`), which an Inspect log names as its `epochs_reducer` and which are used
+/// by default when it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Repeats {
-    /// The mean of the epochs' values (0/1 outcomes become scores).
+    /// The mean of the repeats' values (0/1 outcomes become scores).
     Mean,
-    /// The value more than half of the epochs hold; an even split is refused.
+    /// The value more than half of the repeats hold; an even split is refused.
     Majority,
-    /// The value of the lowest epoch.
+    /// The value of the lowest repeat.
     First,
+    /// Every repeat as a row `<item>#<repeat>`, the item as its `group`, so that
+    /// `admit --cluster group` tests on items.
+    All,
+    /// Inspect's `median`.
+    Median,
+    /// Inspect's `mode`: the most common value, the earliest repeat's on a tie.
+    Mode,
+    /// Inspect's `max`.
+    Max,
+    /// Inspect's `pass_at_K`: the unbiased estimate of the chance that one of K
+    /// repeats drawn without replacement is correct (value 1).
+    PassAt(u32),
+    /// Inspect's `at_least_K`: 1 when at least K repeats are correct (value 1), else 0.
+    AtLeast(u32),
+}
+
+impl Repeats {
+    /// Parses a `--repeats` value or an Inspect reducer name.
+    pub fn parse(text: &str) -> Result<Repeats, String> {
+        let k = |rest: &str| -> Option<u32> { rest.parse().ok().filter(|k| *k > 0) };
+        let parsed = match text {
+            "mean" => Some(Repeats::Mean),
+            "majority" => Some(Repeats::Majority),
+            "first" => Some(Repeats::First),
+            "all" => Some(Repeats::All),
+            "median" => Some(Repeats::Median),
+            "mode" => Some(Repeats::Mode),
+            "max" => Some(Repeats::Max),
+            _ => match (
+                text.strip_prefix("pass_at_"),
+                text.strip_prefix("at_least_"),
+            ) {
+                (Some(rest), _) => k(rest).map(Repeats::PassAt),
+                (_, Some(rest)) => k(rest).map(Repeats::AtLeast),
+                _ => None,
+            },
+        };
+        parsed.ok_or_else(|| {
+            format!(
+                "`{text}` is not a way to reduce repeats: give mean, majority, first, all, median, mode, max, pass_at_K or at_least_K"
+            )
+        })
+    }
+
+    /// The name as `--repeats` takes it.
+    pub fn name(self) -> String {
+        match self {
+            Repeats::Mean => "mean".into(),
+            Repeats::Majority => "majority".into(),
+            Repeats::First => "first".into(),
+            Repeats::All => "all".into(),
+            Repeats::Median => "median".into(),
+            Repeats::Mode => "mode".into(),
+            Repeats::Max => "max".into(),
+            Repeats::PassAt(k) => format!("pass_at_{k}"),
+            Repeats::AtLeast(k) => format!("at_least_{k}"),
+        }
+    }
+
+    /// One score from the values of an item's repeats, in repeat order (not empty);
+    /// `None` when the rule has no answer (an even split under `majority`).
+    pub fn reduce(self, values: &[f64]) -> Option<f64> {
+        let n = values.len();
+        let correct = values.iter().filter(|v| **v == 1.0).count();
+        match self {
+            Repeats::Mean => Some(values.iter().sum::<f64>() / n as f64),
+            Repeats::Majority => majority(values),
+            Repeats::First | Repeats::All => values.first().copied(),
+            Repeats::Median => {
+                let mut sorted = values.to_vec();
+                sorted.sort_by(f64::total_cmp);
+                Some(match n % 2 {
+                    1 => sorted[n / 2],
+                    _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+                })
+            }
+            Repeats::Mode => {
+                let count = |v: &f64| values.iter().filter(|w| *w == v).count();
+                let most = values.iter().map(count).max()?;
+                values.iter().find(|v| count(v) == most).copied()
+            }
+            Repeats::Max => values.iter().copied().reduce(f64::max),
+            // Inspect's pass_at: 1 - prod(1 - k / arange(n - c + 1, n + 1)).
+            Repeats::PassAt(k) => {
+                let k = k as usize;
+                if n - correct < k {
+                    return Some(1.0);
+                }
+                let product: f64 = (n - correct + 1..=n)
+                    .map(|i| 1.0 - k as f64 / i as f64)
+                    .product();
+                Some(1.0 - product)
+            }
+            Repeats::AtLeast(k) => Some(if correct >= k as usize { 1.0 } else { 0.0 }),
+        }
+    }
+}
+
+/// The value more than half of `values` hold.
+fn majority(values: &[f64]) -> Option<f64> {
+    values
+        .iter()
+        .find(|v| values.iter().filter(|w| w == v).count() * 2 > values.len())
+        .copied()
 }
 
 /// What to do with missing, duplicated and errored samples.
@@ -81,7 +191,8 @@ pub enum OnMissing {
     Intersect,
 }
 
-/// A linear map from a log's score range onto [0, 1]: `--scale MIN:MAX`.
+/// A linear map from a log's score range onto [0, 1]: `--scale MIN:MAX`. MIN becomes
+/// 0 and MAX 1, so `--scale 10:0` maps a lower-is-better metric on [0, 10].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scale {
     /// The score that becomes 0.
@@ -91,17 +202,17 @@ pub struct Scale {
 }
 
 impl Scale {
-    /// Parses `MIN:MAX`, finite with MIN < MAX.
+    /// Parses `MIN:MAX`, finite with MIN ≠ MAX.
     pub fn parse(text: &str) -> Result<Scale, ImportError> {
         let bad = || {
             ImportError::Refused(format!(
-                "--scale `{text}`: give MIN:MAX with MIN < MAX, e.g. 0:100 for percentages"
+                "--scale `{text}`: give MIN:MAX, two different numbers: the score that becomes 0, then the one that becomes 1 (0:100 for percentages, 10:0 for a lower-is-better metric on [0, 10])"
             ))
         };
         let (min, max) = text.split_once(':').ok_or_else(bad)?;
         let min: f64 = min.trim().parse().map_err(|_| bad())?;
         let max: f64 = max.trim().parse().map_err(|_| bad())?;
-        if !(min.is_finite() && max.is_finite() && min < max) {
+        if !(min.is_finite() && max.is_finite() && min != max) {
             return Err(bad());
         }
         Ok(Scale { min, max })
@@ -109,6 +220,11 @@ impl Scale {
 
     fn apply(self, value: f64) -> f64 {
         (value - self.min) / (self.max - self.min)
+    }
+
+    /// Whether the map reverses the order (MIN > MAX).
+    fn reverses(self) -> bool {
+        self.min > self.max
     }
 }
 
@@ -148,26 +264,80 @@ fn row_text(line: Option<u64>) -> String {
 }
 
 fn choice_text(option: &str, given: Option<&str>, choices: &[String], why: &str) -> String {
-    let found = if choices.is_empty() {
-        "none".to_string()
-    } else {
-        choices
-            .iter()
-            .map(|c| format!("`{c}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let why = if why.is_empty() {
-        String::new()
-    } else {
-        format!(" ({why})")
-    };
+    let found = choices
+        .iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     match given {
-        None => format!("{option} is needed{why}; the log has: {found}; give one with {option}"),
-        Some(given) => {
-            format!("{option} `{given}` is not in the log{why}; the log has: {found}")
+        None if choices.is_empty() => format!(
+            "{option} has nothing to choose from: the log holds no value for it{}; is this the right file for this format?",
+            if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({why})")
+            }
+        ),
+        // The reason is only said where it is true: several values to choose from.
+        None => format!(
+            "{option} is needed{}; the log has: {found}; give one with {option}",
+            if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({why})")
+            }
+        ),
+        Some(given) if choices.is_empty() => {
+            format!("{option} `{given}` is not in the log, which holds no value for it")
+        }
+        Some(given) => format!("{option} `{given}` is not in the log; the log has: {found}"),
+    }
+}
+
+/// A selector given per task: `NAME` for every task, `TASK=NAME` for one (the last
+/// `=` splits, so a HELM subject `mmlu:subject=philosophy=exact_match` works). Returns
+/// the name for each of `tasks` that has one; a `TASK=` naming no task of the run is an
+/// error listing the tasks.
+pub fn per_task(
+    option: &str,
+    given: &[String],
+    tasks: &BTreeSet<String>,
+) -> Result<BTreeMap<String, String>, ImportError> {
+    let mut every: Option<&str> = None;
+    let mut chosen: BTreeMap<String, String> = BTreeMap::new();
+    for value in given {
+        match value.rsplit_once('=') {
+            Some((task, name)) => {
+                if !tasks.contains(task) {
+                    return Err(ImportError::Choice {
+                        option: option.to_string(),
+                        given: Some(value.clone()),
+                        choices: tasks.iter().map(|t| format!("{t}=NAME")).collect(),
+                        why: String::new(),
+                    });
+                }
+                if chosen.insert(task.to_string(), name.to_string()).is_some() {
+                    return Err(ImportError::Refused(format!(
+                        "{option} names task `{task}` twice; give one {option} {task}=NAME"
+                    )));
+                }
+            }
+            None if every.is_some() => {
+                return Err(ImportError::Refused(format!(
+                    "{option} is given twice without a task; give {option} NAME once, or {option} TASK=NAME per task"
+                )));
+            }
+            None => every = Some(value),
         }
     }
+    if let Some(name) = every {
+        for task in tasks {
+            chosen
+                .entry(task.clone())
+                .or_insert_with(|| name.to_string());
+        }
+    }
+    Ok(chosen)
 }
 
 impl ImportError {
@@ -213,9 +383,16 @@ pub struct Sample {
     /// The task's stratum (`kind`), when the log has one; shared, as a log's many
     /// samples of one task name the same stratum.
     pub kind: Option<Arc<str>>,
-    /// lm-eval's document, as 64 bits of its `doc_hash` ([`record::doc_key`]), so that
-    /// runs on different documents do not pair.
+    /// The document or input the sample ran on, as 64 bits ([`record::doc_key`]):
+    /// lm-eval's `doc_hash`, a digest of Inspect's sample `input`, of promptfoo's
+    /// `vars`, of HELM's instance; so that runs on different inputs do not pair.
     pub doc_key: Option<u64>,
+    /// Which repeat of its item this is (Inspect's epoch, promptfoo's repeat, HELM's
+    /// train trial); samples of one task with different repeats are reduced by
+    /// [`Repeats`], not refused as duplicates.
+    pub repeat: Option<u64>,
+    /// Under `--repeats all`, the item a repeat belongs to (the file's `group`).
+    pub group: Option<Arc<str>>,
 }
 
 /// What a format's reader found in the logs.
@@ -234,6 +411,87 @@ pub struct Found {
     pub selectors: BTreeMap<String, String>,
     /// Things the report should say (e.g. that a mean turned outcomes into scores).
     pub notes: Vec<String>,
+    /// The log's own reducer of repeats, by `kind` (Inspect's `epochs_reducer`).
+    pub reducers: BTreeMap<String, Repeats>,
+    /// The metric's direction when the log records it (`Some(true)`: lower is better).
+    pub lower_is_better: Option<bool>,
+    /// Where the direction was read, for the record (e.g. `higher_is_better` in a file).
+    pub direction_source: Option<String>,
+    /// The log chose these scores' arm on these very scores (GEPA's best candidate).
+    pub selected_on_these_scores: bool,
+    /// What identifies the data each input ran on (Inspect's `eval.dataset`), by input.
+    pub datasets: BTreeMap<String, String>,
+}
+
+impl Found {
+    /// Takes in what the reader found in another input of the same run.
+    pub fn absorb(&mut self, other: Found) {
+        self.samples.extend(other.samples);
+        self.errored.extend(other.errored);
+        self.duplicated.extend(other.duplicated);
+        self.universe.extend(other.universe);
+        for (option, value) in other.selectors {
+            match self.selectors.get_mut(&option) {
+                Some(known) if known.split(';').any(|v| v == value) => {}
+                Some(known) => {
+                    known.push(';');
+                    known.push_str(&value);
+                }
+                None => {
+                    self.selectors.insert(option, value);
+                }
+            }
+        }
+        for note in other.notes {
+            if !self.notes.contains(&note) {
+                self.notes.push(note);
+            }
+        }
+        self.reducers.extend(other.reducers);
+        self.lower_is_better = match (self.lower_is_better, other.lower_is_better) {
+            (Some(a), _) => Some(a),
+            (None, b) => b,
+        };
+        self.direction_source = self.direction_source.take().or(other.direction_source);
+        self.selected_on_these_scores |= other.selected_on_these_scores;
+        self.datasets.extend(other.datasets);
+    }
+}
+
+/// How [`assemble`] treats what a reader found.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Rules {
+    /// Missing, duplicated and errored samples.
+    pub on_missing: OnMissing,
+    /// `--scale MIN:MAX`.
+    pub scale: Option<Scale>,
+    /// `--repeats`, else the log's reducer.
+    pub repeats: Option<Repeats>,
+    /// `--lower-is-better`.
+    pub lower_is_better: bool,
+}
+
+/// The direction of the logged metric and where it was read.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Direction {
+    /// `higher` or `lower`: which logged values are better.
+    pub logged: &'static str,
+    /// Where that was read: the log's field, `--lower-is-better`, `--scale` (MIN >
+    /// MAX) or `default` (higher, nothing in the log says otherwise).
+    pub source: String,
+    /// Always `higher is better, on [0, 1]`: what the written scores are.
+    pub written: &'static str,
+}
+
+impl Default for Direction {
+    /// Higher is better, as nothing in the log says otherwise.
+    fn default() -> Direction {
+        Direction {
+            logged: "higher",
+            source: "default (nothing in the log says otherwise)".to_string(),
+            written: "higher is better, on [0, 1]",
+        }
+    }
 }
 
 /// Tasks left out, by reason.
@@ -288,26 +546,36 @@ pub struct Imported {
     pub selectors: BTreeMap<String, String>,
     /// Notes for the user and the record.
     pub notes: Vec<String>,
+    /// How repeats were reduced, when items had several.
+    pub repeats: Option<String>,
+    /// The logged metric's direction.
+    pub direction: Direction,
+    /// The log chose this arm on these scores.
+    pub selected_on_these_scores: bool,
+    /// What identifies the data each input ran on.
+    pub datasets: BTreeMap<String, String>,
 }
 
-/// Applies the shared rules to what a reader found. Time: O(n log n).
-pub fn assemble(
-    found: Found,
-    on_missing: OnMissing,
-    scale: Option<Scale>,
-) -> Result<Imported, ImportError> {
+/// Applies the shared rules to what a reader found: repeats reduced (by `--repeats`,
+/// else the log's own reducer), missing, duplicated and errored tasks refused or left
+/// out, scores mapped onto [0, 1] with higher better. Time: O(n log n).
+pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
     let Found {
-        samples,
+        mut samples,
         errored,
         duplicated,
         universe,
         selectors,
         mut notes,
+        reducers,
+        lower_is_better,
+        direction_source,
+        selected_on_these_scores,
+        datasets,
     } = found;
     // The one identifier rule: ids and strata are trimmed as every reader trims a
     // cell ([`trim_field`]), so ids `x` and `x<TAB>` are one task here as they are for
     // `admit`, and are refused as duplicated instead of written as two.
-    let mut samples = samples;
     for sample in &mut samples {
         trim_in_place(&mut sample.task_id);
         if let Some(kind) = &sample.kind
@@ -325,15 +593,26 @@ pub fn assemble(
     let (errored, duplicated) = (trimmed(errored), trimmed(duplicated));
     let universe: BTreeSet<String> = trimmed(universe.into_iter().collect()).collect();
     let errored: BTreeSet<String> = errored.collect();
-    // Sorted by task, a task's samples are adjacent. The sort need not be stable: a
-    // task with two samples is refused or left out whole, so their order never shows.
-    // (In place: a million samples need no second buffer.)
-    samples.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id));
+    // Sorted by task and repeat, a task's samples are adjacent. (In place: a million
+    // samples need no second buffer.)
+    samples.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id).then(a.repeat.cmp(&b.repeat)));
     let mut twice: BTreeSet<String> = duplicated.collect();
-    for pair in samples.windows(2) {
-        if pair[0].task_id == pair[1].task_id {
-            twice.insert(pair[0].task_id.clone());
+    let mut most_repeats = 1;
+    let mut start = 0;
+    while start < samples.len() {
+        let mut end = start + 1;
+        while end < samples.len() && samples[end].task_id == samples[start].task_id {
+            end += 1;
         }
+        let run = &samples[start..end];
+        let distinct_repeats = run.iter().all(|s| s.repeat.is_some())
+            && run.windows(2).all(|w| w[0].repeat != w[1].repeat);
+        if run.len() > 1 && !distinct_repeats {
+            twice.insert(run[0].task_id.clone());
+        } else {
+            most_repeats = most_repeats.max(run.len());
+        }
+        start = end;
     }
     let has_sample = |task: &str| {
         samples
@@ -359,7 +638,7 @@ pub fn assemble(
     .flatten()
     .collect();
     if !problems.is_empty() {
-        match on_missing {
+        match rules.on_missing {
             OnMissing::Fail => {
                 return Err(ImportError::Refused(format!(
                     "tasks {}; fix the log, or leave them out with --on-missing intersect (the counts go into the companion record)",
@@ -369,29 +648,33 @@ pub fn assemble(
             OnMissing::Intersect => notes.push(format!("left out: {}", problems.join("; "))),
         }
     }
+    let left_out = !(twice.is_empty() && errored.is_empty());
+    if left_out {
+        samples.retain(|s| !(twice.contains(&s.task_id) || errored.contains(&s.task_id)));
+    }
+    let (samples, repeats) = reduce_repeats(samples, most_repeats, &rules, &reducers, &mut notes)?;
+    let direction = direction(lower_is_better, direction_source, &rules)?;
+    let flip = direction.logged == "lower" && !rules.scale.is_some_and(Scale::reverses);
     // The rows are the samples kept, in place.
     let mut rows = samples;
     let mut outside: Vec<(String, f64)> = Vec::new();
-    let left_out = !(twice.is_empty() && errored.is_empty());
     rows.retain_mut(|sample| {
-        if left_out && (twice.contains(&sample.task_id) || errored.contains(&sample.task_id)) {
-            return false;
-        }
         let logged = sample.score;
-        sample.score = scale.map_or(logged, |s| s.apply(logged)) + 0.0;
-        if !(sample.score.is_finite() && (0.0..=1.0).contains(&sample.score)) {
+        let scaled = rules.scale.map_or(logged, |s| s.apply(logged)) + 0.0;
+        if !(scaled.is_finite() && (0.0..=1.0).contains(&scaled)) {
             outside.push((sample.task_id.clone(), logged));
             return false;
         }
+        sample.score = if flip { 1.0 - scaled + 0.0 } else { scaled };
         true
     });
     if let Some((task, value)) = outside.first() {
-        let how = match scale {
+        let how = match rules.scale {
             Some(s) => format!(
                 "outside the --scale {}:{} given; give the range the metric takes",
                 s.min, s.max
             ),
-            None => "outside [0, 1]; give --scale MIN:MAX to map the metric's range onto [0, 1]"
+            None => "outside [0, 1]; give --scale MIN:MAX to map the metric's range onto [0, 1] (MIN > MAX for a lower-is-better metric)"
                 .to_string(),
         };
         return Err(ImportError::Refused(format!(
@@ -400,9 +683,15 @@ pub fn assemble(
         )));
     }
     if rows.is_empty() {
-        return Err(ImportError::Refused(
-            "no task is left to write; check the selectors".to_string(),
-        ));
+        return Err(ImportError::Refused(format!(
+            "no task is left to write: {} tasks in the log{}",
+            universe.len(),
+            if left_out {
+                ", every one of them left out as duplicated or errored"
+            } else {
+                ", none with a score under the selectors"
+            }
+        )));
     }
     let outcomes = rows.iter().all(|r| r.score == 0.0 || r.score == 1.0);
     Ok(Imported {
@@ -411,6 +700,140 @@ pub fn assemble(
         dropped,
         selectors,
         notes,
+        repeats,
+        direction,
+        selected_on_these_scores,
+        datasets,
+    })
+}
+
+/// Reduces each item's repeats (samples sorted by task and repeat, none duplicated) by
+/// `--repeats`, else the log's reducer for the item's kind; `most` is the largest
+/// number of repeats an item has. Returns the samples and how they were reduced.
+fn reduce_repeats(
+    samples: Vec<Sample>,
+    most: usize,
+    rules: &Rules,
+    reducers: &BTreeMap<String, Repeats>,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<Sample>, Option<String>), ImportError> {
+    if most <= 1 && rules.repeats != Some(Repeats::All) {
+        if let Some(given) = rules.repeats {
+            notes.push(format!(
+                "no item has more than one repeat, so --repeats {} changed nothing",
+                given.name()
+            ));
+        }
+        return Ok((samples, None));
+    }
+    let rule_of = |kind: Option<&str>| -> Result<(Repeats, bool), ImportError> {
+        if let Some(given) = rules.repeats {
+            return Ok((given, false));
+        }
+        kind.and_then(|k| reducers.get(k))
+            .map(|r| (*r, true))
+            .ok_or_else(|| ImportError::Choice {
+                option: "--repeats".to_string(),
+                given: None,
+                choices: [
+                    "mean",
+                    "majority",
+                    "first",
+                    "all",
+                    "median",
+                    "mode",
+                    "max",
+                    "pass_at_K",
+                    "at_least_K",
+                ]
+                .map(String::from)
+                .to_vec(),
+                why: format!("items have up to {most} repeats and the log names no reducer"),
+            })
+    };
+    let mut out = Vec::with_capacity(samples.len());
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    let mut turned = 0usize;
+    let mut iter = samples.into_iter().peekable();
+    while let Some(first) = iter.next() {
+        let mut run = vec![first];
+        while iter.peek().is_some_and(|s| s.task_id == run[0].task_id) {
+            run.extend(iter.next());
+        }
+        let (rule, from_log) = rule_of(run[0].kind.as_deref())?;
+        used.insert(if from_log {
+            format!("{} (the log's epochs_reducer)", rule.name())
+        } else {
+            rule.name()
+        });
+        if rule == Repeats::All {
+            let group: Arc<str> = Arc::from(run[0].task_id.as_str());
+            for mut sample in run {
+                if let Some(repeat) = sample.repeat {
+                    sample.task_id = format!("{}#{repeat}", sample.task_id);
+                }
+                sample.group = Some(Arc::clone(&group));
+                out.push(sample);
+            }
+            continue;
+        }
+        let values: Vec<f64> = run.iter().map(|s| s.score).collect();
+        let score = rule.reduce(&values).ok_or_else(|| {
+            ImportError::Refused(format!(
+                "task `{}`: its {} repeats have no value held by more than half; use --repeats mean or first",
+                run[0].task_id,
+                values.len()
+            ))
+        })?;
+        let binary = values.iter().all(|v| *v == 0.0 || *v == 1.0);
+        if binary && score != 0.0 && score != 1.0 {
+            turned += 1;
+        }
+        let mut sample = run.swap_remove(0);
+        sample.score = score;
+        sample.repeat = None;
+        out.push(sample);
+    }
+    if turned > 0 {
+        notes.push(format!(
+            "reducing repeats turned the 0/1 outcomes of {turned} tasks into scores, so the file has no `correct` column and admit uses the signed-rank test"
+        ));
+    }
+    Ok((out, Some(used.into_iter().collect::<Vec<_>>().join(", "))))
+}
+
+/// The logged metric's direction: the log's word, `--lower-is-better` or a reversed
+/// `--scale`; two that disagree, or two reversals, are an error.
+fn direction(
+    logged: Option<bool>,
+    source: Option<String>,
+    rules: &Rules,
+) -> Result<Direction, ImportError> {
+    let reversed = rules.scale.is_some_and(Scale::reverses);
+    let source = source.unwrap_or_else(|| "the log".to_string());
+    let lower = match (logged, rules.lower_is_better, reversed) {
+        (Some(false), true, _) | (Some(false), _, true) => {
+            return Err(ImportError::Refused(format!(
+                "the log says higher is better for this metric ({source}), so --lower-is-better or a --scale with MIN > MAX would turn it upside down; leave them out"
+            )));
+        }
+        (Some(true), true, true) | (Some(true), false, true) | (None, true, true) => {
+            return Err(ImportError::Refused(
+                "the metric is lower-is-better and --scale MIN:MAX with MIN > MAX reverses it again; give --scale with MIN < MAX (the lower-is-better map is applied once)".to_string(),
+            ));
+        }
+        (Some(lower), _, _) => Some((lower, source)),
+        (None, true, false) => Some((true, "--lower-is-better".to_string())),
+        (None, false, true) => Some((true, "--scale with MIN > MAX".to_string())),
+        (None, false, false) => None,
+    };
+    Ok(match lower {
+        Some((lower, source)) => Direction {
+            logged: if lower { "lower" } else { "higher" },
+            source,
+            written: "higher is better, on [0, 1]",
+        },
+        None => Direction::default(),
     })
 }
 
@@ -427,7 +850,11 @@ fn trim_in_place(id: &mut String) {
 /// [`crate::base::numbers::number`].
 pub fn render_csv(imported: &Imported) -> String {
     let with_kind = imported.rows.iter().any(|r| r.kind.is_some());
+    let with_group = imported.rows.iter().any(|r| r.group.is_some());
     let mut header = vec!["task_id"];
+    if with_group {
+        header.push("group");
+    }
     if with_kind {
         header.push("kind");
     }
@@ -441,6 +868,9 @@ pub fn render_csv(imported: &Imported) -> String {
         // Identifiers are data (issue 19): written as they are, never neutralised, so
         // the two arms' files pair on exactly the ids the logs hold.
         csv.cell(Cell::Trusted(&row.task_id));
+        if with_group {
+            csv.cell(Cell::Trusted(row.group.as_deref().unwrap_or(&row.task_id)));
+        }
         if with_kind {
             csv.cell(Cell::Trusted(row.kind.as_deref().unwrap_or("")));
         }

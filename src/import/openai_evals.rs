@@ -9,12 +9,14 @@ use serde_json::Value;
 
 use super::{Found, ImportError, Sample, choose, numeric};
 
-/// The samples of one record log under `event` (`match` or `metrics`) and `metric`.
+/// The samples of one record log under `event` (`match` or `metrics`) and `metric`;
+/// with `prefix` (several logs in one arm) the task id is `<base_eval>:<sample_id>`.
 pub fn read(
     file: &str,
     bytes: &[u8],
     event: Option<&str>,
     metric: Option<&str>,
+    prefix: bool,
 ) -> Result<Found, ImportError> {
     let mut kind = None;
     let mut events = Vec::new();
@@ -43,6 +45,12 @@ pub fn read(
         .iter()
         .filter_map(|(_, e)| e.get("type").and_then(Value::as_str).map(str::to_string))
         .collect();
+    if types.is_empty() {
+        return Err(ImportError::malformed(
+            file,
+            "holds no `match` or `metrics` events; is this an oaieval record log (--record_path)?",
+        ));
+    }
     let event = choose(
         "--event",
         event,
@@ -83,8 +91,11 @@ pub fn read(
         let task_id = e
             .get("sample_id")
             .and_then(Value::as_str)
-            .ok_or_else(|| bad("the event has no `sample_id`".to_string()))?
-            .to_string();
+            .ok_or_else(|| bad("the event has no `sample_id`".to_string()))?;
+        let task_id = match (&kind, prefix) {
+            (Some(kind), true) => format!("{kind}:{task_id}"),
+            _ => task_id.to_string(),
+        };
         found.universe.insert(task_id.clone());
         let value = e.pointer(&format!("/data/{field}"));
         let Some(score) = value.and_then(numeric) else {
@@ -97,6 +108,8 @@ pub fn read(
             score,
             kind: kind.as_deref().map(Into::into),
             doc_key: None,
+            repeat: None,
+            group: None,
         });
     }
     found.selectors.insert("event".to_string(), event.clone());

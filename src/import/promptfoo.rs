@@ -4,7 +4,10 @@
 //! never from its position. The shipped `score` averages every assertion, latency and
 //! cost included; `--drop-assert latency,cost` recomputes it from the other assertions
 //! (weighted as promptfoo weights them). A provider error (`failureReason` 2) is a
-//! missing sample, not a wrong answer.
+//! missing sample, not a wrong answer. `promptfoo eval --repeat N` writes each test N
+//! times: the k-th result of a test in the arm is its repeat k, reduced by
+//! `--repeats`. The test's variables, as sorted JSON, give its document key, so runs
+//! whose tests differ under the same `--id-var` do not pair.
 
 use std::collections::BTreeSet;
 
@@ -108,12 +111,16 @@ pub fn read(
         choose("--drop-assert", Some(dropped), &types, "")?;
     }
     let mut found = Found::default();
+    let mut seen: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
     for (position, result) in results.iter().enumerate() {
-        let task_id = task_id(file, position, result, selectors.id_var.as_deref())?;
+        let (task_id, vars_key) = task_id(file, position, result, selectors.id_var.as_deref())?;
         found.universe.insert(task_id.clone());
         if arm.as_ref().is_some_and(|a| !arms_of(result).contains(a)) {
             continue;
         }
+        let repeat = seen.entry(task_id.clone()).or_insert(0);
+        *repeat += 1;
+        let repeat = *repeat;
         if result.get("failureReason").and_then(Value::as_u64) == Some(PROVIDER_ERROR) {
             found.errored.push(task_id);
             continue;
@@ -141,7 +148,9 @@ pub fn read(
             task_id,
             score,
             kind: None,
-            doc_key: None,
+            doc_key: Some(vars_key),
+            repeat: Some(repeat),
+            group: None,
         });
     }
     if let Some(arm) = arm {
@@ -187,12 +196,13 @@ fn kept_score(result: &Value, dropped: &[String]) -> Option<f64> {
     (weights > 0.0).then(|| sum / weights)
 }
 
+/// The task id of a result and the key of its variables.
 fn task_id(
     file: &str,
     position: usize,
     result: &Value,
     id_var: Option<&str>,
-) -> Result<String, ImportError> {
+) -> Result<(String, u64), ImportError> {
     let vars = match result
         .get("vars")
         .or_else(|| result.pointer("/testCase/vars"))
@@ -208,10 +218,12 @@ fn task_id(
             ));
         }
     };
+    let all = Value::Object(vars.clone()).to_string();
+    let key = super::record::doc_key(&all);
     match id_var {
-        None => Ok(Value::Object(vars.clone()).to_string()),
+        None => Ok((all, key)),
         Some(name) => match vars.get(name) {
-            Some(value) => Ok(id_text(value)),
+            Some(value) => Ok((id_text(value), key)),
             None => Err(ImportError::Choice {
                 option: "--id-var".to_string(),
                 given: Some(name.to_string()),

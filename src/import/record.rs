@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use super::{Dropped, Imported};
 
 /// The record's schema name.
-pub const SCHEMA: &str = "evogate/import/v2";
+pub const SCHEMA: &str = "evogate/import/v3";
 
 /// One input log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,9 +53,24 @@ pub struct ImportRecord {
     pub dropped: Dropped,
     /// Notes, e.g. that a mean turned outcomes into scores.
     pub notes: Vec<String>,
-    /// lm-eval only: the written documents' keys, by lm-eval task.
+    /// The written rows' document keys, by `kind` (empty for rows without one):
+    /// lm-eval's `doc_hash`, Inspect's sample input, promptfoo's vars, HELM's instance.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub documents: BTreeMap<String, TaskDocuments>,
+    /// The SHA-256 of the scores file written beside this record (lowercase hex):
+    /// `admit` refuses a record that does not match the file it sits beside.
+    pub scores_sha256: String,
+    /// How items' repeats were reduced, when some had several (`null` otherwise).
+    pub repeats: Option<String>,
+    /// The logged metric's direction and where it was read; the written scores are
+    /// always higher-is-better on [0, 1].
+    pub direction: super::Direction,
+    /// The log chose this arm on these very scores (GEPA's best candidate on its
+    /// validation set): `admit` then refuses, as a gain on them is no evidence.
+    pub selected_on_these_scores: bool,
+    /// What identifies the data each input ran on (Inspect's `eval.dataset`), by input.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub datasets: BTreeMap<String, String>,
 }
 
 /// One lm-eval task's documents: the row `<task>:<id>` ran on the document whose key
@@ -203,20 +218,20 @@ impl ImportRecord {
         scale: Option<super::Scale>,
         inputs: Vec<InputLog>,
     ) -> ImportRecord {
-        // Rows carry keys only from lm-eval, whose task ids are `<task>:<doc id>` with
-        // the task as `kind`.
+        // Keys by kind; a task id `<kind>:<id>` is stored as `<id>` (lm-eval's and
+        // Inspect's ids), any other whole.
         let mut by_task: BTreeMap<&str, Vec<(&str, u64)>> = BTreeMap::new();
         for row in &imported.rows {
-            let (Some(key), Some(kind)) = (row.doc_key, row.kind.as_deref()) else {
+            let Some(key) = row.doc_key else {
                 continue;
             };
-            let Some(id) = row
+            let kind = row.kind.as_deref().unwrap_or("");
+            let id = row
                 .task_id
                 .strip_prefix(kind)
                 .and_then(|r| r.strip_prefix(':'))
-            else {
-                continue;
-            };
+                .filter(|_| !kind.is_empty())
+                .unwrap_or(&row.task_id);
             by_task.entry(kind).or_default().push((id, key));
         }
         ImportRecord {
@@ -236,6 +251,11 @@ impl ImportRecord {
                 .into_iter()
                 .map(|(task, pairs)| (task.to_string(), TaskDocuments::of(pairs)))
                 .collect(),
+            scores_sha256: String::new(),
+            repeats: imported.repeats.clone(),
+            direction: imported.direction.clone(),
+            selected_on_these_scores: imported.selected_on_these_scores,
+            datasets: imported.datasets.clone(),
         }
     }
 
@@ -265,6 +285,15 @@ pub struct Documents {
     /// The tasks the import left out, by reason.
     #[serde(default)]
     pub dropped: Dropped,
+    /// v3 records: the SHA-256 of the scores file written beside the record.
+    #[serde(default)]
+    pub scores_sha256: Option<String>,
+    /// v3 records: the log chose this arm on these scores.
+    #[serde(default)]
+    pub selected_on_these_scores: bool,
+    /// v3 records: notes (e.g. that GEPA chose on these scores).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 impl Documents {

@@ -12,6 +12,8 @@ fn sample(task: &str, score: f64) -> Sample {
         score,
         kind: None,
         doc_key: None,
+        repeat: None,
+        group: None,
     }
 }
 
@@ -65,7 +67,7 @@ fn assemble_sorts_by_task_and_writes_correct_only_for_outcomes() {
         universe: ["a".to_string(), "b".to_string()].into(),
         ..Found::default()
     };
-    let imported = assemble(found, OnMissing::Fail, None).unwrap();
+    let imported = assemble(found, Rules::default()).unwrap();
     assert_eq!(
         render_csv(&imported),
         "task_id,correct,score\na,0,0\nb,1,1\n"
@@ -74,7 +76,7 @@ fn assemble_sorts_by_task_and_writes_correct_only_for_outcomes() {
         samples: vec![sample("a", 2.0 / 3.0)],
         ..Found::default()
     };
-    let imported = assemble(found, OnMissing::Fail, None).unwrap();
+    let imported = assemble(found, Rules::default()).unwrap();
     assert_eq!(render_csv(&imported), "task_id,score\na,0.666667\n");
 }
 
@@ -84,8 +86,15 @@ fn intersect_leaves_out_every_copy_of_a_duplicated_task() {
         samples: vec![sample("a", 1.0), sample("a", 0.0), sample("b", 1.0)],
         ..Found::default()
     };
-    assert!(assemble(found.clone(), OnMissing::Fail, None).is_err());
-    let imported = assemble(found, OnMissing::Intersect, None).unwrap();
+    assert!(assemble(found.clone(), Rules::default()).is_err());
+    let imported = assemble(
+        found,
+        Rules {
+            on_missing: OnMissing::Intersect,
+            ..Rules::default()
+        },
+    )
+    .unwrap();
     assert_eq!(imported.rows.len(), 1);
     assert_eq!(imported.dropped.duplicated.count, 1);
 }
@@ -104,11 +113,18 @@ fn ids_admit_would_read_as_one_are_one_task_here_and_refused_as_duplicated() {
         universe: ["x\u{a0}".to_string(), "y".to_string()].into(),
         ..Found::default()
     };
-    let error = assemble(found.clone(), OnMissing::Fail, None)
+    let error = assemble(found.clone(), Rules::default())
         .unwrap_err()
         .to_string();
     assert!(error.contains("tasks 1 duplicated (first: `x`)"), "{error}");
-    let imported = assemble(found, OnMissing::Intersect, None).unwrap();
+    let imported = assemble(
+        found,
+        Rules {
+            on_missing: OnMissing::Intersect,
+            ..Rules::default()
+        },
+    )
+    .unwrap();
     assert_eq!(render_csv(&imported), "task_id,correct,score\ny,1,1\n");
     assert_eq!(imported.dropped.missing.count, 0);
 }
@@ -117,7 +133,9 @@ fn ids_admit_would_read_as_one_are_one_task_here_and_refused_as_duplicated() {
 fn scale_parses_min_max_and_refuses_an_empty_range() {
     assert_eq!(Scale::parse("0:100").unwrap().apply(25.0), 0.25);
     assert_eq!(Scale::parse("-1:1").unwrap().apply(0.0), 0.5);
-    for bad in ["1:1", "5:0", "0-100", "a:b", "0:inf"] {
+    // MIN > MAX maps a lower-is-better metric: 10 becomes 0, 0 becomes 1.
+    assert_eq!(Scale::parse("10:0").unwrap().apply(2.5), 0.75);
+    for bad in ["1:1", "0-100", "a:b", "0:inf"] {
         assert!(Scale::parse(bad).is_err(), "{bad}");
     }
 }
@@ -176,6 +194,8 @@ fn keyed(rows: &[(&str, &str, u64)]) -> Imported {
             score: 1.0,
             kind: Some(kind.into()),
             doc_key: Some(key),
+            repeat: None,
+            group: None,
         })
         .collect();
     rows.sort_by(|a, b| a.task_id.cmp(&b.task_id));
@@ -185,6 +205,10 @@ fn keyed(rows: &[(&str, &str, u64)]) -> Imported {
         dropped: Dropped::default(),
         selectors: BTreeMap::new(),
         notes: Vec::new(),
+        repeats: None,
+        direction: Direction::default(),
+        selected_on_these_scores: false,
+        datasets: BTreeMap::new(),
     }
 }
 
@@ -211,7 +235,7 @@ fn the_record_keeps_integer_ids_as_ranges_and_other_ids_as_a_list() {
         ("qa", "07", 0xb0),
     ]);
     let (json, documents) = written(&imported);
-    assert_eq!(json["schema"], "evogate/import/v2");
+    assert_eq!(json["schema"], "evogate/import/v3");
     let gsm8k = &json["documents"]["gsm8k"];
     assert_eq!(gsm8k["ranges"], "0-2,5,10");
     assert!(gsm8k.get("ids").is_none());

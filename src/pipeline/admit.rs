@@ -307,7 +307,7 @@ fn prepare_summary<'a>(
         cluster: settings.cluster,
         answers: Answers {
             allow_missing: settings.allow_missing,
-            left_out: [None, None],
+            ..Answers::default()
         },
     };
     let mut inputs = vec![input.digest("summary")];
@@ -325,7 +325,8 @@ fn prepare_summary<'a>(
 /// level it leaves for this attempt (the attempt is recorded under its lock), else at
 /// `settings.alpha`. Errors are inputs that cannot be used (exit status 2).
 pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
-    let (mut prepared, ledger) = match on {
+    // Notes about the import records read come before the decision's own.
+    let (mut prepared, ledger, first_notes) = match on {
         AdmitOn::Summary {
             summary,
             manifest,
@@ -333,6 +334,7 @@ pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evalua
         } => (
             prepare_summary(summary, manifest.as_deref(), settings)?,
             ledger.as_deref(),
+            Vec::new(),
         ),
         AdmitOn::Files(files) => {
             let imports = super::import::check_imports(&files.baseline, &files.candidate)?;
@@ -346,16 +348,21 @@ pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evalua
                 (files.baseline.display().to_string(), baseline),
                 (files.candidate.display().to_string(), candidate),
             ];
+            let check = |base: &str, cand: &str| {
+                imports.check_scores([&files.baseline, &files.candidate], [base, cand])
+            };
             let mut prepared = prepare_streams(
                 scores,
                 tasks.as_ref(),
                 manifest.as_ref(),
                 files.keep_feedback,
+                &check,
                 settings,
             )?;
             prepared.config.answers.left_out = imports.left_out;
+            prepared.config.answers.selected_on_these_scores = imports.selected_on_these_scores;
             prepared.inputs.extend(imports.records);
-            (prepared, files.ledger.as_deref())
+            (prepared, files.ledger.as_deref(), imports.notes)
         }
         AdmitOn::Bytes {
             baseline,
@@ -369,29 +376,40 @@ pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evalua
                     std::io::Cursor::new(input.bytes.clone()),
                 )
             });
-            let prepared =
-                prepare_streams(scores, tasks.as_ref(), manifest.as_ref(), true, settings)?;
-            (prepared, None)
+            let unchecked = |_: &str, _: &str| Ok(());
+            let prepared = prepare_streams(
+                scores,
+                tasks.as_ref(),
+                manifest.as_ref(),
+                true,
+                &unchecked,
+                settings,
+            )?;
+            (prepared, None, Vec::new())
         }
     };
-    match ledger {
-        Some(path) => under_ledger(path, prepared),
+    let mut evaluation = match ledger {
+        Some(path) => under_ledger(path, prepared)?,
         None => {
             let admission = prepared.decide_at(settings.alpha);
-            Ok(prepared.evaluation(admission))
+            prepared.evaluation(admission)
         }
-    }
+    };
+    evaluation.notes.splice(0..0, first_notes);
+    Ok(evaluation)
 }
 
 /// Streams the baseline's and the candidate's scores (each path as given, with its
 /// stream), digesting them on the way so a file is never held whole (`admit` on 10^6
 /// pairs), and pairs them; `keep_feedback` keeps every pair's feedback for `pairs.csv`
-/// (otherwise only the losses').
+/// (otherwise only the losses'); `check_digests` sees the two files' SHA-256 before
+/// they are paired.
 fn prepare_streams<'a, R: std::io::Read + Send + 'static>(
     [(baseline_path, baseline), (candidate_path, candidate)]: [(String, R); 2],
     tasks: Option<&Input>,
     manifest: Option<&Input>,
     keep_feedback: bool,
+    check_digests: &dyn Fn(&str, &str) -> anyhow::Result<()>,
     settings: &'a AdmitSettings,
 ) -> anyhow::Result<Prepared<'a>> {
     let column = settings.strata.as_ref().map(|s| s.column.as_str());
@@ -408,6 +426,7 @@ fn prepare_streams<'a, R: std::io::Read + Send + 'static>(
         read_digested("candidate", candidate_path, candidate, |source, rows| {
             base.join_rows(source, rows, keep)
         })?;
+    check_digests(&base_digest.sha256, &cand_digest.sha256)?;
     prepare(
         joined,
         [base_digest, cand_digest],
@@ -475,7 +494,7 @@ fn prepare<'a>(
         cluster: settings.cluster,
         answers: Answers {
             allow_missing: settings.allow_missing,
-            left_out: [None, None],
+            ..Answers::default()
         },
     };
     Ok(Prepared {

@@ -58,11 +58,21 @@ pub struct Demo {
 type Step = fn(&mut Demo) -> anyhow::Result<()>;
 
 /// The pipeline, in order.
-const STEPS: [(&str, Step); 4] = [
+const STEPS: [(&str, Step); 5] = [
     ("split", split),
     ("score", score),
     ("admit", admit),
     ("audit", audit),
+    ("benchmarks", benchmarks),
+];
+
+/// The benchmark verifiers' shipped examples: verifier, truth, and the folder holding
+/// its `tasks.csv` and `outputs.jsonl` (relative to the repository). Graded for the
+/// demo's last line only; nothing is written.
+pub const BENCHMARKS: [(&str, &str); 3] = [
+    ("numeric", "data/numeric/problems.csv"),
+    ("choice", "data/choice/questions.csv"),
+    ("short", "data/short/questions.csv"),
 ];
 
 /// Runs every step for the folder `out` (as the user gave it), from the folder that
@@ -102,10 +112,17 @@ pub fn run(out: &Path) -> anyhow::Result<CommandOutcome> {
     let mut outcome = CommandOutcome::new(status, stdout);
     outcome.notes = demo.notes;
     outcome.writes = demo.writes;
+    let examples = BENCHMARKS.iter().flat_map(|(_, truth)| {
+        let folder = Path::new(truth).parent().unwrap_or(Path::new("."));
+        [truth.to_string()].into_iter().chain(
+            ["tasks.csv", "outputs.jsonl"].map(|name| folder.join(name).display().to_string()),
+        )
+    });
     let data = ARMS
         .iter()
         .map(|arm| format!("{OUTPUTS}/{arm}.jsonl"))
-        .chain([TRUTH.to_string(), CLAIMS.to_string()]);
+        .chain([TRUTH.to_string(), CLAIMS.to_string()])
+        .chain(examples);
     outcome.read = data.map(|path| ("the demo's data", path.into())).collect();
     Ok(outcome)
 }
@@ -309,6 +326,30 @@ fn audit(demo: &mut Demo) -> anyhow::Result<()> {
         report.supported,
         report.claims,
         demo.shown.join("audit.md").display()
+    ));
+    Ok(())
+}
+
+/// Grades the benchmark verifiers' shipped examples (`BENCHMARKS`) and prints how
+/// many each got right; writes nothing, so the demo folder is the arxiv pipeline's.
+fn benchmarks(demo: &mut Demo) -> anyhow::Result<()> {
+    let mut counts = Vec::new();
+    for (verifier, truth) in BENCHMARKS {
+        let folder = Path::new(truth).parent().unwrap_or(Path::new("."));
+        let files = score::ScoreFiles {
+            truth: truth.into(),
+            tasks: folder.join("tasks.csv"),
+            outputs: folder.join("outputs.jsonl"),
+            verifier: verifier.to_string(),
+            allow_missing: false,
+        };
+        let tasks = || super::open_file(&files.tasks);
+        let summary = score::score_tasks(&files, tasks, &mut |_| {})?.summary;
+        counts.push(format!("{verifier} {}/{}", summary.correct, summary.tasks));
+    }
+    demo.lines.push(format!(
+        "verify: the benchmark verifiers on their examples in data/ (correct): {}",
+        counts.join(", ")
     ));
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::log_files;
 use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::LeftOut;
@@ -15,13 +16,11 @@ use crate::import::record::{
     Documents, ImportRecord, InputLog, companion_path, different_documents,
 };
 use crate::import::{
-    Format, Found, ImportError, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
+    Format, Found, ImportError, Rules, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
     promptfoo, render_csv,
 };
+use crate::progress::Progress;
 use crate::report::InputFile;
-
-/// The file a HELM run folder holds the per-instance statistics in.
-const HELM_STATS: &str = "per_instance_stats.json";
 
 /// The settings of one `import`: the format, the logs, the scores file to write (its
 /// record goes beside it) and the selectors of each format.
@@ -29,22 +28,24 @@ const HELM_STATS: &str = "per_instance_stats.json";
 pub struct ImportSettings {
     /// The log's format.
     pub format: crate::import::Format,
-    /// A log (lm-eval: one samples file per task, all of one run; inspect: .eval or
-    /// .json logs; helm: the run folder).
+    /// The logs of one run: files, folders or globs ([`super::log_files::expand`]).
     pub from: Vec<PathBuf>,
     /// Where to write the scores CSV; the record goes beside it as *.import.json.
     pub out: PathBuf,
     /// lm-eval: the filter whose lines are read (repeat it when tasks name theirs
     /// differently).
     pub filter: Vec<String>,
-    /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric.
-    pub metric: Option<String>,
+    /// lm-eval, helm, dspy, openai-evals (metrics events): the per-sample metric,
+    /// `NAME` or `TASK=NAME`.
+    pub metric: Vec<String>,
     /// lm-eval with one --from whose name is not lm-eval's: the task.
     pub task: Option<String>,
-    /// inspect: the scorer whose values are read.
-    pub scorer: Option<String>,
-    /// inspect: how several epochs of a sample become one score.
+    /// inspect: the scorer whose values are read, `NAME` or `TASK=NAME`.
+    pub scorer: Vec<String>,
+    /// inspect, promptfoo, helm: how an item's repeats become its score.
     pub repeats: Option<crate::import::Repeats>,
+    /// The metric is lower-is-better.
+    pub lower_is_better: bool,
     /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
     pub arm: Option<String>,
     /// promptfoo: the test variable that names a test (default: all of them).
@@ -69,34 +70,48 @@ pub struct ImportSettings {
     /// Missing, duplicated or errored samples: `fail`, or `intersect` to leave those
     /// tasks out (counted in the record).
     pub on_missing: crate::import::OnMissing,
-    /// Map scores from [MIN, MAX] onto [0, 1], e.g. 0:100.
+    /// Map scores from [MIN, MAX] onto [0, 1], e.g. 0:100 (10:0 for lower-is-better).
     pub scale: Option<String>,
 }
 
 /// Imports the logs `args` names into the scores and the record to write, with the
-/// notes for stderr.
+/// notes for stderr; every file read is listed, so that neither output replaces one.
 pub fn run(args: &ImportSettings) -> anyhow::Result<CommandOutcome> {
+    applies(args)?;
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
-    let (found, inputs) = read_logs(args)?;
-    let imported = assemble(found, args.on_missing, scale)?;
-    // The scores and the record (a million rows each for a large log) are written out
-    // on two cores.
+    let from = log_files::expand(args.format, &args.from)?;
+    let total = from
+        .iter()
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .sum();
+    let progress = Progress::start("import", total);
+    let (found, inputs) = read_logs(args, &from, &progress).map_err(|e| naming(e, &from))?;
+    let rules = Rules {
+        on_missing: args.on_missing,
+        scale,
+        repeats: args.repeats,
+        lower_is_better: args.lower_is_better,
+    };
+    let imported = assemble(found, rules).map_err(|e| naming(e.into(), &from))?;
+    // The scores and the record (a million rows each for a large log) are built on two
+    // cores; the record then takes the scores' digest.
     let (csv, record) = std::thread::scope(|scope| {
-        let record = scope.spawn(|| {
-            ImportRecord::new(args.format, &imported, args.on_missing, scale, inputs).to_json()
-        });
+        let record = scope
+            .spawn(|| ImportRecord::new(args.format, &imported, args.on_missing, scale, inputs));
         let csv = render_csv(&imported);
         (csv, record.join())
     });
-    let record = record.map_err(|_| anyhow::anyhow!("writing the import record failed"))?;
+    let mut record = record.map_err(|_| anyhow::anyhow!("writing the import record failed"))?;
+    record.scores_sha256 = sha256_hex(csv.as_bytes());
+    drop(progress);
     let record_path = companion_path(&args.out);
     let mut outcome = CommandOutcome::new(Status::Success, String::new());
-    // helm reads a file inside the run folder that `--from` names.
-    outcome.read = args
-        .from
+    // Folders and globs name files the command line does not; a HELM run, files
+    // beside its statistics; lm-eval, a results file beside the samples.
+    outcome.read = record
+        .inputs
         .iter()
-        .filter(|path| path.is_dir())
-        .map(|dir| ("--from", dir.join(HELM_STATS)))
+        .map(|input| ("--from", PathBuf::from(&input.path)))
         .collect();
     outcome.notes = imported.notes.clone();
     outcome.notes.push(format!(
@@ -107,13 +122,85 @@ pub fn run(args: &ImportSettings) -> anyhow::Result<CommandOutcome> {
     ));
     outcome.writes.push(Write::Files(vec![
         FileToWrite::new(&args.out, csv),
-        FileToWrite::new(&record_path, record),
+        FileToWrite::new(&record_path, record.to_json()),
     ]));
     // A million rows are left to the process exit rather than freed one by one.
     Ok(outcome.holding(imported))
 }
 
-fn read_logs(args: &ImportSettings) -> anyhow::Result<(Found, Vec<InputLog>)> {
+/// A refusal that names no file (a selector to choose, tasks missing) with the files
+/// read; other errors name theirs already.
+fn naming(error: anyhow::Error, from: &[PathBuf]) -> anyhow::Error {
+    match error.downcast_ref::<ImportError>() {
+        Some(ImportError::Choice { .. } | ImportError::Refused(_)) => {
+            let shown: Vec<String> = from
+                .iter()
+                .take(3)
+                .map(|p| format!("`{}`", p.display()))
+                .collect();
+            let more = match from.len() {
+                n if n > 3 => format!(" and {} more", n - 3),
+                _ => String::new(),
+            };
+            anyhow::anyhow!("{error} (reading {}{more})", shown.join(", "))
+        }
+        _ => error,
+    }
+}
+
+/// Refuses a selector the format does not read, rather than ignore it.
+fn applies(args: &ImportSettings) -> anyhow::Result<()> {
+    use Format::*;
+    let given: [(&str, bool, &[Format]); 14] = [
+        ("--filter", !args.filter.is_empty(), &[LmEval]),
+        (
+            "--metric",
+            !args.metric.is_empty(),
+            &[LmEval, Helm, Dspy, OpenaiEvals],
+        ),
+        ("--task", args.task.is_some(), &[LmEval]),
+        ("--scorer", !args.scorer.is_empty(), &[Inspect]),
+        (
+            "--repeats",
+            args.repeats.is_some(),
+            &[Inspect, Promptfoo, Helm],
+        ),
+        ("--arm", args.arm.is_some(), &[Promptfoo]),
+        ("--id-var", args.id_var.is_some(), &[Promptfoo]),
+        ("--drop-assert", !args.drop_assert.is_empty(), &[Promptfoo]),
+        ("--event", args.event.is_some(), &[OpenaiEvals]),
+        ("--split", args.split.is_some(), &[Helm]),
+        ("--perturbation", args.perturbation.is_some(), &[Helm]),
+        ("--id-field", args.id_field.is_some(), &[Dspy]),
+        ("--candidate", args.candidate.is_some(), &[Dspy]),
+        ("--valset", args.valset.is_some(), &[Dspy]),
+    ];
+    for (option, is_given, formats) in given {
+        if is_given && !formats.contains(&args.format) {
+            let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+            anyhow::bail!(
+                "{option} does not apply to {} logs (it is read for {}); leave it out",
+                args.format.name(),
+                names.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The SHA-256 of a file, streamed.
+fn sha256_file(path: &Path) -> anyhow::Result<String> {
+    let file = open_file(path)?;
+    crate::digest::HashingReader::new(file)
+        .finish()
+        .map_err(|e| anyhow::anyhow!("`{}`: cannot read it: {e}", path.display()))
+}
+
+fn read_logs(
+    args: &ImportSettings,
+    from: &[PathBuf],
+    progress: &Progress,
+) -> anyhow::Result<(Found, Vec<InputLog>)> {
     let mut inputs = Vec::new();
     let mut whole = |path: &Path| -> anyhow::Result<(String, Vec<u8>)> {
         let bytes = read_file(path)?;
@@ -124,81 +211,139 @@ fn read_logs(args: &ImportSettings) -> anyhow::Result<(Found, Vec<InputLog>)> {
         });
         Ok((name, bytes))
     };
-    let single = |what: &str| -> anyhow::Result<&Path> {
-        match args.from.as_slice() {
-            [one] => Ok(one),
-            _ => anyhow::bail!("{what} reads one --from; import each file to its own scores file"),
-        }
-    };
-    let found = match args.format {
-        Format::LmEval => return read_lm_eval(args),
+    let several = from.len() > 1;
+    let mut found = Found::default();
+    match args.format {
+        Format::LmEval => return read_lm_eval(args, from, progress),
         Format::Inspect => {
             let mut logs = Vec::new();
-            for path in &args.from {
-                let (name, bytes) = whole(path)?;
-                logs.push(if name.ends_with(".eval") {
-                    inspect::log_from_eval(&name, &bytes)?
-                } else {
-                    inspect::log_from_json(&name, &bytes)?
-                });
+            for path in from {
+                let name = path.display().to_string();
+                // Parsed as a stream on this thread, digested on another.
+                let (log, sha256) = std::thread::scope(|scope| {
+                    let digest = scope.spawn(|| sha256_file(path));
+                    let file = progress.reader(open_file(path)?);
+                    let log = if name.ends_with(".eval") {
+                        inspect::log_from_eval(&name, file)
+                    } else {
+                        inspect::log_from_json(&name, file)
+                    };
+                    let sha256 = digest
+                        .join()
+                        .map_err(|_| anyhow::anyhow!("digesting `{name}` failed"))??;
+                    anyhow::Ok((log?, sha256))
+                })?;
+                inputs.push(InputLog { path: name, sha256 });
+                logs.push(log);
             }
-            inspect::read(&logs, args.scorer.as_deref(), args.repeats)?
+            found = inspect::read(&logs, &args.scorer)?;
         }
         Format::Promptfoo => {
-            let (name, bytes) = whole(single("promptfoo")?)?;
-            let selectors = promptfoo::PromptfooSelectors {
-                arm: args.arm.clone(),
-                id_var: args.id_var.clone(),
-                drop_assert: args.drop_assert.clone(),
-            };
-            promptfoo::read(&name, &bytes, &selectors)?
+            for path in from {
+                let (name, bytes) = whole(path)?;
+                let selectors = promptfoo::PromptfooSelectors {
+                    arm: args.arm.clone(),
+                    id_var: args.id_var.clone(),
+                    drop_assert: args.drop_assert.clone(),
+                };
+                found.absorb(promptfoo::read(&name, &bytes, &selectors)?);
+            }
         }
         Format::OpenaiEvals => {
-            let (name, bytes) = whole(single("openai-evals")?)?;
-            openai_evals::read(&name, &bytes, args.event.as_deref(), args.metric.as_deref())?
+            for path in from {
+                let (name, bytes) = whole(path)?;
+                let metric = single_metric(&args.metric)?;
+                found.absorb(openai_evals::read(
+                    &name,
+                    &bytes,
+                    args.event.as_deref(),
+                    metric,
+                    several,
+                )?);
+            }
         }
         Format::Helm => {
-            let path = single("helm")?;
-            let file = if path.is_dir() {
-                path.join(HELM_STATS)
-            } else {
-                path.to_path_buf()
-            };
-            let (name, bytes) = whole(&file)?;
-            let selectors = helm::HelmSelectors {
-                metric: args.metric.clone(),
-                split: args.split.clone(),
-                perturbation: args.perturbation.clone(),
-            };
-            helm::read(&name, &bytes, &selectors)?
+            for stats in from {
+                let folder = stats.parent().unwrap_or(Path::new("."));
+                let spec = folder.join("run_spec.json");
+                let kind = if spec.is_file() {
+                    let (name, bytes) = whole(&spec)?;
+                    Some(helm::subject(&name, &bytes)?)
+                } else {
+                    folder.file_name().map(|n| n.to_string_lossy().into_owned())
+                };
+                let state = folder.join("scenario_state.json");
+                let instance_keys = if state.is_file() {
+                    let (name, bytes) = whole(&state)?;
+                    helm::instance_keys(&name, &bytes)?
+                } else {
+                    Default::default()
+                };
+                let run = helm::HelmRun {
+                    kind,
+                    prefix: several,
+                    instance_keys,
+                };
+                let (name, bytes) = whole(stats)?;
+                let selectors = helm::HelmSelectors {
+                    metric: args.metric.clone(),
+                    split: args.split.clone(),
+                    perturbation: args.perturbation.clone(),
+                };
+                found.absorb(helm::read(&name, &bytes, &selectors, &run)?);
+            }
         }
         Format::Dspy => {
-            let (name, bytes) = whole(single("dspy")?)?;
+            let [path] = from else {
+                anyhow::bail!(
+                    "dspy reads one --from (a GEPA result or one saved evaluation); import each file to its own scores file"
+                );
+            };
+            let (name, bytes) = whole(path)?;
             let valset = args.valset.as_deref().map(&mut whole).transpose()?;
             let selectors = GepaSelectors {
                 candidate: args.candidate.as_deref(),
                 id_field: args.id_field.as_deref(),
                 valset: valset.as_ref().map(|(n, b)| (n.as_str(), b.as_slice())),
-                metric: args.metric.as_deref(),
+                metric: single_metric(&args.metric)?,
             };
-            dspy::read(&name, &bytes, &selectors)?
+            found = dspy::read(&name, &bytes, &selectors)?;
         }
-    };
+    }
     Ok((found, inputs))
 }
 
-/// lm-eval files are streamed in chunks, parsed on every core and digested on the way.
-fn read_lm_eval(args: &ImportSettings) -> anyhow::Result<(Found, Vec<InputLog>)> {
-    if args.task.is_some() && args.from.len() > 1 {
+/// `--metric` for a format with one metric for the whole log.
+fn single_metric(metric: &[String]) -> anyhow::Result<Option<&str>> {
+    match metric {
+        [] => Ok(None),
+        [one] if !one.contains('=') => Ok(Some(one)),
+        _ => anyhow::bail!(
+            "--metric TASK=NAME and several --metric apply to lm-eval and helm suites; this format reads one --metric NAME"
+        ),
+    }
+}
+
+/// lm-eval files are streamed in chunks, parsed on every core and digested on the way;
+/// a `results_<date>.json` beside a samples file gives its tasks' primary metrics,
+/// directions and sample counts.
+fn read_lm_eval(
+    args: &ImportSettings,
+    from: &[PathBuf],
+    progress: &Progress,
+) -> anyhow::Result<(Found, Vec<InputLog>)> {
+    if args.task.is_some() && from.len() > 1 {
         anyhow::bail!(
             "--task names the task of a single --from; with several files keep lm-eval's samples_<task>_<date>.jsonl names"
         );
     }
     let mut reader = lm_eval::Reader::new();
     let mut inputs = Vec::new();
-    for path in &args.from {
+    let mut results = std::collections::BTreeMap::new();
+    let mut results_read = std::collections::BTreeSet::new();
+    for path in from {
         let name = path.display().to_string();
-        let task = match (&args.task, args.from.len()) {
+        let task = match (&args.task, from.len()) {
             (Some(task), 1) => task.clone(),
             _ => lm_eval::task_from_file_name(&name).ok_or_else(|| {
                 ImportError::malformed(
@@ -207,28 +352,72 @@ fn read_lm_eval(args: &ImportSettings) -> anyhow::Result<(Found, Vec<InputLog>)>
                 )
             })?,
         };
-        let sha256 = reader.add(&name, &task, open_file(path)?)?;
+        let sha256 = reader.add(&name, &task, progress.reader(open_file(path)?))?;
         inputs.push(InputLog { path: name, sha256 });
+        let results_path = path
+            .file_name()
+            .and_then(|n| lm_eval::results_name(&n.to_string_lossy()))
+            .map(|r| path.with_file_name(r));
+        if let Some(results_path) = results_path.filter(|p| p.is_file())
+            && results_read.insert(results_path.clone())
+        {
+            let bytes = read_file(&results_path)?;
+            let results_name = results_path.display().to_string();
+            results.extend(lm_eval::read_results(&results_name, &bytes)?);
+            inputs.push(InputLog {
+                path: results_name,
+                sha256: sha256_hex(&bytes),
+            });
+        }
     }
-    Ok((reader.finish(&args.filter, args.metric.as_deref())?, inputs))
+    Ok((
+        reader.finish_suite(&args.filter, &args.metric, &results)?,
+        inputs,
+    ))
 }
 
-/// What [`check_imports`] found in the companion records.
-#[derive(Debug, Clone, PartialEq)]
+/// What the companion records of two scores files say, for `admit`.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Imports {
-    /// What each import left out (the baseline's, then the candidate's).
-    pub left_out: [Option<LeftOut>; 2],
     /// Each record read, with its SHA-256, for the report's `inputs` (roles
     /// `baseline-import` and `candidate-import`): records change the verdict, so a
     /// report lists them to be reproducible from its inputs.
     pub records: Vec<InputFile>,
+    /// The tasks each import left out (the baseline's, then the candidate's).
+    pub left_out: [Option<LeftOut>; 2],
+    /// The SHA-256 each record says its scores file has (v3 records).
+    pub scores_sha256: [Option<String>; 2],
+    /// The candidate's record, when it says the candidate was chosen on these scores.
+    pub selected_on_these_scores: Option<String>,
+    /// Things the report should say (a record beside one file only).
+    pub notes: Vec<String>,
+}
+
+impl Imports {
+    /// Refuses a record written for another scores file than the one beside it (an
+    /// interrupted or stale import): `digests` are the scores files' SHA-256s as read.
+    pub fn check_scores(&self, files: [&Path; 2], digests: [&str; 2]) -> anyhow::Result<()> {
+        for ((expected, file), digest) in self.scores_sha256.iter().zip(files).zip(digests) {
+            if let Some(expected) = expected.as_deref().filter(|e| *e != digest) {
+                anyhow::bail!(
+                    "`{}` was written for another scores file than `{}` (its scores_sha256 {expected}, the file's {digest}): the file was changed or its import interrupted; re-run evogate import, or remove the record",
+                    companion_path(file).display(),
+                    file.display()
+                );
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Reads the companion records of two scores files (`evogate import` writes one beside
 /// each): refuses to pair two whose records show the same task run on different
-/// documents (lm-eval's `doc_hash`), and returns what each import left out, which
-/// `admit` counts as unanswered, with the records read and their digests. Files
-/// without a record, or records without hashes, have nothing to compare.
+/// documents (lm-eval's `doc_hash`, Inspect's inputs, promptfoo's vars, HELM's
+/// instances), and returns what each import left out (the baseline's, then the
+/// candidate's), which `admit` counts as unanswered, the records read with their
+/// digests, the scores digests to check once the files are read, and whether the
+/// candidate was chosen on these scores. Files without a record, or records without
+/// keys, have nothing to compare; a record beside one file only is a note.
 pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<Imports> {
     let records = std::cell::RefCell::new(Vec::new());
     let read = |scores: &Path, role: &str| -> anyhow::Result<Option<Documents>> {
@@ -254,15 +443,38 @@ pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<Import
         read(baseline, "baseline-import")?,
         read(candidate, "candidate-import")?,
     );
-    let imports = Imports {
+    let mut imports = Imports {
         left_out: [
             base.as_ref().and_then(Documents::left_out),
             cand.as_ref().and_then(Documents::left_out),
         ],
+        scores_sha256: [
+            base.as_ref().and_then(|d| d.scores_sha256.clone()),
+            cand.as_ref().and_then(|d| d.scores_sha256.clone()),
+        ],
+        selected_on_these_scores: cand
+            .as_ref()
+            .filter(|d| d.selected_on_these_scores)
+            .map(|_| companion_path(candidate).display().to_string()),
+        notes: Vec::new(),
         records: records.take(),
     };
-    let (Some(base), Some(cand)) = (base, cand) else {
-        return Ok(imports);
+    let (base, cand) = match (base, cand) {
+        (Some(base), Some(cand)) => (base, cand),
+        (None, None) => return Ok(imports),
+        (base, _) => {
+            let (has, lacks) = match base {
+                Some(_) => (baseline, candidate),
+                None => (candidate, baseline),
+            };
+            imports.notes.push(format!(
+                "`{}` has an import record and `{}` has none ({} is missing), so the documents the two ran on and what its import left out cannot be checked",
+                has.display(),
+                lacks.display(),
+                companion_path(lacks).display()
+            ));
+            return Ok(imports);
+        }
     };
     let differ = different_documents(&base, &cand).map_err(|(which, e)| {
         let scores = if which == 0 { baseline } else { candidate };

@@ -11,6 +11,7 @@ pub mod demo;
 pub mod grade;
 pub mod import;
 pub mod ledger;
+pub mod log_files;
 pub mod outcome;
 pub mod power;
 pub mod score;

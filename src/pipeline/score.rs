@@ -93,8 +93,10 @@ pub fn score_tasks<R: Read>(
     // known to parse, as it was when both were read whole; each output is read when
     // its task's row asks for it.
     let outputs_source = files.outputs.display().to_string();
+    let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
+    let progress = crate::progress::Progress::start("score", size(&files.outputs));
     let outputs = crate::table::open_input(&files.outputs)
-        .and_then(|file| OutputsReader::new(&outputs_source, file));
+        .and_then(|file| OutputsReader::new(&outputs_source, progress.reader(file)));
     let summary = grade_tasks(
         verifier.as_ref(),
         tasks,
@@ -102,6 +104,7 @@ pub fn score_tasks<R: Read>(
         write,
         files.allow_missing,
     )?;
+    drop(progress);
     Ok(Graded { summary, verifier })
 }
 

@@ -31,8 +31,13 @@ const BARE_LETTER_WORDS: usize = 10;
 /// One task's options and right option.
 #[derive(Debug, Clone)]
 pub struct Options {
-    texts: Vec<String>,
-    normalized: Vec<String>,
+    /// The option texts as the truth gives them, trimmed, joined by `|` (one string:
+    /// a million tasks hold a million strings, not eight million).
+    texts: String,
+    /// Their normalised forms, joined by `|` (which normalising never leaves).
+    normalized: String,
+    /// How many options there are.
+    count: usize,
     answer: usize,
 }
 
@@ -88,14 +93,14 @@ impl Options {
         format!(
             "{} ({})",
             Options::letter(index),
-            shown_briefly(&self.texts[index])
+            shown_briefly(self.texts.split('|').nth(index).unwrap_or_default())
         )
     }
 
     /// The options `text` chooses, in letter order: by letter (every form when
     /// `bare`, else only [`FORMED`] ones) and by text.
     fn chosen(&self, text: &str, bare: bool) -> Vec<usize> {
-        let mut chosen = vec![false; self.texts.len()];
+        let mut chosen = vec![false; self.count];
         let mut mark = |letter: char| {
             if let Some(i) = LETTERS.find(letter).filter(|&i| i < chosen.len()) {
                 chosen[i] = true;
@@ -110,15 +115,16 @@ impl Options {
             bare_letters(text).for_each(&mut mark);
         }
         let normalized = normalize(text);
-        let by_text: Vec<usize> = (0..self.texts.len())
-            .filter(|&i| contains_words(&normalized, &self.normalized[i]))
+        let options: Vec<&str> = self.normalized.split('|').collect();
+        let by_text: Vec<usize> = (0..self.count)
+            .filter(|&i| contains_words(&normalized, options[i]))
             .collect();
         for &i in &by_text {
             // An option found only inside a longer option also found is not chosen.
             let inside_other = by_text.iter().any(|&j| {
                 j != i
-                    && self.normalized[j].len() > self.normalized[i].len()
-                    && contains_words(&self.normalized[j], &self.normalized[i])
+                    && options[j].len() > options[i].len()
+                    && contains_words(options[j], options[i])
             });
             if !inside_other {
                 chosen[i] = true;
@@ -189,15 +195,16 @@ impl AnswerRule for Choice {
                 )
             })?;
         Ok(Options {
-            texts,
-            normalized,
+            count: texts.len(),
+            texts: texts.join("|"),
+            normalized: normalized.join("|"),
             answer,
         })
     }
 
     fn prompt(question: &str, options: &Options) -> String {
         let mut prompt = question.to_string();
-        for (i, text) in options.texts.iter().enumerate() {
+        for (i, text) in options.texts.split('|').enumerate() {
             prompt.push_str(&format!("\n{}. {text}", Options::letter(i)));
         }
         prompt
@@ -230,11 +237,11 @@ impl AnswerRule for Choice {
                     options.describe(chosen[0])
                 ),
             ),
-            k if 2 * k > options.texts.len() => (
+            k if 2 * k > options.count => (
                 Outcome::Absent,
                 format!(
                     "named {k} of the {} options, which is no choice; choose one; expected {expected}",
-                    options.texts.len()
+                    options.count
                 ),
             ),
             _ if right => (

@@ -52,7 +52,8 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
             truths: Vec::new(),
             by_id: FxHashMap::default(),
         };
-        let mut first_line: FxHashMap<String, u64> = FxHashMap::default();
+        // The line of each task's row, for the message about a repeated one.
+        let mut lines: Vec<u64> = Vec::new();
         while let Some(row) = rows.next_row()? {
             let fields: Vec<&str> = at.iter().map(|&i| trim_field(row.field(i))).collect();
             let fail = |message: String| InputError::invalid(&source, row.line, message);
@@ -63,14 +64,16 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
                 )));
             }
             let id = task_id(fields[0], fields[1]);
-            if let Some(first) = first_line.insert(id.clone(), row.line) {
+            if let Some(&first) = verifier.by_id.get(&id) {
                 return Err(fail(format!(
-                    "task `{id}` appears again (first on row {first}); keep one row per group and kind"
+                    "task `{id}` appears again (first on row {}); keep one row per group and kind",
+                    lines[first]
                 )));
             }
             let truth =
                 R::parse(fields[3], fields.get(4).copied().unwrap_or_default()).map_err(fail)?;
             verifier.by_id.insert(id, verifier.names.len());
+            lines.push(row.line);
             verifier.names.push([
                 fields[0].to_string(),
                 fields[1].to_string(),

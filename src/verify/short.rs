@@ -50,8 +50,11 @@ const REFUSALS: [&str; 12] = [
 pub struct Aliases {
     /// The first alias as written, for feedback.
     shown: String,
-    /// Each alias's normalised tokens.
-    tokens: Vec<Vec<String>>,
+    /// Each alias's normalised tokens joined by spaces, the aliases joined by newlines
+    /// (one string a task; tokens hold no whitespace).
+    joined: String,
+    /// The most tokens an alias has.
+    longest: usize,
 }
 
 static ARTICLES: LazyLock<Regex> =
@@ -81,14 +84,14 @@ pub fn squad_tokens(text: &str) -> Vec<String> {
 }
 
 /// SQuAD v1.1's token F1 of a prediction against one gold answer.
-pub fn token_f1(prediction: &[String], gold: &[String]) -> f64 {
+pub fn token_f1<P: AsRef<str>, G: AsRef<str>>(prediction: &[P], gold: &[G]) -> f64 {
     let mut counts: HashMap<&str, i64> = HashMap::new();
     for token in gold {
-        *counts.entry(token).or_default() += 1;
+        *counts.entry(token.as_ref()).or_default() += 1;
     }
     let mut common = 0;
     for token in prediction {
-        if let Some(count) = counts.get_mut(token.as_str()).filter(|c| **c > 0) {
+        if let Some(count) = counts.get_mut(token.as_ref()).filter(|c| **c > 0) {
             *count -= 1;
             common += 1;
         }
@@ -109,14 +112,19 @@ pub fn answer_of(output: &str) -> &str {
 }
 
 impl Aliases {
+    fn aliases(&self) -> impl Iterator<Item = Vec<&str>> {
+        self.joined
+            .split('\n')
+            .map(|alias| alias.split(' ').collect())
+    }
+
     fn exact(&self, tokens: &[String]) -> bool {
-        self.tokens.iter().any(|alias| alias.as_slice() == tokens)
+        self.aliases().any(|alias| alias == tokens)
     }
 
     fn f1(&self, tokens: &[String]) -> f64 {
-        self.tokens
-            .iter()
-            .map(|alias| token_f1(tokens, alias))
+        self.aliases()
+            .map(|alias| token_f1(tokens, &alias))
             .fold(0.0, f64::max)
     }
 }
@@ -143,7 +151,12 @@ impl AnswerRule for Short {
                 .unwrap_or_default()
                 .trim()
                 .to_string(),
-            tokens,
+            longest: tokens.iter().map(Vec::len).max().unwrap_or(0),
+            joined: tokens
+                .iter()
+                .map(|alias| alias.join(" "))
+                .collect::<Vec<_>>()
+                .join("\n"),
         })
     }
 
@@ -155,7 +168,7 @@ impl AnswerRule for Short {
         let expected = &aliases.shown;
         let answer = answer_of(output);
         let tokens = squad_tokens(answer);
-        let longest = aliases.tokens.iter().map(Vec::len).max().unwrap_or(0);
+        let longest = aliases.longest;
         let said = shown_briefly(answer);
         let (outcome, feedback) = if aliases.exact(&tokens) {
             (Outcome::Right, format!("exact match {expected}"))

@@ -97,6 +97,11 @@ fn the_demo_from_the_repository_root_admits_the_candidate_and_refuses_the_regres
         out.stdout
     );
     assert!(out.stdout.contains("regressing against baseline: refused"));
+    // The benchmark verifiers' examples are graded in a section of their own that
+    // writes nothing into the demo folder (compared whole above).
+    assert!(out.stdout.contains(
+        "verify: the benchmark verifiers on their examples in data/ (correct): numeric 15/30, choice 15/27, short 12/30"
+    ));
     assert!(
         out.stdout
             .contains("regressed significantly on kind=first_author")

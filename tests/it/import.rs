@@ -83,9 +83,10 @@ fn lm_eval_gsm8k_runs_import_by_task_and_doc_and_pair_in_admit() {
     let rec = record(dir.path(), "base.import.json");
     assert_eq!(rec["format"], "lm-eval");
     assert_eq!(rec["selectors"]["filter"], "gsm8k=strict-match");
-    assert_eq!(rec["selectors"]["metric"], "exact_match");
+    // The primary metric of gsm8k's `metric_list` in the results file beside it.
+    assert_eq!(rec["selectors"]["metric"], "gsm8k=exact_match");
     // Each document's key: the first 16 hex digits of its `doc_hash` in the log.
-    assert_eq!(rec["schema"], "evogate/import/v2");
+    assert_eq!(rec["schema"], "evogate/import/v3");
     assert_eq!(rec["documents"]["gsm8k"]["ranges"], "16-18");
     assert_eq!(
         rec["documents"]["gsm8k"]["keys"],
@@ -213,7 +214,13 @@ fn a_selector_naming_what_the_log_lacks_exits_2_listing_the_choices() {
     let dir = tempfile::tempdir().unwrap();
     let from = [formats(GSM8K_BASE)];
     let run = import(dir.path(), "lm-eval", &from, "s.csv", &["--metric", "acc"]);
-    assert_input_error(&run, &["--metric `acc` is not in the log", "`exact_match`"]);
+    assert_input_error(
+        &run,
+        &[
+            "--metric `acc` for task `gsm8k` is not in the log",
+            "`exact_match`",
+        ],
+    );
     let run = import(
         dir.path(),
         "lm-eval",
@@ -358,7 +365,7 @@ fn inspect_eval_zip_and_json_logs_of_one_run_give_the_same_scores() {
     );
     assert_eq!(
         record(dir.path(), "m.import.json")["selectors"]["scorer"],
-        "choice"
+        "inspect_evals/mmlu_0_shot=choice"
     );
 }
 
@@ -375,12 +382,18 @@ const EPOCHS: &str = r#"{"eval": {"task": "t"}, "samples": [
 fn inspect_epochs_need_repeats_and_a_mean_turns_outcomes_into_scores() {
     let dir = tempfile::tempdir().unwrap();
     let from = [write(dir.path(), "e.json", EPOCHS)];
-    let run = import(dir.path(), "inspect", &from, "s.csv", &[]);
+    let run = import(
+        dir.path(),
+        "inspect",
+        &from,
+        "s.csv",
+        &["--on-missing", "intersect"],
+    );
     assert_input_error(
         &run,
         &[
-            "--repeats is needed (samples have up to 2 epochs)",
-            "`mean`, `majority`, `first`",
+            "--repeats is needed (items have up to 2 repeats and the log names no reducer)",
+            "`mean`, `majority`, `first`, `all`",
         ],
     );
     let run = import(
@@ -392,7 +405,7 @@ fn inspect_epochs_need_repeats_and_a_mean_turns_outcomes_into_scores() {
     );
     assert_input_error(
         &run,
-        &["task `t:2`: its 2 epochs have no value held by more than half"],
+        &["task `t:2`: its 2 repeats have no value held by more than half"],
     );
     let run = imported(
         dir.path(),
@@ -403,7 +416,7 @@ fn inspect_epochs_need_repeats_and_a_mean_turns_outcomes_into_scores() {
     );
     assert!(
         run.stderr
-            .contains("turned the 0/1 outcomes of 1 tasks into scores"),
+            .contains("reducing repeats turned the 0/1 outcomes of 1 tasks into scores"),
         "{}",
         run.stderr
     );
@@ -535,7 +548,8 @@ fn helm_run_folder_reads_one_split_and_metric() {
     // 9 test instances (the tenth is in `valid`); gpt2 gets one right (id222).
     assert_eq!(csv.lines().count(), 10, "{csv}");
     assert_eq!(csv.matches(",1,1\n").count(), 1, "{csv}");
-    assert!(csv.contains("id222,1,1\n"), "{csv}");
+    // The subject, from run_spec.json, is the kind.
+    assert!(csv.contains("id222,mmlu:subject=philosophy,1,1\n"), "{csv}");
 }
 
 #[test]

@@ -53,7 +53,7 @@ const LAYERS: [(&str, &[&str]); 6] = [
             "import",
         ],
     ),
-    ("output", &["report", "plot", "atomic"]),
+    ("output", &["report", "plot", "atomic", "progress"]),
     ("pipeline", &["pipeline"]),
     ("commands", &["cli", "cmd"]),
 ];

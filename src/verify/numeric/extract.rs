@@ -121,10 +121,11 @@ fn run_from(text: &str, numbers: &[Number], first: usize) -> Vec<Number> {
     run
 }
 
-/// The first number of `text`'s first non-blank line, before any end of sentence
-/// there, and those joined to it.
-fn offered_after(text: &str) -> Vec<Number> {
-    let line_start = text.len() - text.trim_start().len();
+/// The numbers `text` offers from `from` on: the first number of the first non-blank
+/// line there, before any end of sentence, and those joined to it, as written.
+fn offered_from(text: &str, from: usize) -> Vec<(Number, String)> {
+    let rest = &text[from..];
+    let line_start = from + rest.len() - rest.trim_start().len();
     let line = &text[line_start..];
     let line = &line[..line.find('\n').unwrap_or(line.len())];
     let numbers = scan(line);
@@ -138,14 +139,7 @@ fn offered_after(text: &str) -> Vec<Number> {
     if sentence_ended {
         return Vec::new();
     }
-    run_from(line, &numbers, 0)
-        .into_iter()
-        .map(|n| Number {
-            start: n.start + line_start,
-            end: n.end + line_start,
-            ..n
-        })
-        .collect()
+    written(line, run_from(line, &numbers, 0))
 }
 
 /// The contents of every `\boxed{...}` and `\fbox{...}`, braces balanced.
@@ -230,16 +224,7 @@ pub fn final_answer(output: &str) -> Final {
     let mut offered = Vec::new();
     for (at, _) in text.match_indices("####") {
         let after = text[at..].trim_start_matches('#');
-        let base = text.len() - after.len();
-        let numbers: Vec<Number> = offered_after(after)
-            .into_iter()
-            .map(|n| Number {
-                start: n.start + base,
-                end: n.end + base,
-                ..n
-            })
-            .collect();
-        offered.extend(written(text, numbers));
+        offered.extend(offered_from(text, text.len() - after.len()));
     }
     if !offered.is_empty() {
         return Final::Numbers(distinct(offered), Place::Hashes);
@@ -263,19 +248,9 @@ pub fn final_answer(output: &str) -> Final {
     // "The answer is": the last marker that a number follows.
     let markers: Vec<_> = MARKER.find_iter(text).collect();
     for marker in markers.into_iter().rev().take(MOST_MARKERS) {
-        let after = &text[marker.end()..];
-        let base = marker.end();
-        let numbers = offered_after(after);
+        let numbers = offered_from(text, marker.end());
         if !numbers.is_empty() {
-            let numbers = numbers
-                .into_iter()
-                .map(|n| Number {
-                    start: n.start + base,
-                    end: n.end + base,
-                    ..n
-                })
-                .collect();
-            return Final::Numbers(distinct(written(text, numbers)), Place::Marker);
+            return Final::Numbers(distinct(numbers), Place::Marker);
         }
     }
     // The last number, and those joined to it before it.

@@ -137,6 +137,21 @@ fn a_truth_that_is_not_one_number_is_refused_naming_the_row() {
         error.starts_with("`n.csv` row 3: `answer` `seven` is not one number"),
         "{error}"
     );
+    let repeated = "group,kind,question,answer\na,k,q,1\nb,k,q,2\na,k,q,3\n";
+    let error = crate::verify::build("numeric", "n.csv", repeated.as_bytes())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        error.starts_with("`n.csv` row 4: task `a:k` appears again (first on row 2)"),
+        "{error}"
+    );
+    let empty = "group,kind,question,answer\na,k,,1\n";
+    let error = crate::verify::build("numeric", "n.csv", empty.as_bytes())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("row 2: `question` is empty"), "{error}");
     for bad in ["7 or 8", "x = 7", "7 apples"] {
         let truth = format!("group,kind,question,answer\na,k,q,{bad}\n");
         assert!(

@@ -1,0 +1,159 @@
+//! What `--from` names, as files: a file as it is; a folder as the logs of the format
+//! inside it (searched [`DEPTH`] levels down, sorted); a glob (`*` and `?` in the last
+//! part of the path, for a shell that left it unexpanded) as the files it matches. A
+//! folder or glob that yields nothing is an error naming it and what was looked for.
+
+use std::path::{Path, PathBuf};
+
+use crate::import::{Format, ImportError};
+
+/// How many folder levels under a `--from` folder are searched.
+pub const DEPTH: usize = 3;
+
+/// What a folder holds for `format`, in words and as a test on a file name.
+fn wanted(format: Format) -> (&'static str, fn(&str) -> bool) {
+    match format {
+        Format::LmEval => ("samples_<task>_<date>.jsonl files", |n| {
+            n.starts_with("samples_") && n.ends_with(".jsonl")
+        }),
+        Format::Inspect => (".eval and .json logs", |n| {
+            n.ends_with(".eval")
+                || (n.ends_with(".json") && !matches!(n, "logs.json" | "eval-set.json"))
+        }),
+        Format::Promptfoo => (".json results", |n| n.ends_with(".json")),
+        Format::OpenaiEvals => (".jsonl record logs", |n| n.ends_with(".jsonl")),
+        Format::Helm => ("run folders (holding per_instance_stats.json)", |n| {
+            n == "per_instance_stats.json"
+        }),
+        Format::Dspy => (".json files", |n| n.ends_with(".json")),
+    }
+}
+
+/// The files `from` names for `format`, in the order given (each folder's and glob's
+/// files sorted). A HELM run is named by its `per_instance_stats.json`.
+pub fn expand(format: Format, from: &[PathBuf]) -> Result<Vec<PathBuf>, ImportError> {
+    let (what, test) = wanted(format);
+    let mut files = Vec::new();
+    for path in from {
+        let text = path.to_string_lossy();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        if path.is_dir() {
+            if format == Format::Helm && path.join("per_instance_stats.json").is_file() {
+                files.push(path.join("per_instance_stats.json"));
+                continue;
+            }
+            let before = files.len();
+            walk(path, test, DEPTH, &mut files).map_err(|e| {
+                ImportError::malformed(&text, format!("cannot list the folder: {e}"))
+            })?;
+            files[before..].sort();
+            if files.len() == before {
+                return Err(ImportError::malformed(
+                    &text,
+                    format!(
+                        "the folder holds no {what} (searched {DEPTH} levels down); give the logs themselves"
+                    ),
+                ));
+            }
+        } else if !path.exists() && name.as_deref().is_some_and(|n| n.contains(['*', '?'])) {
+            let pattern = name.unwrap_or_default();
+            let parent = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            let mut matched: Vec<PathBuf> = std::fs::read_dir(&parent)
+                .map_err(|e| ImportError::malformed(&text, format!("cannot list its folder: {e}")))?
+                .filter_map(Result::ok)
+                .filter(|entry| glob_match(&pattern, &entry.file_name().to_string_lossy()))
+                .map(|entry| path.with_file_name(entry.file_name()))
+                .collect();
+            matched.sort();
+            if matched.is_empty() {
+                return Err(ImportError::malformed(
+                    &text,
+                    "the pattern matches no file; check the folder and the pattern",
+                ));
+            }
+            for file in matched {
+                if format == Format::Helm && file.is_dir() {
+                    files.push(file.join("per_instance_stats.json"));
+                } else {
+                    files.push(file);
+                }
+            }
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// Files under `folder` whose names pass `test`, `depth` levels down; hidden entries
+/// are skipped.
+fn walk(
+    folder: &Path,
+    test: fn(&str) -> bool,
+    depth: usize,
+    files: &mut Vec<PathBuf>,
+) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(folder)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_dir() {
+            if depth > 0 {
+                walk(&path, test, depth - 1, files)?;
+            }
+        } else if test(&name) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Whether `name` matches `pattern`: `*` any run of characters, `?` one character.
+pub fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    // The classic two-pointer match with one backtrack point for the last `*`.
+    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some(i);
+            mark = j;
+            i += 1;
+        } else if let Some(s) = star {
+            i = s + 1;
+            mark += 1;
+            j = mark;
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|c| *c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs_match_as_a_shell_matches_one_path_part() {
+        for (pattern, name, wanted) in [
+            ("samples_*.jsonl", "samples_gsm8k_2025.jsonl", true),
+            ("samples_*.jsonl", "results_2025.json", false),
+            ("*", "", true),
+            ("a?c", "abc", true),
+            ("a?c", "ac", false),
+            ("*b*b", "abxbb", true),
+            ("*.eval", "x.eval.json", false),
+        ] {
+            assert_eq!(glob_match(pattern, name), wanted, "{pattern} {name}");
+        }
+    }
+}
