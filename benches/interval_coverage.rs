@@ -8,11 +8,10 @@
 // The report is this program's output.
 #![allow(clippy::print_stdout)]
 
+use evogate::base::random::Random;
 use evogate::stats::bootstrap::mean_difference_interval;
 use evogate::stats::bounded_mean::{Histogram, betting_interval};
 use evogate::stats::interval::{Interval, paired_difference};
-use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
 
 /// alpha 0.05, the default: the report's two-sided interval is at 0.90 and its lower
 /// bound, which the margin uses, is the one-sided 0.95 bound.
@@ -37,15 +36,15 @@ fn bootstrap_replications(n: usize) -> usize {
     }
 }
 
-fn uniform(rng: &mut ChaCha20Rng) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+fn uniform(rng: &mut Random) -> f64 {
+    rng.unit()
 }
 
 /// A distribution of differences candidate − baseline, each score in [0, 1].
 struct Distribution {
     name: &'static str,
     mean: f64,
-    draw: fn(&mut ChaCha20Rng) -> f64,
+    draw: fn(&mut Random) -> f64,
 }
 
 fn distributions() -> Vec<Distribution> {
@@ -205,7 +204,7 @@ fn mean_difference_table() {
     println!("|---|---:|---|---:|---:|---:|---:|");
     for (index, distribution) in distributions().iter().enumerate() {
         for n in SIZES {
-            let mut rng = ChaCha20Rng::seed_from_u64(1_000 * index as u64 + n as u64);
+            let mut rng = Random::expanded(1_000 * index as u64 + n as u64);
             let mut tallies: Vec<Tally> = METHODS.iter().map(|_| Tally::default()).collect();
             for replication in 0..replications(n) {
                 let values: Vec<f64> = (0..n).map(|_| (distribution.draw)(&mut rng)).collect();

@@ -15,8 +15,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use rand_chacha::ChaCha20Rng;
-use rand_core::SeedableRng;
 
 /// The seed of the stream.
 const SEED: u64 = 31;
@@ -126,7 +124,7 @@ fn main() -> anyhow::Result<()> {
         _ => bail!("usage: answer_workload numeric|choice|short DIR [N]"),
     };
     let n: usize = args.get(2).map_or(Ok(1_000_000), |s| s.parse())?;
-    let mut rng = Stream(ChaCha20Rng::seed_from_u64(SEED));
+    let mut rng = Stream::new(SEED);
     let mut truth = String::from(if verifier == "choice" {
         "group,kind,question,answer,options\n"
     } else {

@@ -14,9 +14,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use evogate::stats::bootstrap::uniform_below;
-use rand_chacha::ChaCha20Rng;
-use rand_core::SeedableRng;
+use evogate::base::random::Random;
 
 /// The seed when none is given.
 const DEFAULT_SEED: u64 = 6;
@@ -28,8 +26,8 @@ const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
 const BASELINE_WEIGHTS: [u64; 5] = [6, 2, 2, 2, 8];
 const CANDIDATE_WEIGHTS: [u64; 5] = [5, 2, 2, 2, 9];
 
-fn draw(rng: &mut ChaCha20Rng, weights: &[u64; 5]) -> usize {
-    let mut u = uniform_below(rng, weights.iter().sum());
+fn draw(rng: &mut Random, weights: &[u64; 5]) -> usize {
+    let mut u = rng.below(weights.iter().sum());
     for (index, weight) in weights.iter().enumerate() {
         if u < *weight {
             return index;
@@ -86,7 +84,7 @@ const SURNAMES: [&str; 8] = [
 ];
 
 /// The truth, tasks and outputs files `evogate score` reads, for the same papers.
-fn score_inputs(n: usize, rng: &mut ChaCha20Rng) -> (String, String, String) {
+fn score_inputs(n: usize, rng: &mut Random) -> (String, String, String) {
     let mut papers = String::from("arxiv_id,title,first_author,year\n");
     let mut tasks = String::from("task_id,group,kind,prompt\n");
     let mut outputs = String::new();
@@ -107,7 +105,7 @@ fn score_inputs(n: usize, rng: &mut ChaCha20Rng) -> (String, String, String) {
         let year = 2015;
         writeln!(papers, "{id},{title},{author},{year}").expect("String");
         for kind in KINDS.iter().take(n - 4 * paper) {
-            let right = uniform_below(rng, 10) < 7;
+            let right = rng.below(10) < 7;
             let (prompt, answer) = match *kind {
                 "id" => (
                     format!("Find the arXiv ID of the paper titled \"\"{title}\"\"."),
@@ -165,7 +163,7 @@ fn main() -> anyhow::Result<()> {
         Some(text) => text.parse().context("SEED must be a whole number")?,
         None => DEFAULT_SEED,
     };
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut rng = Random::expanded(seed);
     let header = "task_id,group,kind,correct,correctness,composite,score,feedback\n";
     let mut baseline = String::from(header);
     let mut candidate = String::from(header);
@@ -175,7 +173,7 @@ fn main() -> anyhow::Result<()> {
         let group = format!("{}.{:05}", 1501 + paper / 100_000, paper * 7919 % 100_000);
         let kind = KINDS[task % 4];
         let before = draw(&mut rng, &BASELINE_WEIGHTS);
-        let after = if uniform_below(&mut rng, 10) < 7 {
+        let after = if rng.below(10) < 7 {
             before
         } else {
             draw(&mut rng, &CANDIDATE_WEIGHTS)

@@ -19,8 +19,6 @@ use std::fmt::Write as _;
 
 use evogate::split::{Cases, SplitRequest, build_splits};
 use evogate::verify::arxiv::truth::{Paper, load_papers};
-use rand_chacha::ChaCha20Rng;
-use rand_core::SeedableRng;
 
 /// The seed of the answer stream.
 const SEED: u64 = 2026;
@@ -235,7 +233,7 @@ fn main() -> anyhow::Result<()> {
         cases: Cases::All,
     };
     let splits = build_splits(&verifier.tasks(), &request)?;
-    let mut stream = Stream(ChaCha20Rng::seed_from_u64(SEED));
+    let mut stream = Stream::new(SEED);
     let mut files = [String::new(), String::new(), String::new()];
     for task in &splits.parts[2] {
         let index = papers

@@ -23,10 +23,8 @@ use evogate::admission::{
     Baseline, Check, Config, Criterion, Keep, Margin, StrataRequest, Test, Verdict, decide,
 };
 use evogate::alpha::Alpha;
-use evogate::stats::bootstrap::uniform_below;
+use evogate::base::random::Random;
 use evogate::stats::signed_rank::ZeroMethod;
-use rand_chacha::ChaCha20Rng;
-use rand_core::SeedableRng;
 
 /// Runs per cell: a rate's standard error is at most 1.6 points.
 const RUNS: usize = 1_000;
@@ -38,12 +36,12 @@ const DELTAS: [f64; 6] = [0.0, 0.05, 0.10, 0.15, 0.20, 0.30];
 const MARGIN: f64 = 0.05;
 
 /// A uniform draw in [0, 1) from 53 raw bits.
-fn unit(rng: &mut ChaCha20Rng) -> f64 {
-    uniform_below(rng, 1 << 53) as f64 / (1_u64 << 53) as f64
+fn unit(rng: &mut Random) -> f64 {
+    rng.below(1 << 53) as f64 / (1_u64 << 53) as f64
 }
 
 /// (baseline right, candidate right) for one task of a kind whose shift is `shift`.
-fn outcome(rng: &mut ChaCha20Rng, shift: f64) -> (bool, bool) {
+fn outcome(rng: &mut Random, shift: f64) -> (bool, bool) {
     let churn = 0.10;
     let baseline_only = (churn + shift.abs() - shift) / 2.0;
     let candidate_only = (churn + shift.abs() + shift) / 2.0;
@@ -61,16 +59,16 @@ fn outcome(rng: &mut ChaCha20Rng, shift: f64) -> (bool, bool) {
 }
 
 /// A score: 1 when right, else partial credit in {0, 0.1, ..., 0.5}.
-fn score(rng: &mut ChaCha20Rng, right: bool) -> f64 {
+fn score(rng: &mut Random, right: bool) -> f64 {
     if right {
         1.0
     } else {
-        uniform_below(rng, 6) as f64 / 10.0
+        rng.below(6) as f64 / 10.0
     }
 }
 
 /// One simulated holdout as two scores files.
-fn holdout(rng: &mut ChaCha20Rng, delta: f64, scores_only: bool) -> (String, String) {
+fn holdout(rng: &mut Random, delta: f64, scores_only: bool) -> (String, String) {
     let header = if scores_only {
         "task_id,kind,score\n"
     } else {
@@ -96,7 +94,7 @@ fn holdout(rng: &mut ChaCha20Rng, delta: f64, scores_only: bool) -> (String, Str
 
 /// Admission rates (without the margin, with it) over [`RUNS`] holdouts.
 fn rates(delta: f64, test: Test, cell: u64) -> (f64, f64) {
-    let mut rng = ChaCha20Rng::seed_from_u64(SEED + cell);
+    let mut rng = Random::expanded(SEED + cell);
     let strata = StrataRequest {
         column: "kind".to_string(),
         required: true,

@@ -17,12 +17,10 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use evogate::csvout::{Cell, CsvWriter};
+use evogate::base::csv::{Cell, CsvWriter};
 use evogate::task::TASK_COLUMNS;
 use evogate::verify::arxiv::truth::{Paper, load_papers};
 use evogate::verify::normalize::normalize;
-use rand_chacha::ChaCha20Rng;
-use rand_core::SeedableRng;
 
 /// The seed of the stream that makes papers and answers.
 const SEED: u64 = 6;
@@ -403,7 +401,7 @@ fn main() -> anyhow::Result<()> {
             })
             .collect::<Result<_, _>>()?,
     };
-    let mut stream = Stream(ChaCha20Rng::seed_from_u64(SEED));
+    let mut stream = Stream::new(SEED);
     let papers = papers(&mut stream, count);
     let mut truth = CsvWriter::new();
     truth.header(&["arxiv_id", "title", "first_author", "year"]);

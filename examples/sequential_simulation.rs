@@ -5,30 +5,28 @@
 //! Prints the Markdown tables of `reports/bench.md` (section "Sequential admission").
 //!
 //! Every run draws from a ChaCha20 stream seeded from the cell and the half it belongs
-//! to (two threads, one half each), through `uniform_below` on the raw output, so the
+//! to (two threads, one half each), through `Random::below` on the raw output, so the
 //! tables are the same on every machine. Run: `cargo run --release --example
 //! sequential_simulation` (`-- quick` for a tenth of the runs).
 
 #![allow(clippy::print_stdout)]
 
+use evogate::base::random::Random;
 use evogate::stats::binomial::lower_tail;
-use evogate::stats::bootstrap::uniform_below;
 use evogate::stats::mcnemar::mcnemar_exact;
 use evogate::stats::power::{detectable_shift, mcnemar_power, required_n_for_power};
 use evogate::stats::sequential::{Design, Monitor, Reason, Standing};
 use evogate::stats::signed_rank::{ZeroMethod, signed_rank};
-use rand_chacha::ChaCha20Rng;
-use rand_core::SeedableRng;
 
 const ALPHA: f64 = 0.05;
 const SEED: u64 = 20_261_204;
 
-fn unit(rng: &mut ChaCha20Rng) -> f64 {
-    uniform_below(rng, 1 << 53) as f64 / (1_u64 << 53) as f64
+fn unit(rng: &mut Random) -> f64 {
+    rng.below(1 << 53) as f64 / (1_u64 << 53) as f64
 }
 
 /// A difference −1, 0 or 1 with P(1) = (ψ + δ)/2 and P(−1) = (ψ − δ)/2.
-fn coin(rng: &mut ChaCha20Rng, discordance: f64, shift: f64) -> f64 {
+fn coin(rng: &mut Random, discordance: f64, shift: f64) -> f64 {
     let u = unit(rng);
     if u < (discordance + shift) / 2.0 {
         1.0
@@ -42,12 +40,12 @@ fn coin(rng: &mut ChaCha20Rng, discordance: f64, shift: f64) -> f64 {
 /// Scores on {0, 0.25, …, 1} with ties and zeros: the arms agree on 40% of tasks,
 /// otherwise |d| = |U − V| for U, V uniform on the grid, positive with probability
 /// (1 + θ)/2. Mean θ·0.6·E|U − V| = θ·0.24.
-fn grid_score(rng: &mut ChaCha20Rng, theta: f64) -> f64 {
+fn grid_score(rng: &mut Random, theta: f64) -> f64 {
     if unit(rng) < 0.4 {
         return 0.0;
     }
-    let u = uniform_below(rng, 5) as f64 / 4.0;
-    let v = uniform_below(rng, 5) as f64 / 4.0;
+    let u = rng.below(5) as f64 / 4.0;
+    let v = rng.below(5) as f64 / 4.0;
     let magnitude = (u - v).abs();
     if unit(rng) < (1.0 + theta) / 2.0 {
         magnitude
@@ -58,7 +56,7 @@ fn grid_score(rng: &mut ChaCha20Rng, theta: f64) -> f64 {
 
 /// Skewed scores, the same for both arms (no change): each score is u^4 for u uniform
 /// (mean 0.2, most mass near 0, a long tail to 1).
-fn skewed_score(rng: &mut ChaCha20Rng) -> f64 {
+fn skewed_score(rng: &mut Random) -> f64 {
     unit(rng).powi(4) - unit(rng).powi(4)
 }
 
@@ -89,10 +87,10 @@ fn monitor_run(design: &Design, draw: &mut dyn FnMut() -> (f64, Option<&'static 
 /// `runs` runs of `cell`, half on each of two threads, each half on its own stream.
 fn simulate<F>(cell: u64, runs: usize, one: F) -> Vec<Run>
 where
-    F: Fn(&mut ChaCha20Rng) -> Run + Sync,
+    F: Fn(&mut Random) -> Run + Sync,
 {
     let half = |part: u64, count: usize| {
-        let mut rng = ChaCha20Rng::seed_from_u64(SEED ^ (cell << 8) ^ part);
+        let mut rng = Random::expanded(SEED ^ (cell << 8) ^ part);
         (0..count).map(|_| one(&mut rng)).collect::<Vec<Run>>()
     };
     std::thread::scope(|scope| {
@@ -295,7 +293,7 @@ fn efficiency_row(label: &str, results: &[Run], fixed: f64, n80: u64, holdout: u
 
 /// The fixed-n signed-rank test's power at `theta` by simulation (with the mean > 0
 /// rule of `admit`).
-fn signed_rank_power(rng: &mut ChaCha20Rng, holdout: usize, theta: f64, runs: usize) -> f64 {
+fn signed_rank_power(rng: &mut Random, holdout: usize, theta: f64, runs: usize) -> f64 {
     let mut rejected = 0;
     for _ in 0..runs {
         let d: Vec<f64> = (0..holdout).map(|_| grid_score(rng, theta)).collect();
@@ -309,7 +307,7 @@ fn signed_rank_power(rng: &mut ChaCha20Rng, holdout: usize, theta: f64, runs: us
 
 fn efficiency_scores(scale: usize) {
     let holdout = 400;
-    let mut rng = ChaCha20Rng::seed_from_u64(SEED ^ 50);
+    let mut rng = Random::expanded(SEED ^ 50);
     // The 80%-power θ of the fixed-n test, by bisection on 2,000-run power estimates.
     let (mut low, mut high) = (0.0, 0.5);
     for _ in 0..10 {
@@ -379,7 +377,7 @@ fn guard(scale: usize) {
                 .map(|t| t / per_kind as usize)
                 .collect();
             for j in (1..order.len()).rev() {
-                let k = uniform_below(rng, j as u64 + 1) as usize;
+                let k = rng.below(j as u64 + 1) as usize;
                 order.swap(j, k);
             }
             let mut next = order.into_iter();

@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use evogate::stats::rank_sum::null_cdf;
+use evogate::stats::signed_rank::null_table::null_cdf;
 use evogate::stats::signed_rank::{EXACT_LIMIT, ZeroMethod, signed_rank};
 
 /// The differences of `benches/stats.rs`'s `tied_differences(n, 5)`.

@@ -16,7 +16,18 @@ pub struct AlphaError(pub f64);
 
 /// The refused level as the message shows it: never hundreds of digits.
 fn shown(alpha: &f64) -> String {
-    crate::figures::echo(*alpha)
+    crate::base::numbers::echo(*alpha)
+}
+
+/// How a level is shared among several attempts on one set of tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharing {
+    /// Bonferroni: each of k candidates tried on the set is tested at alpha / k.
+    Bonferroni,
+    /// The ledger's alpha spending: attempt k on a holdout gets alpha · 6 / (π² k²),
+    /// so all attempts together never spend more than alpha
+    /// ([`crate::ledger::spending`]).
+    Spending,
 }
 
 /// A one-sided significance level, strictly between 0 and 0.5. The upper bound is where
@@ -46,6 +57,17 @@ impl Alpha {
         p_value < self.0
     }
 
+    /// The level of attempt `k` (1-based; 0 reads as 1) when the level is shared by
+    /// `sharing`: alpha / k for Bonferroni, the spending rule's share for the ledger.
+    /// It lies in (0, alpha], so it is a level too.
+    pub fn per_attempt(self, k: u64, sharing: Sharing) -> Alpha {
+        let k = k.max(1);
+        Alpha(match sharing {
+            Sharing::Bonferroni => self.0 / k as f64,
+            Sharing::Spending => crate::ledger::spending::attempt_alpha(self.0, k),
+        })
+    }
+
     /// The two-sided confidence level whose lower bound is the one-sided (1 − alpha)
     /// bound: 1 − 2·alpha.
     pub fn confidence(self) -> f64 {
@@ -56,6 +78,18 @@ impl Alpha {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn per_attempt_divides_by_k_or_spends_six_over_pi_squared_k_squared() {
+        let alpha = Alpha::new(0.05).unwrap();
+        assert_eq!(alpha.per_attempt(4, Sharing::Bonferroni).get(), 0.0125);
+        assert_eq!(alpha.per_attempt(0, Sharing::Bonferroni).get(), 0.05);
+        // 0.05 · 6 / π² / 9, by hand: 0.05 · 0.6079271018540267 / 9.
+        let third = alpha.per_attempt(3, Sharing::Spending).get();
+        assert!((third - 0.003_377_372_788_077_926).abs() < 1e-17, "{third}");
+        assert!(alpha.per_attempt(3, Sharing::Bonferroni).rejects(0.0166));
+        assert!(!alpha.per_attempt(3, Sharing::Bonferroni).rejects(0.0167));
+    }
 
     #[test]
     fn levels_in_the_open_interval_to_one_half_are_accepted() {
@@ -84,8 +118,8 @@ mod tests {
             message.starts_with("--alpha -5e-324 is outside"),
             "{message}"
         );
-        assert_eq!(crate::figures::level(4.9e-324), "4.941e-324");
-        assert_eq!(crate::figures::level(0.05), "0.05");
+        assert_eq!(crate::base::numbers::level(4.9e-324), "4.941e-324");
+        assert_eq!(crate::base::numbers::level(0.05), "0.05");
     }
 
     #[test]

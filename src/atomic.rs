@@ -11,6 +11,7 @@ use std::thread;
 
 mod folder;
 mod inputs;
+pub mod ledger;
 mod pending;
 pub use folder::{StreamedFile, WriteBytes, replace_folder};
 pub use inputs::refuse_overwriting_inputs;

@@ -1,19 +1,17 @@
 //! evogate decides, on evidence, whether an evolved LLM skill is better than the one it
 //! would replace.
 //!
-//! The layers. Commands use the pipeline, the pipeline uses the rest; core and input
-//! modules never use output, pipeline or commands (but `grading` streams the scores
-//! CSV through `csvout`):
+//! The layers, lowest first. A module uses only modules of its own layer or of the
+//! layers below it; `tests/it/layout.rs` reads every `use` and holds this map to the
+//! code:
 //!
 //! ```text
-//! core      alpha stats admission split verify grading audit ledger   (no files, no printing)
-//!           task texts figures error digest
-//! input     table outputs scores (verify::arxiv::truth reads the arxiv ground truth)
-//! output    report (one model per report; json, markdown, text, svg writers; escape and
-//!           terminal, the one sanitiser per medium) csvout plot atomic
-//! pipeline  pipeline::{admit, score, split, audit, power, demo}: checked settings and
-//!           inputs in, a typed result out
-//! commands  cli (clap) cmd (one file of glue per subcommand) and the binary's main
+//! tools     base error digest                  (hash, random stream, numbers, arena, csv text)
+//! input     table outputs scores               (reads CSV and JSON Lines into checked rows)
+//! core      alpha task stats split verify grading admission audit ledger import   (no files)
+//! output    report plot atomic progress        (report writers; atomic writes, the ledger file; stderr progress)
+//! pipeline  pipeline                           (use cases: settings in, an outcome out)
+//! commands  cli cmd                            (clap, and the one executor of side effects)
 //! ```
 //!
 //! The data flow:
@@ -32,30 +30,30 @@
 //! every error names the file, the row and the fix. Everything a command prints passes
 //! through [`report::terminal`].
 
-// Core.
-pub mod admission;
-pub mod alpha;
-pub mod audit;
+// Tools.
+pub mod base;
 pub mod digest;
 pub mod error;
-pub mod figures;
-pub mod grading;
-pub mod import;
-pub mod ledger;
-pub mod split;
-pub mod stats;
-pub mod task;
-pub mod texts;
-pub mod verify;
 
 // Input.
 pub mod outputs;
 pub mod scores;
 pub mod table;
 
+// Core.
+pub mod admission;
+pub mod alpha;
+pub mod audit;
+pub mod grading;
+pub mod import;
+pub mod ledger;
+pub mod split;
+pub mod stats;
+pub mod task;
+pub mod verify;
+
 // Output.
 pub mod atomic;
-pub mod csvout;
 pub mod plot;
 pub mod progress;
 pub mod report;

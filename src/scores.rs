@@ -12,6 +12,10 @@ use crate::error::InputError;
 use crate::table::scan::{RowScanner, Rows};
 use crate::table::{column, require};
 
+/// The column `score --allow-missing` adds after [`crate::grading::SCORE_COLUMNS`]: 1 for a task that
+/// was answered, 0 for one with no output or an error instead of one.
+pub const ANSWERED_COLUMN: &str = "answered";
+
 /// One checked row, borrowed from the reader until the next.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Values<'a> {
@@ -142,7 +146,7 @@ pub fn read_score_rows<S: Sink>(
         stratum: strata.and_then(|name| column(&headers, name)),
         group: column(&headers, "group"),
         feedback: column(&headers, "feedback"),
-        answered: column(&headers, crate::grading::ANSWERED_COLUMN),
+        answered: column(&headers, ANSWERED_COLUMN),
     };
     let mut rows = 0;
     // The first row that failed, its task when it has one, and why.

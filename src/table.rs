@@ -85,14 +85,23 @@ impl Table {
 /// (`/dev/zero` included), and a larger file is refused with its name.
 pub const MAX_WHOLE_BYTES: u64 = 1 << 30;
 
+/// Opens an input file to be read as a stream, naming it in the error: the one place
+/// an input file is opened. A stream's rows and lines are capped by their readers; a
+/// file read whole goes through [`read_whole`].
+pub fn open_input(path: &Path) -> Result<std::fs::File, InputError> {
+    std::fs::File::open(path).map_err(|error| InputError::Io {
+        file: path.display().to_string(),
+        message: error.to_string(),
+    })
+}
+
 /// The bytes of a file read whole, at most [`MAX_WHOLE_BYTES`] of them.
 pub fn read_whole(path: &Path) -> Result<Vec<u8>, InputError> {
-    let source = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|error| InputError::Io {
-        file: source.clone(),
-        message: error.to_string(),
-    })?;
-    read_capped(&source, file, MAX_WHOLE_BYTES)
+    read_capped(
+        &path.display().to_string(),
+        open_input(path)?,
+        MAX_WHOLE_BYTES,
+    )
 }
 
 /// At most `limit` bytes of `input`: more is [`InputError::TooLarge`].

@@ -1,22 +1,26 @@
-//! What the data generators among the examples share: a ChaCha20 stream with draws
-//! written on its raw output, so the generated files never change when `rand` does.
+//! What the data generators among the examples share: the crate's one seeded stream
+//! ([`Random`], seeded by `expanded`), so the generated files never change when `rand`
+//! does.
 
-use evogate::stats::bootstrap::uniform_below;
-use rand_chacha::ChaCha20Rng;
-use rand_core::RngCore;
+use evogate::base::random::Random;
 
-/// A seeded stream of draws.
-pub struct Stream(pub ChaCha20Rng);
+/// A seeded stream of draws, with the index and pick helpers the generators use.
+pub struct Stream(pub Random);
 
 impl Stream {
+    /// The stream for `seed`.
+    pub fn new(seed: u64) -> Stream {
+        Stream(Random::expanded(seed))
+    }
+
     /// A uniform draw in [0, 1) from the top 53 bits of one raw word.
     pub fn unit(&mut self) -> f64 {
-        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.unit()
     }
 
     /// A uniform index below `n`.
     pub fn below(&mut self, n: usize) -> usize {
-        uniform_below(&mut self.0, n as u64) as usize
+        self.0.below(n as u64) as usize
     }
 
     /// One of `options`, uniformly.

@@ -1,4 +1,4 @@
-//! Escapes arbitrary text as `report::escape` and `csvout` do, and checks what their
+//! Escapes arbitrary text as `report::escape` and `base::csv` do, and checks what their
 //! doc comments promise.
 //!
 //! - `plain`: one line, no control characters, no bidirectional overrides, isolates
@@ -22,8 +22,8 @@
 
 #![no_main]
 
-use evogate::csvout::{Cell, CsvWriter, neutralise};
-use evogate::figures::number;
+use evogate::base::csv::{Cell, CsvWriter, neutralise};
+use evogate::base::numbers::number;
 use evogate::report::escape::{markdown, markdown_clipped, plain};
 use evogate::report::terminal::{acts_on_terminal, message, terminal};
 use libfuzzer_sys::fuzz_target;

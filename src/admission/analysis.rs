@@ -7,7 +7,7 @@ use super::config::Test;
 use super::guard::Spread;
 use super::summary::{MICROS, Set};
 use super::{Delta, Discordant, TestMethod};
-use crate::figures::number;
+use crate::base::numbers::number;
 use crate::stats::bounded_mean::{self, Histogram, betting_interval};
 use crate::stats::interval::paired_difference;
 use crate::stats::mcnemar::mcnemar_exact;

@@ -92,9 +92,9 @@ pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: A
     let pass = significant && mean_difference > 0.0;
     let proof = format!(
         "p_improvement {} {} alpha {} (signed-rank on {} cluster mean differences, {})",
-        crate::figures::p_value(p),
+        crate::base::numbers::p_value(p),
         if significant { "<" } else { "≥" },
-        crate::figures::level(alpha),
+        crate::base::numbers::level(alpha),
         summary.clusters,
         if summary.method == TestMethod::Exact {
             "exact"

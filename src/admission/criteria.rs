@@ -9,7 +9,7 @@ use super::summary::{Pairing, Statistics};
 use super::wording::compare;
 use super::{Check, Criterion, Delta, Finding, Stratum};
 use crate::alpha::Alpha;
-use crate::figures::{number, p_value, shift, signed};
+use crate::base::numbers::{number, p_value, shift, signed};
 
 /// `kind=year`.
 pub(super) fn label(stratum: &Stratum) -> String {
@@ -61,7 +61,7 @@ fn rows(count: usize, arm: &str) -> String {
 pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha) -> Finding {
     let significant = alpha.rejects(overall.p_improvement);
     let p = compare("p_improvement", overall.p_improvement, alpha);
-    let level = crate::figures::level(alpha.get());
+    let level = crate::base::numbers::level(alpha.get());
     let (pass, proof, sentence) = match (test, overall.discordant) {
         (Test::McNemar, Some(d)) => {
             let (b, c) = (d.baseline_only, d.candidate_only);
@@ -120,7 +120,7 @@ pub(super) fn regression_evidence(
     strata: &[(Stratum, String)],
     alpha: Alpha,
 ) -> Finding {
-    let level = crate::figures::level(alpha.get());
+    let level = crate::base::numbers::level(alpha.get());
     if strata.is_empty() {
         let pass = !alpha.rejects(overall.p_regression);
         let proof = format!(

@@ -36,7 +36,7 @@ pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
 pub use notes::stratum_note;
-pub use pairing::{Pair, PairingError, Pairs, Side, StrataRequest, TaskList};
+pub use pairing::{Pair, PairingError, Pairs, Side, StrataChoice, StrataRequest, TaskList};
 pub use summary::Statistics;
 
 use serde::Serialize;

@@ -6,7 +6,7 @@
 use super::config::Test;
 use super::{Stratum, TestName, TestedMetric};
 use crate::alpha::Alpha;
-use crate::figures::{number, p_value, signed};
+use crate::base::numbers::{number, p_value, signed};
 
 /// Why `stratum`'s interval lies wholly below zero although its one-sided test for
 /// regression is not significant at `alpha`; `None` when the row reads plainly.
@@ -25,7 +25,7 @@ pub fn stratum_note(stratum: &Stratum, test: Test, alpha: Alpha) -> Option<Strin
     }
     let confidence = number(stratum.delta.confidence * 100.0);
     let one_sided = number((1.0 - alpha.get()) * 100.0);
-    let level = crate::figures::level(alpha.get());
+    let level = crate::base::numbers::level(alpha.get());
     let name = match test {
         Test::McNemar => TestName::McNemar,
         Test::SignedRank(_) => TestName::SignedRank,

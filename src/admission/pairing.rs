@@ -10,9 +10,9 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::base::arena::{Text, Texts};
 use crate::error::InputError;
 use crate::table::Table;
-use crate::texts::{Text, Texts};
 
 /// How many missing tasks an error names before it stops.
 const SHOWN_TASKS: usize = 5;
@@ -206,6 +206,18 @@ pub struct StrataRequest {
     pub required: bool,
 }
 
+/// What the strata rule makes of a request against the evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrataChoice<'a> {
+    /// Stratify by this column.
+    By(&'a str),
+    /// Do not stratify.
+    Unstratified,
+    /// The column was asked for explicitly and the evidence is not stratified by it:
+    /// an error, which the caller words for its evidence.
+    Missing(&'a StrataRequest),
+}
+
 impl StrataRequest {
     /// `--strata` as given: `none` for no strata, a column (required), or, absent, the
     /// default `kind` when a file has it.
@@ -220,6 +232,25 @@ impl StrataRequest {
                 column: "kind".to_string(),
                 required: false,
             }),
+        }
+    }
+
+    /// The one strata rule, for files and summaries alike: with no request (`--strata
+    /// none`) nothing is stratified; evidence stratified by the requested column is
+    /// stratified by it; otherwise an explicit request is [`StrataChoice::Missing`] and
+    /// the default `kind` quietly means "not stratified". `stratified_by` is the column
+    /// the evidence carries strata for, if any.
+    pub fn choose<'a>(
+        request: Option<&'a StrataRequest>,
+        stratified_by: Option<&str>,
+    ) -> StrataChoice<'a> {
+        match request {
+            None => StrataChoice::Unstratified,
+            Some(request) if stratified_by == Some(request.column.as_str()) => {
+                StrataChoice::By(&request.column)
+            }
+            Some(request) if request.required => StrataChoice::Missing(request),
+            Some(_) => StrataChoice::Unstratified,
         }
     }
 }

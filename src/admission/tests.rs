@@ -429,7 +429,7 @@ fn a_margin_refuses_when_a_strata_lower_bound_reaches_it() {
     assert!(
         refused.reasons[0].starts_with(&format!(
             "Cannot rule out a regression of up to {} in proportion correct on kind=year",
-            crate::figures::shift(-low)
+            crate::base::numbers::shift(-low)
         )),
         "{}",
         refused.reasons[0]

@@ -1,18 +1,18 @@
 //! How a decision reads in proofs and sentences: a p-value against the level (never
 //! rounded onto the level it is compared with) and the power sentence every report
-//! carries. The numbers themselves are written by [`crate::figures`].
+//! carries. The numbers themselves are written by [`crate::base::numbers`].
 
 use super::EXACT_GUARD_LIMIT;
 use super::guard::{Method, Spread};
 use crate::alpha::Alpha;
-use crate::figures::{p_value, shift as shift_text, significant};
+use crate::base::numbers::{p_value, shift as shift_text, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.
 pub fn compare(name: &str, p: f64, alpha: Alpha) -> String {
     let relation = if alpha.rejects(p) { "<" } else { ">=" };
     let alpha = alpha.get();
-    let level = crate::figures::level(alpha);
+    let level = crate::base::numbers::level(alpha);
     let mut shown = p_value(p);
     let mut digits = 4;
     while shown == level && p != alpha && digits < 15 {
@@ -69,11 +69,11 @@ fn percent(share: f64) -> String {
 pub(super) fn power_sentence(facts: &PowerFacts) -> String {
     let PowerFacts { n, alpha, .. } = *facts;
     let k = facts.min_discordant;
-    let level = crate::figures::level(alpha);
+    let level = crate::base::numbers::level(alpha);
     let mut text = match (facts.spread, facts.best_case) {
         (Spread::Discordance(_), Some(shift)) => format!(
             "With {n} pairs, no shift smaller than {} could have been detected at alpha {level}, even in the best case (every disagreement one way); \"no significant regression\" says nothing about regressions smaller than that.",
-            crate::figures::shift(shift)
+            crate::base::numbers::shift(shift)
         ),
         (Spread::Discordance(_), None) => format!(
             "With {n} pairs no result could be significant at alpha {level}: even with every disagreement one way it takes at least {k} pairs, so neither an improvement nor a regression could have been detected."
@@ -119,7 +119,7 @@ pub(super) fn power_sentence(facts: &PowerFacts) -> String {
 
 /// What each stratum's regression check would catch with 80% power.
 fn guard_sentence(facts: &PowerFacts) -> String {
-    let level = crate::figures::level(facts.alpha);
+    let level = crate::base::numbers::level(facts.alpha);
     let parts: Vec<String> = facts
         .strata
         .iter()

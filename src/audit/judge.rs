@@ -5,6 +5,7 @@
 
 use super::cases::{best_case_p, detectable_shift_80, whole_count, worst_case};
 use super::{Claim, ClaimVerdict, Evidence, Judgement, Metric};
+use crate::alpha::{Alpha, Sharing};
 use crate::error::InputError;
 use crate::stats::mcnemar::mcnemar_exact;
 use crate::stats::power::min_detectable_shift;
@@ -33,8 +34,8 @@ pub struct Rerun {
 impl Claim {
     /// The level this claim is tested at: alpha / attempts (Bonferroni over the
     /// candidates tried on the set).
-    pub fn alpha(&self, alpha: f64) -> f64 {
-        alpha / self.attempts as f64
+    pub fn alpha(&self, alpha: Alpha) -> Alpha {
+        alpha.per_attempt(self.attempts, Sharing::Bonferroni)
     }
 
     /// Whether the test must run on clusters or items rather than on tasks.
@@ -75,7 +76,7 @@ struct Findings {
 /// Judges a claim with counts or rates at the level `alpha` (before the claim's own
 /// attempts divide it). Claims with score files are judged by [`judge_admission`]
 /// instead; given one here, `None`.
-pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
+pub fn judge(claim: &Claim, alpha: Alpha) -> Option<Judgement> {
     let tested = claim.alpha(alpha);
     let findings = match claim.evidence {
         Evidence::ScoreFiles { .. } => return None,
@@ -145,14 +146,14 @@ pub fn judge(claim: &Claim, alpha: f64) -> Option<Judgement> {
 /// Discordant counts: McNemar's exact test when every task is its own unit; with
 /// copies or clusters the counts cannot be tested unit by unit, so only the best case
 /// (each unit holding at least one of the c wins) is judged.
-fn discordant(claim: &Claim, b: u64, c: u64, tested: f64) -> Findings {
+fn discordant(claim: &Claim, b: u64, c: u64, tested: Alpha) -> Findings {
     let test = mcnemar_exact(b, c);
     let p = test.p_improvement;
     let naive = format!(
         "McNemar exact on b {b}, c {c}: p_improvement {} {} alpha {}.",
         p_text(p),
-        if p < tested { "<" } else { "≥" },
-        p_text(tested)
+        if tested.rejects(p) { "<" } else { "≥" },
+        p_text(tested.get())
     );
     let (units, data, best_wins, notes) = match claim.n {
         Some(n) if claim.grouped() => {
@@ -163,9 +164,9 @@ fn discordant(claim: &Claim, b: u64, c: u64, tested: f64) -> Findings {
             );
             (units, None, c.min(units), vec![note])
         }
-        Some(n) => (n, Some((p, p < tested)), n, Vec::new()),
+        Some(n) => (n, Some((p, tested.rejects(p))), n, Vec::new()),
         // Only the discordant pairs enter McNemar's test.
-        None => (b + c, Some((p, p < tested)), b + c, Vec::new()),
+        None => (b + c, Some((p, tested.rejects(p))), b + c, Vec::new()),
     };
     Findings {
         evidence: "discordant",
@@ -195,7 +196,7 @@ fn discordant(claim: &Claim, b: u64, c: u64, tested: f64) -> Findings {
 /// its tasks are copies or clusters needs a `group` column that agrees.
 pub fn judge_admission(
     claim: &Claim,
-    alpha: f64,
+    alpha: Alpha,
     rerun: &Rerun,
     source: &str,
 ) -> Result<Judgement, InputError> {
@@ -258,7 +259,7 @@ pub fn judge_admission(
 /// The one rule: unsupportable when even the best case at the effective n fails;
 /// otherwise the data's own test where there are data; otherwise supported only when
 /// the worst case is significant. Selection on the scored set caps it at unverifiable.
-fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
+fn conclude(claim: &Claim, tested: Alpha, findings: Findings) -> Judgement {
     let f = findings;
     let units = format!("{} {}", f.units, f.unit_word);
     let mut verdict;
@@ -268,12 +269,12 @@ fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
         sentences.push(format!(
             "{units}: the candidate's rate is not above the baseline's, so no result could show an improvement."
         ));
-    } else if best_case_p(f.best_wins) >= tested {
+    } else if !tested.rejects(best_case_p(f.best_wins)) {
         verdict = ClaimVerdict::Unsupportable;
         sentences.push(format!(
             "{units}: even the best case, every disagreement won, gives p {} ≥ alpha {}.",
             p_text(best_case_p(f.best_wins)),
-            p_text(tested)
+            p_text(tested.get())
         ));
     } else if let Some((_, significant)) = f.data {
         verdict = if significant {
@@ -286,15 +287,15 @@ fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
         let best = format!(
             "the best case, every disagreement won, gives p {} < alpha {}",
             p_text(best_case_p(f.best_wins)),
-            p_text(tested)
+            p_text(tested.get())
         );
         match f.worst {
-            Some((b, c, worst)) if worst < tested => {
+            Some((b, c, worst)) if tested.rejects(worst) => {
                 verdict = ClaimVerdict::Supported;
                 sentences.push(format!(
                     "{units}, binary, single run: even the worst pairing the rates allow (b {b}, c {c}) gives p {} < alpha {}.",
                     p_text(worst),
-                    p_text(tested)
+                    p_text(tested.get())
                 ));
             }
             Some((b, c, worst)) => {
@@ -332,7 +333,7 @@ fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
             "The claimed candidate is the best of {} tried on this set: tested at alpha / {} = {} (Bonferroni).",
             claim.attempts,
             claim.attempts,
-            p_text(tested)
+            p_text(tested.get())
         ));
     }
     if claim.selected_on_scored_set {
@@ -355,7 +356,7 @@ fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
         reason: sentences.join(" "),
         n: f.n,
         effective_n: f.units,
-        alpha: tested,
+        alpha: tested.get(),
         attempts: claim.attempts,
         repeats: claim.repeats,
         clusters: f.clusters,
@@ -373,8 +374,8 @@ fn conclude(claim: &Claim, tested: f64, findings: Findings) -> Judgement {
         c,
         worst_case_b: f.worst.map(|w| w.0),
         worst_case_c: f.worst.map(|w| w.1),
-        min_detectable_shift_best_case: min_detectable_shift(f.units, tested),
-        min_detectable_shift_80_power: detectable_shift_80(f.units, tested),
+        min_detectable_shift_best_case: min_detectable_shift(f.units, tested.get()),
+        min_detectable_shift_80_power: detectable_shift_80(f.units, tested.get()),
     }
 }
 
@@ -389,5 +390,5 @@ fn unit_word(claim: &Claim) -> &'static str {
 }
 
 fn p_text(p: f64) -> String {
-    crate::figures::p_value(p)
+    crate::base::numbers::p_value(p)
 }

@@ -18,7 +18,7 @@ fn claims(text: &str) -> Result<Vec<Claim>, crate::error::InputError> {
 /// The one claim of a claims file with the columns `header` and the row `row`.
 fn judged(header: &str, row: &str) -> Judgement {
     let claim = &claims(&format!("claim_id,{header}\nx,{row}\n")).unwrap()[0];
-    judge(claim, 0.05).unwrap()
+    judge(claim, five_percent()).unwrap()
 }
 
 fn close(actual: f64, expected: f64) -> bool {
@@ -142,7 +142,7 @@ fn no_result_on_too_few_units_makes_the_claim_unsupportable() {
         metric: Metric::Mean,
         first_reason: String::new(),
     };
-    let two = judge_admission(claim, 0.05, &rerun, "claims.csv").unwrap();
+    let two = judge_admission(claim, five_percent(), &rerun, "claims.csv").unwrap();
     assert_eq!(two.verdict, ClaimVerdict::Unsupportable);
     assert_eq!(two.p_best_case, 0.25);
     // Discordant b 0, c 1: only one pair enters McNemar's test.
@@ -381,8 +381,12 @@ mod properties {
                 // Every row is valid: metric is mean or inferred, never a binary that
                 // the rates contradict.
                 let parsed = claims(&text).unwrap();
-                check(&judge(&parsed[0], 0.05).unwrap(), selected);
+                check(&judge(&parsed[0], five_percent()).unwrap(), selected);
             }
         }
     }
+}
+
+fn five_percent() -> crate::alpha::Alpha {
+    crate::alpha::Alpha::new(0.05).unwrap()
 }

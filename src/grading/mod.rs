@@ -25,9 +25,10 @@
 use std::collections::HashMap;
 use std::io::Read;
 
-use crate::csvout::{Cell, CsvWriter};
+use crate::base::csv::{Cell, CsvWriter};
 use crate::error::InputError;
 use crate::outputs::{OutputRef, OutputsReader};
+use crate::scores::ANSWERED_COLUMN;
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
 use crate::task::{TASK_COLUMNS, task_id};
@@ -50,10 +51,6 @@ const NONE: usize = usize::MAX;
 
 /// How many tasks with no output the summary names.
 const MISSING_SHOWN: usize = 5;
-
-/// The column `score --allow-missing` adds after [`SCORE_COLUMNS`]: 1 for a task that
-/// was answered, 0 for one with no output or an error instead of one.
-pub const ANSWERED_COLUMN: &str = "answered";
 
 /// What reading the outputs file has found so far about the tasks it answers.
 #[derive(Debug, Clone)]

@@ -14,12 +14,12 @@ mod naive_grade {
     use std::collections::HashMap;
 
     use super::SCORE_COLUMNS;
-    use crate::csvout::{Cell, CsvWriter};
+    use crate::base::csv::{Cell, CsvWriter};
+    use crate::base::hash::FastMap;
+    use crate::base::numbers::number;
     use crate::error::InputError;
-    use crate::figures::number;
     use crate::outputs::Output;
     use crate::table::Table;
-    use crate::verify::fasthash::FastMap;
     use crate::verify::{Grade, Verifier};
 
     /// One graded task, borrowing its names from the verifier's task and the tasks file.
@@ -440,11 +440,8 @@ fn every_shipped_task_scores_as_the_naive_grader_does_in_any_order_with_extra_co
 /// then an output for a task no row lists, for an id the truth lacks, a second output
 /// for a task, or a row the truth lacks or that repeats.
 fn drawn_files(tasks: &[crate::task::Task], seed: u64) -> (String, String) {
-    use crate::stats::bootstrap::uniform_below;
-    use rand_chacha::ChaCha20Rng;
-    use rand_core::SeedableRng;
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let mut below = |n: usize| uniform_below(&mut rng, n as u64) as usize;
+    let mut rng = crate::base::random::Random::expanded(seed);
+    let mut below = |n: usize| rng.below(n as u64) as usize;
     let answers = [
         "The paper is arXiv 1706.03762.",
         "\"Attention Is All You Need\" by Ashish Vaswani, 2017",

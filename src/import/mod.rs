@@ -4,9 +4,9 @@
 //! applies the rules every format shares: nothing guessed (a needed selector that is
 //! missing or names something the log lacks is an error listing the choices found),
 //! missing, duplicated and errored samples refused unless the caller opts in, and scores
-//! outside [0, 1] refused unless a scale maps them. Nothing here prints; only
-//! [`inputs`] (what `--from` names) lists folders, and the Inspect reader reads a
-//! stream it is given.
+//! outside [0, 1] refused unless a scale maps them. Nothing here prints or opens a
+//! file: [`crate::pipeline::log_files`] turns what `--from` names into files, and the
+//! Inspect reader reads a stream it is given.
 //!
 //! Inspect's `.eval` logs are zip archives, read with the `zip` crate (the standard Rust
 //! zip reader), built with deflate only.
@@ -14,7 +14,6 @@
 pub mod dspy;
 pub mod gepa;
 pub mod helm;
-pub mod inputs;
 pub mod inspect;
 pub mod lm_eval;
 mod lm_eval_chunks;
@@ -28,7 +27,7 @@ pub mod record;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::csvout::{Cell, CsvWriter};
+use crate::base::csv::{Cell, CsvWriter};
 use crate::table::trim_field;
 
 /// The formats `evogate import` reads.
@@ -848,7 +847,7 @@ fn trim_in_place(id: &mut String) {
 
 /// The scores CSV: `task_id`, `kind` when the log has it, `correct` when every score is
 /// 0 or 1, and `score`; free text goes through the formula guard, numbers through
-/// [`crate::figures::number`].
+/// [`crate::base::numbers::number`].
 pub fn render_csv(imported: &Imported) -> String {
     let with_kind = imported.rows.iter().any(|r| r.kind.is_some());
     let with_group = imported.rows.iter().any(|r| r.group.is_some());

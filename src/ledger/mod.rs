@@ -5,10 +5,9 @@
 //! A record names the holdout by [`holdout_identity`], the two score files by their
 //! SHA-256, and carries the attempt number, the alpha it was decided at and the p-value.
 //! Records carry no timestamp, so replaying the same attempts writes the same bytes.
-//! Parsing, the rule and the summary are pure; [`mod@file`] does the locked appends.
+//! Parsing, the rule and the summary are pure; [`crate::atomic::ledger`] does the locked appends.
 
 mod attempt;
-pub mod file;
 mod parse;
 pub mod simulation;
 pub mod spending;
@@ -18,6 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::admission::Verdict;
 
+pub(crate) use attempt::check_continues;
+#[cfg(test)]
+pub(crate) use attempt::tests as attempt_tests;
 pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
 pub use parse::{Ledger, Tail, parse_ledger, read_ledger};
 pub use spending::attempt_alpha;
@@ -104,7 +106,7 @@ impl Record {
         if crate::alpha::Alpha::new(self.declared_alpha).is_err() {
             return Err(format!(
                 "`declared_alpha` {} is outside (0, 0.5), the levels --alpha accepts",
-                crate::figures::echo(self.declared_alpha)
+                crate::base::numbers::echo(self.declared_alpha)
             ));
         }
         for (name, value) in [

@@ -6,13 +6,13 @@
 use serde::Serialize;
 
 use super::spending::attempt_alpha;
-use crate::split::sample::Stream;
+use crate::base::random::Random;
 use crate::stats::mcnemar::mcnemar_exact;
 
 /// What to simulate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NullRuns {
-    /// The seed of the ChaCha20 stream ([`Stream::new`]).
+    /// The seed of the ChaCha20 stream ([`Random::keyed`]).
     pub seed: u64,
     /// Evolution runs.
     pub runs: u64,
@@ -48,7 +48,7 @@ const PAIRS_PER_WORD: u64 = 32;
 /// is McNemar's null. A uniform p is the top 53 bits of one more
 /// word over 2^53. Time: O(runs · candidates · n).
 pub fn null_family_rates(setup: NullRuns) -> FamilyRates {
-    let mut stream = Stream::new(setup.seed);
+    let mut stream = Random::keyed(setup.seed);
     let mut admitted = [0u64; 4];
     for _ in 0..setup.runs {
         let mut any = [false; 4];

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::spending::{alpha_left_after, alpha_spent_before, attempt_alpha};
+use super::spending::{alpha_left_after, alpha_spent_before};
 use super::{Record, Verdict};
+use crate::alpha::{Alpha, Sharing};
 
 /// What the ledger holds about one holdout.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -55,16 +56,20 @@ pub fn summarise(records: &[Record]) -> Vec<HoldoutSummary> {
             let last = stream.last()?;
             let attempts = stream.len() as u64;
             let declared = last.declared_alpha;
-            let next_alpha = attempt_alpha(declared, attempts + 1);
+            // A ledger read back holds only levels `Alpha` accepts (`read_ledger`).
+            let next = Alpha::new(declared)
+                .ok()
+                .map(|alpha| alpha.per_attempt(attempts + 1, Sharing::Spending));
+            let next_alpha = next.map_or(0.0, Alpha::get);
             // 0.5^n underflows to 0 past n = 1074, which is the right answer there.
             let smallest_p = 0.5f64.powf(last.n as f64);
-            let reachable = smallest_p < next_alpha;
+            let reachable = next.is_some_and(|alpha| alpha.rejects(smallest_p));
             let warning = (!reachable).then(|| {
                 format!(
                     "the next attempt needs p < {}; with {} pairs the smallest possible p is {}",
                     significant(next_alpha),
                     last.n,
-                    crate::figures::p_value(smallest_p)
+                    crate::base::numbers::p_value(smallest_p)
                 )
             });
             Some(HoldoutSummary {

@@ -3,7 +3,6 @@
 //! decide once, and hand back the report with the pairs behind it. `admit`, `audit`'s
 //! reruns and `demo` all come through here.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,7 +10,7 @@ use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::{
     Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
-    StrataRequest, TestChoice, TestName, Verdict, decide, decide_summary,
+    StrataChoice, StrataRequest, TestChoice, TestName, Verdict, decide, decide_summary,
 };
 use crate::alpha::Alpha;
 use crate::atomic::{FileToWrite, StreamedFile};
@@ -95,6 +94,18 @@ pub struct AdmitFiles {
 pub enum AdmitOn {
     /// Two scores files (with the tasks file, the manifest and the ledger).
     Files(AdmitFiles),
+    /// Two scores files already read (with the tasks file and the manifest), as the
+    /// demo and `audit`'s reruns have them.
+    Bytes {
+        /// The baseline's scores.
+        baseline: Input,
+        /// The candidate's scores.
+        candidate: Input,
+        /// The tasks file that fixes the task set, if any.
+        tasks: Option<Input>,
+        /// The manifest `split` wrote, if any.
+        manifest: Option<Input>,
+    },
     /// A summary document of the pairs, with the ledger if any.
     Summary {
         /// The summary document.
@@ -121,14 +132,7 @@ pub struct AdmitRequest {
 /// Runs `admit`: decides once and hands back the report to print, the report folder
 /// and the step summary to write, and the pairs to hold until the process exits.
 pub fn run(request: &AdmitRequest, settings: &AdmitSettings) -> anyhow::Result<CommandOutcome> {
-    let mut evaluation = match &request.evidence {
-        AdmitOn::Summary {
-            summary,
-            manifest,
-            ledger,
-        } => admit_summary(summary, manifest.as_deref(), ledger.as_deref(), settings)?,
-        AdmitOn::Files(files) => admit(files, settings)?,
-    };
+    let mut evaluation = evaluate(&request.evidence, settings)?;
     let folder = (request.report_dir.as_ref()).map(|dir| (dir, report_files(dir, &evaluation)));
     // pairs.csv is streamed into the folder, never held whole (millions of pairs with
     // their feedback); the pairs are shared with the process exit, which frees them.
@@ -254,41 +258,32 @@ impl Prepared<'_> {
     }
 }
 
-/// Runs `admit --summary`: reads the summary document, resolves the test and the
-/// strata against it, and decides once, under the ledger when there is one.
-pub fn admit_summary(
+/// `admit --summary`: reads the summary document (and the manifest, for the holdout)
+/// and resolves the test and the strata against it.
+fn prepare_summary<'a>(
     path: &Path,
     manifest: Option<&Path>,
-    ledger: Option<&Path>,
-    settings: &AdmitSettings,
-) -> anyhow::Result<Evaluation> {
+    settings: &'a AdmitSettings,
+) -> anyhow::Result<Prepared<'a>> {
     let input = Input::read(path)?;
     let manifest = manifest.map(Input::read).transpose()?;
     let mut summary = crate::admission::summary::document::read(&input.path, &input.bytes)?;
-    match (&settings.strata, &summary.strata) {
-        (None, _) => summary.strata = None,
-        (Some(request), Some(strata)) if request.column == strata.column => {}
-        (Some(request), found) if request.required => {
-            anyhow::bail!(
-                "--strata {}: `{}` {}; give {}, or recompute the summary by `{}`",
-                request.column,
-                input.path,
-                match found {
-                    Some(s) => format!("is stratified by `{}`", s.column),
-                    None => "is not stratified".to_string(),
-                },
-                found
-                    .as_ref()
-                    .map_or("--strata none".to_string(), |s| format!(
-                        "--strata {} or none",
-                        s.column
-                    )),
-                request.column
-            );
-        }
-        // The default `kind` applies only when the document was stratified by it, as it
-        // applies to files only when they have the column.
-        (Some(_), _) => summary.strata = None,
+    let found = summary.strata.as_ref().map(|s| s.column.as_str());
+    match StrataRequest::choose(settings.strata.as_ref(), found) {
+        StrataChoice::By(_) => {}
+        StrataChoice::Unstratified => summary.strata = None,
+        StrataChoice::Missing(request) => anyhow::bail!(
+            "--strata {}: `{}` {}; give {}, or recompute the summary by `{}`",
+            request.column,
+            input.path,
+            found.map_or("is not stratified".to_string(), |column| format!(
+                "is stratified by `{column}`"
+            )),
+            found.map_or("--strata none".to_string(), |column| format!(
+                "--strata {column} or none"
+            )),
+            request.column
+        ),
     }
     let test = settings.test.resolve_columns(
         (
@@ -317,53 +312,109 @@ pub fn admit_summary(
     };
     let mut inputs = vec![input.digest("summary")];
     inputs.extend(manifest.map(|m| m.digest("manifest")));
-    let mut prepared = Prepared {
+    Ok(Prepared {
         inputs,
         source: Source::Statistics(summary),
         config,
         settings,
+    })
+}
+
+/// The one admission entry: pairs and decides two scores files (streamed, or already
+/// read), or a summary of the pairs, once; under the ledger when there is one, at the
+/// level it leaves for this attempt (the attempt is recorded under its lock), else at
+/// `settings.alpha`. Errors are inputs that cannot be used (exit status 2).
+pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
+    // Notes about the import records read come before the decision's own.
+    let (mut prepared, ledger, first_notes) = match on {
+        AdmitOn::Summary {
+            summary,
+            manifest,
+            ledger,
+        } => (
+            prepare_summary(summary, manifest.as_deref(), settings)?,
+            ledger.as_deref(),
+            Vec::new(),
+        ),
+        AdmitOn::Files(files) => {
+            let imports = super::import::check_imports(&files.baseline, &files.candidate)?;
+            // Every file is opened before any is parsed, so an unreadable one is reported
+            // first.
+            let baseline = open_file(&files.baseline)?;
+            let candidate = open_file(&files.candidate)?;
+            let tasks = files.tasks.as_deref().map(Input::read).transpose()?;
+            let manifest = files.manifest.as_deref().map(Input::read).transpose()?;
+            let scores = [
+                (files.baseline.display().to_string(), baseline),
+                (files.candidate.display().to_string(), candidate),
+            ];
+            let check = |base: &str, cand: &str| {
+                imports.check_scores([&files.baseline, &files.candidate], [base, cand])
+            };
+            let mut prepared = prepare_streams(
+                scores,
+                tasks.as_ref(),
+                manifest.as_ref(),
+                files.keep_feedback,
+                &check,
+                settings,
+            )?;
+            prepared.config.answers.left_out = imports.left_out;
+            prepared.config.answers.selected_on_these_scores = imports.selected_on_these_scores;
+            prepared.inputs.extend(imports.records);
+            (prepared, files.ledger.as_deref(), imports.notes)
+        }
+        AdmitOn::Bytes {
+            baseline,
+            candidate,
+            tasks,
+            manifest,
+        } => {
+            let scores = [baseline, candidate].map(|input| {
+                (
+                    input.path.clone(),
+                    std::io::Cursor::new(input.bytes.clone()),
+                )
+            });
+            let unchecked = |_: &str, _: &str| Ok(());
+            let prepared = prepare_streams(
+                scores,
+                tasks.as_ref(),
+                manifest.as_ref(),
+                true,
+                &unchecked,
+                settings,
+            )?;
+            (prepared, None, Vec::new())
+        }
     };
-    match ledger {
-        Some(path) => under_ledger(path, prepared),
+    let mut evaluation = match ledger {
+        Some(path) => under_ledger(path, prepared)?,
         None => {
             let admission = prepared.decide_at(settings.alpha);
-            Ok(prepared.evaluation(admission))
+            prepared.evaluation(admission)
         }
-    }
+    };
+    evaluation.notes.splice(0..0, first_notes);
+    Ok(evaluation)
 }
 
-/// Pairs and decides files already read whole. Errors are inputs that cannot be used
-/// (exit status 2).
-pub fn evaluate(
-    baseline: &Input,
-    candidate: &Input,
+/// Streams the baseline's and the candidate's scores (each path as given, with its
+/// stream), digesting them on the way so a file is never held whole (`admit` on 10^6
+/// pairs), and pairs them; `keep_feedback` keeps every pair's feedback for `pairs.csv`
+/// (otherwise only the losses'); `check_digests` sees the two files' SHA-256 before
+/// they are paired.
+fn prepare_streams<'a, R: std::io::Read + Send + 'static>(
+    [(baseline_path, baseline), (candidate_path, candidate)]: [(String, R); 2],
     tasks: Option<&Input>,
     manifest: Option<&Input>,
-    settings: &AdmitSettings,
-) -> anyhow::Result<Evaluation> {
+    keep_feedback: bool,
+    check_digests: &dyn Fn(&str, &str) -> anyhow::Result<()>,
+    settings: &'a AdmitSettings,
+) -> anyhow::Result<Prepared<'a>> {
     let column = settings.strata.as_ref().map(|s| s.column.as_str());
-    let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, true)?;
-    let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::All)?;
-    let digests = [baseline.digest("baseline"), candidate.digest("candidate")];
-    let mut prepared = prepare(joined, digests, tasks, manifest, settings)?;
-    let admission = prepared.decide_at(settings.alpha);
-    Ok(prepared.evaluation(admission))
-}
-
-/// Runs `admit` on `files`: streams the two scores files (digesting them on the way),
-/// pairs, and decides once, at the level the ledger leaves for this attempt when there
-/// is a ledger (the attempt is recorded under its lock), else at `settings.alpha`.
-pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
-    let imports = super::import::check_imports(&files.baseline, &files.candidate)?;
-    // Every file is opened before any is parsed, so an unreadable one is reported first.
-    let baseline = open_file(&files.baseline)?;
-    let candidate = open_file(&files.candidate)?;
-    let tasks = files.tasks.as_deref().map(Input::read).transpose()?;
-    let manifest = files.manifest.as_deref().map(Input::read).transpose()?;
-    let column = settings.strata.as_ref().map(|s| s.column.as_str());
-    let keep_feedback = files.keep_feedback;
     let (base, base_digest) =
-        read_digested("baseline", &files.baseline, baseline, |source, rows| {
+        read_digested("baseline", baseline_path, baseline, |source, rows| {
             Baseline::read_rows(source, rows, column, keep_feedback)
         })?;
     let keep = if keep_feedback {
@@ -372,46 +423,30 @@ pub fn admit(files: &AdmitFiles, settings: &AdmitSettings) -> anyhow::Result<Eva
         Keep::Losses
     };
     let (joined, cand_digest) =
-        read_digested("candidate", &files.candidate, candidate, |source, rows| {
+        read_digested("candidate", candidate_path, candidate, |source, rows| {
             base.join_rows(source, rows, keep)
         })?;
-    imports.check_scores(
-        [&files.baseline, &files.candidate],
-        [&base_digest.sha256, &cand_digest.sha256],
-    )?;
-    let mut prepared = prepare(
+    check_digests(&base_digest.sha256, &cand_digest.sha256)?;
+    prepare(
         joined,
         [base_digest, cand_digest],
-        tasks.as_ref(),
-        manifest.as_ref(),
+        tasks,
+        manifest,
         settings,
-    )?;
-    prepared.config.answers.left_out = imports.left_out;
-    prepared.config.answers.selected_on_these_scores = imports.selected_on_these_scores;
-    prepared.inputs.extend(imports.records);
-    let mut evaluation = match &files.ledger {
-        Some(path) => under_ledger(path, prepared)?,
-        None => {
-            let admission = prepared.decide_at(settings.alpha);
-            prepared.evaluation(admission)
-        }
-    };
-    evaluation.notes.splice(0..0, imports.notes);
-    Ok(evaluation)
+    )
 }
 
 /// Reads a scores file from a stream, digesting it on the way, so the file is never
 /// held whole (`admit` on 10^6 pairs); the reading, digesting and scanning run on a
 /// thread of their own. `read` gets the path as given and the rows; `role` names the
 /// file in the report's digests.
-fn read_digested<T>(
+fn read_digested<T, R: std::io::Read + Send + 'static>(
     role: &str,
-    path: &Path,
-    file: File,
+    source: String,
+    input: R,
     read: impl FnOnce(&str, &mut RowsAhead) -> Result<T, InputError>,
 ) -> anyhow::Result<(T, InputFile)> {
-    let source = path.display().to_string();
-    let mut rows = RowsAhead::spawn(&source, file)?;
+    let mut rows = RowsAhead::spawn(&source, input)?;
     let value = read(&source, &mut rows)?;
     let digest = InputFile {
         role: role.to_string(),
@@ -473,7 +508,7 @@ fn prepare<'a>(
 /// Takes the alpha the ledger leaves for this attempt on this holdout, decides at it,
 /// and records the attempt, all under the ledger's lock; unless these scores files were
 /// decided alike on this holdout already, in which case that attempt stands and
-/// nothing is spent (see [`ledger::file::record_or_repeat`]).
+/// nothing is spent (see [`crate::atomic::ledger::record_or_repeat`]).
 fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluation> {
     let holdout = prepared.holdout_identity()?;
     let declared = prepared.settings.alpha.get();
@@ -485,25 +520,26 @@ fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluatio
         input.map(|i| i.sha256.clone()).unwrap_or_default()
     };
     let (baseline_sha256, candidate_sha256) = (digest("baseline"), digest("candidate"));
-    let inputs = ledger::file::Inputs {
+    let inputs = crate::atomic::ledger::Inputs {
         baseline_sha256: &baseline_sha256,
         candidate_sha256: &candidate_sha256,
     };
-    let entry = ledger::file::record_or_repeat(path, &holdout, declared, inputs, |alpha| {
-        let admission = prepared.decide_at(Alpha::new(alpha)?);
-        let decision = ledger::Decision {
-            candidate_sha256: candidate_sha256.clone(),
-            baseline_sha256: baseline_sha256.clone(),
-            test: match admission.test.name {
-                TestName::McNemar => "mcnemar".to_string(),
-                TestName::SignedRank => "signed-rank".to_string(),
-            },
-            n: admission.n as u64,
-            p_improvement: admission.p_improvement,
-            verdict: admission.verdict,
-        };
-        Ok((decision, admission))
-    })?;
+    let entry =
+        crate::atomic::ledger::record_or_repeat(path, &holdout, declared, inputs, |alpha| {
+            let admission = prepared.decide_at(Alpha::new(alpha)?);
+            let decision = ledger::Decision {
+                candidate_sha256: candidate_sha256.clone(),
+                baseline_sha256: baseline_sha256.clone(),
+                test: match admission.test.name {
+                    TestName::McNemar => "mcnemar".to_string(),
+                    TestName::SignedRank => "signed-rank".to_string(),
+                },
+                n: admission.n as u64,
+                p_improvement: admission.p_improvement,
+                verdict: admission.verdict,
+            };
+            Ok((decision, admission))
+        })?;
     let record = &entry.record;
     let ledger = LedgerInfo {
         path: path.display().to_string(),

@@ -12,7 +12,7 @@ use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
-use crate::pipeline::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
+use crate::pipeline::admit::{AdmitOn, AdmitSettings, Evaluation, Input, evaluate, report_files};
 use crate::report::text;
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -76,7 +76,13 @@ fn settings(test: TestChoice) -> AdmitSettings {
 }
 
 fn decide(baseline: &Input, candidate: &Input, test: TestChoice) -> Evaluation {
-    evaluate(baseline, candidate, None, None, &settings(test)).expect("well-formed inputs")
+    let on = AdmitOn::Bytes {
+        baseline: baseline.clone(),
+        candidate: candidate.clone(),
+        tasks: None,
+        manifest: None,
+    };
+    evaluate(&on, &settings(test)).expect("well-formed inputs")
 }
 
 /// Quarters as a score.

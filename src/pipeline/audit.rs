@@ -6,9 +6,9 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::bail;
 
-use super::admit::{AdmitSettings, Input, evaluate};
+use super::admit::{AdmitOn, AdmitSettings, Input, evaluate};
 use super::outcome::{CommandOutcome, Status, Write};
-use super::read_table;
+use super::{read_file, read_table};
 use crate::admission::{StrataRequest, TestChoice, TestName, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
@@ -64,7 +64,7 @@ pub fn audit(claims: &Path, alpha: Alpha) -> anyhow::Result<AuditReport> {
     let folder = claims.parent().map_or_else(PathBuf::new, Path::to_path_buf);
     let mut judgements = Vec::new();
     for claim in &parsed {
-        judgements.push(match judge(claim, alpha.get()) {
+        judgements.push(match judge(claim, alpha) {
             Some(judged) => judged,
             None => rerun(claim, &folder, &table.source, alpha)?,
         });
@@ -114,11 +114,10 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
                 claim.line
             );
         }
-        let bytes = std::fs::read(&path).map_err(|e| {
+        let bytes = read_file(&path).map_err(|e| {
             anyhow::anyhow!(
-                "`{source}` row {}: cannot read score file `{}`: {e}; give its path relative to the claims file's folder",
+                "`{source}` row {}: cannot read score file {e:#}; give its path relative to the claims file's folder",
                 claim.line,
-                path.display()
             )
         })?;
         Ok(Input {
@@ -127,7 +126,7 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         })
     };
     let mut settings = AdmitSettings {
-        alpha: Alpha::new(claim.alpha(alpha.get()))?,
+        alpha: claim.alpha(alpha),
         test: match claim.metric {
             Some(Metric::Binary) => TestChoice::McNemar,
             Some(Metric::Mean) => TestChoice::SignedRank,
@@ -142,12 +141,17 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         cluster: false,
         allow_missing: false,
     };
-    let (baseline, candidate) = (inside(baseline)?, inside(candidate)?);
-    let mut evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
+    let on = AdmitOn::Bytes {
+        baseline: inside(baseline)?,
+        candidate: inside(candidate)?,
+        tasks: None,
+        manifest: None,
+    };
+    let mut evaluation = evaluate(&on, &settings)?;
     if evaluation.report.admission.cluster.is_some() {
         // Every task has a group: decide on the clusters, as `admit --cluster group`.
         settings.cluster = true;
-        evaluation = evaluate(&baseline, &candidate, None, None, &settings)?;
+        evaluation = evaluate(&on, &settings)?;
     }
     let admission = &evaluation.report.admission;
     let clustered = admission.cluster.as_ref().filter(|c| c.decides);
@@ -167,7 +171,7 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         },
         first_reason: admission.reasons.first().cloned().unwrap_or_default(),
     };
-    Ok(judge_admission(claim, alpha.get(), &rerun, source)?)
+    Ok(judge_admission(claim, alpha, &rerun, source)?)
 }
 
 /// `audit.json` and `audit.md` in the folder `dir`.

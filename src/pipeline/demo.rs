@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::admit::{AdmitSettings, Evaluation, Input, evaluate, report_files};
+use super::admit::{AdmitOn, AdmitSettings, Evaluation, Input, evaluate, report_files};
 use super::outcome::{CommandOutcome, Status, Write};
 use super::{audit, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::{FileToWrite, ensure_dir};
-use crate::figures::{p_value, shift};
+use crate::base::numbers::{p_value, shift};
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -360,14 +360,13 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
         ("candidate", PathBuf::new(), Verdict::Admitted),
         ("regressing", PathBuf::from("regressing"), Verdict::Refused),
     ] {
-        let candidate = local(demo, &format!("{arm}-scores.csv"))?;
-        let evaluation = evaluate(
-            &baseline,
-            &candidate,
-            Some(&tasks),
-            Some(&manifest),
-            &settings,
-        )?;
+        let on = AdmitOn::Bytes {
+            baseline: baseline.clone(),
+            candidate: local(demo, &format!("{arm}-scores.csv"))?,
+            tasks: Some(tasks.clone()),
+            manifest: Some(manifest.clone()),
+        };
+        let evaluation = evaluate(&on, &settings)?;
         let dir = demo.out.join(&folder);
         let mut files = report_files(&dir, &evaluation);
         // The demo's few pairs are written whole, so that the demo keeps them to compare.

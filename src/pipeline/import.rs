@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::log_files;
 use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::LeftOut;
@@ -15,8 +16,8 @@ use crate::import::record::{
     Documents, ImportRecord, InputLog, companion_path, different_documents,
 };
 use crate::import::{
-    Format, Found, ImportError, Rules, Scale, assemble, dspy, helm, inputs, inspect, lm_eval,
-    openai_evals, promptfoo, render_csv,
+    Format, Found, ImportError, Rules, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
+    promptfoo, render_csv,
 };
 use crate::progress::Progress;
 use crate::report::InputFile;
@@ -27,7 +28,7 @@ use crate::report::InputFile;
 pub struct ImportSettings {
     /// The log's format.
     pub format: crate::import::Format,
-    /// The logs of one run: files, folders or globs ([`inputs::expand`]).
+    /// The logs of one run: files, folders or globs ([`super::log_files::expand`]).
     pub from: Vec<PathBuf>,
     /// Where to write the scores CSV; the record goes beside it as *.import.json.
     pub out: PathBuf,
@@ -78,7 +79,7 @@ pub struct ImportSettings {
 pub fn run(args: &ImportSettings) -> anyhow::Result<CommandOutcome> {
     applies(args)?;
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
-    let from = inputs::expand(args.format, &args.from)?;
+    let from = log_files::expand(args.format, &args.from)?;
     let total = from
         .iter()
         .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))

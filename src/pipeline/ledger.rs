@@ -13,8 +13,9 @@ use crate::report::ledger::{LedgerReport, render_text};
 /// Runs `ledger show` on the ledger at `path`.
 pub fn run(path: &Path, format: SummaryFormat) -> anyhow::Result<CommandOutcome> {
     let source = path.display().to_string();
-    ledger::file::refuse_irregular(path)?;
-    let text = ledger::file::read_text(&source, open_file(path)?, crate::table::MAX_WHOLE_BYTES)?;
+    crate::atomic::ledger::refuse_irregular(path)?;
+    let text =
+        crate::atomic::ledger::read_text(&source, open_file(path)?, crate::table::MAX_WHOLE_BYTES)?;
     let ledger::Ledger { records, tail } = ledger::read_ledger(&source, &text)?;
     let holdouts = ledger::summarise(&records);
     let stdout = match format {

@@ -11,6 +11,7 @@ pub mod demo;
 pub mod grade;
 pub mod import;
 pub mod ledger;
+pub mod log_files;
 pub mod outcome;
 pub mod power;
 pub mod score;
@@ -25,22 +26,12 @@ use std::path::Path;
 
 /// Reads a whole file (at most [`crate::table::MAX_WHOLE_BYTES`]), naming it in the error.
 pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
-    let file = open_file(path)?;
-    let source = path.display().to_string();
-    Ok(crate::table::read_capped(
-        &source,
-        file,
-        crate::table::MAX_WHOLE_BYTES,
-    )?)
+    Ok(crate::table::read_whole(path)?)
 }
 
 /// Opens a file to be read as a stream, with [`read_file`]'s message when it cannot be.
 pub fn open_file(path: &Path) -> anyhow::Result<std::fs::File> {
-    std::fs::File::open(path).map_err(|e| cannot_read(path, &e))
-}
-
-fn cannot_read(path: &Path, error: &std::io::Error) -> anyhow::Error {
-    anyhow::anyhow!("`{}`: cannot read it: {error}", path.display())
+    Ok(crate::table::open_input(path)?)
 }
 
 /// Reads and parses a CSV file.

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use super::open_file;
 use super::outcome::{CommandOutcome, Status, Write};
-use crate::error::InputError;
 use crate::grading::{Summary, grade_tasks};
 use crate::outputs::OutputsReader;
 use crate::table::scan::RowScanner;
@@ -96,13 +95,8 @@ pub fn score_tasks<R: Read>(
     let outputs_source = files.outputs.display().to_string();
     let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
     let progress = crate::progress::Progress::start("score", size(&files.outputs));
-    let outputs = match std::fs::File::open(&files.outputs) {
-        Ok(file) => OutputsReader::new(&outputs_source, progress.reader(file)),
-        Err(error) => Err(InputError::Io {
-            file: outputs_source.clone(),
-            message: error.to_string(),
-        }),
-    };
+    let outputs = crate::table::open_input(&files.outputs)
+        .and_then(|file| OutputsReader::new(&outputs_source, progress.reader(file)));
     let summary = grade_tasks(
         verifier.as_ref(),
         tasks,

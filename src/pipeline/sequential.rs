@@ -174,12 +174,16 @@ pub fn sequential(
     // The attempt is identified by the pairs used up to the decision, so a longer file
     // decided at the same look repeats it instead of spending again.
     let (baseline_sha256, candidate_sha256) = digests(peek.pairs());
-    let inputs_ledger = ledger::file::Inputs {
+    let inputs_ledger = crate::atomic::ledger::Inputs {
         baseline_sha256: &baseline_sha256,
         candidate_sha256: &candidate_sha256,
     };
-    let entry =
-        ledger::file::record_or_repeat(path, &holdout_sha256, declared, inputs_ledger, |alpha| {
+    let entry = crate::atomic::ledger::record_or_repeat(
+        path,
+        &holdout_sha256,
+        declared,
+        inputs_ledger,
+        |alpha| {
             let monitor = run_at(alpha)?;
             let decision = ledger::Decision {
                 candidate_sha256: candidate_sha256.clone(),
@@ -193,7 +197,8 @@ pub fn sequential(
                 },
             };
             Ok((decision, monitor))
-        })?;
+        },
+    )?;
     let info = ledger_info(path, &entry.record, entry.repeated, entry.attempts);
     Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)))
 }
@@ -516,19 +521,19 @@ fn sentence(reason: &Reason, t: u64, monitor: &Monitor) -> String {
     match reason {
         Reason::ImprovementShown => format!(
             "the improvement e-value reached {} at look {t} of {n}",
-            crate::figures::number(monitor.threshold())
+            crate::base::numbers::number(monitor.threshold())
         ),
         Reason::CannotBeBetter => format!(
             "at look {t} of {n} the anytime-valid upper bound on the improvement fell to {} or below: the candidate cannot be better",
-            crate::figures::number(monitor.design().margin)
+            crate::base::numbers::number(monitor.design().margin)
         ),
         Reason::StratumRegressed(name) => format!(
             "at look {t} of {n} stratum `{name}` significantly regressed (its regression e-value reached {})",
-            crate::figures::number(1.0 / monitor.design().alpha)
+            crate::base::numbers::number(1.0 / monitor.design().alpha)
         ),
         Reason::StratumRegressedAtLastLook(name) => format!(
             "every one of the {n} tasks was scored undecided; the exact test of the last look showed the improvement, but stratum `{name}`'s exact regression test was significant at alpha {}",
-            crate::figures::number(monitor.design().alpha)
+            crate::base::numbers::number(monitor.design().alpha)
         ),
         Reason::FinalLook { shown: true } => format!(
             "every one of the {n} tasks was scored undecided, and the exact test of the last look at the alpha left over showed the improvement"

@@ -10,7 +10,7 @@ use super::outcome::{CommandOutcome, Status, Write};
 use super::{read_file, read_table};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
-use crate::csvout::{Cell, CsvWriter};
+use crate::base::csv::{Cell, CsvWriter};
 use crate::digest::sha256_hex;
 use crate::report::split::{SplitCheck, check_text, summary};
 use crate::split::Cases;

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{EValuePlot, OutcomesPlot, PowerPlot, StrataPlot};
-use crate::report::escape::is_bidi_control;
+use crate::report::terminal::is_bidi_control;
 
 const SIZE: (u32, u32) = (640, 400);
 const FONT: &str = "sans-serif";
@@ -219,7 +219,7 @@ pub fn strata_svg(plot: &StrataPlot) -> String {
         .max()
         .unwrap_or(0);
     let label_area = (longest as f64 * CHAR_WIDTH * LABEL_PX).ceil() as u32 + 15;
-    let confidence = crate::figures::number(plot.confidence * 100.0);
+    let confidence = crate::base::numbers::number(plot.confidence * 100.0);
     let title = format!("Difference in {} by stratum", plot.metric);
     render(&title, |area| {
         // Row i (from the top) is drawn at the middle of its band, count − i − ½.
@@ -318,7 +318,7 @@ pub fn power_svg(plot: &PowerPlot) -> String {
     render(
         &format!(
             "Minimum detectable shift at alpha {} (best case)",
-            crate::figures::level(plot.alpha)
+            crate::base::numbers::level(plot.alpha)
         ),
         |area| {
             let mut chart = ChartBuilder::on(area)
@@ -341,7 +341,10 @@ pub fn power_svg(plot: &PowerPlot) -> String {
             });
             chart.draw_series(LineSeries::new(curve, CANDIDATE.stroke_width(2)))?;
             let label = if n >= k {
-                format!("n = {n}: {}", crate::figures::shift(k as f64 / n as f64))
+                format!(
+                    "n = {n}: {}",
+                    crate::base::numbers::shift(k as f64 / n as f64)
+                )
             } else {
                 format!("n = {n}: none (needs {k})")
             };
@@ -409,7 +412,7 @@ pub fn e_value_svg(plot: &EValuePlot) -> String {
         chart.draw_series(std::iter::once(Text::new(
             format!(
                 "threshold {}",
-                crate::figures::number(10f64.powf(plot.log10_threshold))
+                crate::base::numbers::number(10f64.powf(plot.log10_threshold))
             ),
             (0, threshold),
             font(12.0)

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::escape::markdown;
 use crate::audit::{ClaimVerdict, Judgement};
-use crate::figures::{p_value, shift};
+use crate::base::numbers::{p_value, shift};
 
 /// The schema name of `audit.json`.
 pub const SCHEMA: &str = "evogate/audit/v1";
@@ -65,7 +65,7 @@ pub fn text_report(report: &AuditReport) -> String {
         report.supported,
         report.claims,
         report.alpha,
-        crate::figures::SHIFT_UNIT
+        crate::base::numbers::SHIFT_UNIT
     ));
     out
 }
@@ -77,7 +77,7 @@ pub fn markdown_report(report: &AuditReport) -> String {
         report.supported,
         report.claims,
         report.alpha,
-        crate::figures::SHIFT_UNIT
+        crate::base::numbers::SHIFT_UNIT
     );
     for j in &report.judgements {
         out.push_str(&format!(

@@ -5,9 +5,11 @@
 //!
 //! One sanitiser per medium: [`super::terminal`] for everything a command prints,
 //! [`markdown`] for Markdown, [`json_fragment`] for JSON; CSV cells go through
-//! [`crate::csvout`] and SVG text through the plot writer's XML escaping.
+//! [`crate::base::csv`] and SVG text through the plot writer's XML escaping.
 
 use std::borrow::Cow;
+
+use super::terminal::is_bidi_control;
 
 /// U+200D ZERO WIDTH JOINER: invisible, but it stops GitHub's autolinkers, which run on
 /// the rendered text where a backslash escape has already been consumed.
@@ -54,15 +56,6 @@ pub fn json_fragment(fragment: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
-}
-
-/// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
-/// right-to-left and the Arabic letter mark, U+061C).
-pub fn is_bidi_control(ch: char) -> bool {
-    matches!(
-        ch,
-        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
-    )
 }
 
 /// Escapes `text` for a Markdown paragraph, list item or table cell (GitHub Flavored

@@ -9,7 +9,7 @@ use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
 use crate::admission::SHOWN_LOSSES;
 use crate::admission::{Check, Delta, TestMethod, TestName, TestedMetric};
-use crate::figures::{number, p_value, shift, signed};
+use crate::base::numbers::{number, p_value, shift, signed};
 
 /// What the design effect is, said where it is printed.
 pub(crate) const DESIGN_EFFECT_MEANS: &str = "the variance of the mean difference with the tasks of a group moving together, over its variance were every task independent; above 1 the task-level p-value overstates the evidence";
@@ -186,7 +186,7 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
         md,
         "\n**Test:** {}, one-sided for improvement at alpha {}, on {} pairs.\n",
         test_words(report),
-        crate::figures::level(report.admission.alpha),
+        crate::base::numbers::level(report.admission.alpha),
         report.admission.n
     );
     arms_table(&mut md, report);
@@ -224,7 +224,7 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
             } else {
                 ""
             },
-            crate::figures::p_value(c.p_improvement),
+            crate::base::numbers::p_value(c.p_improvement),
             c.design_effect
                 .map_or("not defined".to_string(), |d| format!("{d:.2}")),
             DESIGN_EFFECT_MEANS,
@@ -243,10 +243,10 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
             } else {
                 ""
             },
-            crate::figures::p_value(l.alpha_this_attempt),
-            crate::figures::level(l.declared_alpha),
-            crate::figures::p_value(l.alpha_spent_before),
-            crate::figures::p_value(l.alpha_left)
+            crate::base::numbers::p_value(l.alpha_this_attempt),
+            crate::base::numbers::level(l.declared_alpha),
+            crate::base::numbers::p_value(l.alpha_spent_before),
+            crate::base::numbers::p_value(l.alpha_left)
         );
     }
     if let Some(detectable) = report.admission.min_detectable_shift {
@@ -254,7 +254,7 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
             md,
             "Minimum detectable shift: {}. {}\n",
             shift(detectable),
-            crate::figures::SHIFT_UNIT
+            crate::base::numbers::SHIFT_UNIT
         );
     }
     let _ = writeln!(

@@ -10,8 +10,8 @@
 use std::io;
 
 use crate::admission::Pairs;
-use crate::csvout::{Cell, CsvWriter};
-use crate::figures::number;
+use crate::base::csv::{Cell, CsvWriter};
+use crate::base::numbers::number;
 use crate::report::terminal::{shown, terminal};
 
 /// The columns of `pairs.csv`.

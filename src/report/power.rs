@@ -47,9 +47,9 @@ pub struct PowerReport {
 pub fn text(answer: &PowerReport) -> String {
     let mut out = format!(
         "alpha {}: a significant result needs at least {} discordant pairs, all one way. {}\n",
-        crate::figures::level(answer.alpha),
+        crate::base::numbers::level(answer.alpha),
         answer.min_discordant,
-        crate::figures::SHIFT_UNIT
+        crate::base::numbers::SHIFT_UNIT
     );
     let with_power = |value: String| match (answer.discordance, answer.power) {
         (Some(r), Some(p)) => format!(
@@ -91,8 +91,8 @@ pub fn text(answer: &PowerReport) -> String {
     out
 }
 
-/// A shift as every command writes it ([`crate::figures::shift`]): `0.05`, `0.0125`,
+/// A shift as every command writes it ([`crate::base::numbers::shift`]): `0.05`, `0.0125`,
 /// `2.711e-19` for 5 of 2^64 − 1 pairs.
 fn shift_text(shift: f64) -> String {
-    crate::figures::shift(shift)
+    crate::base::numbers::shift(shift)
 }

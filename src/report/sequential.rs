@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::escape::{markdown, plain};
 use super::{InputFile, LedgerInfo};
-use crate::figures::{number, p_value, signed};
+use crate::base::numbers::{number, p_value, signed};
 
 /// The schema name of a sequential report.
 pub const SCHEMA: &str = "evogate/sequential/v1";

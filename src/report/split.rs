@@ -33,8 +33,8 @@ pub fn summary(manifest: &Manifest, out: &Path) -> String {
             power.alpha,
             power.min_discordant,
             power.n,
-            crate::figures::shift(shift),
-            crate::figures::SHIFT_UNIT.trim_end_matches('.').to_lowercase()
+            crate::base::numbers::shift(shift),
+            crate::base::numbers::SHIFT_UNIT.trim_end_matches('.').to_lowercase()
         ),
         None => format!(
             "holdout of {} tasks cannot detect any shift at alpha {}: it needs at least {} tasks\n",

@@ -6,7 +6,14 @@
 
 use std::borrow::Cow;
 
-use super::escape::is_bidi_control;
+/// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
+/// right-to-left and the Arabic letter mark, U+061C).
+pub fn is_bidi_control(ch: char) -> bool {
+    matches!(
+        ch,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+    )
+}
 
 /// Whether `ch` can act on a terminal instead of being shown: every control character
 /// (C0, DEL and the C1 set, whose U+009B is a CSI on its own) and every bidirectional

@@ -10,7 +10,7 @@ use super::Report;
 use super::escape::plain;
 use super::markdown::{interval, test_words};
 use crate::admission::{Check, Verdict};
-use crate::figures::{number, p_value, shift, signed};
+use crate::base::numbers::{number, p_value, shift, signed};
 
 /// Renders the report as plain text.
 pub fn render(report: &Report) -> String {
@@ -50,7 +50,7 @@ pub fn render(report: &Report) -> String {
         text,
         "test:       {}, one-sided at alpha {}, {} pairs",
         test_words(report).replace('`', ""),
-        crate::figures::level(report.admission.alpha),
+        crate::base::numbers::level(report.admission.alpha),
         report.admission.n
     );
     let correct = |c: Option<u64>| c.map_or(String::new(), |c| format!(", {c} correct"));
@@ -121,7 +121,7 @@ pub fn render(report: &Report) -> String {
                 text,
                 "power:      minimum detectable shift {} ({})",
                 shift(detectable),
-                crate::figures::SHIFT_UNIT
+                crate::base::numbers::SHIFT_UNIT
             );
         }
         None => {
@@ -136,7 +136,7 @@ pub fn render(report: &Report) -> String {
             c.clusters,
             c.column,
             if c.decides { " (deciding)" } else { "" },
-            crate::figures::p_value(c.p_improvement),
+            crate::base::numbers::p_value(c.p_improvement),
             c.design_effect
                 .map_or("not defined".to_string(), |d| format!("{d:.2}")),
             super::markdown::DESIGN_EFFECT_MEANS
@@ -155,8 +155,8 @@ pub fn render(report: &Report) -> String {
             } else {
                 ""
             },
-            crate::figures::p_value(l.alpha_this_attempt),
-            crate::figures::p_value(l.alpha_left)
+            crate::base::numbers::p_value(l.alpha_this_attempt),
+            crate::base::numbers::p_value(l.alpha_left)
         );
     }
     let _ = writeln!(text, "evidence:");

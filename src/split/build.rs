@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use super::check::find_leaks;
-use super::sample::Stream;
+use crate::base::random::Random;
 use crate::task::Task;
 
 /// The three splits, in the order they are written.
@@ -141,7 +141,7 @@ pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, Sp
     // Groups by their first-appearance position; Fisher–Yates moves positions as it
     // would move the names.
     let mut groups: Vec<usize> = (0..members.len()).collect();
-    let mut stream = Stream::new(request.seed);
+    let mut stream = Random::keyed(request.seed);
     stream.shuffle(&mut groups);
     let group_counts = largest_remainder(groups.len(), request.ratios);
     for (index, &count) in group_counts.iter().enumerate() {

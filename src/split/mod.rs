@@ -6,7 +6,6 @@ pub mod check;
 pub mod hermes;
 pub mod manifest;
 pub mod mt19937;
-pub mod sample;
 
 pub use build::{
     Cases, SPLIT_NAMES, SplitError, SplitRequest, Splits, build_splits, largest_remainder,

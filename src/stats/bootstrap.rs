@@ -1,25 +1,10 @@
-//! A percentile bootstrap interval for the mean paired score difference, on an
-//! explicitly seeded ChaCha20 stream with index sampling written on its raw 64-bit
-//! output, so the interval for a given seed never changes when `rand` does.
+//! A percentile bootstrap interval for the mean paired score difference, on the seeded
+//! stream of [`crate::base::random`] (its `expanded` seeding), so the interval for a
+//! given seed never changes when `rand` does.
 
 use super::interval::Interval;
 use super::valid_level;
-use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
-
-/// A uniform integer in [0, n) for n ≥ 1 from raw 64-bit draws, by Lemire's
-/// multiply-shift with rejection ("Fast random integer generation in an interval",
-/// 2019): exact uniformity, and usually one draw.
-pub fn uniform_below<R: RngCore>(rng: &mut R, n: u64) -> u64 {
-    // Products whose low half falls below 2^64 mod n would over-represent some values.
-    let threshold = n.wrapping_neg() % n;
-    loop {
-        let product = u128::from(rng.next_u64()) * u128::from(n);
-        if (product as u64) >= threshold {
-            return (product >> 64) as u64;
-        }
-    }
-}
+use crate::base::random::Random;
 
 /// The p-quantile of sorted values with linear interpolation between order statistics
 /// (Hyndman & Fan type 7, numpy's and R's default).
@@ -34,7 +19,7 @@ fn interpolated_quantile(sorted: &[f64], p: f64) -> f64 {
 /// Percentile bootstrap interval for the mean of `differences`.
 ///
 /// Draws `resamples` resamples of the same size with replacement, from
-/// `ChaCha20Rng::seed_from_u64(seed)` through [`uniform_below`], and takes the
+/// [`Random::expanded`]`(seed)` through [`Random::below`], and takes the
 /// (1 − confidence)/2 and (1 + confidence)/2 type-7 quantiles of their means. `None`
 /// for no differences, a non-finite difference, zero resamples or a confidence outside
 /// (0, 1). Time: O(resamples · n + resamples log resamples).
@@ -51,13 +36,11 @@ pub fn mean_difference_interval(
     {
         return None;
     }
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut rng = Random::expanded(seed);
     let n = differences.len() as u64;
     let mut means: Vec<f64> = (0..resamples)
         .map(|_| {
-            let total: f64 = (0..n)
-                .map(|_| differences[uniform_below(&mut rng, n) as usize])
-                .sum();
+            let total: f64 = (0..n).map(|_| differences[rng.below(n) as usize]).sum();
             total / n as f64
         })
         .collect();

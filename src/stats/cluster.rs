@@ -5,7 +5,7 @@
 //! exact sign test on clusters), and measures how much clustering inflates the
 //! variance of the task-level mean difference (the design effect).
 
-use crate::verify::fasthash::FastMap;
+use crate::base::hash::FastMap;
 
 use super::signed_rank::{SignedRank, ZeroMethod, signed_rank};
 
@@ -185,7 +185,7 @@ fn clusters_of<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::split::sample::Stream;
+    use crate::base::random::Random;
     use crate::stats::mcnemar::mcnemar_exact;
 
     /// P(W+ ≥ observed) by enumerating all 2^G sign assignments of |means| with
@@ -222,7 +222,7 @@ mod tests {
 
     #[test]
     fn the_cluster_test_matches_full_enumeration_up_to_16_clusters() {
-        let mut stream = Stream::new(8);
+        let mut stream = Random::keyed(8);
         for clusters in 1..=16usize {
             for _ in 0..4 {
                 let mut pairs = Vec::new();
@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn under_clustered_null_task_level_over_admits_and_cluster_level_holds_alpha() {
         let (runs, papers, alpha) = (1_000, 34, 0.05);
-        let mut stream = Stream::new(2026);
+        let mut stream = Random::keyed(2026);
         let (mut task_level, mut cluster_level) = (0, 0);
         for _ in 0..runs {
             let mut pairs = Vec::new();

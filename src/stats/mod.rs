@@ -6,7 +6,7 @@
 //! rational arithmetic for n ≤ 2,000 and to 1e-10 against scipy beyond; the signed-rank
 //! null is the exact conditional distribution given the observed ties up to
 //! [`signed_rank::EXACT_LIMIT`] non-zero differences, and up to
-//! [`signed_rank::INVERSION_LIMIT`] by [`inversion`] whenever it fits its budget, and
+//! [`signed_rank::INVERSION_LIMIT`] by [`signed_rank::inversion`] whenever it fits its budget, and
 //! beyond that on lumpy lattices (few or large tie groups);
 //! otherwise a saddlepoint approximation within
 //! [`signed_rank::SADDLEPOINT_RELATIVE_ERROR`] for many distinct magnitudes.
@@ -26,17 +26,12 @@ pub mod bootstrap;
 pub mod bounded_mean;
 pub mod cluster;
 pub mod interval;
-pub mod inversion;
-pub mod log_tail;
 pub mod mcnemar;
 pub mod normal;
 pub mod normal_power;
 pub mod power;
-pub mod rank_sum;
-pub mod saddlepoint;
 pub mod sequential;
 pub mod signed_rank;
-pub mod tie_groups;
 
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,6 @@
 pub mod arxiv;
 pub mod choice;
 pub mod facts;
-pub mod fasthash;
 pub mod flat;
 pub mod normalize;
 pub mod numeric;

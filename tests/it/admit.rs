@@ -501,18 +501,23 @@ fn the_report_folder_holds_the_reports_and_three_plots() {
     assert_eq!(pairs.lines().count(), 11);
 }
 
+/// Runs `admit` with `args` in `dir`, with the GitHub step summary at `summary`.
+fn admit_into_step_summary(dir: &Path, args: &[&str], summary: &Path) -> std::process::Output {
+    evogate(dir)
+        .arg("admit")
+        .args(args)
+        .env("GITHUB_STEP_SUMMARY", summary)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn appends_the_markdown_report_to_the_github_step_summary() {
     let dir = tempfile::tempdir().unwrap();
     scores(dir.path(), &[("id", 0, 1); 5], true);
     let summary = dir.path().join("summary.md");
     fs::write(&summary, "earlier step\n").unwrap();
-    let output = evogate(dir.path())
-        .arg("admit")
-        .args(BC)
-        .env("GITHUB_STEP_SUMMARY", &summary)
-        .output()
-        .unwrap();
+    let output = admit_into_step_summary(dir.path(), &BC, &summary);
     assert_eq!(output.status.code(), Some(0));
     let text = fs::read_to_string(&summary).unwrap();
     assert!(
@@ -536,12 +541,8 @@ fn a_github_step_summary_naming_an_input_or_the_ledger_is_refused() {
     for (input, option) in [("b.csv", "(--baseline)"), ("ledger.jsonl", "(--ledger)")] {
         let path = dir.path().join(input);
         let before = fs::read(&path).unwrap();
-        let output = evogate(dir.path())
-            .arg("admit")
-            .args(with(&crate::util::LEDGER_WITH_MANIFEST))
-            .env("GITHUB_STEP_SUMMARY", &path)
-            .output()
-            .unwrap();
+        let args = with(&crate::util::LEDGER_WITH_MANIFEST);
+        let output = admit_into_step_summary(dir.path(), &args, &path);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(

@@ -1,6 +1,7 @@
-//! The layout the library's `//!` doc describes, held: core and input modules never
-//! reach up into the use cases or the commands, command files are glue that imports no
-//! other command, and no two public types share a name.
+//! The layout the library's `//!` doc describes, held: the layer map lists every
+//! module, each module imports only what [`ALLOWED`] lets its layer use (read from its
+//! `use` trees and inline paths, test code left out), command files are glue that
+//! imports no other command, and no two public types share a name.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,45 +33,471 @@ fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
     found
 }
 
-#[test]
-fn core_and_input_modules_never_use_the_pipeline_or_the_commands() {
-    let upper = ["crate::pipeline", "crate::cmd", "crate::cli"];
-    let lower = [
-        "admission",
-        "alpha.rs",
-        "audit",
-        "digest.rs",
-        "error.rs",
-        "figures.rs",
-        "grading",
-        "ledger",
-        "split",
-        "stats",
-        "task.rs",
-        "texts.rs",
-        "verify",
-        "outputs",
-        "scores.rs",
-        "table",
-        "table.rs",
-    ];
-    for name in lower {
-        let path = src().join(name);
-        let files = if path.is_dir() {
-            sources(&path)
+/// The layers, lowest first, and their modules: the map in `src/lib.rs`'s `//!` doc,
+/// which [`the_library_doc_map_lists_every_module_in_its_layer`] holds equal to this.
+const LAYERS: [(&str, &[&str]); 6] = [
+    ("tools", &["base", "error", "digest"]),
+    ("input", &["table", "outputs", "scores"]),
+    (
+        "core",
+        &[
+            "alpha",
+            "task",
+            "stats",
+            "split",
+            "verify",
+            "grading",
+            "admission",
+            "audit",
+            "ledger",
+            "import",
+        ],
+    ),
+    ("output", &["report", "plot", "atomic", "progress"]),
+    ("pipeline", &["pipeline"]),
+    ("commands", &["cli", "cmd"]),
+];
+
+/// The allowed imports: each layer's modules may use the modules of these layers (a
+/// module may always use itself).
+const ALLOWED: [(&str, &[&str]); 6] = [
+    ("tools", &["tools"]),
+    ("input", &["tools", "input"]),
+    ("core", &["tools", "input", "core"]),
+    ("output", &["tools", "input", "core", "output"]),
+    (
+        "pipeline",
+        &["tools", "input", "core", "output", "pipeline"],
+    ),
+    (
+        "commands",
+        &["tools", "input", "core", "output", "pipeline", "commands"],
+    ),
+];
+
+/// Paths outside the crate that a layer may not use: the core and the tools never
+/// open files, read the environment or exit, and only the commands see clap (a
+/// `clap::ValueEnum` derive on a domain enum is the one exception).
+const FORBIDDEN: [(&str, &[&str]); 3] = [
+    ("tools", &["std::fs", "std::env", "std::process", "clap"]),
+    ("core", &["std::fs", "std::env", "std::process", "clap"]),
+    ("input", &["std::env", "std::process", "clap"]),
+];
+
+fn layer_of(module: &str) -> &'static str {
+    LAYERS
+        .iter()
+        .find(|(_, modules)| modules.contains(&module))
+        .map(|(layer, _)| *layer)
+        .unwrap_or_else(|| panic!("module `{module}` is in no layer of LAYERS"))
+}
+
+/// A Rust source reduced to tokens: identifiers, `::` and single punctuation, with
+/// comments, strings and character literals dropped.
+fn tokens(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && {
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            chars.get(i + 1 + hashes) == Some(&'"')
+        } {
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            i += 2 + hashes;
+            loop {
+                if i >= chars.len() {
+                    break;
+                }
+                if chars[i] == '"' && chars[i + 1..].iter().take(hashes).all(|&h| h == '#') {
+                    i += 1 + hashes;
+                    break;
+                }
+                i += 1;
+            }
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '\u{..}') or a lifetime ('a).
+            if next == Some('\\') {
+                i += 2;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if chars.get(i + 2) == Some(&'\'') {
+                i += 3;
+            } else {
+                i += 1;
+            }
+        } else if c.is_alphanumeric() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            out.push(chars[start..i].iter().collect());
+        } else if c == ':' && next == Some(':') {
+            out.push("::".to_string());
+            i += 2;
         } else {
-            vec![(path.clone(), std::fs::read_to_string(&path).unwrap())]
-        };
-        for (file, code) in files {
-            for reference in upper {
-                assert!(
-                    !code.contains(reference),
-                    "{} uses {reference}",
-                    file.display()
-                );
+            if !c.is_whitespace() {
+                out.push(c.to_string());
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The tokens minus every `#[cfg(test)]` item (a `mod tests { ... }` block or a
+/// function), and the names of the test-only module files it declares (`mod x;`).
+fn without_tests(tokens: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut test_modules = Vec::new();
+    let mut i = 0;
+    let is = |i: usize, text: &[&str]| {
+        text.iter()
+            .enumerate()
+            .all(|(k, t)| tokens.get(i + k).map(String::as_str) == Some(*t))
+    };
+    while i < tokens.len() {
+        if is(i, &["#", "[", "cfg", "(", "test", ")", "]"]) {
+            i += 7;
+            // Skip further attributes, then the item up to its `;` or its whole block.
+            while is(i, &["#", "["]) {
+                while tokens[i] != "]" {
+                    i += 1;
+                }
+                i += 1;
+            }
+            if let Some(position) =
+                (i..tokens.len()).find(|&k| tokens[k] == ";" || tokens[k] == "{")
+            {
+                if tokens[position] == ";" {
+                    if tokens[i..position].contains(&"mod".to_string()) {
+                        test_modules.push(tokens[position - 1].clone());
+                    }
+                    i = position + 1;
+                } else {
+                    let mut depth = 0;
+                    let mut k = position;
+                    loop {
+                        match tokens[k].as_str() {
+                            "{" => depth += 1,
+                            "}" => depth -= 1,
+                            _ => {}
+                        }
+                        k += 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    i = k;
+                }
+            }
+            continue;
+        }
+        kept.push(tokens[i].clone());
+        i += 1;
+    }
+    (kept, test_modules)
+}
+
+/// Every path a file imports, from its `use` trees (`use crate::{a::b, c};` gives
+/// `crate::a::b` and `crate::c`) and from paths written inline (`crate::x::f()`), each
+/// as its segments; `super` and `self` are resolved against the file's module path.
+fn imports(tokens: &[String], module: &[String]) -> Vec<Vec<String>> {
+    fn tree(tokens: &[String], at: &mut usize, prefix: Vec<String>, found: &mut Vec<Vec<String>>) {
+        let mut path = prefix;
+        loop {
+            match tokens.get(*at).map(String::as_str) {
+                Some("{") => {
+                    *at += 1;
+                    loop {
+                        tree(tokens, at, path.clone(), found);
+                        match tokens.get(*at).map(String::as_str) {
+                            Some(",") => *at += 1,
+                            Some("}") => {
+                                *at += 1;
+                                return;
+                            }
+                            _ => return,
+                        }
+                        if tokens.get(*at).map(String::as_str) == Some("}") {
+                            *at += 1;
+                            return;
+                        }
+                    }
+                }
+                Some("::") => *at += 1,
+                Some("as") => *at += 2,
+                Some(word)
+                    if word == "*" || word.chars().all(|c| c.is_alphanumeric() || c == '_') =>
+                {
+                    if word != "*" {
+                        path.push(word.to_string());
+                    }
+                    *at += 1;
+                }
+                _ => {
+                    found.push(path);
+                    return;
+                }
             }
         }
     }
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i] == "use" {
+            i += 1;
+            let mut at = i;
+            if tokens.get(at).map(String::as_str) == Some("::") {
+                at += 1;
+            }
+            tree(tokens, &mut at, Vec::new(), &mut found);
+            i = at;
+        } else if tokens.get(i + 1).map(String::as_str) == Some("::")
+            && ["crate", "super", "std", "clap"].contains(&tokens[i].as_str())
+            && (i == 0 || tokens[i - 1] != "::")
+        {
+            let mut path = vec![tokens[i].clone()];
+            let mut k = i + 2;
+            while let Some(word) = tokens.get(k) {
+                if !word.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    break;
+                }
+                path.push(word.clone());
+                if tokens.get(k + 1).map(String::as_str) != Some("::") {
+                    break;
+                }
+                k += 2;
+            }
+            found.push(path);
+            i = k + 1;
+        } else {
+            i += 1;
+        }
+    }
+    // Resolve `super` and `self` into `crate` paths.
+    found
+        .into_iter()
+        .map(|path| {
+            let mut base: Vec<String> = module.to_vec();
+            let mut rest = path.as_slice();
+            match rest.first().map(String::as_str) {
+                Some("super") | Some("self") => {
+                    while let Some(first) = rest.first() {
+                        match first.as_str() {
+                            "super" => {
+                                base.pop();
+                            }
+                            "self" => {}
+                            _ => break,
+                        }
+                        rest = &rest[1..];
+                    }
+                    let mut resolved = vec!["crate".to_string()];
+                    resolved.extend(base);
+                    resolved.extend(rest.iter().cloned());
+                    resolved
+                }
+                _ => path,
+            }
+        })
+        .collect()
+}
+
+/// Each library file (test-only files left out) with its module path and imports.
+fn library_imports() -> Vec<(PathBuf, Vec<String>, Vec<Vec<String>>)> {
+    let root = src();
+    let mut test_files: Vec<PathBuf> = Vec::new();
+    let mut files: Vec<(PathBuf, Vec<String>, Vec<String>)> = Vec::new();
+    for (path, text) in sources(&root).into_iter().map(|(p, _)| {
+        let text = std::fs::read_to_string(&p).unwrap();
+        (p, text)
+    }) {
+        let relative = path.strip_prefix(&root).unwrap();
+        if relative == Path::new("main.rs") {
+            continue;
+        }
+        let mut module: Vec<String> = relative
+            .with_extension("")
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if module.last().is_some_and(|m| m == "mod" || m == "lib") {
+            module.pop();
+        }
+        let (kept, tests) = without_tests(tokens(&text));
+        let folder = if relative.ends_with("mod.rs") || relative == Path::new("lib.rs") {
+            path.parent().unwrap().to_path_buf()
+        } else {
+            path.with_extension("")
+        };
+        for name in tests {
+            test_files.push(folder.join(format!("{name}.rs")));
+            test_files.push(folder.join(&name));
+        }
+        files.push((path, module, kept));
+    }
+    files
+        .into_iter()
+        .filter(|(path, _, _)| !test_files.iter().any(|t| path.starts_with(t)))
+        .map(|(path, module, kept)| {
+            let found = imports(&kept, &module);
+            (path, module, found)
+        })
+        .collect()
+}
+
+/// Every import that breaks [`ALLOWED`] or [`FORBIDDEN`], as `file: module (layer)
+/// uses path (layer)`.
+fn forbidden_imports() -> Vec<String> {
+    let mut broken = Vec::new();
+    for (path, module, found) in library_imports() {
+        let Some(top) = module.first() else {
+            continue;
+        };
+        let layer = layer_of(top);
+        let allowed = ALLOWED.iter().find(|(l, _)| *l == layer).unwrap().1;
+        let forbidden = FORBIDDEN
+            .iter()
+            .find(|(l, _)| *l == layer)
+            .map_or(&[][..], |(_, f)| *f);
+        for import in found {
+            let text = import.join("::");
+            let bad = match import.first().map(String::as_str) {
+                Some("crate") => match import.get(1) {
+                    Some(target) if target != top => {
+                        let target_layer = layer_of(target);
+                        (!allowed.contains(&target_layer)).then(|| target_layer.to_string())
+                    }
+                    _ => None,
+                },
+                _ if text == "clap::ValueEnum" => None,
+                _ => forbidden
+                    .iter()
+                    .find(|f| text == **f || text.starts_with(&format!("{f}::")))
+                    .map(|_| "forbidden".to_string()),
+            };
+            if let Some(why) = bad {
+                broken.push(format!(
+                    "{}: {top} ({layer}) uses {text} ({why})",
+                    path.strip_prefix(src()).unwrap().display()
+                ));
+            }
+        }
+    }
+    broken.sort();
+    broken.dedup();
+    broken
+}
+
+#[test]
+fn every_module_uses_only_the_layers_below_it_or_its_own() {
+    // The reader finds the crate's imports (about a thousand), not nothing.
+    let read: usize = library_imports()
+        .iter()
+        .map(|(_, _, found)| found.len())
+        .sum();
+    assert!(read > 500, "only {read} imports read");
+    let broken = forbidden_imports();
+    assert!(
+        broken.is_empty(),
+        "forbidden imports:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_import_reader_sees_use_trees_inline_paths_and_super() {
+    let text = "use crate::{a::b, c as d};\nuse super::e::{f, g::*};\n#[cfg(test)]\nmod tests { use crate::z; }\nfn h() { crate::x::y(); let s = \"crate::q\"; } // crate::w";
+    let (kept, tests) = without_tests(tokens(text));
+    assert!(tests.is_empty());
+    let module = vec!["m".to_string(), "n".to_string()];
+    let found: Vec<String> = imports(&kept, &module)
+        .iter()
+        .map(|p| p.join("::"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "crate::a::b",
+            "crate::c",
+            "crate::m::e::f",
+            "crate::m::e::g",
+            "crate::x::y"
+        ]
+    );
+}
+
+#[test]
+fn the_library_doc_map_lists_every_module_in_its_layer() {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let declared: Vec<String> = lib
+        .lines()
+        .filter_map(|line| line.strip_prefix("pub mod "))
+        .map(|name| name.trim_end_matches(';').to_string())
+        .collect();
+    let mut listed: Vec<&str> = LAYERS.iter().flat_map(|(_, m)| m.iter().copied()).collect();
+    listed.sort_unstable();
+    let mut sorted = declared.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, listed, "lib.rs's modules against LAYERS");
+    let map: Vec<(String, Vec<String>)> = lib
+        .lines()
+        .filter_map(|line| line.strip_prefix("//! "))
+        .skip_while(|line| !line.starts_with("```text"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("```"))
+        .map(|line| {
+            let words: Vec<String> = line
+                .split('(')
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            (words[0].clone(), words[1..].to_vec())
+        })
+        .collect();
+    let table: Vec<(String, Vec<String>)> = LAYERS
+        .iter()
+        .map(|(layer, modules)| {
+            (
+                layer.to_string(),
+                modules.iter().map(|m| m.to_string()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(map, table, "lib.rs's layer map against LAYERS");
 }
 
 #[test]

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use evogate::admission::Verdict;
+use evogate::atomic::ledger::record_attempt;
 use evogate::digest::sha256_hex;
-use evogate::ledger::file::record_attempt;
 use evogate::ledger::{Decision, parse_ledger};
 
 use crate::util::{ADMIT_B_C, LEDGER_WITH_MANIFEST, assert_input_error, run, write};

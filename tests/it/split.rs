@@ -133,7 +133,7 @@ fn golden_split_for_seed_13_and_24_cases_never_changes() {
 }
 
 /// Pinned when the algorithm was written (evogate 0.1.0); see the README's "How split
-/// sampling works". The stream itself is pinned to RFC 8439 in `split::sample`.
+/// sampling works". The stream itself is pinned to RFC 8439 in `base::random`.
 const GOLDEN_HOLDOUT: [&str; 6] = [
     "1312.6114:title",
     "1406.1078:year",

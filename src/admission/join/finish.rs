@@ -5,7 +5,7 @@ use super::Joined;
 use super::Parts;
 use super::order::permute;
 use crate::admission::pairing::{
-    Basis, Disagreement, Gap, PairingError, Pairs, StrataRequest, TaskList, gap,
+    Basis, Disagreement, Gap, PairingError, Pairs, StrataChoice, StrataRequest, TaskList, gap,
 };
 
 impl Joined {
@@ -33,18 +33,19 @@ impl Joined {
             order,
             ..
         } = parts;
-        let strata_column = match strata {
-            Some(request) if baseline.shape.has_stratum || candidate.shape.has_stratum => {
-                Some(request.column.clone())
-            }
-            Some(request) if request.required => {
+        // A file with the requested column is stratified by it.
+        let present = baseline.shape.has_stratum || candidate.shape.has_stratum;
+        let column = strata.filter(|_| present).map(|r| r.column.as_str());
+        let strata_column = match StrataRequest::choose(strata, column) {
+            StrataChoice::By(column) => Some(column.to_string()),
+            StrataChoice::Unstratified => None,
+            StrataChoice::Missing(request) => {
                 return Err(PairingError::NoStrataColumn {
                     column: request.column.clone(),
                     baseline: baseline.source.clone(),
                     candidate: candidate.source.clone(),
                 });
             }
-            _ => None,
         };
         let task = |pair: u32| texts.get(pairs[pair as usize].task);
         // The pairs used, in task order.

@@ -4,11 +4,11 @@
 //!
 //! The hash is `rustc-hash`'s [`FxHasher`], which is not keyed: task ids come from the
 //! user's own scores files, not from model output, so nobody hostile chooses them (see
-//! `verify::fasthash`).
+//! `base::hash`).
 
 use std::hash::Hasher;
 
-use crate::verify::fasthash::FxHasher;
+use crate::base::hash::FxHasher;
 
 /// Task ids' hashes and the pairs they belong to, built once for all the pairs.
 #[derive(Debug)]

@@ -24,10 +24,10 @@ use std::io::Read;
 use self::index::{TaskIndex, tag};
 use self::sinks::{BaselineSink, CandidateSink};
 use super::pairing::Pair;
+use crate::base::arena::{Text, Texts};
 use crate::error::InputError;
 use crate::scores::{Shape, read_score_rows};
 use crate::table::scan::{RowScanner, Rows};
-use crate::texts::{Text, Texts};
 
 /// Which of the candidate's feedback to keep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

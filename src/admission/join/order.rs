@@ -2,7 +2,7 @@
 //! (with its repeated tasks) and applied when pairing ends.
 
 use crate::admission::pairing::Pair;
-use crate::texts::Texts;
+use crate::base::arena::Texts;
 
 /// From this many pairs up, [`task_order`] sorts each half on its own thread.
 const PARALLEL_FROM: usize = 1 << 16;

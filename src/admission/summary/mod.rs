@@ -15,8 +15,8 @@ pub mod document;
 use std::collections::BTreeMap;
 
 use super::pairing::{Basis, Pairs};
-use crate::texts::Text;
-use crate::verify::fasthash::FastMap;
+use crate::base::arena::Text;
+use crate::base::hash::FastMap;
 
 pub use document::SCHEMA;
 

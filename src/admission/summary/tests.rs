@@ -6,7 +6,7 @@ use super::document::{SCHEMA, read, render};
 use super::*;
 use crate::admission::{Admission, Config, StrataRequest, TestChoice, decide, decide_summary};
 use crate::alpha::Alpha;
-use crate::split::sample::Stream;
+use crate::base::random::Random;
 use crate::stats::cluster::{cluster_view, cluster_view_of_sums};
 use crate::stats::signed_rank::{ZeroMethod, signed_rank, signed_rank_of_ties};
 
@@ -102,7 +102,7 @@ fn a_score_with_more_than_six_decimals_enters_the_statistics_rounded_to_six() {
 
 /// Random pairs with strata, groups, and `correct` or scores in steps of 1/8 (so the
 /// f64 path of the old code and the micro-units agree exactly on ties).
-fn random_files(stream: &mut Stream, n: usize, with_correct: bool) -> (String, String) {
+fn random_files(stream: &mut Random, n: usize, with_correct: bool) -> (String, String) {
     let kinds: &[&str] = if n > 2_500 {
         // One stratum: above the exact limit, strata would be slow to test exactly.
         &["id"]
@@ -151,7 +151,7 @@ fn decided(admission: &Admission) -> String {
 
 #[test]
 fn a_decision_on_the_summary_written_and_read_back_is_the_decision_on_the_pairs() {
-    let mut stream = Stream::new(22);
+    let mut stream = Random::keyed(22);
     for (n, with_correct) in [
         (12, true),
         (40, false),
@@ -191,7 +191,7 @@ fn a_decision_on_the_summary_written_and_read_back_is_the_decision_on_the_pairs(
 
 #[test]
 fn the_signed_rank_test_on_ties_is_the_test_on_the_differences_they_group() {
-    let mut stream = Stream::new(7);
+    let mut stream = Random::keyed(7);
     // Below and above the exact limit, with zeros, for both zero methods.
     for n in [1usize, 9, 60, 300, 3_000, 20_000] {
         let differences: Vec<f64> = (0..n)
@@ -230,7 +230,7 @@ fn the_signed_rank_test_on_ties_is_the_test_on_the_differences_they_group() {
 
 #[test]
 fn the_cluster_view_from_sums_is_the_view_from_the_pairs() {
-    let mut stream = Stream::new(3);
+    let mut stream = Random::keyed(3);
     for clusters in [1usize, 2, 7, 40] {
         let names: Vec<String> = (0..clusters).map(|c| format!("c{c:02}")).collect();
         let mut pairs: Vec<(&str, f64)> = Vec::new();

@@ -2,14 +2,12 @@
 //! expected and 90th-percentile tasks to a decision, for 0/1 `correct` pairs with a
 //! given discordance and true shift. `evogate power --sequential` prints it beside the
 //! fixed-n exact test's n. Monte-Carlo from a ChaCha20 stream with a fixed seed, drawn
-//! through `uniform_below` on its raw output, so the figures never change between runs.
+//! through `base::random::Random::below` on its raw output, so the figures never change between runs.
 
-use rand_chacha::ChaCha20Rng;
-use rand_core::SeedableRng;
 use serde::Serialize;
 
 use super::monitor::{Design, DesignError, Monitor, Standing};
-use crate::stats::bootstrap::uniform_below;
+use crate::base::random::Random;
 
 /// The seed of every simulation (the figures are the same on every machine).
 pub const SEED: u64 = 20_261_204;
@@ -38,14 +36,14 @@ pub fn operating(
     shift: f64,
     runs: u64,
 ) -> Result<Operating, DesignError> {
-    let mut rng = ChaCha20Rng::seed_from_u64(SEED);
+    let mut rng = Random::expanded(SEED);
     let mut tasks = Vec::with_capacity(runs as usize);
     let mut admitted = 0u64;
     let win = (discordance + shift) / 2.0;
     for _ in 0..runs {
         let mut monitor = Monitor::new(design.clone())?;
         while monitor.status() == Standing::Continue {
-            let u = uniform_below(&mut rng, 1 << 53) as f64 / (1_u64 << 53) as f64;
+            let u = rng.below(1 << 53) as f64 / (1_u64 << 53) as f64;
             let difference = if u < win {
                 1.0
             } else if u < discordance {

@@ -4,7 +4,7 @@
 
 use super::signed_rank_tables::BIG_INTEGER;
 use super::{EXACT_TOLERANCE, SCIPY_TOLERANCE, assert_relative};
-use crate::stats::rank_sum::null_cdf;
+use crate::stats::signed_rank::null_table::null_cdf;
 use crate::stats::signed_rank::{Method, SignedRank, ZeroMethod, signed_rank};
 use proptest::prelude::*;
 

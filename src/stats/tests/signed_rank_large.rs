@@ -8,14 +8,14 @@
 //! against the knapsack, each other and brute force.
 
 use super::assert_relative;
-use crate::stats::inversion;
-use crate::stats::rank_sum::null_cdf;
-use crate::stats::saddlepoint;
+use crate::stats::signed_rank::inversion;
+use crate::stats::signed_rank::null_table::null_cdf;
+use crate::stats::signed_rank::saddlepoint;
+use crate::stats::signed_rank::tie_groups::{self, TieGroup};
 use crate::stats::signed_rank::{
     EXACT_LIMIT, INVERSION_LIMIT, Method, SADDLEPOINT_RELATIVE_ERROR, ZeroMethod,
     saddlepoint_tails, signed_rank,
 };
-use crate::stats::tie_groups::{self, TieGroup};
 use proptest::prelude::*;
 
 /// Agreement required with the independent values at large n.

@@ -95,7 +95,7 @@ proptest::proptest! {
             equal += u64::from(sum == w);
         }
         let scale = (1_u64 << n) as f64;
-        let tail = crate::stats::rank_sum::null_cdf(&ranks, w);
+        let tail = crate::stats::signed_rank::null_table::null_cdf(&ranks, w);
         proptest::prop_assert!((tail.cdf - at_most as f64 / scale).abs() <= 1e-15);
         proptest::prop_assert!((tail.point - equal as f64 / scale).abs() <= 1e-15);
     }

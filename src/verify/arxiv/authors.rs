@@ -13,7 +13,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 
-use crate::verify::fasthash::{FastMap, FastSet, WordKey};
+use crate::base::hash::{FastMap, FastSet, WordKey};
 use crate::verify::flat::group_flat;
 use crate::verify::normalize::fold_marks;
 

@@ -34,8 +34,8 @@ use mentions::Candidate;
 use titles::TitleIndex;
 
 use super::{Grade, Outcome, TruthRows, Verifier, shape};
+use crate::base::hash::{FastMap, WordKey};
 use crate::error::InputError;
-use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 use truth::{LoadedPapers, Paper, load_truth};
 

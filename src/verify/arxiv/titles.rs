@@ -3,7 +3,7 @@
 //! hyphenated, as two words, or joined (`Low-Rank`, `Low Rank`, `LowRank`). A title
 //! found only inside a longer title that is also found does not count on its own.
 
-use crate::verify::fasthash::{FastMap, WordKey};
+use crate::base::hash::{FastMap, WordKey};
 use crate::verify::flat::group_flat;
 use crate::verify::normalize::{contains_words, normalize};
 

@@ -5,10 +5,10 @@
 use crate::error::InputError;
 use std::io::Read;
 
+use crate::base::hash::{FastMap, WordKey};
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
 use crate::verify::arxiv::ids::is_valid_id;
-use crate::verify::fasthash::{FastMap, WordKey};
 use crate::verify::normalize::normalize;
 
 /// The columns of an arxiv truth file.
@@ -126,7 +126,7 @@ fn check_fields<'a>(rows: usize, row: impl Fn(usize) -> Fields<'a>) -> Checked {
     let normalized: Vec<String> = (0..rows).map(|i| normalize(row(i).title)).collect();
     let mut problems = Vec::new();
     // Only asked whether a key was seen before, so order does not matter here; the
-    // keys are the truth's own, so the graders' fast hash serves (see `fasthash`).
+    // keys are the truth's own, so the graders' fast hash serves (see `base::hash`).
     let mut by_id: FastMap<WordKey, usize> =
         FastMap::with_capacity_and_hasher(rows, Default::default());
     let mut titles: FastMap<&str, u64> =

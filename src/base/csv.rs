@@ -4,11 +4,11 @@
 //! `＝`, or spaces before `=`) prefixed with a single quote. Only free text (prompts,
 //! feedback, answers) is neutralised: identifiers (task id, group, kind) are data the
 //! tool reads back, so they go out unchanged, and numbers evogate writes itself go
-//! through [`number`](crate::figures::number), so `-0.25` stays a number.
+//! through [`number`](crate::base::numbers::number), so `-0.25` stays a number.
 
 #[cfg(test)]
-use crate::figures::number;
-use crate::figures::push_number;
+use crate::base::numbers::number;
+use crate::base::numbers::push_number;
 
 /// Builds a CSV document row by row, or cell by cell ([`CsvWriter::cell`] and
 /// [`CsvWriter::end_row`]) without collecting a row's cells first.
@@ -66,7 +66,7 @@ impl CsvWriter {
         }
     }
 
-    /// Appends [`number`](crate::figures::number)`(value)` as a cell, without allocating it.
+    /// Appends [`number`](crate::base::numbers::number)`(value)` as a cell, without allocating it.
     pub fn number(&mut self, value: f64) {
         self.separate();
         // Digits, a dot and a minus sign: never quoted.

@@ -1,5 +1,5 @@
 //! The saddlepoint approximation to the signed-rank null, used where the exact null is
-//! too costly (beyond [`super::signed_rank::INVERSION_LIMIT`] non-zero differences).
+//! too costly (beyond [`super::INVERSION_LIMIT`] non-zero differences).
 //!
 //! W+ (in whole-number rank units) is S = Σ rank · Binomial(count, ½) over tie groups,
 //! with cumulant generating function K(θ) = Σ count · (ln(1 + e^{θ·rank}) − ln 2). The
@@ -9,8 +9,8 @@
 //! u = 2 sinh(θ̂/2)·√K″(θ̂). Its error is stated and tested in
 //! [`SADDLEPOINT_RELATIVE_ERROR`].
 
-use super::normal;
 use super::tie_groups::TieGroup;
+use crate::stats::normal;
 
 /// The stated relative error of [`lower_tail`] for many distinct magnitudes: the worst
 /// measured against the independent values of `tests/data/signed_rank_exact.tsv`
@@ -19,8 +19,8 @@ use super::tie_groups::TieGroup;
 /// lattice: with a few large tie groups it is off by percents (2% with two groups), and
 /// with a hundred equal-sized groups of about a thousand by 6e-5 (n = 10^5 and 10^6,
 /// against [`super::inversion`]); those are exact up to
-/// [`super::signed_rank::INVERSION_LIMIT`], and beyond it whenever the lattice is lumpy
-/// ([`super::signed_rank::LUMPY_GROUPS`], [`super::signed_rank::LUMPY_SHARE`]) and the
+/// [`super::INVERSION_LIMIT`], and beyond it whenever the lattice is lumpy
+/// ([`super::LUMPY_GROUPS`], [`super::LUMPY_SHARE`]) and the
 /// inversion fits its budget. The bound is not claimed for lumpy lattices.
 pub const SADDLEPOINT_RELATIVE_ERROR: f64 = 1e-5;
 

@@ -1,5 +1,5 @@
 //! The exact lower tail of a signed-rank null in log space, for tails below the `f64`
-//! range. [`super::rank_sum::null_cdf`] works in probabilities and flushes entries
+//! range. [`super::null_table::null_cdf`] works in probabilities and flushes entries
 //! below 1e-300, so its tails are exact only above about 1e-280; below that,
 //! [`super::signed_rank`] asks here for the logarithm of the same tail.
 
@@ -83,7 +83,7 @@ mod tests {
         // Ranks 1..=60, every w: against null_cdf, which is exact above 1e-280.
         let ranks: Vec<u64> = (1..=60).collect();
         for w in [0, 1, 10, 100, 400, 900] {
-            let expected = super::super::rank_sum::null_cdf(&ranks, w).cdf.ln();
+            let expected = super::super::null_table::null_cdf(&ranks, w).cdf.ln();
             let ln = ln_lower_tail(&ranks, w);
             assert!(
                 (ln - expected).abs() < 1e-12 * expected.abs().max(1.0),

@@ -2,7 +2,7 @@
 //! whole-number ranks, each present with probability ½, by a windowed knapsack table.
 //! [`super::signed_rank`] calls it with doubled midranks divided by their common factor.
 
-use super::binomial;
+use crate::stats::binomial;
 
 /// P(S ≤ w) and P(S = w) for S = Σ rᵢ·Bᵢ, with ranks rᵢ and independent fair coins Bᵢ.
 #[derive(Clone, Copy, Debug, PartialEq)]

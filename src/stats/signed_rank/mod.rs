@@ -5,9 +5,9 @@
 //! every sign is a fair coin, so W+ is a sum of independent `rank · Bernoulli(½)`
 //! terms, or per tie group `rank · Binomial(size, ½)`. Its lower tail comes from
 //! whichever exact computation is estimated cheapest: the knapsack over single ranks
-//! ([`super::rank_sum::null_cdf`], small n), the convolution over tie groups
-//! ([`super::tie_groups::lower_tail`], a few distinct magnitudes), or the numerical
-//! inversion of the characteristic function ([`super::inversion::lower_tail`], with a
+//! ([`null_table::null_cdf`], small n), the convolution over tie groups
+//! ([`tie_groups::lower_tail`], a few distinct magnitudes), or the numerical
+//! inversion of the characteristic function ([`inversion::lower_tail`], with a
 //! proven bound on what it leaves out). The null is exact up to [`EXACT_LIMIT`]
 //! non-zero differences whatever the ties, up to [`INVERSION_LIMIT`] whenever the
 //! inversion fits [`INVERSION_BUDGET`] (in practice always below it), and beyond it on
@@ -15,12 +15,16 @@
 //! continuity-corrected saddlepoint approximation is used, within
 //! [`SADDLEPOINT_RELATIVE_ERROR`] of the exact tail for many distinct magnitudes.
 
-use super::inversion;
-use super::log_tail;
-use super::rank_sum::null_cdf;
-pub use super::saddlepoint::SADDLEPOINT_RELATIVE_ERROR;
-use super::tie_groups::{self, TieGroup};
-use super::{TIE_TOLERANCE, saddlepoint};
+pub mod inversion;
+pub mod log_tail;
+pub mod null_table;
+pub mod saddlepoint;
+pub mod tie_groups;
+
+use super::TIE_TOLERANCE;
+use null_table::null_cdf;
+pub use saddlepoint::SADDLEPOINT_RELATIVE_ERROR;
+use tie_groups::TieGroup;
 
 /// The largest number of non-zero differences for which the null distribution is
 /// always computed exactly, whatever the ties: the knapsack, whose cost grows as n³ at

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Format, ImportError};
+use crate::import::{Format, ImportError};
 
 /// How many folder levels under a `--from` folder are searched.
 pub const DEPTH: usize = 3;

@@ -8,7 +8,7 @@
 //! table: P(A + B ≤ w) = Σ_b P(B = b) · P(A ≤ w − b). The cost depends on the number of
 //! groups and on √(group size), not on n², so a few distinct values stay cheap at any n.
 
-use super::binomial;
+use crate::stats::binomial;
 
 /// What [`lower_tail`] returns: P(S ≤ w), P(S = w) and ln P(S ≤ w), the last exact even
 /// below the `f64` range (the tables carry their scale as a power of two).

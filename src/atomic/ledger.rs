@@ -13,8 +13,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::attempt::check_continues;
-use super::{Attempt, Decision, Record, Tail, next_attempt, read_ledger};
+use crate::ledger::{Attempt, Decision, Record, Tail, check_continues, next_attempt, read_ledger};
 
 /// Records one attempt on `holdout_sha256` in the ledger at `path` (created when absent).
 ///
@@ -254,8 +253,9 @@ impl Drop for Locked<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Verdict, parse_ledger, summarise};
     use super::*;
+    use crate::admission::Verdict;
+    use crate::ledger::{parse_ledger, summarise};
 
     fn decision(p_improvement: f64, verdict: Verdict) -> Decision {
         Decision {
@@ -355,7 +355,7 @@ mod tests {
     fn append_refuses_a_record_out_of_turn_and_a_changed_alpha() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ledger.jsonl");
-        let first = super::super::attempt::tests::record("h", 1, 0.05);
+        let first = crate::ledger::attempt_tests::record("h", 1, 0.05);
         append(&path, &first).unwrap();
         let error = append(&path, &first).unwrap_err().to_string();
         assert!(error.contains("should be attempt 2"), "{error}");
@@ -485,7 +485,7 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(
             read_ledger("ledger.jsonl", &text).unwrap(),
-            super::super::Ledger {
+            crate::ledger::Ledger {
                 records: vec![first, second],
                 tail: Tail::Clean
             }
