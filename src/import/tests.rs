@@ -80,6 +80,18 @@ fn assemble_sorts_by_task_and_writes_correct_only_for_outcomes() {
     assert_eq!(render_csv(&imported), "task_id,score\na,0.666667\n");
 }
 
+/// Assembles with `--on-missing intersect`, which must succeed.
+fn assemble_intersecting(found: Found) -> Imported {
+    assemble(
+        found,
+        Rules {
+            on_missing: OnMissing::Intersect,
+            ..Rules::default()
+        },
+    )
+    .unwrap()
+}
+
 #[test]
 fn intersect_leaves_out_every_copy_of_a_duplicated_task() {
     let found = Found {
@@ -87,14 +99,7 @@ fn intersect_leaves_out_every_copy_of_a_duplicated_task() {
         ..Found::default()
     };
     assert!(assemble(found.clone(), Rules::default()).is_err());
-    let imported = assemble(
-        found,
-        Rules {
-            on_missing: OnMissing::Intersect,
-            ..Rules::default()
-        },
-    )
-    .unwrap();
+    let imported = assemble_intersecting(found);
     assert_eq!(imported.rows.len(), 1);
     assert_eq!(imported.dropped.duplicated.count, 1);
 }
@@ -117,14 +122,7 @@ fn ids_admit_would_read_as_one_are_one_task_here_and_refused_as_duplicated() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("tasks 1 duplicated (first: `x`)"), "{error}");
-    let imported = assemble(
-        found,
-        Rules {
-            on_missing: OnMissing::Intersect,
-            ..Rules::default()
-        },
-    )
-    .unwrap();
+    let imported = assemble_intersecting(found);
     assert_eq!(render_csv(&imported), "task_id,correct,score\ny,1,1\n");
     assert_eq!(imported.dropped.missing.count, 0);
 }
