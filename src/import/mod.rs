@@ -202,7 +202,8 @@ pub struct Scale {
 }
 
 impl Scale {
-    /// Parses `MIN:MAX`, finite with MIN ≠ MAX.
+    /// Parses `MIN:MAX`, finite with MIN ≠ MAX and a finite width (`1e308:-1e308`
+    /// would divide every score by infinity and write zeros).
     pub fn parse(text: &str) -> Result<Scale, ImportError> {
         let bad = || {
             ImportError::Refused(format!(
@@ -212,7 +213,7 @@ impl Scale {
         let (min, max) = text.split_once(':').ok_or_else(bad)?;
         let min: f64 = min.trim().parse().map_err(|_| bad())?;
         let max: f64 = max.trim().parse().map_err(|_| bad())?;
-        if !(min.is_finite() && max.is_finite() && min != max) {
+        if !(min.is_finite() && max.is_finite() && min != max && (max - min).is_finite()) {
             return Err(bad());
         }
         Ok(Scale { min, max })

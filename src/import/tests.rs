@@ -133,7 +133,16 @@ fn scale_parses_min_max_and_refuses_an_empty_range() {
     assert_eq!(Scale::parse("-1:1").unwrap().apply(0.0), 0.5);
     // MIN > MAX maps a lower-is-better metric: 10 becomes 0, 0 becomes 1.
     assert_eq!(Scale::parse("10:0").unwrap().apply(2.5), 0.75);
-    for bad in ["1:1", "0-100", "a:b", "0:inf"] {
+    // Hostile I39: a range wider than the largest float divides every score by infinity.
+    assert!(Scale::parse("0:1e308").is_ok());
+    for bad in [
+        "1:1",
+        "0-100",
+        "a:b",
+        "0:inf",
+        "1e308:-1e308",
+        "-1e308:1e308",
+    ] {
         assert!(Scale::parse(bad).is_err(), "{bad}");
     }
 }
