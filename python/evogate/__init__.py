@@ -401,6 +401,12 @@ class Grader:
                     f"evogate grade gave no answer within {self._timeout} s for task "
                     f"{task_id!r}; the grader is stopped and closed"
                 ) from None
+            except BaseException:
+                # Interrupted between the request and its answer (KeyboardInterrupt):
+                # the answer would reach the next caller, so the service goes.
+                process.kill()
+                self._close()
+                raise
             if not line:
                 raise EvogateError(self._stopped())
         answer = json.loads(line)
@@ -555,10 +561,7 @@ def import_log(
             args.append(flag)
         elif value is not None and value is not False:
             args.append(_option(flag, value))
-    done = _run(args, (), flags)
-    if done.returncode != 0:
-        message = done.stderr.strip() or "evogate import exited with status 1"
-        raise EvogateError(_python_message(message, (), flags))
+    _run(args, (), flags, ok=(0,))
     scores = os.fspath(out)
     record = os.path.splitext(scores)[0] + ".import.json"
     with open(record, encoding="utf-8") as handle:

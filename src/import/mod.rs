@@ -152,14 +152,24 @@ impl Repeats {
                 })
             }
             Repeats::Mode => {
-                let count = |v: &f64| values.iter().filter(|w| *w == v).count();
-                let most = values.iter().map(count).max()?;
-                values.iter().find(|v| count(v) == most).copied()
+                // The most frequent value; on a tie, the one whose first repeat comes first.
+                let runs = value_runs(values);
+                let most = runs.values().map(|&(count, _)| count).max()?;
+                runs.values()
+                    .filter(|&&(count, _)| count == most)
+                    .map(|&(_, first)| first)
+                    .min()
+                    .map(|first| values[first])
             }
             Repeats::Max => values.iter().copied().reduce(f64::max),
             // Inspect's pass_at: 1 - prod(1 - k / arange(n - c + 1, n + 1)).
             Repeats::PassAt(k) => {
                 let k = k as usize;
+                if n < k {
+                    // The estimator assumes at least k repeats: with fewer, every item
+                    // would score 1, wrong ones included.
+                    return None;
+                }
                 if n - correct < k {
                     return Some(1.0);
                 }
@@ -175,10 +185,20 @@ impl Repeats {
 
 /// The value more than half of `values` hold.
 fn majority(values: &[f64]) -> Option<f64> {
-    values
-        .iter()
-        .find(|v| values.iter().filter(|w| w == v).count() * 2 > values.len())
-        .copied()
+    let (count, first) = value_runs(values).into_values().max()?;
+    (count * 2 > values.len()).then(|| values[first])
+}
+
+/// Each distinct value (by its bits, -0 as 0) with how often it occurs and the index of
+/// its first occurrence: one pass, O(n log n), so an item with 10^6 repeats costs no
+/// more than sorting them.
+fn value_runs(values: &[f64]) -> std::collections::BTreeMap<u64, (usize, usize)> {
+    let mut runs = std::collections::BTreeMap::new();
+    for (index, value) in values.iter().enumerate() {
+        let entry = runs.entry((value + 0.0).to_bits()).or_insert((0, index));
+        entry.0 += 1;
+    }
+    runs
 }
 
 /// What to do with missing, duplicated and errored samples.
@@ -780,8 +800,12 @@ fn reduce_repeats(
         }
         let values: Vec<f64> = run.iter().map(|s| s.score).collect();
         let score = rule.reduce(&values).ok_or_else(|| {
+            let why = match rule {
+                Repeats::PassAt(k) => format!("are fewer than the {k} pass_at_{k} needs"),
+                _ => "have no value held by more than half".to_string(),
+            };
             ImportError::Refused(format!(
-                "task `{}`: its {} repeats have no value held by more than half; use --repeats mean or first",
+                "task `{}`: its {} repeats {why}; use --repeats mean or first",
                 run[0].task_id,
                 values.len()
             ))

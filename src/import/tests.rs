@@ -472,3 +472,17 @@ fn a_file_that_cannot_be_read_to_its_end_is_refused_not_cut_short() {
         "`samples_t_2025.jsonl`: cannot read it: disk gone"
     );
 }
+
+#[test]
+fn repeats_reduce_by_their_definitions() {
+    // Mode: the most frequent value, ties to the one seen first; majority: more than half.
+    assert_eq!(Repeats::Mode.reduce(&[0.0, 1.0, 1.0, 0.0, 0.5]), Some(0.0));
+    assert_eq!(Repeats::Mode.reduce(&[0.5, 1.0, 1.0]), Some(1.0));
+    assert_eq!(Repeats::Majority.reduce(&[1.0, 0.0, 1.0]), Some(1.0));
+    assert_eq!(Repeats::Majority.reduce(&[1.0, 0.0, 1.0, 0.0]), None);
+    assert_eq!(Repeats::Majority.reduce(&[-0.0, 0.0, 1.0]), Some(0.0));
+    // Inspect's pass_at_2 over I,C,I,I: 1 - C(3,2)/C(4,2) = 0.5.
+    assert_eq!(Repeats::PassAt(2).reduce(&[0.0, 1.0, 0.0, 0.0]), Some(0.5));
+    // Fewer repeats than k: no estimate (it scored 1 for an item never right).
+    assert_eq!(Repeats::PassAt(5).reduce(&[0.0, 0.0, 0.0]), None);
+}

@@ -188,12 +188,36 @@ fn applies(args: &ImportSettings) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The SHA-256 of a file, streamed.
+/// The SHA-256 of a regular file of at most [`crate::table::MAX_WHOLE_BYTES`], streamed
+/// (a FIFO or `/dev/zero` would keep the digest, and the import waiting on it, going).
 fn sha256_file(path: &Path) -> anyhow::Result<String> {
+    let size = regular_file(path)?;
+    let cap = crate::table::MAX_WHOLE_BYTES;
+    if size > cap {
+        anyhow::bail!(
+            "`{}`: larger than {} MiB, more than evogate reads as one log",
+            path.display(),
+            cap >> 20
+        );
+    }
     let file = open_file(path)?;
-    crate::digest::HashingReader::new(file)
+    crate::digest::HashingReader::new(std::io::Read::take(file, cap))
         .finish()
         .map_err(|e| anyhow::anyhow!("`{}`: cannot read it: {e}", path.display()))
+}
+
+/// The size of `path`, refused unless it is a regular file: read before anything
+/// opens it, since opening a FIFO blocks until a writer comes.
+fn regular_file(path: &Path) -> anyhow::Result<u64> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| anyhow::anyhow!("`{}`: cannot read it: {e}", path.display()))?;
+    if !meta.is_file() {
+        anyhow::bail!(
+            "`{}`: not a regular file; give the log's file",
+            path.display()
+        );
+    }
+    Ok(meta.len())
 }
 
 fn read_logs(
@@ -219,6 +243,7 @@ fn read_logs(
             let mut logs = Vec::new();
             for path in from {
                 let name = path.display().to_string();
+                regular_file(path)?;
                 // Parsed as a stream on this thread, digested on another.
                 let (log, sha256) = std::thread::scope(|scope| {
                     let digest = scope.spawn(|| sha256_file(path));

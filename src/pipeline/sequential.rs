@@ -217,11 +217,14 @@ fn placeholder() -> ledger::Decision {
 /// The records of the ledger at `path` (none when it does not exist yet).
 fn read_records(path: &Path) -> anyhow::Result<Vec<ledger::Record>> {
     let source = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(ledger::read_ledger(&source, &text)?.records),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => anyhow::bail!("`{source}`: cannot read it: {e}"),
+    if !path.exists() {
+        return Ok(Vec::new());
     }
+    // The same guarded read as `ledger show`: no FIFO, no device, at most the cap.
+    crate::atomic::ledger::refuse_irregular(path)?;
+    let file = super::open_file(path)?;
+    let text = crate::atomic::ledger::read_text(&source, file, crate::table::MAX_WHOLE_BYTES)?;
+    Ok(ledger::read_ledger(&source, &text)?.records)
 }
 
 /// The identity of a decided run in the ledger: SHA-256 of the first `used` pairs in

@@ -885,3 +885,23 @@ fn import_refuses_to_write_over_its_own_log_or_valset() {
     assert!(!dir.path().join("x.csv").exists());
     assert!(!dir.path().join("v.csv").exists());
 }
+
+#[test]
+#[cfg(unix)]
+fn an_inspect_log_that_is_no_regular_file_is_refused_before_it_is_read() {
+    // The digest of an Inspect log read `/dev/zero` without end, and a FIFO blocked
+    // the import at its open: both are refused by name, at once.
+    let dir = tempfile::tempdir().unwrap();
+    let output = crate::util::evogate(dir.path())
+        .args(["import", "inspect", "--from", "/dev/zero", "--out", "o.csv"])
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`/dev/zero`: not a regular file"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("o.csv").exists());
+}

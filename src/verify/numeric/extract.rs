@@ -220,9 +220,11 @@ fn distinct(numbers: Vec<(Number, String)>) -> Vec<(Number, String)> {
 pub fn final_answer(output: &str) -> Final {
     let text = plain(output);
     let text = text.as_str();
-    // `####`: every occurrence offers its numbers.
+    // `####`: every occurrence offers its numbers (the last MOST_MARKERS of them, so a
+    // line of a million `####` costs linear work, as the answer phrases do).
     let mut offered = Vec::new();
-    for (at, _) in text.match_indices("####") {
+    let hashes: Vec<usize> = text.match_indices("####").map(|(at, _)| at).collect();
+    for &at in hashes.iter().rev().take(MOST_MARKERS).rev() {
         let after = text[at..].trim_start_matches('#');
         offered.extend(offered_from(text, text.len() - after.len()));
     }
@@ -355,6 +357,16 @@ mod tests {
         assert_eq!(final_answer(&boxes), Final::Nothing);
         let phrases = "the answer is: ".repeat(100_000) + "7";
         says(&phrases, &["7"], Place::Marker);
+        // Only the last MOST_MARKERS `####` are read: the answer after them is found.
+        let hashes = "#### ".repeat(100_000) + "7";
+        says(&hashes, &["7"], Place::Hashes);
+    }
+
+    #[test]
+    fn an_exponent_at_the_edge_of_i64_is_a_number_not_an_overflow() {
+        // `exponent - fraction digits` overflowed (a panic in debug builds).
+        let (offered, _) = offered("The answer is 1.5e-9223372036854775808");
+        assert_eq!(offered.len(), 1, "{offered:?}");
     }
 
     #[test]

@@ -255,7 +255,7 @@ fn decimal_value(whole: &str, fraction: &str, exponent: i64) -> Value {
         .parse()
         .unwrap_or(f64::NAN);
     let mantissa = format!("{whole}{fraction}");
-    let shift = exponent - fraction.len() as i64;
+    let shift = exponent.saturating_sub(fraction.len() as i64);
     let integer = if shift >= 0 {
         let digits = format!("{mantissa}{}", "0".repeat(shift.min(40) as usize));
         digits.parse::<i128>().ok()
