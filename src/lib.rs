@@ -2,17 +2,31 @@
 //! would replace.
 //!
 //! The layers, lowest first. A module uses only modules of its own layer or of the
-//! layers below it; `tests/it/layout.rs` reads every `use` and holds this map to the
-//! code:
+//! layers below it; `tests/it/layout.rs` reads every `use` and every path written
+//! inline (a name a `use` binds included) and holds this map to the code:
 //!
 //! ```text
 //! tools     base error digest                  (hash, random stream, numbers, arena, csv text)
 //! input     table outputs scores               (reads CSV and JSON Lines into checked rows)
 //! core      alpha task stats split verify grading admission audit ledger import   (no files)
 //! output    report plot atomic progress        (report writers; atomic writes, the ledger file; stderr progress)
-//! pipeline  pipeline                           (use cases: settings in, an outcome out)
+//! pipeline  pipeline                           (use cases: settings in, an outcome out; reads, never writes)
 //! commands  cli cmd                            (clap, and the one executor of side effects)
 //! ```
+//!
+//! Besides the map, the same test holds these rules:
+//!
+//! - clap is seen only by `cli` and `cmd` (a `clap::ValueEnum` derive on a domain enum
+//!   is the one exception); tools, input and core never touch `std::fs`, `std::env`
+//!   or `std::process` (input reads files, so only the last two for it).
+//! - The pipeline never writes: no `std::fs::write`, `File::create`, `File::options`,
+//!   `OpenOptions`, `create_dir*`, `remove*`, `rename`, `copy` or links, no change to
+//!   the current folder or the environment, no `process::exit`, no `mem::forget`, no
+//!   `tempfile`; from [`atomic`] it takes only the types that describe a write
+//!   (`FileToWrite`, `StreamedFile`) and the ledger's guarded read. Its writes come
+//!   back in the outcome for the executor in `cmd`, and the ledger's attempt, which is
+//!   decided under the ledger's lock, goes through the
+//!   [`pipeline::outcome::AttemptLedger`] the command hands in.
 //!
 //! The data flow:
 //!

@@ -12,6 +12,7 @@ use crate::cli::AdmitArgs;
 use crate::pipeline::admit::{
     self, AdmitFiles, AdmitOn, AdmitRequest, AdmitSettings, report_names,
 };
+use crate::pipeline::outcome::AttemptLedger;
 
 fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
     let strata = StrataRequest::from_flag(args.strata.as_deref());
@@ -36,21 +37,19 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         .input_if("--candidate", args.candidate.as_deref())
         .input_if("--tasks", args.tasks.as_deref())
         .input_if("--manifest", args.manifest.as_deref())
-        .input_if("--ledger", args.ledger.as_deref());
+        .ledger_if(args.ledger.as_deref());
     let planned = args.report_dir.as_deref().map(report_names);
     effects.plan(planned.iter().flatten().map(PathBuf::as_path), true)?;
     let evidence = match (&args.summary, &args.baseline, &args.candidate) {
         (Some(summary), _, _) => AdmitOn::Summary {
             summary: summary.clone(),
             manifest: args.manifest.clone(),
-            ledger: args.ledger.clone(),
         },
         (None, Some(baseline), Some(candidate)) => AdmitOn::Files(AdmitFiles {
             baseline: baseline.clone(),
             candidate: candidate.clone(),
             tasks: args.tasks.clone(),
             manifest: args.manifest.clone(),
-            ledger: args.ledger.clone(),
             keep_feedback: args.report_dir.is_some(),
         }),
         _ => anyhow::bail!("admit needs --baseline and --candidate, or --summary"),
@@ -60,5 +59,7 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         report_dir: args.report_dir,
         format: args.format,
     };
-    effects.finish(admit::run(&request, &settings)?)
+    let mut ledger = effects.ledger()?;
+    let recorder = ledger.as_mut().map(|l| l as &mut dyn AttemptLedger);
+    effects.finish(admit::run(&request, &settings, recorder)?)
 }

@@ -3,21 +3,28 @@
 //! case runs; then every write the use case's [`CommandOutcome`] asks for is checked again
 //! against every input, by file identity, and only then carried out: files atomically,
 //! folders as a set, the streamed file moved into place, the Markdown appended to the
-//! GitHub step summary. Large values are left to the process exit here, once.
+//! GitHub step summary. Large values are left to the process exit here, once. The
+//! ledger's attempt, decided under the ledger's lock, is the one write made while the
+//! use case runs: through the [`attempts::LockedLedger`] handed out here, once its
+//! path has passed the same guard.
 
-use std::io::Write as _;
+mod attempts;
+mod step_summary;
+
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use self::step_summary::{append, step_summary};
 use super::Printout;
 use crate::atomic::{Streamed, refuse_overwriting_inputs, replace_folder, write_all};
 use crate::pipeline::outcome::{CommandOutcome, Write};
 
-/// The inputs of one run and the file being streamed, if any.
+/// The inputs of one run, its ledger and the file being streamed, if any.
 #[derive(Debug, Default)]
 pub struct Effects {
     inputs: Vec<(&'static str, PathBuf)>,
+    ledger: Option<PathBuf>,
     stream: Option<Streamed>,
 }
 
@@ -43,15 +50,16 @@ impl Effects {
         self
     }
 
-    /// Refuses, before the use case runs, when a planned output is one of the inputs;
-    /// `step_summary` says whether the run may append to the GitHub step summary, which
-    /// is then checked too.
+    /// Refuses, before the use case runs, when a planned output is one of the inputs
+    /// or the ledger, or the ledger is one of the inputs; `step_summary` says whether
+    /// the run may append to the GitHub step summary, which is then checked too.
     pub fn plan<'a>(
         &self,
         outputs: impl IntoIterator<Item = &'a Path>,
         step_summary: bool,
     ) -> anyhow::Result<()> {
         self.refuse(outputs)?;
+        self.ledger()?;
         if step_summary {
             self.refuse_step_summary()?;
         }
@@ -105,12 +113,17 @@ impl Effects {
         })
     }
 
-    fn refuse<'a>(&self, outputs: impl IntoIterator<Item = &'a Path>) -> anyhow::Result<()> {
-        let inputs: Vec<(&str, &Path)> = self
-            .inputs
-            .iter()
+    /// Every input with the option that named it, the ledger left out.
+    fn named_inputs(&self) -> Vec<(&str, &Path)> {
+        (self.inputs.iter())
             .map(|(option, path)| (*option, path.as_path()))
-            .collect();
+            .collect()
+    }
+
+    /// Refuses when any of `outputs` is one of the inputs or the ledger.
+    fn refuse<'a>(&self, outputs: impl IntoIterator<Item = &'a Path>) -> anyhow::Result<()> {
+        let mut inputs = self.named_inputs();
+        inputs.extend(self.ledger.as_deref().map(|path| ("--ledger", path)));
         refuse_overwriting_inputs(outputs, &inputs)
     }
 
@@ -121,26 +134,4 @@ impl Effects {
             None => Ok(()),
         }
     }
-}
-
-/// The GitHub step summary's path, when the run has one.
-fn step_summary() -> Option<PathBuf> {
-    std::env::var_os("GITHUB_STEP_SUMMARY")
-        .filter(|s| !s.is_empty())
-        .map(PathBuf::from)
-}
-
-/// Appends `text` to the step summary; GitHub concatenates every step's additions.
-fn append(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut file| file.write_all(format!("{text}\n").as_bytes()))
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "GITHUB_STEP_SUMMARY `{}`: cannot append to it: {e}",
-                path.display()
-            )
-        })
 }

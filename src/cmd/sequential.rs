@@ -9,6 +9,7 @@ use super::execute::Effects;
 use crate::admission::StrataRequest;
 use crate::alpha::Alpha;
 use crate::cli::AdmitArgs;
+use crate::pipeline::outcome::AttemptLedger;
 use crate::pipeline::sequential::{
     self, SequentialFiles, SequentialRequest, SequentialSettings, report_names,
 };
@@ -37,7 +38,7 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         .input("--baseline", baseline)
         .input("--candidate", candidate)
         .input("--order", order)
-        .input_if("--ledger", args.ledger.as_deref());
+        .ledger_if(args.ledger.as_deref());
     let planned = args.report_dir.as_deref().map(report_names);
     effects.plan(planned.iter().flatten().map(PathBuf::as_path), true)?;
     let request = SequentialRequest {
@@ -45,10 +46,11 @@ pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
             baseline: baseline.clone(),
             candidate: candidate.clone(),
             order: order.clone(),
-            ledger: args.ledger.clone(),
         },
         report_dir: args.report_dir,
         format: args.format,
     };
-    effects.finish(sequential::run(&request, &settings)?)
+    let mut ledger = effects.ledger()?;
+    let recorder = ledger.as_mut().map(|l| l as &mut dyn AttemptLedger);
+    effects.finish(sequential::run(&request, &settings, recorder)?)
 }

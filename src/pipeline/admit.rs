@@ -1,12 +1,12 @@
 //! The admission use case: read two scores files (and optionally the holdout's tasks
-//! file and manifest), pair them, take the level (the ledger's, with `--ledger`),
-//! decide once, and hand back the report with the pairs behind it. `admit`, `audit`'s
+//! file and manifest), pair them, take the level (the ledger's, under the
+//! [`AttemptLedger`] the command hands in), decide once, and hand back the report with the pairs behind it. `admit`, `audit`'s
 //! reruns and `demo` all come through here.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::outcome::{CommandOutcome, Status, Write};
+use super::outcome::{AttemptLedger, CommandOutcome, Status, Write, decide_under};
 use super::{open_file, read_file};
 use crate::admission::{
     Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
@@ -82,8 +82,6 @@ pub struct AdmitFiles {
     pub tasks: Option<PathBuf>,
     /// The manifest `split` wrote, if any.
     pub manifest: Option<PathBuf>,
-    /// The holdout-reuse ledger to decide under and append to, if any.
-    pub ledger: Option<PathBuf>,
     /// Whether `pairs.csv` will be written: the baseline's feedback and every pair's
     /// candidate feedback are then kept (otherwise only the losses' feedback).
     pub keep_feedback: bool,
@@ -92,7 +90,7 @@ pub struct AdmitFiles {
 /// What one `admit` decides on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AdmitOn {
-    /// Two scores files (with the tasks file, the manifest and the ledger).
+    /// Two scores files (with the tasks file and the manifest).
     Files(AdmitFiles),
     /// Two scores files already read (with the tasks file and the manifest), as the
     /// demo and `audit`'s reruns have them.
@@ -106,14 +104,12 @@ pub enum AdmitOn {
         /// The manifest `split` wrote, if any.
         manifest: Option<Input>,
     },
-    /// A summary document of the pairs, with the ledger if any.
+    /// A summary document of the pairs.
     Summary {
         /// The summary document.
         summary: PathBuf,
         /// The manifest `split` wrote, if any (required with a ledger).
         manifest: Option<PathBuf>,
-        /// The holdout-reuse ledger, if any.
-        ledger: Option<PathBuf>,
     },
 }
 
@@ -129,10 +125,15 @@ pub struct AdmitRequest {
     pub format: ReportFormat,
 }
 
-/// Runs `admit`: decides once and hands back the report to print, the report folder
-/// and the step summary to write, and the pairs to hold until the process exits.
-pub fn run(request: &AdmitRequest, settings: &AdmitSettings) -> anyhow::Result<CommandOutcome> {
-    let mut evaluation = evaluate(&request.evidence, settings)?;
+/// Runs `admit`: decides once (under `ledger`, if any) and hands back the report to
+/// print, the report folder and the step summary to write, and the pairs to hold until
+/// the process exits.
+pub fn run(
+    request: &AdmitRequest,
+    settings: &AdmitSettings,
+    ledger: Option<&mut dyn AttemptLedger>,
+) -> anyhow::Result<CommandOutcome> {
+    let mut evaluation = evaluate(&request.evidence, settings, ledger)?;
     let folder = (request.report_dir.as_ref()).map(|dir| (dir, report_files(dir, &evaluation)));
     // pairs.csv is streamed into the folder, never held whole (millions of pairs with
     // their feedback); the pairs are shared with the process exit, which frees them.
@@ -321,19 +322,18 @@ fn prepare_summary<'a>(
 }
 
 /// The one admission entry: pairs and decides two scores files (streamed, or already
-/// read), or a summary of the pairs, once; under the ledger when there is one, at the
+/// read), or a summary of the pairs, once; under `ledger` when there is one, at the
 /// level it leaves for this attempt (the attempt is recorded under its lock), else at
 /// `settings.alpha`. Errors are inputs that cannot be used (exit status 2).
-pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evaluation> {
+pub fn evaluate(
+    on: &AdmitOn,
+    settings: &AdmitSettings,
+    ledger: Option<&mut dyn AttemptLedger>,
+) -> anyhow::Result<Evaluation> {
     // Notes about the import records read come before the decision's own.
-    let (mut prepared, ledger, first_notes) = match on {
-        AdmitOn::Summary {
-            summary,
-            manifest,
-            ledger,
-        } => (
+    let (mut prepared, first_notes) = match on {
+        AdmitOn::Summary { summary, manifest } => (
             prepare_summary(summary, manifest.as_deref(), settings)?,
-            ledger.as_deref(),
             Vec::new(),
         ),
         AdmitOn::Files(files) => {
@@ -362,7 +362,7 @@ pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evalua
             prepared.config.answers.left_out = imports.left_out;
             prepared.config.answers.selected_on_these_scores = imports.selected_on_these_scores;
             prepared.inputs.extend(imports.records);
-            (prepared, files.ledger.as_deref(), imports.notes)
+            (prepared, imports.notes)
         }
         AdmitOn::Bytes {
             baseline,
@@ -385,11 +385,11 @@ pub fn evaluate(on: &AdmitOn, settings: &AdmitSettings) -> anyhow::Result<Evalua
                 &unchecked,
                 settings,
             )?;
-            (prepared, None, Vec::new())
+            (prepared, Vec::new())
         }
     };
     let mut evaluation = match ledger {
-        Some(path) => under_ledger(path, prepared)?,
+        Some(recorder) => under_ledger(recorder, prepared)?,
         None => {
             let admission = prepared.decide_at(settings.alpha);
             prepared.evaluation(admission)
@@ -508,8 +508,11 @@ fn prepare<'a>(
 /// Takes the alpha the ledger leaves for this attempt on this holdout, decides at it,
 /// and records the attempt, all under the ledger's lock; unless these scores files were
 /// decided alike on this holdout already, in which case that attempt stands and
-/// nothing is spent (see [`crate::atomic::ledger::record_or_repeat`]).
-fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluation> {
+/// nothing is spent (see [`AttemptLedger::take_attempt`]).
+fn under_ledger(
+    recorder: &mut dyn AttemptLedger,
+    mut prepared: Prepared,
+) -> anyhow::Result<Evaluation> {
     let holdout = prepared.holdout_identity()?;
     let declared = prepared.settings.alpha.get();
     // The baseline's and the candidate's digests; a summary's one document stands for
@@ -524,25 +527,24 @@ fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluatio
         baseline_sha256: &baseline_sha256,
         candidate_sha256: &candidate_sha256,
     };
-    let entry =
-        crate::atomic::ledger::record_or_repeat(path, &holdout, declared, inputs, |alpha| {
-            let admission = prepared.decide_at(Alpha::new(alpha)?);
-            let decision = ledger::Decision {
-                candidate_sha256: candidate_sha256.clone(),
-                baseline_sha256: baseline_sha256.clone(),
-                test: match admission.test.name {
-                    TestName::McNemar => "mcnemar".to_string(),
-                    TestName::SignedRank => "signed-rank".to_string(),
-                },
-                n: admission.n as u64,
-                p_improvement: admission.p_improvement,
-                verdict: admission.verdict,
-            };
-            Ok((decision, admission))
-        })?;
+    let entry = decide_under(recorder, &holdout, declared, inputs, |alpha| {
+        let admission = prepared.decide_at(Alpha::new(alpha)?);
+        let decision = ledger::Decision {
+            candidate_sha256: candidate_sha256.clone(),
+            baseline_sha256: baseline_sha256.clone(),
+            test: match admission.test.name {
+                TestName::McNemar => "mcnemar".to_string(),
+                TestName::SignedRank => "signed-rank".to_string(),
+            },
+            n: admission.n as u64,
+            p_improvement: admission.p_improvement,
+            verdict: admission.verdict,
+        };
+        Ok((decision, admission))
+    })?;
     let record = &entry.record;
-    let ledger = LedgerInfo {
-        path: path.display().to_string(),
+    let info = LedgerInfo {
+        path: recorder.path().display().to_string(),
         holdout_sha256: record.holdout_sha256.clone(),
         attempt: record.attempt,
         repeated: entry.repeated,
@@ -552,7 +554,7 @@ fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluatio
         alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, entry.attempts),
     };
     let mut evaluation = prepared.evaluation(entry.value);
-    evaluation.report.ledger = Some(ledger);
+    evaluation.report.ledger = Some(info);
     evaluation.notes.extend(entry.warning);
     Ok(evaluation)
 }

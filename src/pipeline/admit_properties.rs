@@ -82,7 +82,7 @@ fn decide(baseline: &Input, candidate: &Input, test: TestChoice) -> Evaluation {
         tasks: None,
         manifest: None,
     };
-    evaluate(&on, &settings(test)).expect("well-formed inputs")
+    evaluate(&on, &settings(test), None).expect("well-formed inputs")
 }
 
 /// Quarters as a score.

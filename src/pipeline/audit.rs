@@ -147,11 +147,11 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
         tasks: None,
         manifest: None,
     };
-    let mut evaluation = evaluate(&on, &settings)?;
+    let mut evaluation = evaluate(&on, &settings, None)?;
     if evaluation.report.admission.cluster.is_some() {
         // Every task has a group: decide on the clusters, as `admit --cluster group`.
         settings.cluster = true;
-        evaluation = evaluate(&on, &settings)?;
+        evaluation = evaluate(&on, &settings, None)?;
     }
     let admission = &evaluation.report.admission;
     let clustered = admission.cluster.as_ref().filter(|c| c.decides);

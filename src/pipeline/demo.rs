@@ -3,8 +3,9 @@
 //! add their own files and summary lines. Adding a step is one function and one line.
 //!
 //! The data is embedded in the binary (`DATA`), so `evogate demo` works from any
-//! install, a wheel or `cargo install` included: the run writes it into a private
-//! temporary folder laid out as the repository is, and makes that folder current. Every
+//! install, a wheel or `cargo install` included: the command writes it into a private
+//! temporary folder laid out as the repository is, and makes that folder current while
+//! the steps run (they only read). Every
 //! path recorded in the demo's files is relative: the truth file to the repository
 //! (`data/arxiv/papers.csv`), everything else to the demo folder, so a fresh run is
 //! byte for byte the committed `reports/demo/`.
@@ -19,7 +20,7 @@ use super::outcome::{CommandOutcome, Status, Write};
 use super::{audit, score, split};
 use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
-use crate::atomic::{FileToWrite, ensure_dir};
+use crate::atomic::FileToWrite;
 use crate::base::numbers::{p_value, shift};
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
@@ -38,7 +39,7 @@ pub const OUTPUTS: &str = "data/demo";
 pub const CLAIMS: &str = "data/demo/claims.csv";
 
 /// The shipped data, by its path relative to the repository, embedded at build time.
-const DATA: [(&str, &[u8]); 18] = [
+pub const DATA: [(&str, &[u8]); 18] = [
     (TRUTH, include_bytes!("../../data/arxiv/papers.csv")),
     (
         "data/demo/baseline.jsonl",
@@ -149,18 +150,12 @@ pub const BENCHMARKS: [(&str, &str); 3] = [
     ("short", "data/short/questions.csv"),
 ];
 
-/// Runs every step for the folder `out` (as the user gave it), on the embedded data:
-/// success when both verdicts come out as built.
-pub fn run(out: &Path) -> anyhow::Result<CommandOutcome> {
-    if out.is_file() {
-        anyhow::bail!(
-            "`{}` is a file, not a folder: give a folder to write the demo into",
-            out.display()
-        );
-    }
-    let data = Unpacked::new()?;
+/// Runs every step for the folder `out` (as the user gave it, from the folder
+/// `returned`), on the embedded [`DATA`] unpacked into the current folder: success when
+/// both verdicts come out as built.
+pub fn run(out: &Path, returned: &Path) -> anyhow::Result<CommandOutcome> {
     let mut demo = Demo {
-        out: data.returned.join(out),
+        out: returned.join(out),
         shown: out.to_path_buf(),
         lines: Vec::new(),
         notes: Vec::new(),
@@ -168,12 +163,9 @@ pub fn run(out: &Path) -> anyhow::Result<CommandOutcome> {
         made: BTreeMap::new(),
         writes: Vec::new(),
     };
-    let ran = STEPS.iter().try_for_each(|(name, step)| {
-        step(&mut demo).with_context(|| format!("demo step `{name}`"))
-    });
-    // The folder that was current is restored whether or not a step failed.
-    data.leave()?;
-    ran?;
+    for (name, step) in STEPS {
+        step(&mut demo).with_context(|| format!("demo step `{name}`"))?;
+    }
     demo.lines
         .push(format!("wrote the demo to {}", out.display()));
     let status = if demo.as_built {
@@ -219,46 +211,6 @@ impl Demo {
                 self.made.insert(name, file.bytes.clone());
             }
         }
-    }
-}
-
-/// The embedded data written into a temporary folder, which is current while it lives.
-struct Unpacked {
-    /// The temporary folder, removed by `leave` (or on drop).
-    folder: tempfile::TempDir,
-    /// The folder that was current before, to go back to.
-    returned: PathBuf,
-}
-
-impl Unpacked {
-    /// Writes `DATA` into a new temporary folder and makes it current.
-    fn new() -> anyhow::Result<Unpacked> {
-        let returned = std::env::current_dir().context("cannot read the current folder")?;
-        let folder = tempfile::Builder::new()
-            .prefix("evogate-demo-")
-            .tempdir()
-            .context("cannot make a temporary folder for the demo's data")?;
-        for (name, bytes) in DATA {
-            let path = folder.path().join(name);
-            if let Some(parent) = path.parent() {
-                ensure_dir(parent)?;
-            }
-            std::fs::write(&path, bytes).with_context(|| {
-                format!("cannot write the demo's `{name}` into a temporary folder")
-            })?;
-        }
-        std::env::set_current_dir(folder.path())
-            .context("cannot enter the temporary folder of the demo's data")?;
-        Ok(Unpacked { folder, returned })
-    }
-
-    /// Goes back to the folder that was current and removes the temporary one.
-    fn leave(self) -> anyhow::Result<()> {
-        std::env::set_current_dir(&self.returned)
-            .with_context(|| format!("cannot go back to `{}`", self.returned.display()))?;
-        self.folder
-            .close()
-            .context("cannot remove the demo's temporary folder")
     }
 }
 
@@ -366,7 +318,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
             tasks: Some(tasks.clone()),
             manifest: Some(manifest.clone()),
         };
-        let evaluation = evaluate(&on, &settings)?;
+        let evaluation = evaluate(&on, &settings, None)?;
         let dir = demo.out.join(&folder);
         let mut files = report_files(&dir, &evaluation);
         // The demo's few pairs are written whole, so that the demo keeps them to compare.

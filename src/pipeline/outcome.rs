@@ -1,12 +1,18 @@
 //! What every use case hands back: the status its result means, the report to print,
 //! notes for stderr, and the writes it asks for. The use cases only read; the one
 //! executor in [`crate::cmd`] guards each write against the run's inputs and carries
-//! it out, so no command can forget the guard.
+//! it out, so no command can forget the guard. The one write a use case cannot hand
+//! back, the ledger's attempt (decided under the ledger's lock), goes through the
+//! [`AttemptLedger`] the command hands in.
 
 use std::any::Any;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use anyhow::Context;
+
+use crate::atomic::ledger::{Entry, Inputs};
 use crate::atomic::{FileToWrite, StreamedFile};
+use crate::ledger::Decision;
 
 /// What a command's result means for its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,5 +110,151 @@ impl CommandOutcome {
     pub fn holding(mut self, value: impl Any) -> CommandOutcome {
         self.held.push(Box::new(value));
         self
+    }
+}
+
+/// The holdout-reuse ledger a use case decides under. Taking the alpha the ledger
+/// leaves, deciding at it and appending the attempt is one transaction (two runs on one
+/// ledger must never take the same attempt), so the use case hands its decision in
+/// rather than a write back; the commands hand in the one implementation that writes,
+/// its path checked against the run's inputs first.
+pub trait AttemptLedger {
+    /// The ledger's path, as given: read before deciding, and named in the report.
+    fn path(&self) -> &Path;
+
+    /// Records an attempt on `holdout_sha256` declared at `declared_alpha`, unless the
+    /// ledger already holds one on these `inputs` that `decide` reaches again at its
+    /// alpha (then nothing is appended or spent). `decide` is called at each alpha
+    /// tried, and the entry's decision is always the one of its last call.
+    fn take_attempt(
+        &mut self,
+        holdout_sha256: &str,
+        declared_alpha: f64,
+        inputs: Inputs<'_>,
+        decide: &mut dyn FnMut(f64) -> anyhow::Result<Decision>,
+    ) -> anyhow::Result<Entry<()>>;
+}
+
+/// Decides under `ledger` ([`AttemptLedger::take_attempt`]), handing back with the
+/// entry what the deciding call of `decide` found besides its [`Decision`].
+pub fn decide_under<T>(
+    ledger: &mut dyn AttemptLedger,
+    holdout_sha256: &str,
+    declared_alpha: f64,
+    inputs: Inputs<'_>,
+    mut decide: impl FnMut(f64) -> anyhow::Result<(Decision, T)>,
+) -> anyhow::Result<Entry<T>> {
+    let mut last = None;
+    let entry = ledger.take_attempt(holdout_sha256, declared_alpha, inputs, &mut |alpha| {
+        let (decision, value) = decide(alpha)?;
+        last = Some(value);
+        Ok(decision)
+    })?;
+    let value = last.with_context(|| {
+        format!(
+            "`{}`: the ledger took an attempt without deciding it",
+            ledger.path().display()
+        )
+    })?;
+    Ok(Entry {
+        record: entry.record,
+        repeated: entry.repeated,
+        attempts: entry.attempts,
+        warning: entry.warning,
+        value,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::admission::Verdict;
+    use crate::ledger::{Record, next_attempt};
+
+    /// A ledger in memory that tries every earlier attempt's alpha before the next
+    /// attempt's (as a run on files already decided does), then takes that attempt.
+    #[derive(Default)]
+    struct Memory {
+        records: Vec<Record>,
+        tried: Vec<f64>,
+    }
+
+    impl AttemptLedger for Memory {
+        fn path(&self) -> &Path {
+            Path::new("memory.jsonl")
+        }
+
+        fn take_attempt(
+            &mut self,
+            holdout_sha256: &str,
+            declared_alpha: f64,
+            _: Inputs<'_>,
+            decide: &mut dyn FnMut(f64) -> anyhow::Result<Decision>,
+        ) -> anyhow::Result<Entry<()>> {
+            let attempt = next_attempt(&self.records, holdout_sha256, declared_alpha)?;
+            let earlier = self.records.iter().map(|r| r.alpha_this_attempt);
+            let mut decision = None;
+            for alpha in earlier.chain([attempt.alpha]).collect::<Vec<_>>() {
+                self.tried.push(alpha);
+                decision = Some(decide(alpha)?);
+            }
+            let record = attempt.record(decision.expect("one alpha at least"));
+            self.records.push(record.clone());
+            Ok(Entry {
+                record,
+                repeated: false,
+                attempts: attempt.attempt,
+                warning: None,
+                value: (),
+            })
+        }
+    }
+
+    fn decision(alpha: f64) -> (Decision, f64) {
+        let decision = Decision {
+            candidate_sha256: crate::digest::sha256_hex(b"candidate"),
+            baseline_sha256: crate::digest::sha256_hex(b"baseline"),
+            test: "mcnemar".into(),
+            n: 30,
+            p_improvement: 0.01,
+            verdict: if 0.01 < alpha {
+                Verdict::Admitted
+            } else {
+                Verdict::Refused
+            },
+        };
+        (decision, alpha)
+    }
+
+    const FILES: Inputs<'static> = Inputs {
+        baseline_sha256: "b",
+        candidate_sha256: "c",
+    };
+
+    #[test]
+    fn the_value_handed_back_is_the_deciding_calls_though_others_came_first() {
+        let mut ledger = Memory::default();
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let first = decide_under(&mut ledger, &holdout, 0.05, FILES, |a| Ok(decision(a))).unwrap();
+        let second = decide_under(&mut ledger, &holdout, 0.05, FILES, |a| Ok(decision(a))).unwrap();
+        // Attempt 2 tried attempt 1's alpha first, then decided at its own.
+        assert_eq!(ledger.tried, [first.value, first.value, second.value]);
+        assert_eq!(second.record.attempt, 2);
+        assert_eq!(second.value, second.record.alpha_this_attempt);
+        assert!(second.value < first.value);
+        assert_eq!(first.record.verdict, Verdict::Admitted);
+        assert_eq!(second.record.verdict, Verdict::Refused);
+    }
+
+    #[test]
+    fn a_decision_that_fails_records_nothing() {
+        let mut ledger = Memory::default();
+        let holdout = crate::digest::sha256_hex(b"holdout");
+        let failed: anyhow::Result<Entry<f64>> =
+            decide_under(&mut ledger, &holdout, 0.05, FILES, |_| {
+                anyhow::bail!("unreadable")
+            });
+        assert_eq!(failed.unwrap_err().to_string(), "unreadable");
+        assert!(ledger.records.is_empty());
     }
 }

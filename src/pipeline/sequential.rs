@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::admit::Input;
-use super::outcome::{CommandOutcome, Status, Write};
+use super::outcome::{AttemptLedger, CommandOutcome, Status, Write, decide_under};
 use crate::admission::{Baseline, Keep, StrataRequest, TaskList, Test, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
@@ -36,8 +36,6 @@ pub struct SequentialFiles {
     /// The order: a table whose `task_id` column lists every holdout task, in the order
     /// fixed before any output was seen.
     pub order: PathBuf,
-    /// The holdout-reuse ledger, if any.
-    pub ledger: Option<PathBuf>,
 }
 
 /// What one `admit --sequential` is asked for besides the settings.
@@ -51,14 +49,15 @@ pub struct SequentialRequest {
     pub format: ReportFormat,
 }
 
-/// Runs `admit --sequential` and hands back what to print and write: the report in
-/// `format`, the report folder, and the step summary's Markdown. Exit 0 admitted, 1
-/// refused, 3 continue.
+/// Runs `admit --sequential` (a decided run recorded in `ledger`, if any) and hands
+/// back what to print and write: the report in `format`, the report folder, and the
+/// step summary's Markdown. Exit 0 admitted, 1 refused, 3 continue.
 pub fn run(
     request: &SequentialRequest,
     settings: &SequentialSettings,
+    ledger: Option<&mut dyn AttemptLedger>,
 ) -> anyhow::Result<CommandOutcome> {
-    let run = sequential(&request.files, settings)?;
+    let run = sequential(&request.files, settings, ledger)?;
     let mut writes = Vec::new();
     let mut notes = Vec::new();
     if let Some(dir) = &request.report_dir {
@@ -120,10 +119,11 @@ struct Ordered {
     holdout: Vec<String>,
 }
 
-/// Runs `admit --sequential`.
+/// Runs `admit --sequential`; a decided run is recorded in `ledger`, if any.
 pub fn sequential(
     files: &SequentialFiles,
     settings: &SequentialSettings,
+    ledger: Option<&mut dyn AttemptLedger>,
 ) -> anyhow::Result<SequentialRun> {
     let baseline = Input::read(&files.baseline)?;
     let candidate = Input::read(&files.candidate)?;
@@ -137,12 +137,14 @@ pub fn sequential(
     ];
     let holdout_sha256 = ledger::holdout_identity(&ordered.holdout);
     let run_at = |alpha: f64| monitor(&ordered, settings, alpha);
-    let Some(path) = &files.ledger else {
+    let Some(recorder) = ledger else {
         let monitor = run_at(settings.alpha.get())?;
         return Ok(finish(&monitor, &ordered, settings, inputs, None));
     };
+    // Owned: the recorder is lent out again to record the attempt.
+    let path = recorder.path().to_path_buf();
     let declared = settings.alpha.get();
-    let records = read_records(path)?;
+    let records = read_records(&path)?;
     let digests = |used: u64| used_digests(&ordered, used as usize);
     // A run decided before on the same pairs (a longer file decided at the same look)
     // repeats that attempt: nothing is spent again.
@@ -159,7 +161,7 @@ pub fn sequential(
                     record.candidate_sha256.clone(),
                 )
         {
-            let info = ledger_info(path, record, true, earlier.len() as u64);
+            let info = ledger_info(&path, record, true, earlier.len() as u64);
             return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)));
         }
     }
@@ -168,7 +170,7 @@ pub fn sequential(
         .map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))?;
     let peek = run_at(next.alpha)?;
     if peek.status() == Standing::Continue {
-        let info = ledger_info(path, &next.record(placeholder()), false, next.attempt - 1);
+        let info = ledger_info(&path, &next.record(placeholder()), false, next.attempt - 1);
         return Ok(finish(&peek, &ordered, settings, inputs, Some(info)));
     }
     // The attempt is identified by the pairs used up to the decision, so a longer file
@@ -178,8 +180,8 @@ pub fn sequential(
         baseline_sha256: &baseline_sha256,
         candidate_sha256: &candidate_sha256,
     };
-    let entry = crate::atomic::ledger::record_or_repeat(
-        path,
+    let entry = decide_under(
+        recorder,
         &holdout_sha256,
         declared,
         inputs_ledger,
@@ -199,7 +201,7 @@ pub fn sequential(
             Ok((decision, monitor))
         },
     )?;
-    let info = ledger_info(path, &entry.record, entry.repeated, entry.attempts);
+    let info = ledger_info(&path, &entry.record, entry.repeated, entry.attempts);
     Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)))
 }
 

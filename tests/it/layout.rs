@@ -75,14 +75,86 @@ const ALLOWED: [(&str, &[&str]); 6] = [
     ),
 ];
 
-/// Paths outside the crate that a layer may not use: the core and the tools never
-/// open files, read the environment or exit, and only the commands see clap (a
-/// `clap::ValueEnum` derive on a domain enum is the one exception).
-const FORBIDDEN: [(&str, &[&str]); 3] = [
+/// Paths outside the crate that a layer may not use (`x` bars `x` and every path
+/// under it; `x*` every path that begins with `x`): the core and the tools never open
+/// files, read the environment or exit; only the commands see clap (a
+/// `clap::ValueEnum` derive on a domain enum is the one exception); the pipeline reads
+/// but never writes, removes, renames, changes the environment, exits or forgets.
+const FORBIDDEN: [(&str, &[&str]); 5] = [
     ("tools", &["std::fs", "std::env", "std::process", "clap"]),
-    ("core", &["std::fs", "std::env", "std::process", "clap"]),
     ("input", &["std::env", "std::process", "clap"]),
+    ("core", &["std::fs", "std::env", "std::process", "clap"]),
+    ("output", &["clap"]),
+    ("pipeline", &PIPELINE_FORBIDDEN),
 ];
+
+/// What the pipeline may not use: every way to write or remove a file that `std`
+/// offers (a writable `File` comes only from `File::create*`, `File::options` or
+/// `OpenOptions`), changes to the process and its environment, `mem::forget`, and the
+/// crates that only commands need.
+const PIPELINE_FORBIDDEN: [&str; 20] = [
+    "std::fs::write",
+    "std::fs::File::create*",
+    "std::fs::File::options",
+    "std::fs::OpenOptions",
+    "std::fs::create_dir*",
+    "std::fs::remove*",
+    "std::fs::rename",
+    "std::fs::copy",
+    "std::fs::hard_link",
+    "std::fs::soft_link",
+    "std::fs::set_permissions",
+    "std::os::unix::fs::symlink",
+    "std::env::set_current_dir",
+    "std::env::set_var",
+    "std::env::remove_var",
+    "std::process::exit",
+    "std::mem::forget",
+    "core::mem::forget",
+    "clap",
+    "tempfile",
+];
+
+/// What the pipeline may take from `crate::atomic`, the writer's module: the types that
+/// describe a write for the executor, and the ledger's guarded read. Every other item
+/// (`write_all`, `replace_folder`, `ensure_dir`, `Streamed`, `ledger::record_attempt`,
+/// `ledger::record_or_repeat`, `ledger::append`, and whatever is added later) is the
+/// executor's. An entry naming a type allows its associated items too.
+const PIPELINE_ATOMIC: [&str; 8] = [
+    "FileToWrite",
+    "StreamedFile",
+    "WriteBytes",
+    "ledger",
+    "ledger::Entry",
+    "ledger::Inputs",
+    "ledger::read_text",
+    "ledger::refuse_irregular",
+];
+
+/// Whether `path` is one the pattern bars (see [`FORBIDDEN`]).
+fn barred(path: &str, pattern: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => path.starts_with(prefix),
+        None => path == pattern || path.starts_with(&format!("{pattern}::")),
+    }
+}
+
+/// Whether the pipeline may use `path` under `crate::atomic` ([`PIPELINE_ATOMIC`]).
+fn atomic_allowed(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("crate::atomic") else {
+        return true;
+    };
+    let Some(item) = rest.strip_prefix("::") else {
+        return rest.is_empty();
+    };
+    PIPELINE_ATOMIC.iter().any(|allowed| {
+        let is_type = allowed
+            .rsplit("::")
+            .next()
+            .is_some_and(|name| name.starts_with(char::is_uppercase));
+        item == *allowed || is_type && item.starts_with(&format!("{allowed}::"))
+    })
+}
 
 fn layer_of(module: &str) -> &'static str {
     LAYERS
@@ -230,11 +302,23 @@ fn without_tests(tokens: Vec<String>) -> (Vec<String>, Vec<String>) {
 }
 
 /// Every path a file imports, from its `use` trees (`use crate::{a::b, c};` gives
-/// `crate::a::b` and `crate::c`) and from paths written inline (`crate::x::f()`), each
-/// as its segments; `super` and `self` are resolved against the file's module path.
+/// `crate::a::b` and `crate::c`) and from paths written inline (`crate::x::f()`, and
+/// `f::g()` or `::std::x` too, a name bound by a `use` standing for its path: after
+/// `use std::fs::{self, File};`, `fs::write` is `std::fs::write` and `File::create` is
+/// `std::fs::File::create`), each as its segments; `super` and `self` are resolved
+/// against the file's module path.
 fn imports(tokens: &[String], module: &[String]) -> Vec<Vec<String>> {
-    fn tree(tokens: &[String], at: &mut usize, prefix: Vec<String>, found: &mut Vec<Vec<String>>) {
+    /// One `use` tree from `at`: each path with the name it binds (its alias or last
+    /// segment; none for a glob or `as _`).
+    fn tree(
+        tokens: &[String],
+        at: &mut usize,
+        prefix: Vec<String>,
+        found: &mut Vec<(Vec<String>, Option<String>)>,
+    ) {
         let mut path = prefix;
+        let mut alias = None;
+        let mut glob = false;
         loop {
             match tokens.get(*at).map(String::as_str) {
                 Some("{") => {
@@ -256,54 +340,91 @@ fn imports(tokens: &[String], module: &[String]) -> Vec<Vec<String>> {
                     }
                 }
                 Some("::") => *at += 1,
-                Some("as") => *at += 2,
+                Some("as") => {
+                    alias = tokens.get(*at + 1).filter(|name| *name != "_").cloned();
+                    glob = alias.is_none();
+                    *at += 2;
+                }
                 Some(word)
                     if word == "*" || word.chars().all(|c| c.is_alphanumeric() || c == '_') =>
                 {
-                    if word != "*" {
+                    if word == "*" {
+                        glob = true;
+                    } else {
                         path.push(word.to_string());
                     }
                     *at += 1;
                 }
                 _ => {
-                    found.push(path);
+                    if path.last().is_some_and(|last| last == "self") && path.len() > 1 {
+                        path.pop();
+                    }
+                    let bound = if glob {
+                        None
+                    } else {
+                        alias.or(path.last().cloned())
+                    };
+                    found.push((path, bound));
                     return;
                 }
             }
         }
     }
-    let mut found = Vec::new();
+    let is_word = |word: &str| word.chars().all(|c| c.is_alphanumeric() || c == '_');
+    // The `use` trees first, wherever they stand, so that every name they bind is known.
+    let mut used = Vec::new();
+    let mut outside_use = vec![true; tokens.len()];
     let mut i = 0;
     while i < tokens.len() {
         if tokens[i] == "use" {
-            i += 1;
-            let mut at = i;
+            let mut at = i + 1;
             if tokens.get(at).map(String::as_str) == Some("::") {
                 at += 1;
             }
-            tree(tokens, &mut at, Vec::new(), &mut found);
+            tree(tokens, &mut at, Vec::new(), &mut used);
+            outside_use[i..at.min(tokens.len())].fill(false);
             i = at;
-        } else if tokens.get(i + 1).map(String::as_str) == Some("::")
-            && ["crate", "super", "std", "clap"].contains(&tokens[i].as_str())
-            && (i == 0 || tokens[i - 1] != "::")
-        {
-            let mut path = vec![tokens[i].clone()];
-            let mut k = i + 2;
-            while let Some(word) = tokens.get(k) {
-                if !word.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                    break;
-                }
-                path.push(word.clone());
-                if tokens.get(k + 1).map(String::as_str) != Some("::") {
-                    break;
-                }
-                k += 2;
-            }
-            found.push(path);
-            i = k + 1;
         } else {
             i += 1;
         }
+    }
+    let bound: BTreeMap<String, Vec<String>> = used
+        .iter()
+        .filter_map(|(path, name)| Some((name.clone()?, path.clone())))
+        .collect();
+    let mut found: Vec<Vec<String>> = used.into_iter().map(|(path, _)| path).collect();
+    for i in 0..tokens.len() {
+        let root = tokens[i].as_str();
+        // A path starts here unless it continues one (`a::root`); `::root` starts one
+        // when nothing named comes before the `::`.
+        let starts = i == 0
+            || tokens[i - 1] != "::"
+            || (i == 1 || !is_word(&tokens[i - 2])) && !["super", "self"].contains(&root);
+        let known = ["crate", "super", "std", "core", "clap", "tempfile"].contains(&root)
+            || bound.contains_key(root);
+        if !outside_use[i]
+            || !starts
+            || !known
+            || tokens.get(i + 1).map(String::as_str) != Some("::")
+        {
+            continue;
+        }
+        let mut path = match bound.get(root) {
+            Some(full) if !["crate", "super", "std", "core"].contains(&root) => full.clone(),
+            _ => vec![root.to_string()],
+        };
+        let mut k = i + 2;
+        while let Some(word) = tokens.get(k) {
+            if !is_word(word) {
+                break;
+            }
+            path.push(word.clone());
+            if tokens.get(k + 1).map(String::as_str) != Some("::") {
+                break;
+            }
+            k += 2;
+        }
+        found.push(path);
     }
     // Resolve `super` and `self` into `crate` paths.
     found
@@ -397,14 +518,20 @@ fn forbidden_imports() -> Vec<String> {
                 Some("crate") => match import.get(1) {
                     Some(target) if target != top => {
                         let target_layer = layer_of(target);
-                        (!allowed.contains(&target_layer)).then(|| target_layer.to_string())
+                        if !allowed.contains(&target_layer) {
+                            Some(target_layer.to_string())
+                        } else if layer == "pipeline" && !atomic_allowed(&text) {
+                            Some("a write: the executor's".to_string())
+                        } else {
+                            None
+                        }
                     }
                     _ => None,
                 },
                 _ if text == "clap::ValueEnum" => None,
                 _ => forbidden
                     .iter()
-                    .find(|f| text == **f || text.starts_with(&format!("{f}::")))
+                    .find(|f| barred(&text, f))
                     .map(|_| "forbidden".to_string()),
             };
             if let Some(why) = bad {
@@ -456,6 +583,41 @@ fn the_import_reader_sees_use_trees_inline_paths_and_super() {
             "crate::x::y"
         ]
     );
+}
+
+#[test]
+fn the_import_reader_resolves_names_a_use_binds_and_global_paths() {
+    let text = "use std::fs::{self, File as Handle};\nuse std::io::Write as _;\nuse super::outcome;\nfn h(x: u8) { fs::write(); Handle::create(); let _ = ::std::mem::forget(x); outcome::Write::Files; a::fs::b(); }";
+    let (kept, _) = without_tests(tokens(text));
+    let module = vec!["pipeline".to_string(), "admit".to_string()];
+    let found: Vec<String> = imports(&kept, &module)
+        .iter()
+        .map(|p| p.join("::"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "std::fs",
+            "std::fs::File",
+            "std::io::Write",
+            "crate::pipeline::outcome",
+            "std::fs::write",
+            "std::fs::File::create",
+            "std::mem::forget",
+            "crate::pipeline::outcome::Write::Files",
+        ]
+    );
+    assert!(barred(
+        "std::fs::File::create_new",
+        "std::fs::File::create*"
+    ));
+    assert!(!barred("std::fs::File::open", "std::fs::File::create*"));
+    assert!(barred("std::fs::remove_dir_all", "std::fs::remove*"));
+    assert!(!barred("std::fs::read_dir", "std::fs::remove*"));
+    assert!(atomic_allowed("crate::atomic::FileToWrite::new"));
+    assert!(atomic_allowed("crate::atomic::ledger::read_text"));
+    assert!(!atomic_allowed("crate::atomic::ledger::append"));
+    assert!(!atomic_allowed("crate::atomic::write_all"));
 }
 
 #[test]

@@ -240,3 +240,48 @@ fn a_fifo_as_the_ledger_is_refused_at_once_instead_of_blocking() {
         );
     }
 }
+
+/// A ledger that is one of the run's inputs (by another name too) is refused by the
+/// executor's guard with exit 2 before anything is read as a ledger or written, for
+/// `admit` and `admit --sequential` alike.
+#[test]
+fn a_ledger_naming_an_input_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "b.csv", "task_id,correct,score\na,0,0\nb,1,1\n");
+    write(dir.path(), "c.csv", "task_id,correct,score\na,1,1\nb,1,1\n");
+    write(dir.path(), "order.csv", "task_id\na\nb\n");
+    crate::util::write_manifest(dir.path(), &["a", "b"]);
+    std::fs::hard_link(dir.path().join("c.csv"), dir.path().join("alias.csv")).unwrap();
+    let admit = [&ADMIT_B_C[..], &["--manifest", "manifest.json"]].concat();
+    let sequential = [&ADMIT_B_C[..], &["--sequential", "--order", "order.csv"]].concat();
+    let cases: [(&[&str], &str, &str); 4] = [
+        (&admit, "b.csv", "--baseline"),
+        (&admit, "manifest.json", "--manifest"),
+        (&admit, "alias.csv", "--candidate"),
+        (&sequential, "order.csv", "--order"),
+    ];
+    for (command, ledger, option) in cases {
+        let args = [command, &["--ledger", ledger]].concat();
+        let before = std::fs::read(dir.path().join(ledger)).unwrap();
+        let result = run(dir.path(), &args);
+        assert_eq!(result.code, 2, "{args:?}: {}", result.stderr);
+        assert!(
+            result.stderr.starts_with(&format!(
+                "error: `{ledger}` would be written over the input `"
+            )),
+            "{}",
+            result.stderr
+        );
+        assert!(
+            result.stderr.contains(&format!("({option})")),
+            "{}",
+            result.stderr
+        );
+        assert_eq!(result.stdout, "");
+        assert_eq!(
+            std::fs::read(dir.path().join(ledger)).unwrap(),
+            before,
+            "{ledger}"
+        );
+    }
+}

@@ -1,0 +1,61 @@
+//! The ledger's attempt, the one write made while a use case runs: taken, decided and
+//! appended under the ledger file's lock, so it cannot wait for the executor's writes
+//! after the use case; its path passes the executor's guard first.
+
+use std::path::{Path, PathBuf};
+
+use super::Effects;
+use crate::atomic::ledger::{Entry, Inputs, record_or_repeat};
+use crate::atomic::refuse_overwriting_inputs;
+use crate::ledger::Decision;
+use crate::pipeline::outcome::AttemptLedger;
+
+impl Effects {
+    /// Adds the holdout-reuse ledger given by `--ledger`, if any: an input that no
+    /// output may replace, and the file [`Effects::ledger`] appends to.
+    pub fn ledger_if(mut self, path: Option<&Path>) -> Effects {
+        self.ledger = path.map(Path::to_path_buf);
+        self
+    }
+
+    /// The ledger the use case records its attempt in, once its path has passed the
+    /// guard against every input ([`Effects::plan`] asks the same before the use case
+    /// runs).
+    pub fn ledger(&self) -> anyhow::Result<Option<LockedLedger>> {
+        let Some(path) = &self.ledger else {
+            return Ok(None);
+        };
+        refuse_overwriting_inputs([path.as_path()], &self.named_inputs())?;
+        Ok(Some(LockedLedger { path: path.clone() }))
+    }
+}
+
+/// The ledger on disk, as the use cases see it: each attempt is taken, decided and
+/// appended under the file's exclusive lock ([`record_or_repeat`]). Only
+/// [`Effects::ledger`] makes one, after the guard.
+#[derive(Debug)]
+pub struct LockedLedger {
+    path: PathBuf,
+}
+
+impl AttemptLedger for LockedLedger {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn take_attempt(
+        &mut self,
+        holdout_sha256: &str,
+        declared_alpha: f64,
+        inputs: Inputs<'_>,
+        decide: &mut dyn FnMut(f64) -> anyhow::Result<Decision>,
+    ) -> anyhow::Result<Entry<()>> {
+        record_or_repeat(
+            &self.path,
+            holdout_sha256,
+            declared_alpha,
+            inputs,
+            |alpha| decide(alpha).map(|decision| (decision, ())),
+        )
+    }
+}
