@@ -6,13 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::outcome::{AttemptLedger, CommandOutcome, Status, Write, decide_under};
+use super::outcome::{AttemptLedger, AttemptOn, CommandOutcome, Status, Write, decide_under};
 use super::{open_file, read_file};
 use crate::admission::{
     Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
     StrataChoice, StrataRequest, TestChoice, TestName, Verdict, decide, decide_summary,
 };
 use crate::alpha::Alpha;
+use crate::atomic::ledger::Inputs;
 use crate::atomic::{FileToWrite, StreamedFile};
 use crate::digest::sha256_hex;
 use crate::error::InputError;
@@ -514,7 +515,6 @@ fn under_ledger(
     mut prepared: Prepared,
 ) -> anyhow::Result<Evaluation> {
     let holdout = prepared.holdout_identity()?;
-    let declared = prepared.settings.alpha.get();
     // The baseline's and the candidate's digests; a summary's one document stands for
     // both.
     let digest = |role: &str| {
@@ -523,11 +523,15 @@ fn under_ledger(
         input.map(|i| i.sha256.clone()).unwrap_or_default()
     };
     let (baseline_sha256, candidate_sha256) = (digest("baseline"), digest("candidate"));
-    let inputs = crate::atomic::ledger::Inputs {
-        baseline_sha256: &baseline_sha256,
-        candidate_sha256: &candidate_sha256,
+    let look = AttemptOn {
+        holdout_sha256: &holdout,
+        declared_alpha: prepared.settings.alpha.get(),
+        inputs: Inputs {
+            baseline_sha256: &baseline_sha256,
+            candidate_sha256: &candidate_sha256,
+        },
     };
-    let entry = decide_under(recorder, &holdout, declared, inputs, |alpha| {
+    let entry = decide_under(recorder, look, |alpha| {
         let admission = prepared.decide_at(Alpha::new(alpha)?);
         let decision = ledger::Decision {
             candidate_sha256: candidate_sha256.clone(),

@@ -122,30 +122,37 @@ pub trait AttemptLedger {
     /// The ledger's path, as given: read before deciding, and named in the report.
     fn path(&self) -> &Path;
 
-    /// Records an attempt on `holdout_sha256` declared at `declared_alpha`, unless the
-    /// ledger already holds one on these `inputs` that `decide` reaches again at its
-    /// alpha (then nothing is appended or spent). `decide` is called at each alpha
-    /// tried, and the entry's decision is always the one of its last call.
-    fn take_attempt(
-        &mut self,
-        holdout_sha256: &str,
-        declared_alpha: f64,
-        inputs: Inputs<'_>,
-        decide: &mut dyn FnMut(f64) -> anyhow::Result<Decision>,
-    ) -> anyhow::Result<Entry<()>>;
+    /// Records an attempt `on` a holdout, unless the ledger already holds one on the
+    /// same holdout and inputs that `decide` reaches again at that attempt's alpha (then
+    /// nothing is appended or spent). `decide` is called at each alpha tried, and the
+    /// entry's decision is always the one of its last call.
+    fn take_attempt(&mut self, on: AttemptOn<'_>, decide: Decide<'_>) -> anyhow::Result<Entry<()>>;
 }
+
+/// What an attempt looks at: the holdout, the level declared for it, and the scores
+/// files.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AttemptOn<'a> {
+    /// The holdout's identity in the ledger.
+    pub holdout_sha256: &'a str,
+    /// The level declared for the holdout.
+    pub declared_alpha: f64,
+    /// The scores files decided on.
+    pub inputs: Inputs<'a>,
+}
+
+/// A decision at the alpha given, for [`AttemptLedger::take_attempt`].
+pub type Decide<'a> = &'a mut dyn FnMut(f64) -> anyhow::Result<Decision>;
 
 /// Decides under `ledger` ([`AttemptLedger::take_attempt`]), handing back with the
 /// entry what the deciding call of `decide` found besides its [`Decision`].
 pub fn decide_under<T>(
     ledger: &mut dyn AttemptLedger,
-    holdout_sha256: &str,
-    declared_alpha: f64,
-    inputs: Inputs<'_>,
+    on: AttemptOn<'_>,
     mut decide: impl FnMut(f64) -> anyhow::Result<(Decision, T)>,
 ) -> anyhow::Result<Entry<T>> {
     let mut last = None;
-    let entry = ledger.take_attempt(holdout_sha256, declared_alpha, inputs, &mut |alpha| {
+    let entry = ledger.take_attempt(on, &mut |alpha| {
         let (decision, value) = decide(alpha)?;
         last = Some(value);
         Ok(decision)
@@ -186,12 +193,10 @@ mod tests {
 
         fn take_attempt(
             &mut self,
-            holdout_sha256: &str,
-            declared_alpha: f64,
-            _: Inputs<'_>,
-            decide: &mut dyn FnMut(f64) -> anyhow::Result<Decision>,
+            on: AttemptOn<'_>,
+            decide: Decide<'_>,
         ) -> anyhow::Result<Entry<()>> {
-            let attempt = next_attempt(&self.records, holdout_sha256, declared_alpha)?;
+            let attempt = next_attempt(&self.records, on.holdout_sha256, on.declared_alpha)?;
             let earlier = self.records.iter().map(|r| r.alpha_this_attempt);
             let mut decision = None;
             for alpha in earlier.chain([attempt.alpha]).collect::<Vec<_>>() {
@@ -226,17 +231,23 @@ mod tests {
         (decision, alpha)
     }
 
-    const FILES: Inputs<'static> = Inputs {
-        baseline_sha256: "b",
-        candidate_sha256: "c",
-    };
+    fn look(holdout_sha256: &str) -> AttemptOn<'_> {
+        AttemptOn {
+            holdout_sha256,
+            declared_alpha: 0.05,
+            inputs: Inputs {
+                baseline_sha256: "b",
+                candidate_sha256: "c",
+            },
+        }
+    }
 
     #[test]
     fn the_value_handed_back_is_the_deciding_calls_though_others_came_first() {
         let mut ledger = Memory::default();
         let holdout = crate::digest::sha256_hex(b"holdout");
-        let first = decide_under(&mut ledger, &holdout, 0.05, FILES, |a| Ok(decision(a))).unwrap();
-        let second = decide_under(&mut ledger, &holdout, 0.05, FILES, |a| Ok(decision(a))).unwrap();
+        let first = decide_under(&mut ledger, look(&holdout), |a| Ok(decision(a))).unwrap();
+        let second = decide_under(&mut ledger, look(&holdout), |a| Ok(decision(a))).unwrap();
         // Attempt 2 tried attempt 1's alpha first, then decided at its own.
         assert_eq!(ledger.tried, [first.value, first.value, second.value]);
         assert_eq!(second.record.attempt, 2);
@@ -251,9 +262,7 @@ mod tests {
         let mut ledger = Memory::default();
         let holdout = crate::digest::sha256_hex(b"holdout");
         let failed: anyhow::Result<Entry<f64>> =
-            decide_under(&mut ledger, &holdout, 0.05, FILES, |_| {
-                anyhow::bail!("unreadable")
-            });
+            decide_under(&mut ledger, look(&holdout), |_| anyhow::bail!("unreadable"));
         assert_eq!(failed.unwrap_err().to_string(), "unreadable");
         assert!(ledger.records.is_empty());
     }

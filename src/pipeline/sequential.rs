@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::admit::Input;
-use super::outcome::{AttemptLedger, CommandOutcome, Status, Write, decide_under};
+use super::outcome::{AttemptLedger, AttemptOn, CommandOutcome, Status, Write, decide_under};
 use crate::admission::{Baseline, Keep, StrataRequest, TaskList, Test, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
@@ -176,31 +176,29 @@ pub fn sequential(
     // The attempt is identified by the pairs used up to the decision, so a longer file
     // decided at the same look repeats it instead of spending again.
     let (baseline_sha256, candidate_sha256) = digests(peek.pairs());
-    let inputs_ledger = crate::atomic::ledger::Inputs {
-        baseline_sha256: &baseline_sha256,
-        candidate_sha256: &candidate_sha256,
-    };
-    let entry = decide_under(
-        recorder,
-        &holdout_sha256,
-        declared,
-        inputs_ledger,
-        |alpha| {
-            let monitor = run_at(alpha)?;
-            let decision = ledger::Decision {
-                candidate_sha256: candidate_sha256.clone(),
-                baseline_sha256: baseline_sha256.clone(),
-                test: format!("sequential-{}", test_name(ordered.binary)),
-                n: monitor.pairs(),
-                p_improvement: p_improvement(&monitor),
-                verdict: match monitor.status() {
-                    Standing::Admitted => Verdict::Admitted,
-                    _ => Verdict::Refused,
-                },
-            };
-            Ok((decision, monitor))
+    let look = AttemptOn {
+        holdout_sha256: &holdout_sha256,
+        declared_alpha: declared,
+        inputs: crate::atomic::ledger::Inputs {
+            baseline_sha256: &baseline_sha256,
+            candidate_sha256: &candidate_sha256,
         },
-    )?;
+    };
+    let entry = decide_under(recorder, look, |alpha| {
+        let monitor = run_at(alpha)?;
+        let decision = ledger::Decision {
+            candidate_sha256: candidate_sha256.clone(),
+            baseline_sha256: baseline_sha256.clone(),
+            test: format!("sequential-{}", test_name(ordered.binary)),
+            n: monitor.pairs(),
+            p_improvement: p_improvement(&monitor),
+            verdict: match monitor.status() {
+                Standing::Admitted => Verdict::Admitted,
+                _ => Verdict::Refused,
+            },
+        };
+        Ok((decision, monitor))
+    })?;
     let info = ledger_info(&path, &entry.record, entry.repeated, entry.attempts);
     Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)))
 }

@@ -563,18 +563,21 @@ fn every_module_uses_only_the_layers_below_it_or_its_own() {
     );
 }
 
+/// The paths [`imports`] finds in `text`, as the file of module `module` (`a::b`).
+fn imported(text: &str, module: &str) -> Vec<String> {
+    let (kept, tests) = without_tests(tokens(text));
+    assert!(tests.is_empty());
+    let module: Vec<String> = module.split("::").map(str::to_string).collect();
+    (imports(&kept, &module).iter())
+        .map(|p| p.join("::"))
+        .collect()
+}
+
 #[test]
 fn the_import_reader_sees_use_trees_inline_paths_and_super() {
     let text = "use crate::{a::b, c as d};\nuse super::e::{f, g::*};\n#[cfg(test)]\nmod tests { use crate::z; }\nfn h() { crate::x::y(); let s = \"crate::q\"; } // crate::w";
-    let (kept, tests) = without_tests(tokens(text));
-    assert!(tests.is_empty());
-    let module = vec!["m".to_string(), "n".to_string()];
-    let found: Vec<String> = imports(&kept, &module)
-        .iter()
-        .map(|p| p.join("::"))
-        .collect();
     assert_eq!(
-        found,
+        imported(text, "m::n"),
         [
             "crate::a::b",
             "crate::c",
@@ -588,14 +591,8 @@ fn the_import_reader_sees_use_trees_inline_paths_and_super() {
 #[test]
 fn the_import_reader_resolves_names_a_use_binds_and_global_paths() {
     let text = "use std::fs::{self, File as Handle};\nuse std::io::Write as _;\nuse super::outcome;\nfn h(x: u8) { fs::write(); Handle::create(); let _ = ::std::mem::forget(x); outcome::Write::Files; a::fs::b(); }";
-    let (kept, _) = without_tests(tokens(text));
-    let module = vec!["pipeline".to_string(), "admit".to_string()];
-    let found: Vec<String> = imports(&kept, &module)
-        .iter()
-        .map(|p| p.join("::"))
-        .collect();
     assert_eq!(
-        found,
+        imported(text, "pipeline::admit"),
         [
             "std::fs",
             "std::fs::File",

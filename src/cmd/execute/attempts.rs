@@ -5,10 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use super::Effects;
-use crate::atomic::ledger::{Entry, Inputs, record_or_repeat};
+use crate::atomic::ledger::{Entry, record_or_repeat};
 use crate::atomic::refuse_overwriting_inputs;
-use crate::ledger::Decision;
-use crate::pipeline::outcome::AttemptLedger;
+use crate::pipeline::outcome::{AttemptLedger, AttemptOn, Decide};
 
 impl Effects {
     /// Adds the holdout-reuse ledger given by `--ledger`, if any: an input that no
@@ -43,13 +42,12 @@ impl AttemptLedger for LockedLedger {
         &self.path
     }
 
-    fn take_attempt(
-        &mut self,
-        holdout_sha256: &str,
-        declared_alpha: f64,
-        inputs: Inputs<'_>,
-        decide: &mut dyn FnMut(f64) -> anyhow::Result<Decision>,
-    ) -> anyhow::Result<Entry<()>> {
+    fn take_attempt(&mut self, on: AttemptOn<'_>, decide: Decide<'_>) -> anyhow::Result<Entry<()>> {
+        let AttemptOn {
+            holdout_sha256,
+            declared_alpha,
+            inputs,
+        } = on;
         record_or_repeat(
             &self.path,
             holdout_sha256,
