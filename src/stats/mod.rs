@@ -32,6 +32,9 @@ pub mod normal_power;
 pub mod power;
 pub mod sequential;
 pub mod signed_rank;
+pub mod tails;
+
+pub use tails::{OneSided, Tails};
 
 #[cfg(test)]
 mod tests;
