@@ -81,3 +81,55 @@ impl Tails {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Tails;
+
+    #[test]
+    fn the_two_sided_p_value_doubles_the_smaller_tail_and_stops_at_one() {
+        // Tails ½ and ¾ (one success of two fair coins each way): doubling ½ gives 1.
+        let even = Tails::from_ln(
+            (0.75, 0.75_f64.ln()),
+            (0.5, 0.5_f64.ln()),
+            (0.5, 0.5_f64.ln()),
+        );
+        assert_eq!((even.p_two_sided, even.log10_p_two_sided), (1.0, 0.0));
+        let small = Tails::from_ln(
+            (0.01, 0.01_f64.ln()),
+            (0.995, 0.995_f64.ln()),
+            (0.01, 0.01_f64.ln()),
+        );
+        assert!((small.p_two_sided - 0.02).abs() < 1e-15);
+        assert!((small.log10_p_two_sided - 0.02_f64.log10()).abs() < 1e-12);
+        assert!((small.log10_p_regression - 0.995_f64.log10()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_tail_below_the_doubles_keeps_its_logarithm() {
+        // 2^-1100 underflows to 0; log10 of it is −1100 · log10 2 = −331.1329952303793
+        // (mpmath 1.3.0, log10(mpf(2)**-1100); the doubled tail −330.8319652347153).
+        let ln = -1100.0 * std::f64::consts::LN_2;
+        let tails = Tails::from_ln((0.0, ln), (1.0, 0.0), (0.0, ln));
+        assert_eq!(tails.p_improvement, 0.0);
+        assert!((tails.log10_p_improvement + 331.1329952303793).abs() < 1e-9);
+        assert!((tails.log10_p_two_sided + 330.8319652347153).abs() < 1e-9);
+        let one_sided = tails.one_sided();
+        assert_eq!(
+            (one_sided.p_regression, one_sided.log10_p_improvement),
+            (1.0, tails.log10_p_improvement)
+        );
+    }
+
+    #[test]
+    fn no_evidence_is_every_p_value_one_and_every_logarithm_zero() {
+        let none = Tails::none();
+        let ps = [none.p_improvement, none.p_regression, none.p_two_sided];
+        let logs = [
+            none.log10_p_improvement,
+            none.log10_p_regression,
+            none.log10_p_two_sided,
+        ];
+        assert_eq!((ps, logs), ([1.0; 3], [0.0; 3]));
+    }
+}
