@@ -34,8 +34,6 @@ pub mod sequential;
 pub mod signed_rank;
 pub mod tails;
 
-pub use tails::{OneSided, Tails};
-
 #[cfg(test)]
 mod tests;
 
