@@ -1,8 +1,10 @@
 //! The shared tools every layer may use and that use nothing of evogate: the fast
 //! hasher of the in-memory indexes, the one seeded random stream, how numbers are
-//! written, and the text arena that holds a million strings in one buffer.
+//! written, the bidirectional controls every printer makes inert, and the text arena
+//! that holds a million strings in one buffer.
 
 pub mod arena;
+pub mod bidi;
 pub mod csv;
 pub mod hash;
 pub mod numbers;

@@ -17,6 +17,7 @@ pub mod helm;
 pub mod inspect;
 pub mod lm_eval;
 mod lm_eval_chunks;
+mod lm_eval_line;
 mod lm_eval_scan;
 #[doc(hidden)]
 pub use lm_eval_scan::readings as lm_eval_scan_readings;

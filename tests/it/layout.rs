@@ -549,3 +549,84 @@ fn no_two_public_types_share_a_name() {
         seen.iter().filter(|(_, files)| files.len() > 1).collect();
     assert!(shared.is_empty(), "{shared:?}");
 }
+
+/// Every cycle of imports between sibling modules (the children of one parent, the
+/// crate's top-level modules included), as `parent: a -> b -> a`. An import counts
+/// for the two children of the nearest module that holds both its file and its
+/// target, so `super::b::X` written in `a/c.rs` is an edge `a -> b`; a module using
+/// its parent or its own child is no edge.
+fn sibling_cycles() -> Vec<String> {
+    let files = library_imports();
+    let modules: Vec<Vec<String>> = files.iter().map(|(_, module, _)| module.clone()).collect();
+    // parent -> child -> the children it uses.
+    let mut edges: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    for (_, source, found) in &files {
+        for import in found {
+            if import.first().map(String::as_str) != Some("crate") {
+                continue;
+            }
+            // The deepest module the path names (`crate::a::b::Item` -> `a::b`).
+            let path = &import[1..];
+            let Some(target) = (0..=path.len())
+                .rev()
+                .map(|n| &path[..n])
+                .find(|prefix| modules.iter().any(|m| m.as_slice() == *prefix))
+            else {
+                continue;
+            };
+            let shared = source
+                .iter()
+                .zip(target)
+                .take_while(|(a, b)| a == b)
+                .count();
+            if shared < source.len() && shared < target.len() {
+                let children = edges.entry(source[..shared].to_vec()).or_default();
+                let uses = children.entry(source[shared].clone()).or_default();
+                if !uses.contains(&target[shared]) {
+                    uses.push(target[shared].clone());
+                }
+            }
+        }
+    }
+    let mut cycles = Vec::new();
+    for (parent, children) in &edges {
+        // A depth-first walk from each child back to itself, through larger names only,
+        // so that each cycle is reported once, from its smallest member.
+        for start in children.keys() {
+            let mut stack: Vec<Vec<&String>> = vec![vec![start]];
+            while let Some(walk) = stack.pop() {
+                let last = walk[walk.len() - 1];
+                for next in children.get(last).into_iter().flatten() {
+                    if next == start {
+                        let names: Vec<&str> = walk.iter().map(|s| s.as_str()).collect();
+                        let parent: Vec<&str> = std::iter::once("crate")
+                            .chain(parent.iter().map(String::as_str))
+                            .collect();
+                        cycles.push(format!(
+                            "{}: {} -> {start}",
+                            parent.join("::"),
+                            names.join(" -> ")
+                        ));
+                    } else if next > start && !walk.contains(&next) {
+                        let mut longer = walk.clone();
+                        longer.push(next);
+                        stack.push(longer);
+                    }
+                }
+            }
+        }
+    }
+    cycles.sort();
+    cycles
+}
+
+#[test]
+fn no_two_sibling_modules_import_each_other() {
+    let cycles = sibling_cycles();
+    assert!(
+        cycles.is_empty(),
+        "import cycles between sibling modules (move what both need into a third \
+         module, or into the one the other uses):\n{}",
+        cycles.join("\n")
+    );
+}
