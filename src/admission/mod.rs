@@ -20,7 +20,7 @@ pub mod join;
 pub mod losses;
 mod notes;
 pub mod pairing;
-pub mod summary;
+pub mod sufficient;
 pub mod wording;
 
 #[cfg(test)]
@@ -37,7 +37,7 @@ pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
 pub use notes::stratum_note;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataChoice, StrataRequest, TaskList};
-pub use summary::Statistics;
+pub use sufficient::Statistics;
 
 use serde::Serialize;
 
