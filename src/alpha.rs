@@ -4,7 +4,7 @@
 //! `admit`, `audit`, `power` and `split` all build an [`Alpha`] from their `--alpha`,
 //! so a level that one command refuses, every command refuses with the same words.
 
-pub mod spending;
+pub(crate) mod spending;
 
 use thiserror::Error;
 
@@ -28,7 +28,7 @@ pub enum Sharing {
     Bonferroni,
     /// The ledger's alpha spending: attempt k on a holdout gets alpha · 6 / (π² k²),
     /// so all attempts together never spend more than alpha
-    /// ([`spending`]).
+    /// (`spending`).
     Spending,
 }
 

@@ -3,9 +3,9 @@
 //! written, the bidirectional controls every printer makes inert, and the text arena
 //! that holds a million strings in one buffer.
 
-pub mod arena;
-pub mod bidi;
+pub(crate) mod arena;
+pub(crate) mod bidi;
 pub mod csv;
-pub mod hash;
+pub(crate) mod hash;
 pub mod numbers;
 pub mod random;

@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::admission::Verdict;
 
+pub(crate) use crate::alpha::spending;
 /// The spending rule lives with the level it shares; the ledger spends by it.
-pub use crate::alpha::spending::{self, attempt_alpha};
+pub use crate::alpha::spending::attempt_alpha;
 pub(crate) use attempt::check_continues;
 #[cfg(test)]
 pub(crate) use attempt::tests as attempt_tests;
