@@ -633,3 +633,79 @@ fn no_two_sibling_modules_import_each_other() {
         cycles.join("\n")
     );
 }
+
+/// Every `evogate::` path that the crate's outside users write: the binary
+/// (`src/main.rs`), the integration tests, the benches, the examples and the fuzz
+/// targets, each as its segments after `crate`.
+fn paths_used_outside() -> Vec<Vec<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![(root.join("src/main.rs"), String::new())];
+    for dir in ["tests", "benches", "examples", "fuzz/fuzz_targets"] {
+        files.extend(sources(&root.join(dir)));
+    }
+    let mut found = Vec::new();
+    for (path, _) in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Their own `crate`, `super` and `self` paths are not the library's.
+        let marked: Vec<String> = tokens(&text)
+            .into_iter()
+            .map(|token| match token.as_str() {
+                "evogate" => "crate".to_string(),
+                "crate" | "super" | "self" => "outside".to_string(),
+                _ => token,
+            })
+            .collect();
+        found.extend(
+            imports(&marked, &[])
+                .into_iter()
+                .filter(|path| path.first().is_some_and(|p| p == "crate"))
+                .map(|path| path[1..].to_vec()),
+        );
+    }
+    found
+}
+
+/// Each `pub mod` of the library, as its module path.
+fn public_modules() -> Vec<Vec<String>> {
+    let root = src();
+    let mut public = Vec::new();
+    for (path, _) in sources(&root) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut module: Vec<String> = path
+            .strip_prefix(&root)
+            .unwrap()
+            .with_extension("")
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if module.last().is_some_and(|m| m == "mod" || m == "lib") {
+            module.pop();
+        }
+        for words in tokens(&text).windows(4) {
+            if words[0] == "pub" && words[1] == "mod" && words[3] == ";" {
+                let mut declared = module.clone();
+                declared.push(words[2].clone());
+                public.push(declared);
+            }
+        }
+    }
+    public
+}
+
+#[test]
+fn a_module_is_public_only_when_a_user_outside_the_library_reaches_it() {
+    let used = paths_used_outside();
+    // The reader finds the outside users' paths (about a hundred), not nothing.
+    assert!(used.len() > 50, "only {} paths read", used.len());
+    let needless: Vec<String> = public_modules()
+        .into_iter()
+        .filter(|module| !used.iter().any(|path| path.starts_with(module)))
+        .map(|module| module.join("::"))
+        .collect();
+    assert!(
+        needless.is_empty(),
+        "public modules that neither the binary, the tests, the benches, the examples nor \
+         the fuzz targets use (declare them `pub(crate) mod`):\n{}",
+        needless.join("\n")
+    );
+}
