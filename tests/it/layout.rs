@@ -667,20 +667,9 @@ fn paths_used_outside() -> Vec<Vec<String>> {
 
 /// Each `pub mod` of the library, as its module path.
 fn public_modules() -> Vec<Vec<String>> {
-    let root = src();
     let mut public = Vec::new();
-    for (path, _) in sources(&root) {
+    for (path, module, _) in library_imports() {
         let text = std::fs::read_to_string(&path).unwrap();
-        let mut module: Vec<String> = path
-            .strip_prefix(&root)
-            .unwrap()
-            .with_extension("")
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        if module.last().is_some_and(|m| m == "mod" || m == "lib") {
-            module.pop();
-        }
         for words in tokens(&text).windows(4) {
             if words[0] == "pub" && words[1] == "mod" && words[3] == ";" {
                 let mut declared = module.clone();
