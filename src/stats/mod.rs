@@ -32,7 +32,7 @@ pub(crate) mod normal_power;
 pub mod power;
 pub mod sequential;
 pub mod signed_rank;
-pub mod tails;
+pub(crate) mod tails;
 
 #[cfg(test)]
 mod tests;
