@@ -26,7 +26,7 @@
 //!   (`FileToWrite`, `StreamedFile`) and the ledger's guarded read. Its writes come
 //!   back in the outcome for the executor in `cmd`, and the ledger's attempt, which is
 //!   decided under the ledger's lock, goes through the
-//!   [`pipeline::outcome::AttemptLedger`] the command hands in.
+//!   `pipeline::outcome::AttemptLedger` the command hands in.
 //!
 //! The data flow:
 //!
