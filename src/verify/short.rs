@@ -122,6 +122,20 @@ impl Aliases {
         self.aliases().any(|alias| alias == tokens)
     }
 
+    /// Whether `tokens` are a refusal: they begin with a refusal's whole words
+    /// (`unknowns` does not begin with `unknown`) and hold no alias as a run of words
+    /// (`Unknown Pleasures (1979)` and `not sure, but Paris` answer).
+    fn refused(&self, tokens: &[String]) -> bool {
+        let begins = REFUSALS.iter().any(|refusal| {
+            let words: Vec<&str> = refusal.split(' ').collect();
+            tokens.len() >= words.len() && tokens.iter().zip(&words).all(|(t, w)| t == w)
+        });
+        begins
+            && !self
+                .aliases()
+                .any(|alias| tokens.windows(alias.len()).any(|run| run == alias))
+    }
+
     fn f1(&self, tokens: &[String]) -> f64 {
         self.aliases()
             .map(|alias| token_f1(tokens, &alias))
@@ -185,7 +199,7 @@ impl AnswerRule for Short {
                     tokens.len()
                 ),
             )
-        } else if REFUSALS.iter().any(|r| tokens.join(" ").starts_with(r)) {
+        } else if aliases.refused(&tokens) {
             (
                 Outcome::Absent,
                 format!("no answer given (\"{said}\"); expected {expected}"),
@@ -231,7 +245,8 @@ mod tests {
         let truth = "group,kind,question,answer\n\
             fr,capital,Capital of France?,Paris\n\
             dday,date,When was D-Day?,6 June 1944|June 6 1944\n\
-            band,music,Which band?,The Beatles\n";
+            band,music,Which band?,The Beatles\n\
+            album,music,Joy Division's first album?,Unknown Pleasures\n";
         build("short", "s.csv", truth.as_bytes()).unwrap()
     }
 
@@ -344,5 +359,50 @@ mod tests {
             let g = grade("fr:capital", refusal);
             assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{refusal}");
         }
+    }
+
+    #[test]
+    fn a_refusal_is_told_by_whole_words_and_after_leading_space_or_markdown() {
+        for refusal in [
+            "  **I don't know.**",
+            "> I'm not sure",
+            "Answer: unable to tell",
+            "_No idea_ what the capital is",
+        ] {
+            let g = grade("fr:capital", refusal);
+            assert_eq!(
+                (g.correctness, g.composite),
+                (0.0, 0.0),
+                "{refusal}: {}",
+                g.feedback
+            );
+            assert!(
+                g.feedback.starts_with("no answer given"),
+                "{refusal}: {}",
+                g.feedback
+            );
+        }
+        // `unknowns` and `no ideas` only begin with the letters of a refusal: wrong
+        // answers, not refusals.
+        for wrong in ["Unknowns", "No ideas"] {
+            let g = grade("fr:capital", wrong);
+            assert_eq!(g.feedback, format!("expected Paris, response said {wrong}"));
+        }
+    }
+
+    #[test]
+    fn an_answer_that_begins_with_refusal_words_but_gives_an_alias_is_graded() {
+        let g = grade("album:music", "Unknown Pleasures (1979)");
+        assert_eq!((g.correct, g.correctness), (false, 0.8), "{}", g.feedback);
+        let g = grade("fr:capital", "Not sure, but Paris");
+        assert!(g.correctness > 0.0, "{}", g.feedback);
+        assert!(
+            g.feedback.starts_with("partial: token F1"),
+            "{}",
+            g.feedback
+        );
+        // Words of the question after a refusal are still a refusal.
+        let g = grade("dday:date", "I don't know which day in June");
+        assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{}", g.feedback);
     }
 }
