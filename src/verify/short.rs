@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::answer_marker;
 use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape, shown_briefly};
 
@@ -60,9 +61,7 @@ pub struct Aliases {
 static ARTICLES: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(a|an|the)\b").expect("the article pattern is valid"));
 
-static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\banswer\b[*_]*\s*(?:is\b|[:=])").expect("the marker pattern is valid")
-});
+static MARKER: LazyLock<Regex> = LazyLock::new(|| answer_marker::marker("answer", false, ""));
 
 static ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\s+or\s+|\s*[;|]\s*|\s+/\s+|,\s*or\s+")
@@ -106,9 +105,10 @@ pub fn token_f1<P: AsRef<str>, G: AsRef<str>>(prediction: &[P], gold: &[G]) -> f
 
 /// The answer an output gives: after its last marker, else its first non-blank line.
 pub fn answer_of(output: &str) -> &str {
-    let from = MARKER.find_iter(output).last().map_or(0, |m| m.end());
-    let text = output[from..].trim_start();
-    text[..text.find('\n').unwrap_or(text.len())].trim()
+    let from = answer_marker::after_markers(&MARKER, output)
+        .next()
+        .unwrap_or(0);
+    answer_marker::first_line(&output[from..]).trim()
 }
 
 impl Aliases {
