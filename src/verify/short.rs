@@ -355,33 +355,24 @@ mod tests {
             "{}",
             g.feedback
         );
-        for refusal in ["I don't know.", "Not sure", "Unknown"] {
-            let g = grade("fr:capital", refusal);
-            assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{refusal}");
-        }
-    }
-
-    #[test]
-    fn a_refusal_is_told_by_whole_words_and_after_leading_space_or_markdown() {
         for refusal in [
+            "I don't know.",
+            "Not sure",
+            "Unknown",
+            // After leading space or Markdown, or after a marker.
             "  **I don't know.**",
             "> I'm not sure",
             "Answer: unable to tell",
             "_No idea_ what the capital is",
         ] {
             let g = grade("fr:capital", refusal);
-            assert_eq!(
-                (g.correctness, g.composite),
-                (0.0, 0.0),
-                "{refusal}: {}",
-                g.feedback
-            );
-            assert!(
-                g.feedback.starts_with("no answer given"),
-                "{refusal}: {}",
-                g.feedback
-            );
+            assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{refusal}");
+            assert!(g.feedback.starts_with("no answer given"), "{}", g.feedback);
         }
+    }
+
+    #[test]
+    fn a_refusal_is_told_by_whole_words() {
         // `unknowns` and `no ideas` only begin with the letters of a refusal: wrong
         // answers, not refusals.
         for wrong in ["Unknowns", "No ideas"] {
