@@ -50,8 +50,8 @@ fn main() -> anyhow::Result<()> {
         std::io::stdout(),
         "{seconds:.4} {:?} {:e} {:e}",
         result.method,
-        result.p_improvement,
-        result.p_regression
+        result.tails.p_improvement,
+        result.tails.p_regression
     )?;
     Ok(())
 }

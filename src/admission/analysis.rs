@@ -12,6 +12,7 @@ use crate::stats::bounded_mean::{self, Histogram, betting_interval};
 use crate::stats::interval::paired_difference;
 use crate::stats::mcnemar::mcnemar_exact;
 use crate::stats::signed_rank::{Method, signed_rank_of_ties};
+use crate::stats::tails::Tails;
 
 /// One set of pairs tested: the whole holdout or one stratum.
 pub(super) struct Analysis {
@@ -21,11 +22,8 @@ pub(super) struct Analysis {
     pub(super) correct: Option<(u64, u64)>,
     pub(super) delta: Delta,
     pub(super) discordant: Option<Discordant>,
-    pub(super) p_improvement: f64,
-    pub(super) p_regression: f64,
-    pub(super) p_two_sided: f64,
-    /// log10 of the three p-values, from the tests' log-space tails.
-    pub(super) log10_p: [f64; 3],
+    /// The test's p-values and their log10s.
+    pub(super) tails: Tails,
     pub(super) method: TestMethod,
     pub(super) mean_difference: f64,
     /// What the test's power depends on besides n.
@@ -66,14 +64,7 @@ pub(super) fn analyse(set: &Set, test: Test, confidence: f64) -> Analysis {
                     baseline_only: b,
                     candidate_only: c,
                 }),
-                p_improvement: result.p_improvement,
-                p_regression: result.p_regression,
-                p_two_sided: result.p_two_sided,
-                log10_p: [
-                    result.log10_p_improvement,
-                    result.log10_p_regression,
-                    result.log10_p_two_sided,
-                ],
+                tails: result.tails,
                 method: TestMethod::Exact,
                 mean_difference,
                 spread: Spread::Discordance((b + c) as f64 / n as f64),
@@ -113,14 +104,7 @@ pub(super) fn analyse(set: &Set, test: Test, confidence: f64) -> Analysis {
                     interval: bounded_mean::METHOD.to_string(),
                 },
                 discordant: None,
-                p_improvement: result.p_improvement,
-                p_regression: result.p_regression,
-                p_two_sided: result.p_two_sided,
-                log10_p: [
-                    result.log10_p_improvement,
-                    result.log10_p_regression,
-                    result.log10_p_two_sided,
-                ],
+                tails: result.tails,
                 method,
                 mean_difference,
                 spread: Spread::Differences {

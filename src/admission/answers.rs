@@ -275,7 +275,7 @@ mod tests {
         let (base, cand) = files(5, [Some("110011"), Some("111111")]);
         let refused = admit(&base, &cand, Answers::default());
         assert_eq!(refused.verdict, Verdict::Refused);
-        assert!((refused.p_improvement - 0.03125).abs() < 1e-12);
+        assert!((refused.tails.p_improvement - 0.03125).abs() < 1e-12);
         let found = finding(&refused).unwrap();
         assert_eq!(found.result, Check::Fail);
         assert_eq!(

@@ -11,6 +11,7 @@ use crate::alpha::Alpha;
 use crate::stats::cluster::{DESIGN_EFFECT_WARNING, cluster_view_of_sums};
 use crate::stats::power::min_detectable_shift;
 use crate::stats::signed_rank::Method;
+use crate::stats::tails::OneSided;
 
 /// What the clusters show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -21,14 +22,11 @@ pub struct ClusterSummary {
     pub clusters: usize,
     /// Whether the admission decision rests on the clusters (`--cluster`).
     pub decides: bool,
-    /// The exact signed-rank test on cluster mean differences: one-sided improvement.
-    pub p_improvement: f64,
-    /// One-sided regression.
-    pub p_regression: f64,
-    /// log10 of `p_improvement`, computed in log space.
-    pub log10_p_improvement: f64,
-    /// log10 of `p_regression`, computed in log space.
-    pub log10_p_regression: f64,
+    /// The exact signed-rank test on cluster mean differences: its one-sided p-values
+    /// and their log10s, written as `p_improvement`, `p_regression`,
+    /// `log10_p_improvement`, `log10_p_regression`.
+    #[serde(flatten)]
+    pub tails: OneSided,
     /// `exact` or `saddlepoint`.
     pub method: TestMethod,
     /// The design effect: the variance of the mean difference when tasks of one group
@@ -60,10 +58,7 @@ pub fn summarise(summary: &Statistics, decides: bool, alpha: f64) -> Option<Clus
         column: "group".to_string(),
         clusters: view.clusters,
         decides,
-        p_improvement: view.test.p_improvement,
-        p_regression: view.test.p_regression,
-        log10_p_improvement: view.test.log10_p_improvement,
-        log10_p_regression: view.test.log10_p_regression,
+        tails: view.test.tails.one_sided(),
         method: match view.test.method {
             Method::Exact => TestMethod::Exact,
             Method::Saddlepoint => TestMethod::Saddlepoint,
@@ -87,7 +82,7 @@ pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: A
             proof,
         };
     };
-    let p = summary.p_improvement;
+    let p = summary.tails.p_improvement;
     let significant = level.rejects(p);
     let pass = significant && mean_difference > 0.0;
     let proof = format!(

@@ -59,8 +59,8 @@ fn rows(count: usize, arm: &str) -> String {
 }
 
 pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha) -> Finding {
-    let significant = alpha.rejects(overall.p_improvement);
-    let p = compare("p_improvement", overall.p_improvement, alpha);
+    let significant = alpha.rejects(overall.tails.p_improvement);
+    let p = compare("p_improvement", overall.tails.p_improvement, alpha);
     let level = crate::base::numbers::level(alpha.get());
     let (pass, proof, sentence) = match (test, overall.discordant) {
         (Test::McNemar, Some(d)) => {
@@ -72,7 +72,7 @@ pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha)
             let sentence = if significant {
                 format!(
                     "The candidate is significantly better: it {tally} (McNemar exact, p_improvement {} < alpha {level}).",
-                    p_value(overall.p_improvement)
+                    p_value(overall.tails.p_improvement)
                 )
             } else if b + c == 0 {
                 format!(
@@ -82,7 +82,7 @@ pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha)
             } else {
                 format!(
                     "The improvement is not significant: the candidate {tally}, and p_improvement {} is not below alpha {level} (McNemar exact).",
-                    p_value(overall.p_improvement)
+                    p_value(overall.tails.p_improvement)
                 )
             };
             (significant, format!("{p} ({})", overall.detail), sentence)
@@ -98,15 +98,15 @@ pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha)
             let sentence = match (significant, agrees) {
                 (true, true) => format!(
                     "The candidate is significantly better: its mean score is higher by {difference} and the signed ranks agree (p_improvement {} < alpha {level}).",
-                    p_value(overall.p_improvement)
+                    p_value(overall.tails.p_improvement)
                 ),
                 (true, false) => format!(
                     "The ranks and the mean disagree: the signed ranks favour the candidate (p_improvement {} < alpha {level}) but the mean score difference is {difference}, so the improvement is not established.",
-                    p_value(overall.p_improvement)
+                    p_value(overall.tails.p_improvement)
                 ),
                 (false, _) => format!(
                     "The improvement is not significant: p_improvement {} is not below alpha {level} (Wilcoxon signed-rank, mean score difference {difference}).",
-                    p_value(overall.p_improvement)
+                    p_value(overall.tails.p_improvement)
                 ),
             };
             (significant && agrees, proof, sentence)
@@ -122,21 +122,21 @@ pub(super) fn regression_evidence(
 ) -> Finding {
     let level = crate::base::numbers::level(alpha.get());
     if strata.is_empty() {
-        let pass = !alpha.rejects(overall.p_regression);
+        let pass = !alpha.rejects(overall.tails.p_regression);
         let proof = format!(
             "{} overall, not stratified ({})",
-            compare("p_regression", overall.p_regression, alpha),
+            compare("p_regression", overall.tails.p_regression, alpha),
             overall.detail
         );
         let sentence = if pass {
             format!(
                 "No significant regression overall (p_regression {}); the pairs are not stratified.",
-                p_value(overall.p_regression)
+                p_value(overall.tails.p_regression)
             )
         } else {
             format!(
                 "The candidate regressed significantly overall: p_regression {} < alpha {level}.",
-                p_value(overall.p_regression)
+                p_value(overall.tails.p_regression)
             )
         };
         return evidence(Criterion::NoStratumRegressed, pass, proof, sentence);
@@ -148,11 +148,11 @@ pub(super) fn regression_evidence(
     if failing.is_empty() {
         let (weakest, detail) = strata
             .iter()
-            .min_by(|x, y| x.0.p_regression.total_cmp(&y.0.p_regression))
+            .min_by(|x, y| x.0.tails.p_regression.total_cmp(&y.0.tails.p_regression))
             .expect("strata is not empty here");
         let proof = format!(
             "smallest {} on {} ({detail}), across {} {} of {}",
-            compare("p_regression", weakest.p_regression, alpha),
+            compare("p_regression", weakest.tails.p_regression, alpha),
             label(weakest),
             strata.len(),
             if strata.len() == 1 {
@@ -165,7 +165,7 @@ pub(super) fn regression_evidence(
         let sentence = format!(
             "No {} regressed significantly: the smallest p_regression is {} ({}).",
             weakest.name,
-            p_value(weakest.p_regression),
+            p_value(weakest.tails.p_regression),
             label(weakest)
         );
         return evidence(Criterion::NoStratumRegressed, true, proof, sentence);
@@ -175,7 +175,7 @@ pub(super) fn regression_evidence(
         .map(|(s, detail)| {
             format!(
                 "{} on {} ({detail})",
-                compare("p_regression", s.p_regression, alpha),
+                compare("p_regression", s.tails.p_regression, alpha),
                 label(s)
             )
         })
@@ -187,7 +187,7 @@ pub(super) fn regression_evidence(
             format!(
                 "The candidate regressed significantly on {}: p_regression {} < alpha {level} ({}).",
                 label(s),
-                p_value(s.p_regression),
+                p_value(s.tails.p_regression),
                 in_metric(s)
             )
         })

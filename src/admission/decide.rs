@@ -103,11 +103,8 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
                     .map(|m| a.delta.low.is_some_and(|low| low > -m.get())),
                 delta: a.delta,
                 discordant: a.discordant,
-                p_improvement: a.p_improvement,
-                p_regression: a.p_regression,
-                log10_p_improvement: a.log10_p[0],
-                log10_p_regression: a.log10_p[1],
-                significant_regression: level.rejects(a.p_regression),
+                tails: a.tails.one_sided(),
+                significant_regression: level.rejects(a.tails.p_regression),
                 min_detectable_shift: best_case,
                 regression_detectable_80_power: detectable(a.n, a.spread, alpha).map(|d| d.0),
                 note: None,
@@ -229,12 +226,7 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
         power,
         delta: overall.delta,
         discordant: overall.discordant,
-        p_improvement: overall.p_improvement,
-        p_regression: overall.p_regression,
-        p_two_sided: overall.p_two_sided,
-        log10_p_improvement: overall.log10_p[0],
-        log10_p_regression: overall.log10_p[1],
-        log10_p_two_sided: overall.log10_p[2],
+        tails: overall.tails,
         min_detectable_shift: match (&cluster, config.cluster) {
             (Some(c), true) => c.min_detectable_shift,
             _ => shift,
@@ -271,7 +263,7 @@ fn inconclusive(
             )
     });
     if !(only_improvement && failed(Criterion::ImprovementSignificant))
-        || level.rejects(overall.p_regression)
+        || level.rejects(overall.tails.p_regression)
     {
         return None;
     }

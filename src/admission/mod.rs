@@ -39,6 +39,7 @@ pub use notes::stratum_note;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataChoice, StrataRequest, TaskList};
 pub use summary::Statistics;
 
+use crate::stats::tails::{OneSided, Tails};
 use serde::Serialize;
 
 /// The decision (also the verdict a ledger record keeps). Exit status 0 for admitted,
@@ -195,15 +196,11 @@ pub struct Stratum {
     pub delta: Delta,
     /// McNemar's b and c in the stratum (McNemar only).
     pub discordant: Option<Discordant>,
-    /// One-sided p-value for improvement within the stratum.
-    pub p_improvement: f64,
-    /// One-sided p-value for regression within the stratum.
-    pub p_regression: f64,
-    /// log10 of `p_improvement`, computed in log space (finite where the p-value
-    /// underflows to 0).
-    pub log10_p_improvement: f64,
-    /// log10 of `p_regression`, likewise.
-    pub log10_p_regression: f64,
+    /// The one-sided p-values within the stratum and their log10s (computed in log
+    /// space, finite where a p-value underflows to 0), written as the fields
+    /// `p_improvement`, `p_regression`, `log10_p_improvement`, `log10_p_regression`.
+    #[serde(flatten)]
+    pub tails: OneSided,
     /// `p_regression < alpha`: this stratum alone refuses the candidate.
     pub significant_regression: bool,
     /// With `--margin`: whether the stratum's lower bound is above −margin (`false`
@@ -322,20 +319,13 @@ pub struct Admission {
     pub delta: Delta,
     /// McNemar's b and c (McNemar only).
     pub discordant: Option<Discordant>,
-    /// One-sided p-value for improvement (candidate better).
-    pub p_improvement: f64,
-    /// One-sided p-value for regression (candidate worse).
-    pub p_regression: f64,
-    /// Two-sided p-value.
-    pub p_two_sided: f64,
-    /// log10 of `p_improvement`, computed in log space where the p-value is computed:
-    /// finite and exact where `p_improvement` underflows to 0 (reports then print the
-    /// p-value as `< 1e-300`).
-    pub log10_p_improvement: f64,
-    /// log10 of `p_regression`, likewise.
-    pub log10_p_regression: f64,
-    /// log10 of `p_two_sided`, likewise.
-    pub log10_p_two_sided: f64,
+    /// The p-values, one-sided for improvement (candidate better) and regression
+    /// (candidate worse) and two-sided, with their log10s computed in log space: finite
+    /// and exact where a p-value underflows to 0 (reports then print the p-value as
+    /// `< 1e-300`). Written as the six fields `p_improvement`, `p_regression`,
+    /// `p_two_sided`, `log10_p_improvement`, `log10_p_regression`, `log10_p_two_sided`.
+    #[serde(flatten)]
+    pub tails: Tails,
     /// McNemar: the smallest paired shift any result on n pairs could show at alpha
     /// (every disagreement one way); absent when n is too small for any significant
     /// result, and for signed-rank, whose floor is a count of non-zero differences, not a

@@ -54,6 +54,6 @@ pub fn stratum_note(stratum: &Stratum, test: Test, alpha: Alpha) -> Option<Strin
         "Its {confidence}% interval of the {} difference lies wholly below zero (upper bound {}), yet {test_words} gives p_regression {} >= alpha {level}, so the stratum does not count as regressed. The level is not the reason (the upper bound of a two-sided {confidence}% interval is a one-sided {one_sided}% bound, the level of the test); {reason}. Consider --margin, which checks the interval.",
         TestedMetric::of(name).words(),
         signed(high),
-        p_value(stratum.p_regression)
+        p_value(stratum.tails.p_regression)
     ))
 }

@@ -93,7 +93,7 @@ fn one_win_and_five_ties_is_inconclusive_with_the_tasks_that_would_settle_it() {
     let a = run(&b, &c, None);
     assert_eq!(a.verdict, Verdict::Inconclusive);
     // P(X >= 1 | X ~ Binomial(1, 1/2)) = 1/2.
-    assert!((a.p_improvement - 0.5).abs() < EXACT);
+    assert!((a.tails.p_improvement - 0.5).abs() < EXACT);
     assert_eq!(a.test.name, TestName::McNemar);
     assert_eq!(result(&a, Criterion::ImprovementSignificant), Check::Fail);
     // Every disagreement favours the candidate (psi = delta = 1/6), so exact power at n
@@ -116,7 +116,7 @@ fn the_same_pairs_with_a_regressed_stratum_are_refused_not_inconclusive() {
     rows.extend(repeat("year", 1, 0, 6));
     let (b, c) = files(&rows, true);
     let stratified = run(&b, &c, None);
-    assert!((stratified.p_improvement - 31_180.0 / 262_144.0).abs() < EXACT);
+    assert!((stratified.tails.p_improvement - 31_180.0 / 262_144.0).abs() < EXACT);
     assert_eq!(stratified.verdict, Verdict::Refused);
     assert_eq!(stratified.tasks_needed, None);
     assert_eq!(
@@ -165,7 +165,7 @@ fn an_underpowered_signed_rank_lean_is_inconclusive_with_the_normal_tasks_needed
     }
     let a = run(&base, &cand, None);
     assert_eq!(a.test.name, TestName::SignedRank);
-    assert!((a.p_improvement - 0.078125).abs() < EXACT);
+    assert!((a.tails.p_improvement - 0.078125).abs() < EXACT);
     assert_eq!(a.verdict, Verdict::Inconclusive);
     assert_eq!(a.tasks_needed, Some(18));
     assert!(
@@ -187,7 +187,7 @@ fn ten_pairs_each_up_a_hundredth_claim_no_floor_of_fifty_percent() {
     }
     let a = run(&base, &cand, None);
     assert_eq!(a.verdict, Verdict::Admitted);
-    assert!((a.p_improvement - 1.0 / 1024.0).abs() < EXACT);
+    assert!((a.tails.p_improvement - 1.0 / 1024.0).abs() < EXACT);
     assert!(!a.power.contains("no shift smaller than"), "{}", a.power);
     assert!(!a.power.contains("50.0%"), "{}", a.power);
     assert!(
@@ -245,7 +245,7 @@ fn admits_five_aligned_wins() {
     let a = run(&b, &c, None);
     assert_eq!(a.verdict, Verdict::Admitted);
     // 2^-5.
-    assert!((a.p_improvement - 0.03125).abs() < EXACT);
+    assert!((a.tails.p_improvement - 0.03125).abs() < EXACT);
     assert_eq!(
         a.discordant,
         Some(Discordant {
@@ -265,7 +265,7 @@ fn refuses_six_identical_pairs_and_reports_what_six_could_detect() {
     let (b, c) = files(&repeat("id", 1, 1, 6), true);
     let a = run(&b, &c, None);
     assert_eq!(a.verdict, Verdict::Refused);
-    assert_eq!(a.p_improvement, 1.0);
+    assert_eq!(a.tails.p_improvement, 1.0);
     // 0.5^5 < 0.05 <= 0.5^4, so five discordant pairs of six: 5/6.
     let shift = a.min_detectable_shift.unwrap();
     assert!((shift - 5.0 / 6.0).abs() < EXACT);
@@ -285,12 +285,12 @@ fn refuses_a_candidate_better_overall_that_regresses_on_one_kind() {
     let (b, c) = files(&rows, true);
     let a = run(&b, &c, None);
     // Overall b 6, c 30: P(X >= 30 | n 36) = 298937 / 2^33 (exact sum of C(36, k)).
-    assert!((a.p_improvement - 298_937.0 / 8_589_934_592.0).abs() < EXACT);
+    assert!((a.tails.p_improvement - 298_937.0 / 8_589_934_592.0).abs() < EXACT);
     assert_eq!(result(&a, Criterion::ImprovementSignificant), Check::Pass);
     assert_eq!(a.verdict, Verdict::Refused);
     let year = a.strata.iter().find(|s| s.value == "year").unwrap();
     // Six losses of six: 2^-6.
-    assert!((year.p_regression - 0.015625).abs() < EXACT);
+    assert!((year.tails.p_regression - 0.015625).abs() < EXACT);
     assert!(year.significant_regression);
     assert_eq!(
         a.strata.iter().filter(|s| s.significant_regression).count(),
@@ -314,7 +314,7 @@ fn a_stratum_is_tested_at_alpha_with_no_multiplicity_correction() {
     let a = run(&b, &c, None);
     assert_eq!(a.verdict, Verdict::Refused);
     let d = a.strata.iter().find(|s| s.value == "d").unwrap();
-    assert!((d.p_regression - 0.03125).abs() < EXACT);
+    assert!((d.tails.p_regression - 0.03125).abs() < EXACT);
     assert_eq!(a.strata.len(), 4);
     assert_eq!(
         a.strata
@@ -333,7 +333,7 @@ fn the_same_sweep_as_scores_only_is_admitted_through_signed_rank() {
     assert_eq!(a.test.method, TestMethod::Exact);
     assert_eq!(a.verdict, Verdict::Admitted);
     // Five positive differences: W+ is its maximum, P = 2^-5.
-    assert!((a.p_improvement - 0.03125).abs() < EXACT);
+    assert!((a.tails.p_improvement - 0.03125).abs() < EXACT);
     assert_eq!(a.discordant, None);
     assert_eq!(a.delta.estimate, 1.0);
 }
@@ -352,7 +352,7 @@ fn refuses_when_the_signed_ranks_and_the_mean_disagree_in_direction() {
     base.push_str("t9,1\n");
     cand.push_str("t9,0.05\n");
     let a = run(&base, &cand, None);
-    assert!((a.p_improvement - 47.0 / 1024.0).abs() < 1e-9);
+    assert!((a.tails.p_improvement - 47.0 / 1024.0).abs() < 1e-9);
     assert!(a.delta.estimate < 0.0);
     assert_eq!(a.verdict, Verdict::Refused);
     assert!(a.reasons[0].starts_with("The ranks and the mean disagree"));
@@ -448,9 +448,9 @@ fn swapping_baseline_and_candidate_swaps_the_one_sided_p_values() {
         let (b, c) = files(&rows, with_correct);
         let forward = run(&b, &c, None);
         let backward = run(&c, &b, None);
-        assert_eq!(forward.p_improvement, backward.p_regression);
-        assert_eq!(forward.p_regression, backward.p_improvement);
-        assert_eq!(forward.p_two_sided, backward.p_two_sided);
+        assert_eq!(forward.tails.p_improvement, backward.tails.p_regression);
+        assert_eq!(forward.tails.p_regression, backward.tails.p_improvement);
+        assert_eq!(forward.tails.p_two_sided, backward.tails.p_two_sided);
     }
 }
 
@@ -624,13 +624,17 @@ mod properties {
             Some(0.1),
         );
         prop_assert_eq!(&a, &b);
-        for p in [a.p_improvement, a.p_regression, a.p_two_sided] {
+        for p in [
+            a.tails.p_improvement,
+            a.tails.p_regression,
+            a.tails.p_two_sided,
+        ] {
             prop_assert!((0.0..=1.0).contains(&p));
         }
         prop_assert!(
             a.strata
                 .iter()
-                .all(|s| (0.0..=1.0).contains(&s.p_regression))
+                .all(|s| (0.0..=1.0).contains(&s.tails.p_regression))
         );
         let admitted = a.verdict == Verdict::Admitted;
         prop_assert_eq!(admitted, a.evidence.iter().all(|e| e.result == Check::Pass));

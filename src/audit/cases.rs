@@ -35,7 +35,7 @@ pub fn worst_case(n: u64, baseline: u64, candidate: u64) -> Option<(u64, u64, f6
     }
     let b = baseline.min(n - candidate);
     let c = b + candidate - baseline;
-    Some((b, c, mcnemar_exact(b, c).p_improvement))
+    Some((b, c, mcnemar_exact(b, c).tails.p_improvement))
 }
 
 /// The smallest share δ of `units` that the test detects with 80% power at `alpha`

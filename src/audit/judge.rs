@@ -148,7 +148,7 @@ pub fn judge(claim: &Claim, alpha: Alpha) -> Option<Judgement> {
 /// (each unit holding at least one of the c wins) is judged.
 fn discordant(claim: &Claim, b: u64, c: u64, tested: Alpha) -> Findings {
     let test = mcnemar_exact(b, c);
-    let p = test.p_improvement;
+    let p = test.tails.p_improvement;
     let naive = format!(
         "McNemar exact on b {b}, c {c}: p_improvement {} {} alpha {}.",
         p_text(p),
@@ -180,7 +180,7 @@ fn discordant(claim: &Claim, b: u64, c: u64, tested: Alpha) -> Findings {
             "discordant pairs"
         },
         clusters: claim.clusters,
-        data_log10: data.map(|_| test.log10_p_improvement),
+        data_log10: data.map(|_| test.tails.log10_p_improvement),
         data,
         data_sentence: naive,
         no_gain: false,
@@ -369,7 +369,7 @@ fn conclude(claim: &Claim, tested: Alpha, findings: Findings) -> Judgement {
         p_worst_case: f.worst.map(|w| w.2),
         log10_p_worst_case: f
             .worst
-            .map(|(b, c, _)| mcnemar_exact(b, c).log10_p_improvement),
+            .map(|(b, c, _)| mcnemar_exact(b, c).tails.log10_p_improvement),
         b,
         c,
         worst_case_b: f.worst.map(|w| w.0),

@@ -33,7 +33,7 @@ fn the_worst_case_is_the_largest_p_over_every_feasible_pairing() {
             for cand in base + 1..=n {
                 let feasible = base.saturating_sub(cand)..=base.min(n - cand);
                 let largest = feasible
-                    .map(|b| mcnemar_exact(b, b + cand - base).p_improvement)
+                    .map(|b| mcnemar_exact(b, b + cand - base).tails.p_improvement)
                     .fold(0.0_f64, f64::max);
                 let (b, c, p) = worst_case(n, base, cand).unwrap();
                 assert_eq!((b, c - b), (base.min(n - cand), cand - base));

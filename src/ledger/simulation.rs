@@ -64,7 +64,9 @@ pub fn null_family_rates(setup: NullRuns) -> FamilyRates {
                 baseline_only += baseline & (candidate ^ 1);
                 candidate_only += candidate & (baseline ^ 1);
             }
-            let p_mcnemar = mcnemar_exact(baseline_only, candidate_only).p_improvement;
+            let p_mcnemar = mcnemar_exact(baseline_only, candidate_only)
+                .tails
+                .p_improvement;
             let p_uniform = (stream.next_word() >> 11) as f64 / (1u64 << 53) as f64;
             let spent = attempt_alpha(setup.alpha, attempt);
             any[0] |= p_mcnemar < spent;

@@ -535,7 +535,7 @@ fn under_ledger(path: &Path, mut prepared: Prepared) -> anyhow::Result<Evaluatio
                     TestName::SignedRank => "signed-rank".to_string(),
                 },
                 n: admission.n as u64,
-                p_improvement: admission.p_improvement,
+                p_improvement: admission.tails.p_improvement,
                 verdict: admission.verdict,
             };
             Ok((decision, admission))

@@ -152,12 +152,12 @@ fn never_admits_both_ways(rows: &[Row], correct: bool) -> Result<(), TestCaseErr
         "admitted both ways"
     );
     prop_assert_eq!(
-        forward.admission.p_improvement,
-        backward.admission.p_regression
+        forward.admission.tails.p_improvement,
+        backward.admission.tails.p_regression
     );
     prop_assert_eq!(
-        forward.admission.p_regression,
-        backward.admission.p_improvement
+        forward.admission.tails.p_regression,
+        backward.admission.tails.p_improvement
     );
     Ok(())
 }
@@ -210,8 +210,8 @@ proptest! {
         let (base, cand) = arms(&more, &in_order(more.len()), &in_order(more.len()), true);
         let after = decide(&base, &cand, TestChoice::Auto).report;
         prop_assert_eq!(after.admission.verdict, before.admission.verdict);
-        prop_assert_eq!(after.admission.p_improvement, before.admission.p_improvement);
-        prop_assert_eq!(after.admission.p_regression, before.admission.p_regression);
+        prop_assert_eq!(after.admission.tails.p_improvement, before.admission.tails.p_improvement);
+        prop_assert_eq!(after.admission.tails.p_regression, before.admission.tails.p_regression);
         prop_assert_eq!(after.admission.n, before.admission.n + extra.len());
     }
 
@@ -260,8 +260,8 @@ proptest! {
         let one = decide(&base, &unit, TestChoice::SignedRank).report;
         let other = decide(&base, &shrunk, TestChoice::SignedRank).report;
         prop_assert_eq!(one.admission.verdict, other.admission.verdict);
-        prop_assert_eq!(one.admission.p_improvement, other.admission.p_improvement);
-        prop_assert_eq!(one.admission.p_regression, other.admission.p_regression);
+        prop_assert_eq!(one.admission.tails.p_improvement, other.admission.tails.p_improvement);
+        prop_assert_eq!(one.admission.tails.p_regression, other.admission.tails.p_regression);
         let regressed = |r: &crate::report::Report| -> Vec<bool> {
             r.admission.strata.iter().map(|s| s.significant_regression).collect()
         };

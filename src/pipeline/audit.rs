@@ -157,9 +157,10 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
     let clustered = admission.cluster.as_ref().filter(|c| c.decides);
     let rerun = Rerun {
         admitted: admission.verdict == Verdict::Admitted,
-        p_improvement: clustered.map_or(admission.p_improvement, |c| c.p_improvement),
-        log10_p_improvement: clustered
-            .map_or(admission.log10_p_improvement, |c| c.log10_p_improvement),
+        p_improvement: clustered.map_or(admission.tails.p_improvement, |c| c.tails.p_improvement),
+        log10_p_improvement: clustered.map_or(admission.tails.log10_p_improvement, |c| {
+            c.tails.log10_p_improvement
+        }),
         n: admission.n as u64,
         clusters: clustered.map(|c| c.clusters as u64),
         discordant: admission

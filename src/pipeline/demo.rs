@@ -389,7 +389,7 @@ fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
     });
     let mut line = format!(
         "admit:  {arm} against baseline: {verdict} (p_improvement {}{counts}); report in {}",
-        p_value(report.admission.p_improvement),
+        p_value(report.admission.tails.p_improvement),
         folder.join("admission.md").display()
     );
     for reason in report

@@ -147,7 +147,7 @@ fn strata_table(md: &mut String, report: &Report, column: &str, confidence: &str
             esc(&s.value),
             s.n,
             interval(&s.delta),
-            p_value(s.p_regression),
+            p_value(s.tails.p_regression),
             if s.significant_regression {
                 "**yes**"
             } else {
@@ -196,9 +196,9 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
         report.admission.test.metric.words(),
         interval(&report.admission.delta),
         esc(&report.admission.delta.interval),
-        p_value(report.admission.p_improvement),
-        p_value(report.admission.p_regression),
-        p_value(report.admission.p_two_sided)
+        p_value(report.admission.tails.p_improvement),
+        p_value(report.admission.tails.p_regression),
+        p_value(report.admission.tails.p_two_sided)
     );
     if !plots.is_empty() {
         let links: Vec<String> = plots
@@ -224,7 +224,7 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
             } else {
                 ""
             },
-            crate::base::numbers::p_value(c.p_improvement),
+            crate::base::numbers::p_value(c.tails.p_improvement),
             c.design_effect
                 .map_or("not defined".to_string(), |d| format!("{d:.2}")),
             DESIGN_EFFECT_MEANS,

@@ -74,9 +74,9 @@ pub fn render(report: &Report) -> String {
         "difference: {} in {} ({confidence}% interval)\np-values:   improvement {}, regression {}, two-sided {}",
         interval(&report.admission.delta),
         report.admission.test.metric.words(),
-        p_value(report.admission.p_improvement),
-        p_value(report.admission.p_regression),
-        p_value(report.admission.p_two_sided)
+        p_value(report.admission.tails.p_improvement),
+        p_value(report.admission.tails.p_regression),
+        p_value(report.admission.tails.p_two_sided)
     );
     if let Some(column) = &report.admission.strata_column {
         let _ = writeln!(
@@ -98,7 +98,7 @@ pub fn render(report: &Report) -> String {
                 arm(s.baseline_correct, s.baseline_mean),
                 arm(s.candidate_correct, s.candidate_mean),
                 interval(&s.delta),
-                p_value(s.p_regression),
+                p_value(s.tails.p_regression),
                 if s.significant_regression {
                     "  REGRESSED"
                 } else {
@@ -136,7 +136,7 @@ pub fn render(report: &Report) -> String {
             c.clusters,
             c.column,
             if c.decides { " (deciding)" } else { "" },
-            crate::base::numbers::p_value(c.p_improvement),
+            crate::base::numbers::p_value(c.tails.p_improvement),
             c.design_effect
                 .map_or("not defined".to_string(), |d| format!("{d:.2}")),
             super::markdown::DESIGN_EFFECT_MEANS

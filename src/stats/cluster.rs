@@ -237,9 +237,9 @@ mod tests {
                 assert_eq!(view.clusters, clusters);
                 let expected = enumerate_improvement(&view.cluster_means);
                 assert!(
-                    (view.test.p_improvement - expected).abs() < 1e-12,
+                    (view.test.tails.p_improvement - expected).abs() < 1e-12,
                     "{clusters} clusters: {} vs {expected}",
-                    view.test.p_improvement
+                    view.test.tails.p_improvement
                 );
             }
         }
@@ -329,9 +329,9 @@ mod tests {
                     }
                 }
             }
-            task_level += usize::from(mcnemar_exact(b, c).p_improvement < alpha);
+            task_level += usize::from(mcnemar_exact(b, c).tails.p_improvement < alpha);
             cluster_level +=
-                usize::from(cluster_view(pairs.iter().copied()).test.p_improvement < alpha);
+                usize::from(cluster_view(pairs.iter().copied()).test.tails.p_improvement < alpha);
         }
         let (task_rate, cluster_rate) = (
             task_level as f64 / runs as f64,

@@ -4,6 +4,7 @@
 //! favour either arm, so the count favouring the candidate is Binomial(b + c, ½).
 
 use super::binomial;
+use super::tails::Tails;
 
 /// Mid-p versions of the three p-values: the probability of the observed count itself
 /// is counted half (one-sided) or removed once (two-sided), as in the reference table.
@@ -24,19 +25,10 @@ pub struct McNemar {
     pub b: u64,
     /// Pairs the candidate got right and the baseline wrong.
     pub c: u64,
-    /// P(X ≥ c), X ~ Binomial(b + c, ½): evidence that the candidate is better.
-    pub p_improvement: f64,
-    /// P(X ≥ b): evidence that the candidate is worse.
-    pub p_regression: f64,
-    /// min(1, 2 · P(X ≤ min(b, c))).
-    pub p_two_sided: f64,
-    /// log10 of `p_improvement`, computed in log space: finite and exact where the
-    /// p-value itself underflows (−331.133 for b 0, c 1,100).
-    pub log10_p_improvement: f64,
-    /// log10 of `p_regression`, likewise.
-    pub log10_p_regression: f64,
-    /// log10 of `p_two_sided`, likewise.
-    pub log10_p_two_sided: f64,
+    /// The p-values, X ~ Binomial(b + c, ½): improvement P(X ≥ c), regression
+    /// P(X ≥ b), two-sided min(1, 2 · P(X ≤ min(b, c))); each with its log10 from the
+    /// log-space tail.
+    pub tails: Tails,
     /// The mid-p variants.
     pub mid_p: MidP,
     /// The conditional odds ratio c / b; `None` when b = 0 (it would be infinite or
@@ -64,12 +56,7 @@ pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {
         return McNemar {
             b,
             c,
-            p_improvement: 1.0,
-            p_regression: 1.0,
-            p_two_sided: 1.0,
-            log10_p_improvement: 0.0,
-            log10_p_regression: 0.0,
-            log10_p_two_sided: 0.0,
+            tails: Tails::none(),
             mid_p: one,
             odds_ratio,
         };
@@ -78,24 +65,23 @@ pub fn mcnemar_exact(b: u64, c: u64) -> McNemar {
     let p_improvement = binomial::upper_tail(c, n, 0.5);
     let p_regression = binomial::upper_tail(b, n, 0.5);
     let smaller = b.min(c);
-    let p_two_sided = (2.0 * binomial::lower_tail(smaller, n, 0.5)).min(1.0);
-    let log10 = std::f64::consts::LOG10_E;
-    let log10_p_two_sided =
-        (std::f64::consts::LOG10_2 + log10 * binomial::ln_lower_tail(smaller, n, 0.5)).min(0.0);
+    let tails = Tails::from_ln(
+        (p_improvement, binomial::ln_upper_tail(c, n, 0.5)),
+        (p_regression, binomial::ln_upper_tail(b, n, 0.5)),
+        (
+            binomial::lower_tail(smaller, n, 0.5),
+            binomial::ln_lower_tail(smaller, n, 0.5),
+        ),
+    );
     let mid_p = MidP {
         p_improvement: p_improvement - 0.5 * point(c),
         p_regression: p_regression - 0.5 * point(b),
-        p_two_sided: p_two_sided - point(smaller),
+        p_two_sided: tails.p_two_sided - point(smaller),
     };
     McNemar {
         b,
         c,
-        p_improvement,
-        p_regression,
-        p_two_sided,
-        log10_p_improvement: log10 * binomial::ln_upper_tail(c, n, 0.5),
-        log10_p_regression: log10 * binomial::ln_upper_tail(b, n, 0.5),
-        log10_p_two_sided,
+        tails,
         mid_p,
         odds_ratio,
     }

@@ -32,6 +32,7 @@ pub mod normal_power;
 pub mod power;
 pub mod sequential;
 pub mod signed_rank;
+pub mod tails;
 
 #[cfg(test)]
 mod tests;

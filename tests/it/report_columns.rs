@@ -442,3 +442,76 @@ fn a_mcnemar_stratum_whose_tango_interval_excludes_zero_before_the_exact_test_sa
         "{note}"
     );
 }
+
+/// The keys of the object that opens at the first line equal to `opening` in pretty
+/// JSON, in the order written: the lines indented two spaces deeper than `opening`,
+/// up to its closing brace.
+fn keys_after(text: &str, opening: &str) -> Vec<String> {
+    let indent = opening.len() - opening.trim_start().len();
+    let key_indent = " ".repeat(indent + 2);
+    let close = format!("{}}}", " ".repeat(indent));
+    let lines = text.lines().skip_while(|l| *l != opening).skip(1);
+    lines
+        .take_while(|l| !l.starts_with(&close))
+        .filter_map(|l| {
+            let rest = l.strip_prefix(&key_indent)?.strip_prefix('"')?;
+            Some(rest.split('"').next()?.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn admission_json_writes_the_p_values_where_docs_reports_md_lists_them() {
+    // Strata from `kind`, and a cluster view since every task has its own group.
+    let dir = tempfile::tempdir().unwrap();
+    let losses = rows("title", 0, 4, (1, 1.0), (0, 0.0));
+    let wins = rows("year", 4, 8, (0, 0.0), (1, 1.0));
+    scores(dir.path(), &[losses, wins].concat(), true);
+    let out = admit(dir.path(), &["--format", "json"]);
+    let top = keys_after(&out.stdout, "{");
+    let around = |key: &str, before: usize, after: usize| -> Vec<String> {
+        let at = top.iter().position(|k| k == key).unwrap();
+        top[at - before..=at + after].to_vec()
+    };
+    assert_eq!(
+        around("p_improvement", 1, 6),
+        [
+            "discordant",
+            "p_improvement",
+            "p_regression",
+            "p_two_sided",
+            "log10_p_improvement",
+            "log10_p_regression",
+            "log10_p_two_sided",
+            "min_detectable_shift",
+        ],
+        "{top:?}"
+    );
+    assert_eq!(
+        keys_after(&out.stdout, "    {")[8..14],
+        [
+            "discordant",
+            "p_improvement",
+            "p_regression",
+            "log10_p_improvement",
+            "log10_p_regression",
+            "significant_regression",
+        ]
+    );
+    assert_eq!(
+        keys_after(&out.stdout, "  \"cluster\": {"),
+        [
+            "column",
+            "clusters",
+            "decides",
+            "p_improvement",
+            "p_regression",
+            "log10_p_improvement",
+            "log10_p_regression",
+            "method",
+            "design_effect",
+            "min_detectable_shift",
+            "warning",
+        ]
+    );
+}

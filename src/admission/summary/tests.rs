@@ -216,8 +216,8 @@ fn the_signed_rank_test_on_ties_is_the_test_on_the_differences_they_group() {
                 )
             );
             for (g, e) in [
-                (got.p_improvement, expected.p_improvement),
-                (got.p_regression, expected.p_regression),
+                (got.tails.p_improvement, expected.tails.p_improvement),
+                (got.tails.p_regression, expected.tails.p_regression),
             ] {
                 assert!(
                     (g - e).abs() <= 1e-12 * e.max(1e-300),

@@ -326,9 +326,9 @@ impl Monitor {
                 let p = if self.design.binary {
                     let losses = d.iter().filter(|&&x| x < -0.5).count() as u64;
                     let wins = d.iter().filter(|&&x| x > 0.5).count() as u64;
-                    mcnemar_exact(losses, wins).p_regression
+                    mcnemar_exact(losses, wins).tails.p_regression
                 } else {
-                    signed_rank(d, self.design.zero).p_regression
+                    signed_rank(d, self.design.zero).tails.p_regression
                 };
                 p < alpha
             })
@@ -348,9 +348,9 @@ impl Monitor {
             let test = signed_rank(&self.differences, self.design.zero);
             let mean = self.differences.iter().sum::<f64>() / self.differences.len() as f64;
             // With the whole of alpha spent by the e-process nothing is left to test.
-            let shown = alpha > 0.0 && test.p_improvement < alpha && mean > 0.0;
+            let shown = alpha > 0.0 && test.tails.p_improvement < alpha && mean > 0.0;
             let test = FinalTest::SignedRank {
-                p_improvement: test.p_improvement,
+                p_improvement: test.tails.p_improvement,
                 alpha,
                 mean,
             };

@@ -22,6 +22,7 @@ pub mod saddlepoint;
 pub mod tie_groups;
 
 use super::TIE_TOLERANCE;
+use super::tails::Tails;
 use null_table::null_cdf;
 pub use saddlepoint::SADDLEPOINT_RELATIVE_ERROR;
 use tie_groups::TieGroup;
@@ -115,19 +116,9 @@ pub struct SignedRank {
     pub n_zero: usize,
     /// Sum of the (mid)ranks of the positive differences.
     pub w_plus: f64,
-    /// P(W+ ≥ observed): evidence that differences (candidate − baseline) tend positive.
-    pub p_improvement: f64,
-    /// P(W+ ≤ observed): evidence that they tend negative.
-    pub p_regression: f64,
-    /// min(1, 2 · the smaller one-sided p-value), as R and scipy for this symmetric null.
-    pub p_two_sided: f64,
-    /// log10 of `p_improvement`, computed in log space: finite and exact where the
-    /// p-value itself underflows (−331.133 for 1,100 positive differences).
-    pub log10_p_improvement: f64,
-    /// log10 of `p_regression`, likewise.
-    pub log10_p_regression: f64,
-    /// log10 of `p_two_sided`, likewise.
-    pub log10_p_two_sided: f64,
+    /// The p-values: improvement P(W+ ≥ observed), regression P(W+ ≤ observed),
+    /// two-sided min(1, 2 · the smaller); each with its log10 from the log-space tail.
+    pub tails: Tails,
     /// Which computation produced the p-values.
     pub method: Method,
     /// Matched-pairs rank-biserial correlation (W+ − W−)/(W+ + W−) in [−1, 1]; `None`
@@ -252,8 +243,8 @@ pub fn signed_rank_of_ties(ties: &[(u64, u64)], zeros: u64, zero: ZeroMethod) ->
 }
 
 /// The result from the two one-sided tails, their natural logarithms and the method:
-/// the one place the two-sided p-value, the base-10 logarithms and the rank-biserial
-/// correlation are derived.
+/// the one place the rank-biserial correlation is derived, and the two-sided tail
+/// chosen for [`Tails::from_ln`].
 fn from_tails(
     n_nonzero: usize,
     n_zero: usize,
@@ -262,18 +253,18 @@ fn from_tails(
     tails: ((f64, f64), (f64, f64), Method),
 ) -> SignedRank {
     let ((p_improvement, p_regression), (ln_improvement, ln_regression), method) = tails;
-    let log10 = std::f64::consts::LOG10_E;
     SignedRank {
         n_nonzero,
         n_zero,
         w_plus: doubled_plus as f64 / 2.0,
-        p_improvement,
-        p_regression,
-        p_two_sided: (2.0 * p_improvement.min(p_regression)).min(1.0),
-        log10_p_improvement: log10 * ln_improvement,
-        log10_p_regression: log10 * ln_regression,
-        log10_p_two_sided: (std::f64::consts::LOG10_2 + log10 * ln_improvement.min(ln_regression))
-            .min(0.0),
+        tails: Tails::from_ln(
+            (p_improvement, ln_improvement),
+            (p_regression, ln_regression),
+            (
+                p_improvement.min(p_regression),
+                ln_improvement.min(ln_regression),
+            ),
+        ),
         method,
         rank_biserial: Some(
             (2.0 * doubled_plus as f64 - doubled_total as f64) / doubled_total as f64,
@@ -292,12 +283,7 @@ fn test_ranks(ranks: &[(u64, bool)], n_zero: usize) -> SignedRank {
             n_nonzero,
             n_zero,
             w_plus,
-            p_improvement: 1.0,
-            p_regression: 1.0,
-            p_two_sided: 1.0,
-            log10_p_improvement: 0.0,
-            log10_p_regression: 0.0,
-            log10_p_two_sided: 0.0,
+            tails: Tails::none(),
             method: Method::Exact,
             rank_biserial: None,
         };

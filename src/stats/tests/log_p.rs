@@ -45,21 +45,26 @@ fn mcnemar_log10_p_values_match_mpmath_far_below_the_double_range() {
         let result = mcnemar_exact(b, c);
         let what = format!("b {b}, c {c}");
         assert_relative(
-            result.log10_p_improvement,
+            result.tails.log10_p_improvement,
             improvement,
             LOG_TOLERANCE,
             &what,
         );
-        assert_relative(result.log10_p_two_sided, two_sided, LOG_TOLERANCE, &what);
+        assert_relative(
+            result.tails.log10_p_two_sided,
+            two_sided,
+            LOG_TOLERANCE,
+            &what,
+        );
         // Near 1 the log of the p-value is -P(X < b)/ln 10: absolute agreement.
         assert!(
-            (result.log10_p_regression - regression).abs() < 1e-15,
+            (result.tails.log10_p_regression - regression).abs() < 1e-15,
             "{what}: {} against {regression}",
-            result.log10_p_regression
+            result.tails.log10_p_regression
         );
     }
     // The p-value itself underflows where the logarithm is still exact.
-    assert_eq!(mcnemar_exact(0, 1100).p_improvement, 0.0);
+    assert_eq!(mcnemar_exact(0, 1100).tails.p_improvement, 0.0);
 }
 
 #[test]
@@ -181,15 +186,20 @@ fn exact_signed_rank_log10_p_values_match_big_integer_counts_below_the_double_ra
     for (case, &(name, expected)) in SIGNED_RANK_LOG10.iter().enumerate() {
         let (d, zero) = differences(case);
         let result = signed_rank(&d, zero);
-        assert_relative(result.log10_p_improvement, expected, LOG_TOLERANCE, name);
-        assert!(
-            result.p_improvement < 1e-300,
-            "{name}: {:e}",
-            result.p_improvement
-        );
-        assert!(result.log10_p_regression.abs() < 1e-12, "{name}");
         assert_relative(
-            result.log10_p_two_sided,
+            result.tails.log10_p_improvement,
+            expected,
+            LOG_TOLERANCE,
+            name,
+        );
+        assert!(
+            result.tails.p_improvement < 1e-300,
+            "{name}: {:e}",
+            result.tails.p_improvement
+        );
+        assert!(result.tails.log10_p_regression.abs() < 1e-12, "{name}");
+        assert_relative(
+            result.tails.log10_p_two_sided,
             expected + std::f64::consts::LOG10_2,
             LOG_TOLERANCE,
             name,
@@ -197,7 +207,12 @@ fn exact_signed_rank_log10_p_values_match_big_integer_counts_below_the_double_ra
         // Swapping the arms swaps the tails, logarithms included.
         let flipped: Vec<f64> = d.iter().map(|x| -x).collect();
         let swapped = signed_rank(&flipped, zero);
-        assert_relative(swapped.log10_p_regression, expected, LOG_TOLERANCE, name);
+        assert_relative(
+            swapped.tails.log10_p_regression,
+            expected,
+            LOG_TOLERANCE,
+            name,
+        );
     }
 }
 
@@ -206,9 +221,9 @@ fn signed_rank_log10_p_values_are_the_log_of_the_p_values_inside_the_range() {
     let d: Vec<f64> = (0..40).map(|i| f64::from(i % 9) / 10.0 - 0.3).collect();
     let result = signed_rank(&d, ZeroMethod::Wilcox);
     for (log10, p) in [
-        (result.log10_p_improvement, result.p_improvement),
-        (result.log10_p_regression, result.p_regression),
-        (result.log10_p_two_sided, result.p_two_sided),
+        (result.tails.log10_p_improvement, result.tails.p_improvement),
+        (result.tails.log10_p_regression, result.tails.p_regression),
+        (result.tails.log10_p_two_sided, result.tails.p_two_sided),
     ] {
         assert_relative(log10, p.log10(), 1e-13, "in range");
     }
@@ -220,8 +235,13 @@ fn three_thousand_positive_differences_give_log10_of_two_to_the_minus_three_thou
     // log10 p = −490.7): every sign positive, so P(W+ ≥ observed) = 2^-3000 exactly.
     let d: Vec<f64> = (1..=3000).map(|i| f64::from(i) / 3000.0).collect();
     let result = signed_rank(&d, ZeroMethod::Wilcox);
-    assert_eq!(result.p_improvement, 0.0);
+    assert_eq!(result.tails.p_improvement, 0.0);
     assert_eq!(result.method, crate::stats::signed_rank::Method::Exact);
     let expected = -3000.0 * std::f64::consts::LOG10_2;
-    assert_relative(result.log10_p_improvement, expected, LOG_TOLERANCE, "exact");
+    assert_relative(
+        result.tails.log10_p_improvement,
+        expected,
+        LOG_TOLERANCE,
+        "exact",
+    );
 }

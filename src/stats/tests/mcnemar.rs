@@ -33,7 +33,7 @@ fn reference_table_holds() {
     for &(b, c, two_sided, mid) in TWO_SIDED {
         let test = mcnemar_exact(b, c);
         let what = format!("b {b} c {c}");
-        assert_relative(test.p_two_sided, two_sided, EXACT_TOLERANCE, &what);
+        assert_relative(test.tails.p_two_sided, two_sided, EXACT_TOLERANCE, &what);
         if mid >= 0.0 {
             assert_relative(
                 test.mid_p.p_two_sided,
@@ -50,34 +50,44 @@ fn reference_pipeline_vectors_still_hold() {
     // (10, 2): two-sided 0.0385742…, one-sided regression 79/4096.
     let test = mcnemar_exact(10, 2);
     assert_relative(
-        test.p_two_sided,
+        test.tails.p_two_sided,
         158.0 / 4096.0,
         EXACT_TOLERANCE,
         "two-sided",
     );
     assert_relative(
-        test.p_regression,
+        test.tails.p_regression,
         79.0 / 4096.0,
         EXACT_TOLERANCE,
         "regression",
     );
     assert_relative(
-        mcnemar_exact(0, 5).p_improvement,
+        mcnemar_exact(0, 5).tails.p_improvement,
         0.03125,
         EXACT_TOLERANCE,
         "improvement",
     );
-    assert_eq!(mcnemar_exact(0, 1).p_improvement, 0.5);
+    assert_eq!(mcnemar_exact(0, 1).tails.p_improvement, 0.5);
     // Every pair one way: 5 pairs reach one-sided p < 0.05, 6 reach two-sided.
-    assert!(mcnemar_exact(0, 4).p_improvement >= 0.05 && mcnemar_exact(0, 5).p_improvement < 0.05);
-    assert!(mcnemar_exact(0, 5).p_two_sided >= 0.05 && mcnemar_exact(0, 6).p_two_sided < 0.05);
+    assert!(
+        mcnemar_exact(0, 4).tails.p_improvement >= 0.05
+            && mcnemar_exact(0, 5).tails.p_improvement < 0.05
+    );
+    assert!(
+        mcnemar_exact(0, 5).tails.p_two_sided >= 0.05
+            && mcnemar_exact(0, 6).tails.p_two_sided < 0.05
+    );
 }
 
 #[test]
 fn no_discordant_pairs_give_one_everywhere() {
     let test = mcnemar_exact(0, 0);
     assert_eq!(
-        (test.p_improvement, test.p_regression, test.p_two_sided),
+        (
+            test.tails.p_improvement,
+            test.tails.p_regression,
+            test.tails.p_two_sided
+        ),
         (1.0, 1.0, 1.0)
     );
     assert_eq!(test.mid_p.p_improvement, 1.0);
@@ -89,18 +99,18 @@ fn a_billion_discordant_pairs_stay_finite_and_agree_with_scipy() {
     // scipy 1.17.1: binom.sf(500_100_000 - 1, 10**9, 0.5) = 1.270074179881551e-10.
     let test = mcnemar_exact(499_900_000, 500_100_000);
     assert_relative(
-        test.p_improvement,
+        test.tails.p_improvement,
         1.270_074_179_881_551e-10,
         SCIPY_TOLERANCE,
         "improvement",
     );
     assert_relative(
-        test.p_two_sided,
+        test.tails.p_two_sided,
         2.0 * 1.270_074_179_881_551e-10,
         SCIPY_TOLERANCE,
         "two-sided",
     );
-    assert!(test.p_regression > 0.999_999_999 && test.p_regression <= 1.0);
+    assert!(test.tails.p_regression > 0.999_999_999 && test.tails.p_regression <= 1.0);
 }
 
 #[test]
@@ -122,19 +132,19 @@ fn every_outcome_enumerated_agrees_for_small_n() {
             let test = mcnemar_exact(b, c);
             let what = format!("b {b} c {c}");
             assert_relative(
-                test.p_improvement,
+                test.tails.p_improvement,
                 at_least_c as f64 / total,
                 EXACT_TOLERANCE,
                 &what,
             );
             assert_relative(
-                test.p_regression,
+                test.tails.p_regression,
                 at_least_b as f64 / total,
                 EXACT_TOLERANCE,
                 &what,
             );
             let two = (2.0 * at_most_min as f64 / total).min(1.0);
-            assert_relative(test.p_two_sided, two, EXACT_TOLERANCE, &what);
+            assert_relative(test.tails.p_two_sided, two, EXACT_TOLERANCE, &what);
             let point = choose(n, c) as f64 / total;
             assert_relative(
                 test.mid_p.p_improvement,
@@ -150,25 +160,25 @@ proptest! {
     #[test]
     fn p_values_are_probabilities(b in 0_u64..100_000, c in 0_u64..100_000) {
         let t = mcnemar_exact(b, c);
-        for p in [t.p_improvement, t.p_regression, t.p_two_sided, t.mid_p.p_improvement, t.mid_p.p_regression, t.mid_p.p_two_sided] {
+        for p in [t.tails.p_improvement, t.tails.p_regression, t.tails.p_two_sided, t.mid_p.p_improvement, t.mid_p.p_regression, t.mid_p.p_two_sided] {
             prop_assert!((0.0..=1.0).contains(&p));
         }
-        prop_assert!(t.mid_p.p_improvement <= t.p_improvement);
+        prop_assert!(t.mid_p.p_improvement <= t.tails.p_improvement);
     }
 
     #[test]
     fn swapping_the_arms_swaps_the_one_sided_p_values(b in 0_u64..20_000, c in 0_u64..20_000) {
         let (forward, backward) = (mcnemar_exact(b, c), mcnemar_exact(c, b));
-        prop_assert_eq!(forward.p_improvement, backward.p_regression);
-        prop_assert_eq!(forward.p_regression, backward.p_improvement);
-        prop_assert_eq!(forward.p_two_sided, backward.p_two_sided);
+        prop_assert_eq!(forward.tails.p_improvement, backward.tails.p_regression);
+        prop_assert_eq!(forward.tails.p_regression, backward.tails.p_improvement);
+        prop_assert_eq!(forward.tails.p_two_sided, backward.tails.p_two_sided);
     }
 
     #[test]
     fn more_candidate_wins_never_weaken_the_evidence(b in 0_u64..5_000, c in 0_u64..5_000) {
-        prop_assert!(mcnemar_exact(b, c + 1).p_improvement <= mcnemar_exact(b, c).p_improvement);
-        prop_assert!(mcnemar_exact(b + 1, c).p_improvement >= mcnemar_exact(b, c).p_improvement);
-        prop_assert!(mcnemar_exact(b + 1, c).p_regression <= mcnemar_exact(b, c).p_regression);
+        prop_assert!(mcnemar_exact(b, c + 1).tails.p_improvement <= mcnemar_exact(b, c).tails.p_improvement);
+        prop_assert!(mcnemar_exact(b + 1, c).tails.p_improvement >= mcnemar_exact(b, c).tails.p_improvement);
+        prop_assert!(mcnemar_exact(b + 1, c).tails.p_regression <= mcnemar_exact(b, c).tails.p_regression);
     }
 }
 
@@ -204,7 +214,7 @@ fn counts_discordant_pairs_by_direction() {
     assert_eq!(discordant_counts(pairs), (1, 2));
     // P(X >= 11 | 14 discordant) = 470/16384 by direct summation of C(14, j), j >= 11.
     assert_relative(
-        mcnemar_exact(3, 11).p_improvement,
+        mcnemar_exact(3, 11).tails.p_improvement,
         470.0 / 16384.0,
         EXACT_TOLERANCE,
         "tail",

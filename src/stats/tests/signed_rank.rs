@@ -10,19 +10,19 @@ use proptest::prelude::*;
 
 fn check(result: &SignedRank, greater: f64, less: f64, two_sided: f64, tolerance: f64, what: &str) {
     assert_relative(
-        result.p_improvement,
+        result.tails.p_improvement,
         greater,
         tolerance,
         &format!("{what}: improvement"),
     );
     assert_relative(
-        result.p_regression,
+        result.tails.p_regression,
         less,
         tolerance,
         &format!("{what}: regression"),
     );
     assert_relative(
-        result.p_two_sided,
+        result.tails.p_two_sided,
         two_sided,
         tolerance,
         &format!("{what}: two-sided"),
@@ -111,7 +111,7 @@ fn small_tied_sample_gives_0_03125_where_scipy_exact_gives_0_0234() {
         EXACT_TOLERANCE,
         "ties",
     );
-    assert!((result.p_two_sided - 0.023_437_5).abs() > 0.007);
+    assert!((result.tails.p_two_sided - 0.023_437_5).abs() > 0.007);
 }
 
 #[test]
@@ -152,12 +152,12 @@ fn a_thousand_positive_differences_reach_two_to_the_minus_thousand() {
     for d in [distinct, tied] {
         let result = signed_rank(&d, ZeroMethod::Wilcox);
         assert_relative(
-            result.p_improvement,
+            result.tails.p_improvement,
             0.5_f64.powi(1000),
             EXACT_TOLERANCE,
             "all positive",
         );
-        assert_eq!(result.p_regression, 1.0);
+        assert_eq!(result.tails.p_regression, 1.0);
     }
 }
 
@@ -166,9 +166,9 @@ fn no_nonzero_differences_give_one() {
     let result = signed_rank(&[0.0, 1e-12, -3e-10, f64::NAN], ZeroMethod::Pratt);
     assert_eq!(
         (
-            result.p_improvement,
-            result.p_regression,
-            result.p_two_sided
+            result.tails.p_improvement,
+            result.tails.p_regression,
+            result.tails.p_two_sided
         ),
         (1.0, 1.0, 1.0)
     );
@@ -176,7 +176,7 @@ fn no_nonzero_differences_give_one() {
         (result.n_nonzero, result.n_zero, result.rank_biserial),
         (0, 4, None)
     );
-    assert_eq!(signed_rank(&[], ZeroMethod::Wilcox).p_two_sided, 1.0);
+    assert_eq!(signed_rank(&[], ZeroMethod::Wilcox).tails.p_two_sided, 1.0);
 }
 
 #[test]
@@ -262,7 +262,7 @@ fn untied_samples_match_scipy_exact() {
         .collect();
     let exact = 5.367_490_999_723_563e-6;
     assert_relative(
-        signed_rank(&d, ZeroMethod::Wilcox).p_improvement,
+        signed_rank(&d, ZeroMethod::Wilcox).tails.p_improvement,
         exact,
         EXACT_TOLERANCE,
         "n 60",
@@ -288,10 +288,10 @@ proptest! {
     fn p_values_are_probabilities(d in sample()) {
         for zero in [ZeroMethod::Wilcox, ZeroMethod::Pratt] {
             let r = signed_rank(&d, zero);
-            for p in [r.p_improvement, r.p_regression, r.p_two_sided] {
+            for p in [r.tails.p_improvement, r.tails.p_regression, r.tails.p_two_sided] {
                 prop_assert!((0.0..=1.0).contains(&p));
             }
-            prop_assert!(r.p_improvement + r.p_regression >= 1.0 - 1e-12);
+            prop_assert!(r.tails.p_improvement + r.tails.p_regression >= 1.0 - 1e-12);
         }
     }
 
@@ -299,9 +299,9 @@ proptest! {
     fn swapping_the_arms_swaps_the_one_sided_p_values(d in sample()) {
         let negated: Vec<f64> = d.iter().map(|x| -x).collect();
         let (forward, backward) = (signed_rank(&d, ZeroMethod::Wilcox), signed_rank(&negated, ZeroMethod::Wilcox));
-        prop_assert!((forward.p_improvement - backward.p_regression).abs() <= 1e-13);
-        prop_assert!((forward.p_regression - backward.p_improvement).abs() <= 1e-13);
-        prop_assert!((forward.p_two_sided - backward.p_two_sided).abs() <= 1e-13);
+        prop_assert!((forward.tails.p_improvement - backward.tails.p_regression).abs() <= 1e-13);
+        prop_assert!((forward.tails.p_regression - backward.tails.p_improvement).abs() <= 1e-13);
+        prop_assert!((forward.tails.p_two_sided - backward.tails.p_two_sided).abs() <= 1e-13);
     }
 
     #[test]
@@ -309,8 +309,8 @@ proptest! {
         let mut padded = d.clone();
         padded.extend(std::iter::repeat_n(0.0, zeros));
         let (before, after) = (signed_rank(&d, ZeroMethod::Wilcox), signed_rank(&padded, ZeroMethod::Wilcox));
-        prop_assert_eq!(before.p_improvement, after.p_improvement);
-        prop_assert_eq!(before.p_two_sided, after.p_two_sided);
+        prop_assert_eq!(before.tails.p_improvement, after.tails.p_improvement);
+        prop_assert_eq!(before.tails.p_two_sided, after.tails.p_two_sided);
     }
 
     #[test]
@@ -321,7 +321,7 @@ proptest! {
         let mut flipped = d.clone();
         flipped[i] = -flipped[i];
         let (before, after) = (signed_rank(&d, ZeroMethod::Wilcox), signed_rank(&flipped, ZeroMethod::Wilcox));
-        prop_assert!(after.p_improvement <= before.p_improvement + 1e-15);
-        prop_assert!(after.p_regression >= before.p_regression - 1e-15);
+        prop_assert!(after.tails.p_improvement <= before.tails.p_improvement + 1e-15);
+        prop_assert!(after.tails.p_regression >= before.tails.p_regression - 1e-15);
     }
 }

@@ -70,9 +70,9 @@ fn every_sign_flip_enumerated_agrees_with_ties_and_zeros() {
             let (greater, less, two) = brute_force(&d, zero);
             let result = signed_rank(&d, zero);
             let what = format!("{d:?} {zero:?}");
-            assert_relative(result.p_improvement, greater, EXACT_TOLERANCE, &what);
-            assert_relative(result.p_regression, less, EXACT_TOLERANCE, &what);
-            assert_relative(result.p_two_sided, two, EXACT_TOLERANCE, &what);
+            assert_relative(result.tails.p_improvement, greater, EXACT_TOLERANCE, &what);
+            assert_relative(result.tails.p_regression, less, EXACT_TOLERANCE, &what);
+            assert_relative(result.tails.p_two_sided, two, EXACT_TOLERANCE, &what);
         }
     }
 }
