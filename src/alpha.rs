@@ -4,6 +4,8 @@
 //! `admit`, `audit`, `power` and `split` all build an [`Alpha`] from their `--alpha`,
 //! so a level that one command refuses, every command refuses with the same words.
 
+pub(crate) mod spending;
+
 use thiserror::Error;
 
 /// A level outside (0, 0.5) (exit status 2).
@@ -26,7 +28,7 @@ pub enum Sharing {
     Bonferroni,
     /// The ledger's alpha spending: attempt k on a holdout gets alpha · 6 / (π² k²),
     /// so all attempts together never spend more than alpha
-    /// ([`crate::ledger::spending`]).
+    /// (`spending`).
     Spending,
 }
 
@@ -64,7 +66,7 @@ impl Alpha {
         let k = k.max(1);
         Alpha(match sharing {
             Sharing::Bonferroni => self.0 / k as f64,
-            Sharing::Spending => crate::ledger::spending::attempt_alpha(self.0, k),
+            Sharing::Spending => spending::attempt_alpha(self.0, k),
         })
     }
 

@@ -37,14 +37,14 @@ pub mod error;
 
 // Input.
 pub mod outputs;
-pub mod scores;
+pub(crate) mod scores;
 pub mod table;
 
 // Core.
 pub mod admission;
 pub mod alpha;
 pub mod audit;
-pub mod grading;
+pub(crate) mod grading;
 pub mod import;
 pub mod ledger;
 pub mod split;
@@ -54,12 +54,12 @@ pub mod verify;
 
 // Output.
 pub mod atomic;
-pub mod plot;
-pub mod progress;
+pub(crate) mod plot;
+pub(crate) mod progress;
 pub mod report;
 
 // Use cases.
-pub mod pipeline;
+pub(crate) mod pipeline;
 
 // Commands.
 pub mod cli;

@@ -6,10 +6,8 @@
 //! row is handed to a [`Sink`] (the pairing keeps what it needs), and nothing else of
 //! it is held.
 
-use std::io::Read;
-
 use crate::error::InputError;
-use crate::table::scan::{RowScanner, Rows};
+use crate::table::scan::Rows;
 use crate::table::{column, require};
 
 /// The column `score --allow-missing` adds after [`crate::grading::SCORE_COLUMNS`]: 1 for a task that
@@ -121,13 +119,15 @@ struct Columns {
 /// before their rows were checked): a row the CSV reader cannot read, a missing
 /// `task_id` or `score` column, no rows, then the earliest row with an empty task, a
 /// repeated task or a bad value. Time: O(file) plus the sink's.
-pub fn read_scores<R: Read, S: Sink>(
+#[cfg(test)]
+pub fn read_scores<R: std::io::Read, S: Sink>(
     source: &str,
     input: R,
     strata: Option<&str>,
     sink: &mut S,
 ) -> Result<Shape, InputError> {
-    read_score_rows(source, &mut RowScanner::new(source, input)?, strata, sink)
+    let mut rows = crate::table::scan::RowScanner::new(source, input)?;
+    read_score_rows(source, &mut rows, strata, sink)
 }
 
 /// [`read_scores`] on rows already started (their header read), e.g. by a reader on

@@ -3,7 +3,7 @@
 //! accepted; invalid UTF-8, ragged rows and duplicated column names are errors.
 //!
 //! One reader in production: the hand scanner ([`scan::RowScanner`], read ahead on a
-//! thread by [`ahead::RowsAhead`]) reads every CSV input (truth, tasks, claims, split
+//! thread by `ahead::RowsAhead`) reads every CSV input (truth, tasks, claims, split
 //! inputs, outputs, scores); [`Table::parse`] is the scanner collected. Why not the
 //! `csv` crate, measured on 10^6-row inputs (`examples/reader_race.rs`, median of 7
 //! alternating rounds; `reports/bench.md`): its bare `ByteRecord` loop runs at
@@ -19,7 +19,7 @@ use std::path::Path;
 
 use crate::error::InputError;
 
-pub mod ahead;
+pub(crate) mod ahead;
 #[cfg(test)]
 pub(crate) mod chunks;
 #[cfg(test)]

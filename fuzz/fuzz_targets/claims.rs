@@ -5,6 +5,7 @@
 
 #![no_main]
 
+use evogate::alpha::Alpha;
 use evogate::audit::{ClaimVerdict, Evidence, judge, parse_claims};
 use evogate::table::Table;
 use libfuzzer_sys::fuzz_target;
@@ -24,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     for claim in &claims {
-        let judgement = judge(claim, ALPHA);
+        let judgement = judge(claim, Alpha::new(ALPHA).expect("0.05 is a level"));
         let Some(judgement) = judgement else {
             assert!(matches!(claim.evidence, Evidence::ScoreFiles { .. }));
             continue;

@@ -1,11 +1,11 @@
 //! One set of pairs tested (the whole holdout or one stratum), from its sufficient
-//! statistics ([`super::summary::Set`]): the means, the paired difference with its
+//! statistics ([`super::sufficient::Set`]): the means, the paired difference with its
 //! interval, and the one-sided p-values of the chosen test.
 //! [`super::decide`] runs it on every set and [`super::criteria`] words its results.
 
 use super::config::Test;
 use super::guard::Spread;
-use super::summary::{MICROS, Set};
+use super::sufficient::{MICROS, Set};
 use super::{Delta, Discordant, TestMethod};
 use crate::base::numbers::number;
 use crate::stats::bounded_mean::{self, Histogram, betting_interval};

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::summary::Statistics;
+use super::sufficient::Statistics;
 use super::{Check, Criterion, Finding, TestMethod};
 use crate::alpha::Alpha;
 use crate::stats::cluster::{DESIGN_EFFECT_WARNING, cluster_view_of_sums};

@@ -5,7 +5,7 @@
 use super::analysis::Analysis;
 use super::config::Test;
 use super::pairing::Basis;
-use super::summary::{Pairing, Statistics};
+use super::sufficient::{Pairing, Statistics};
 use super::wording::compare;
 use super::{Check, Criterion, Delta, Finding, Stratum};
 use crate::alpha::Alpha;

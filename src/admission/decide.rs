@@ -10,7 +10,7 @@ use super::criteria::{
 };
 use super::guard::{Reach, Spread, detectable, reach};
 use super::pairing::Pairs;
-use super::summary::Statistics;
+use super::sufficient::Statistics;
 use super::wording::{
     PowerFacts, StratumGuard, inconclusive_sentence, power_sentence, unflagged_regression,
 };

@@ -11,6 +11,19 @@ use crate::split::manifest::{MANIFEST_SCHEMA, Manifest};
 /// How many differing tasks the proof names.
 const SHOWN_TASKS: usize = 3;
 
+/// The identity of a holdout: the SHA-256 (lowercase hex) of its task ids sorted in
+/// byte order and joined by `\n`, with no trailing newline.
+///
+/// The order of the tasks in a file does not change the identity; any added, removed or
+/// renamed task does. Task ids never hold a newline (they are `<group>:<kind>`), so the
+/// joined text is unambiguous. Python gives the same value with
+/// `hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()`.
+pub fn holdout_identity(task_ids: &[String]) -> String {
+    let mut sorted: Vec<&str> = task_ids.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    crate::digest::sha256_hex(sorted.join("\n").as_bytes())
+}
+
 /// The holdout as `split` recorded it, and the `--tasks` file to compare.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HoldoutRecord {
@@ -63,11 +76,11 @@ impl HoldoutRecord {
         })
     }
 
-    /// The holdout's identity in the ledger: [`crate::ledger::holdout_identity`] of the
+    /// The holdout's identity in the ledger: [`holdout_identity`] of the
     /// recorded task ids. A ledger run with a manifest spends on this identity, whatever
     /// tasks the run used, so renaming or dropping tasks does not open a fresh holdout.
     pub fn identity(&self) -> String {
-        crate::ledger::holdout_identity(&self.task_ids)
+        holdout_identity(&self.task_ids)
     }
 
     /// The criterion's evidence for a summary document, which carries no task ids but
@@ -208,4 +221,29 @@ fn first(tasks: &[&str]) -> String {
 /// The first 12 hex digits: enough to tell two digests apart in a sentence.
 fn short(sha: &str) -> &str {
     sha.get(..12).unwrap_or(sha)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn holdout_identity_sorts_the_tasks_and_matches_python_hashlib() {
+        // python3 -c 'import hashlib; ids = sorted(["1706.03762:title", "1706.03762:id",
+        //   "1512.03385:year", "1810.04805:first_author"]);
+        //   print(hashlib.sha256("\n".join(ids).encode()).hexdigest())'   (Python 3)
+        let expected = "a6a2e6217453a026fcc7ac2961408bf2f1af290789d958218802f11344daec6a";
+        let ids = [
+            "1706.03762:title",
+            "1706.03762:id",
+            "1512.03385:year",
+            "1810.04805:first_author",
+        ];
+        let mut owned: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        assert_eq!(holdout_identity(&owned), expected);
+        owned.reverse();
+        assert_eq!(holdout_identity(&owned), expected);
+        owned.pop();
+        assert_ne!(holdout_identity(&owned), expected);
+    }
 }

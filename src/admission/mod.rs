@@ -1,5 +1,5 @@
 //! The admission gate's pure core: pair a baseline's and a candidate's scores by
-//! `task_id` ([`pairing`]), then [`decide()`] whether the candidate is admitted.
+//! `task_id` (`pairing`), then [`decide()`] whether the candidate is admitted.
 //!
 //! A claim of improvement is false until evidence proves it: every admission criterion
 //! becomes a [`Finding`] entry carrying the numbers that decided it, and the verdict
@@ -9,19 +9,19 @@
 //! only unusable input is an error.
 
 mod analysis;
-pub mod answers;
-pub mod clustering;
-pub mod config;
+pub(crate) mod answers;
+pub(crate) mod clustering;
+pub(crate) mod config;
 mod criteria;
-pub mod decide;
+pub(crate) mod decide;
 mod guard;
 pub mod holdout;
-pub mod join;
-pub mod losses;
+pub(crate) mod join;
+pub(crate) mod losses;
 mod notes;
-pub mod pairing;
-pub mod summary;
-pub mod wording;
+pub(crate) mod pairing;
+pub(crate) mod sufficient;
+pub(crate) mod wording;
 
 #[cfg(test)]
 mod join_oracle;
@@ -37,7 +37,7 @@ pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
 pub use notes::stratum_note;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataChoice, StrataRequest, TaskList};
-pub use summary::Statistics;
+pub use sufficient::Statistics;
 
 use crate::stats::tails::{OneSided, Tails};
 use serde::Serialize;

@@ -25,6 +25,7 @@ const DIGIT: u8 = 0x3f;
 
 impl Texts {
     /// An empty buffer.
+    #[cfg(test)]
     pub fn new() -> Texts {
         Texts::default()
     }
@@ -65,13 +66,9 @@ impl Texts {
     }
 
     /// Bytes held, length prefixes included.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.buffer.len()
-    }
-
-    /// Whether nothing was pushed.
-    pub fn is_empty(&self) -> bool {
-        self.buffer.is_empty()
     }
 }
 

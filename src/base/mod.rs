@@ -1,9 +1,11 @@
 //! The shared tools every layer may use and that use nothing of evogate: the fast
 //! hasher of the in-memory indexes, the one seeded random stream, how numbers are
-//! written, and the text arena that holds a million strings in one buffer.
+//! written, the bidirectional controls every printer makes inert, and the text arena
+//! that holds a million strings in one buffer.
 
-pub mod arena;
+pub(crate) mod arena;
+pub(crate) mod bidi;
 pub mod csv;
-pub mod hash;
+pub(crate) mod hash;
 pub mod numbers;
 pub mod random;

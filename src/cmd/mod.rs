@@ -1,22 +1,22 @@
 //! One module per subcommand, the only code that sees clap's types. Each `run` turns
 //! its arguments into settings, names the run's inputs and planned outputs to the
-//! executor (`execute::Effects`), calls its use case in [`crate::pipeline`], and hands
-//! the [`crate::pipeline::outcome::CommandOutcome`] to the executor, which guards and carries
+//! executor (`execute::Effects`), calls its use case in `crate::pipeline`, and hands
+//! the `crate::pipeline::outcome::CommandOutcome` to the executor, which guards and carries
 //! out every write and returns the [`Printout`]: what to print and which exit status
 //! the result means.
 
-pub mod admit;
-pub mod audit;
-pub mod demo;
+pub(crate) mod admit;
+pub(crate) mod audit;
+pub(crate) mod demo;
 mod execute;
-pub mod grade;
-pub mod import;
-pub mod ledger;
-pub mod power;
-pub mod score;
-pub mod sequential;
-pub mod split;
-pub mod truth;
+pub(crate) mod grade;
+pub(crate) mod import;
+pub(crate) mod ledger;
+pub(crate) mod power;
+pub(crate) mod score;
+pub(crate) mod sequential;
+pub(crate) mod split;
+pub(crate) mod truth;
 
 use crate::cli::{Cli, Command, LedgerCommand, TruthCommand};
 pub use crate::pipeline::outcome::Status;

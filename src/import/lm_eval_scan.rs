@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use memchr::memchr2;
 use serde_json::{Map, Number, Value};
 
-use super::lm_eval::Line;
+use super::lm_eval_line::Line;
 
 /// The kept fields of `line`, or `None` when serde_json must decide.
 pub(super) fn scan(line: &[u8]) -> Option<Line<'_>> {

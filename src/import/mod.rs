@@ -5,24 +5,25 @@
 //! missing or names something the log lacks is an error listing the choices found),
 //! missing, duplicated and errored samples refused unless the caller opts in, and scores
 //! outside [0, 1] refused unless a scale maps them. Nothing here prints or opens a
-//! file: [`crate::pipeline::log_files`] turns what `--from` names into files, and the
+//! file: `crate::pipeline::log_files` turns what `--from` names into files, and the
 //! Inspect reader reads a stream it is given.
 //!
 //! Inspect's `.eval` logs are zip archives, read with the `zip` crate (the standard Rust
 //! zip reader), built with deflate only.
 
-pub mod dspy;
-pub mod gepa;
-pub mod helm;
-pub mod inspect;
+pub(crate) mod dspy;
+pub(crate) mod gepa;
+pub(crate) mod helm;
+pub(crate) mod inspect;
 pub mod lm_eval;
 mod lm_eval_chunks;
+mod lm_eval_line;
 mod lm_eval_scan;
 #[doc(hidden)]
 pub use lm_eval_scan::readings as lm_eval_scan_readings;
-pub mod openai_evals;
-pub mod promptfoo;
-pub mod record;
+pub(crate) mod openai_evals;
+pub(crate) mod promptfoo;
+pub(crate) mod record;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -404,7 +405,7 @@ pub struct Sample {
     /// The task's stratum (`kind`), when the log has one; shared, as a log's many
     /// samples of one task name the same stratum.
     pub kind: Option<Arc<str>>,
-    /// The document or input the sample ran on, as 64 bits ([`record::doc_key`]):
+    /// The document or input the sample ran on, as 64 bits (`record::doc_key`):
     /// lm-eval's `doc_hash`, a digest of Inspect's sample `input`, of promptfoo's
     /// `vars`, of HELM's instance; so that runs on different inputs do not pair.
     pub doc_key: Option<u64>,

@@ -4,8 +4,8 @@
 
 use thiserror::Error;
 
-use super::spending::{alpha_left_after, alpha_spent_before, attempt_alpha};
 use super::{ALPHA_TOLERANCE, Record, SCHEMA, Verdict};
+use crate::alpha::spending::{alpha_left_after, alpha_spent_before, attempt_alpha};
 
 /// The attempt about to be made on a holdout, under the spending rule.
 #[derive(Debug, Clone, PartialEq)]

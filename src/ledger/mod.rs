@@ -10,19 +10,23 @@
 mod attempt;
 mod parse;
 pub mod simulation;
-pub mod spending;
 mod summary;
 
 use serde::{Deserialize, Serialize};
 
 use crate::admission::Verdict;
 
+pub(crate) use crate::alpha::spending;
+/// The spending rule lives with the level it shares; the ledger spends by it.
+pub use crate::alpha::spending::attempt_alpha;
 pub(crate) use attempt::check_continues;
 #[cfg(test)]
 pub(crate) use attempt::tests as attempt_tests;
 pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
 pub use parse::{Ledger, Tail, parse_ledger, read_ledger};
-pub use spending::attempt_alpha;
+
+/// The holdout's identity lives with the holdout; the ledger names records by it.
+pub use crate::admission::holdout::holdout_identity;
 pub(crate) use summary::significant;
 pub use summary::{HoldoutSummary, summarise};
 
@@ -62,19 +66,6 @@ pub struct Record {
     /// The verdict: `admitted`, `refused` or (since the third verdict) `inconclusive`.
     /// Every verdict was a look at the holdout, so each one spends an attempt.
     pub verdict: Verdict,
-}
-
-/// The identity of a holdout: the SHA-256 (lowercase hex) of its task ids sorted in
-/// byte order and joined by `\n`, with no trailing newline.
-///
-/// The order of the tasks in a file does not change the identity; any added, removed or
-/// renamed task does. Task ids never hold a newline (they are `<group>:<kind>`), so the
-/// joined text is unambiguous. Python gives the same value with
-/// `hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()`.
-pub fn holdout_identity(task_ids: &[String]) -> String {
-    let mut sorted: Vec<&str> = task_ids.iter().map(String::as_str).collect();
-    sorted.sort_unstable();
-    crate::digest::sha256_hex(sorted.join("\n").as_bytes())
 }
 
 impl Record {
@@ -151,26 +142,6 @@ fn is_sha256_hex(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn holdout_identity_sorts_the_tasks_and_matches_python_hashlib() {
-        // python3 -c 'import hashlib; ids = sorted(["1706.03762:title", "1706.03762:id",
-        //   "1512.03385:year", "1810.04805:first_author"]);
-        //   print(hashlib.sha256("\n".join(ids).encode()).hexdigest())'   (Python 3)
-        let expected = "a6a2e6217453a026fcc7ac2961408bf2f1af290789d958218802f11344daec6a";
-        let ids = [
-            "1706.03762:title",
-            "1706.03762:id",
-            "1512.03385:year",
-            "1810.04805:first_author",
-        ];
-        let mut owned: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
-        assert_eq!(holdout_identity(&owned), expected);
-        owned.reverse();
-        assert_eq!(holdout_identity(&owned), expected);
-        owned.pop();
-        assert_ne!(holdout_identity(&owned), expected);
-    }
 
     #[test]
     fn an_admitted_record_needs_p_below_its_attempts_alpha() {

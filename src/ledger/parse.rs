@@ -59,7 +59,7 @@ pub fn parse_ledger(source: &str, text: &str) -> Result<Vec<Record>, InputError>
 /// short: skipped and reported in [`Ledger::tail`] (kept, when it is a whole valid
 /// record). Errors name the 1-based line: a line that is not a record, a blank line, or
 /// a record that does not continue its holdout's stream (attempt numbers 1, 2, 3, ...
-/// in file order, one declared alpha, and each alpha as [`super::spending`] makes it).
+/// in file order, one declared alpha, and each alpha as `super::spending` makes it).
 /// Time: O(lines).
 pub fn read_ledger(source: &str, text: &str) -> Result<Ledger, InputError> {
     let mut records = Vec::new();

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::spending::attempt_alpha;
+use crate::alpha::spending::attempt_alpha;
 use crate::base::random::Random;
 use crate::stats::mcnemar::mcnemar_exact;
 

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::spending::{alpha_left_after, alpha_spent_before};
 use super::{Record, Verdict};
+use crate::alpha::spending::{alpha_left_after, alpha_spent_before};
 use crate::alpha::{Alpha, Sharing};
 
 /// What the ledger holds about one holdout.

@@ -267,7 +267,7 @@ fn prepare_summary<'a>(
 ) -> anyhow::Result<Prepared<'a>> {
     let input = Input::read(path)?;
     let manifest = manifest.map(Input::read).transpose()?;
-    let mut summary = crate::admission::summary::document::read(&input.path, &input.bytes)?;
+    let mut summary = crate::admission::sufficient::document::read(&input.path, &input.bytes)?;
     let found = summary.strata.as_ref().map(|s| s.column.as_str());
     match StrataRequest::choose(settings.strata.as_ref(), found) {
         StrataChoice::By(_) => {}

@@ -5,19 +5,19 @@
 //! executor, which guards and carries out the writes. The core modules below never
 //! open a file.
 
-pub mod admit;
-pub mod audit;
-pub mod demo;
-pub mod grade;
-pub mod import;
-pub mod ledger;
-pub mod log_files;
-pub mod outcome;
-pub mod power;
-pub mod score;
-pub mod sequential;
-pub mod split;
-pub mod truth;
+pub(crate) mod admit;
+pub(crate) mod audit;
+pub(crate) mod demo;
+pub(crate) mod grade;
+pub(crate) mod import;
+pub(crate) mod ledger;
+pub(crate) mod log_files;
+pub(crate) mod outcome;
+pub(crate) mod power;
+pub(crate) mod score;
+pub(crate) mod sequential;
+pub(crate) mod split;
+pub(crate) mod truth;
 
 #[cfg(test)]
 mod admit_properties;

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{EValuePlot, OutcomesPlot, PowerPlot, StrataPlot};
-use crate::report::terminal::is_bidi_control;
+use crate::base::bidi::is_bidi_control;
 
 const SIZE: (u32, u32) = (640, 400);
 const FONT: &str = "sans-serif";

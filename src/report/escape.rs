@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use super::terminal::is_bidi_control;
+use crate::base::bidi::is_bidi_control;
 
 /// U+200D ZERO WIDTH JOINER: invisible, but it stops GitHub's autolinkers, which run on
 /// the rendered text where a backslash escape has already been consumed.

@@ -3,19 +3,19 @@
 //! [`crate::admission`] types it holds) is the schema of `admission.json`,
 //! `evogate/admission/v1`.
 
-pub mod audit;
+pub(crate) mod audit;
 pub mod escape;
-pub mod json;
-pub mod ledger;
-pub mod markdown;
-pub mod pairs;
-pub mod power;
-pub mod sequential;
-pub mod split;
-pub mod svg;
+pub(crate) mod json;
+pub(crate) mod ledger;
+pub(crate) mod markdown;
+pub(crate) mod pairs;
+pub(crate) mod power;
+pub(crate) mod sequential;
+pub(crate) mod split;
+pub(crate) mod svg;
 pub mod terminal;
-pub mod text;
-pub mod truth;
+pub(crate) mod text;
+pub(crate) mod truth;
 
 use serde::Serialize;
 

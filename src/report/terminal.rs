@@ -6,14 +6,7 @@
 
 use std::borrow::Cow;
 
-/// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
-/// right-to-left and the Arabic letter mark, U+061C).
-pub fn is_bidi_control(ch: char) -> bool {
-    matches!(
-        ch,
-        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
-    )
-}
+use crate::base::bidi::is_bidi_control;
 
 /// Whether `ch` can act on a terminal instead of being shown: every control character
 /// (C0, DEL and the C1 set, whose U+009B is a CSI on its own) and every bidirectional

@@ -89,6 +89,7 @@ impl CpythonRandom {
 
     /// `random()`: a float in [0, 1) from 53 random bits, `(a·2^26 + b) / 2^53` with a
     /// the top 27 bits of one output and b the top 26 of the next.
+    #[cfg(test)]
     pub fn random(&mut self) -> f64 {
         let a = f64::from(self.next_u32() >> 5);
         let b = f64::from(self.next_u32() >> 6);

@@ -5,8 +5,6 @@
 //! exact sign test on clusters), and measures how much clustering inflates the
 //! variance of the task-level mean difference (the design effect).
 
-use crate::base::hash::FastMap;
-
 use super::signed_rank::{SignedRank, ZeroMethod, signed_rank};
 
 /// The cluster-level result.
@@ -36,6 +34,7 @@ pub const DESIGN_EFFECT_WARNING: f64 = 1.5;
 /// together and the clusters in name order (pairs sorted by a task id that starts
 /// with its cluster), O(n log n) otherwise, plus the signed-rank test on the clusters;
 /// memory: 12 bytes per pair.
+#[cfg(test)]
 pub fn cluster_view<'a>(pairs: impl Iterator<Item = (&'a str, f64)>) -> ClusterView {
     let mut differences = Vec::with_capacity(pairs.size_hint().0);
     let finite = pairs.filter(|(_, d)| d.is_finite()).map(|(cluster, d)| {
@@ -125,6 +124,7 @@ pub fn cluster_view_of_sums(clusters: &[(u64, i64)], square_micros: u128) -> Clu
 }
 
 /// Each run of [`clusters_of`] as its cluster and its differences, in pair order.
+#[cfg(test)]
 fn each_run<'a>(
     runs: &'a [(u32, u32)],
     differences: &'a [f64],
@@ -142,12 +142,13 @@ fn each_run<'a>(
 /// result), one for each run of pairs of one cluster, with the run's length, and
 /// whether the names came in name order. While every new cluster sorts after the one
 /// before, no name is looked up.
+#[cfg(test)]
 fn clusters_of<'a>(
     clusters: impl Iterator<Item = &'a str>,
 ) -> (Vec<&'a str>, Vec<(u32, u32)>, bool) {
     let mut names: Vec<&str> = Vec::new();
     let mut runs: Vec<(u32, u32)> = Vec::new();
-    let mut index: Option<FastMap<&str, u32>> = None;
+    let mut index: Option<crate::base::hash::FastMap<&str, u32>> = None;
     for cluster in clusters {
         // The run goes on while the cluster is the run's own (the same `&str`, or equal).
         let same = |name: &str| std::ptr::eq(name, cluster) || name == cluster;

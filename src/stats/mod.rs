@@ -6,12 +6,12 @@
 //! rational arithmetic for n ≤ 2,000 and to 1e-10 against scipy beyond; the signed-rank
 //! null is the exact conditional distribution given the observed ties up to
 //! [`signed_rank::EXACT_LIMIT`] non-zero differences, and up to
-//! [`signed_rank::INVERSION_LIMIT`] by [`signed_rank::inversion`] whenever it fits its budget, and
+//! [`signed_rank::INVERSION_LIMIT`] by `signed_rank::inversion` whenever it fits its budget, and
 //! beyond that on lumpy lattices (few or large tie groups);
 //! otherwise a saddlepoint approximation within
 //! [`signed_rank::SADDLEPOINT_RELATIVE_ERROR`] for many distinct magnitudes.
 //!
-//! Why [`binomial`] and [`normal`] are not statrs: statrs 0.18's tails are accurate to
+//! Why [`binomial`] and `normal` are not statrs: statrs 0.18's tails are accurate to
 //! about 1e-11 relative, ours to about 1e-13, and the admission gate compares p-values
 //! with alpha and quotes tails to 1e-300. Measured in a scratch crate outside the
 //! repository against mpmath at 60 digits (relative error, statrs / ours): normal upper
@@ -24,15 +24,15 @@
 pub mod binomial;
 pub mod bootstrap;
 pub mod bounded_mean;
-pub mod cluster;
+pub(crate) mod cluster;
 pub mod interval;
 pub mod mcnemar;
-pub mod normal;
-pub mod normal_power;
+pub(crate) mod normal;
+pub(crate) mod normal_power;
 pub mod power;
 pub mod sequential;
 pub mod signed_rank;
-pub mod tails;
+pub(crate) mod tails;
 
 #[cfg(test)]
 mod tests;

@@ -26,6 +26,7 @@ pub fn z_sum(alpha: f64, power: f64) -> Option<f64> {
 /// The mean shift that n pairs whose differences have standard deviation `sd` detect
 /// with probability `power` at one-sided `alpha`: (z₁₋α + z_power)·sd/√n. `None` for
 /// n = 0, an `sd` that is not positive and finite, or alpha or power outside (0, 1).
+#[cfg(test)]
 pub fn detectable_mean_shift(n: u64, sd: f64, alpha: f64, power: f64) -> Option<f64> {
     if n == 0 || !(sd > 0.0 && sd.is_finite()) {
         return None;

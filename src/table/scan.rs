@@ -101,7 +101,7 @@ impl<'a> ScannedRow<'a> {
 }
 
 /// A source of checked rows, as [`RowScanner`] gives them: a scanner reading here, or
-/// one reading ahead on a thread of its own ([`RowsAhead`](super::ahead::RowsAhead)).
+/// one reading ahead on a thread of its own (`RowsAhead`).
 pub trait Rows {
     /// Column names, BOM and surrounding whitespace removed.
     fn headers(&self) -> &[String];

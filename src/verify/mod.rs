@@ -5,13 +5,13 @@
 
 mod answer_marker;
 pub mod arxiv;
-pub mod choice;
+pub(crate) mod choice;
 pub mod facts;
-pub mod flat;
+pub(crate) mod flat;
 pub mod normalize;
-pub mod numeric;
-pub mod one_answer;
-pub mod short;
+pub(crate) mod numeric;
+pub(crate) mod one_answer;
+pub(crate) mod short;
 
 use crate::error::InputError;
 use std::io::Read;

@@ -463,7 +463,10 @@ fn the_library_doc_map_lists_every_module_in_its_layer() {
     let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
     let declared: Vec<String> = lib
         .lines()
-        .filter_map(|line| line.strip_prefix("pub mod "))
+        .filter_map(|line| {
+            line.strip_prefix("pub mod ")
+                .or_else(|| line.strip_prefix("pub(crate) mod "))
+        })
         .map(|name| name.trim_end_matches(';').to_string())
         .collect();
     let mut listed: Vec<&str> = LAYERS.iter().flat_map(|(_, m)| m.iter().copied()).collect();
@@ -548,4 +551,150 @@ fn no_two_public_types_share_a_name() {
     let shared: Vec<(&String, &Vec<String>)> =
         seen.iter().filter(|(_, files)| files.len() > 1).collect();
     assert!(shared.is_empty(), "{shared:?}");
+}
+
+/// Every cycle of imports between sibling modules (the children of one parent, the
+/// crate's top-level modules included), as `parent: a -> b -> a`. An import counts
+/// for the two children of the nearest module that holds both its file and its
+/// target, so `super::b::X` written in `a/c.rs` is an edge `a -> b`; a module using
+/// its parent or its own child is no edge.
+fn sibling_cycles() -> Vec<String> {
+    let files = library_imports();
+    let modules: Vec<Vec<String>> = files.iter().map(|(_, module, _)| module.clone()).collect();
+    // parent -> child -> the children it uses.
+    let mut edges: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    for (_, source, found) in &files {
+        for import in found {
+            if import.first().map(String::as_str) != Some("crate") {
+                continue;
+            }
+            // The deepest module the path names (`crate::a::b::Item` -> `a::b`).
+            let path = &import[1..];
+            let Some(target) = (0..=path.len())
+                .rev()
+                .map(|n| &path[..n])
+                .find(|prefix| modules.iter().any(|m| m.as_slice() == *prefix))
+            else {
+                continue;
+            };
+            let shared = source
+                .iter()
+                .zip(target)
+                .take_while(|(a, b)| a == b)
+                .count();
+            if shared < source.len() && shared < target.len() {
+                let children = edges.entry(source[..shared].to_vec()).or_default();
+                let uses = children.entry(source[shared].clone()).or_default();
+                if !uses.contains(&target[shared]) {
+                    uses.push(target[shared].clone());
+                }
+            }
+        }
+    }
+    let mut cycles = Vec::new();
+    for (parent, children) in &edges {
+        // A depth-first walk from each child back to itself, through larger names only,
+        // so that each cycle is reported once, from its smallest member.
+        for start in children.keys() {
+            let mut stack: Vec<Vec<&String>> = vec![vec![start]];
+            while let Some(walk) = stack.pop() {
+                let last = walk[walk.len() - 1];
+                for next in children.get(last).into_iter().flatten() {
+                    if next == start {
+                        let names: Vec<&str> = walk.iter().map(|s| s.as_str()).collect();
+                        let parent: Vec<&str> = std::iter::once("crate")
+                            .chain(parent.iter().map(String::as_str))
+                            .collect();
+                        cycles.push(format!(
+                            "{}: {} -> {start}",
+                            parent.join("::"),
+                            names.join(" -> ")
+                        ));
+                    } else if next > start && !walk.contains(&next) {
+                        let mut longer = walk.clone();
+                        longer.push(next);
+                        stack.push(longer);
+                    }
+                }
+            }
+        }
+    }
+    cycles.sort();
+    cycles
+}
+
+#[test]
+fn no_two_sibling_modules_import_each_other() {
+    let cycles = sibling_cycles();
+    assert!(
+        cycles.is_empty(),
+        "import cycles between sibling modules (move what both need into a third \
+         module, or into the one the other uses):\n{}",
+        cycles.join("\n")
+    );
+}
+
+/// Every `evogate::` path that the crate's outside users write: the binary
+/// (`src/main.rs`), the integration tests, the benches, the examples and the fuzz
+/// targets, each as its segments after `crate`.
+fn paths_used_outside() -> Vec<Vec<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![(root.join("src/main.rs"), String::new())];
+    for dir in ["tests", "benches", "examples", "fuzz/fuzz_targets"] {
+        files.extend(sources(&root.join(dir)));
+    }
+    let mut found = Vec::new();
+    for (path, _) in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Their own `crate`, `super` and `self` paths are not the library's.
+        let marked: Vec<String> = tokens(&text)
+            .into_iter()
+            .map(|token| match token.as_str() {
+                "evogate" => "crate".to_string(),
+                "crate" | "super" | "self" => "outside".to_string(),
+                _ => token,
+            })
+            .collect();
+        found.extend(
+            imports(&marked, &[])
+                .into_iter()
+                .filter(|path| path.first().is_some_and(|p| p == "crate"))
+                .map(|path| path[1..].to_vec()),
+        );
+    }
+    found
+}
+
+/// Each `pub mod` of the library, as its module path.
+fn public_modules() -> Vec<Vec<String>> {
+    let mut public = Vec::new();
+    for (path, module, _) in library_imports() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for words in tokens(&text).windows(4) {
+            if words[0] == "pub" && words[1] == "mod" && words[3] == ";" {
+                let mut declared = module.clone();
+                declared.push(words[2].clone());
+                public.push(declared);
+            }
+        }
+    }
+    public
+}
+
+#[test]
+fn a_module_is_public_only_when_a_user_outside_the_library_reaches_it() {
+    let used = paths_used_outside();
+    // The reader finds the outside users' paths (about a hundred), not nothing.
+    assert!(used.len() > 50, "only {} paths read", used.len());
+    let needless: Vec<String> = public_modules()
+        .into_iter()
+        .filter(|module| !used.iter().any(|path| path.starts_with(module)))
+        .map(|module| module.join("::"))
+        .collect();
+    assert!(
+        needless.is_empty(),
+        "public modules that neither the binary, the tests, the benches, the examples nor \
+         the fuzz targets use (declare them `pub(crate) mod`):\n{}",
+        needless.join("\n")
+    );
 }

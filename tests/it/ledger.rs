@@ -105,7 +105,7 @@ fn json_summary_carries_the_numbers_scripts_need() {
     assert_eq!(summary["next_attempt"], 4);
     assert_eq!(summary["next_can_reach_significance"], true);
     assert_eq!(summary["warning"], serde_json::Value::Null);
-    // 0.05 · 6/π² · (1 + 1/4 + 1/9), from the mpmath table in src/ledger/spending.rs.
+    // 0.05 · 6/π² · (1 + 1/4 + 1/9), from the mpmath table in src/alpha/spending.rs.
     let spent = summary["alpha_spent"].as_f64().unwrap();
     assert!((spent - 0.04137281665395459).abs() < 1e-15, "{spent}");
 }

@@ -31,7 +31,7 @@ pub struct Design {
     pub binary: bool,
     /// The signed-rank test's zero method at the last look (scores only).
     pub zero: ZeroMethod,
-    /// For scores, the share of alpha the e-process spends ([`SCORES_SEQUENTIAL_SHARE`]
+    /// For scores, the share of alpha the e-process spends (`SCORES_SEQUENTIAL_SHARE`
     /// unless a simulation compares others); in (0, 1].
     pub scores_share: f64,
 }

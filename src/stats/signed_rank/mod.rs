@@ -6,8 +6,8 @@
 //! terms, or per tie group `rank · Binomial(size, ½)`. Its lower tail comes from
 //! whichever exact computation is estimated cheapest: the knapsack over single ranks
 //! ([`null_table::null_cdf`], small n), the convolution over tie groups
-//! ([`tie_groups::lower_tail`], a few distinct magnitudes), or the numerical
-//! inversion of the characteristic function ([`inversion::lower_tail`], with a
+//! (`tie_groups::lower_tail`, a few distinct magnitudes), or the numerical
+//! inversion of the characteristic function (`inversion::lower_tail`, with a
 //! proven bound on what it leaves out). The null is exact up to [`EXACT_LIMIT`]
 //! non-zero differences whatever the ties, up to [`INVERSION_LIMIT`] whenever the
 //! inversion fits [`INVERSION_BUDGET`] (in practice always below it), and beyond it on
@@ -15,11 +15,11 @@
 //! continuity-corrected saddlepoint approximation is used, within
 //! [`SADDLEPOINT_RELATIVE_ERROR`] of the exact tail for many distinct magnitudes.
 
-pub mod inversion;
-pub mod log_tail;
+pub(crate) mod inversion;
+pub(crate) mod log_tail;
 pub mod null_table;
-pub mod saddlepoint;
-pub mod tie_groups;
+pub(crate) mod saddlepoint;
+pub(crate) mod tie_groups;
 
 use super::TIE_TOLERANCE;
 use super::tails::Tails;
@@ -45,7 +45,7 @@ pub const GROUP_BUDGET: u64 = 1_500_000_000;
 pub const GROUPED_LIMIT: usize = 20_000;
 
 /// The most non-zero differences the inversion of the characteristic function
-/// ([`inversion::lower_tail`]) is tried on whatever the ties; past it the inversion is
+/// (`inversion::lower_tail`) is tried on whatever the ties; past it the inversion is
 /// tried only on a lumpy lattice ([`LUMPY_GROUPS`], [`LUMPY_SHARE`]) and the
 /// saddlepoint answers the rest.
 pub const INVERSION_LIMIT: usize = 100_000;

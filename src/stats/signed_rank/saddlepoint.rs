@@ -12,13 +12,13 @@
 use super::tie_groups::TieGroup;
 use crate::stats::normal;
 
-/// The stated relative error of [`lower_tail`] for many distinct magnitudes: the worst
+/// The stated relative error of `lower_tail` for many distinct magnitudes: the worst
 /// measured against the independent values of `tests/data/signed_rank_exact.tsv`
 /// (all distinct at n = 2,600 and 5,000, a hundred tie groups at 2,600 to 20,000, tails
 /// from 1.5e-2 to 3e-49) is 1.1e-6, and the bound keeps a factor of ten. The approximation does not see the
 /// lattice: with a few large tie groups it is off by percents (2% with two groups), and
 /// with a hundred equal-sized groups of about a thousand by 6e-5 (n = 10^5 and 10^6,
-/// against [`super::inversion`]); those are exact up to
+/// against `super::inversion`); those are exact up to
 /// [`super::INVERSION_LIMIT`], and beyond it whenever the lattice is lumpy
 /// ([`super::LUMPY_GROUPS`], [`super::LUMPY_SHARE`]) and the
 /// inversion fits its budget. The bound is not claimed for lumpy lattices.

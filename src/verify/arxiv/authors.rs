@@ -209,6 +209,7 @@ impl AuthorName {
     /// A key under which two spellings of one person agree (`Diederik P. Kingma`
     /// and `Diederik P Kingma`): the surname and the first given name. An initial
     /// would join different people (`Ze Liu` and `Zhuang Liu`).
+    #[cfg(test)]
     pub fn person_key(&self) -> (String, String) {
         let (core, given) = self.person();
         (core.to_string(), given.to_string())
@@ -368,11 +369,6 @@ impl Tokens<'_> {
     /// How many words.
     pub fn len(&self) -> usize {
         self.spans.len()
-    }
-
-    /// Whether there are no words.
-    pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
     }
 
     /// The `i`-th word.
@@ -596,6 +592,7 @@ pub struct SurnameIndex {
 
 impl SurnameIndex {
     /// Indexes `names` by position.
+    #[cfg(test)]
     pub fn new(names: &[AuthorName]) -> SurnameIndex {
         SurnameIndex::from_cores(names.iter().map(|name| Cow::Borrowed(name.core.as_str())))
     }

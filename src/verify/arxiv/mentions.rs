@@ -56,6 +56,7 @@ pub fn mentions<N: Borrow<AuthorName>>(
 }
 
 /// [`mentions`] examining every name at every word: the reference for the index.
+#[cfg(test)]
 pub fn mentions_examining_all(
     names: &[AuthorName],
     tokens: &Tokens,

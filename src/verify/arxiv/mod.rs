@@ -19,14 +19,14 @@
 //! Candidates are listed as the response gave them (`J. Song`, not the Jiaming Song it
 //! may mean), so feedback never puts a name in the response's mouth. A first author is
 //! told apart from namesakes by the given name or initial before the surname
-//! ([`mentions`]). A surname alone, or with an initial, that fits several known first
+//! (`mentions`). A surname alone, or with an initial, that fits several known first
 //! authors (`Chen`, `Z. Liu`) and nothing else is ambiguous: correctness 0.5, as a
 //! hedge, when the expected author is among them, else wrong.
 
-pub mod authors;
-pub mod ids;
-pub mod mentions;
-pub mod titles;
+pub(crate) mod authors;
+pub(crate) mod ids;
+pub(crate) mod mentions;
+pub(crate) mod titles;
 pub mod truth;
 
 use authors::{AuthorName, SurnameIndex};

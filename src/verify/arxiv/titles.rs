@@ -92,6 +92,7 @@ fn variants(title: &str, normalized: String) -> Vec<String> {
 
 impl TitleIndex {
     /// Indexes `titles` (one per paper, in paper order).
+    #[cfg(test)]
     pub fn new<'a>(titles: impl Iterator<Item = &'a str>) -> TitleIndex {
         let titles: Vec<(&str, String)> = titles.map(|title| (title, normalize(title))).collect();
         TitleIndex::with_normalized(titles.into_iter())
@@ -224,6 +225,7 @@ impl TitleIndex {
     }
 
     /// The papers whose title is present in `answer` (already normalised), ascending.
+    #[cfg(test)]
     pub fn present(&self, answer: &str) -> Vec<usize> {
         self.present_words(answer, &self.words(answer))
     }
@@ -289,6 +291,7 @@ impl TitleIndex {
 
     /// The share of `paper`'s words of three or more letters present as words of
     /// `answer` (normalised), with the counts, or `None` when it has no such words.
+    #[cfg(test)]
     pub fn word_share(&self, paper: usize, answer: &str) -> Option<(usize, usize)> {
         self.word_share_words(paper, &self.words(answer))
     }

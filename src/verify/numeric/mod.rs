@@ -4,8 +4,8 @@
 //! different values offered as the final answer are a hedge; the numbers of the working
 //! before it are not.
 
-pub mod extract;
-pub mod number;
+pub(crate) mod extract;
+pub(crate) mod number;
 
 use self::extract::{Final, final_answer, plain};
 use self::number::{Number, agree, scan};

@@ -5,20 +5,18 @@
 //! size and difference sum. Scores enter in whole micro-units (six decimals), so every
 //! sum and every tie is exact and the same whether it was added up here from the
 //! pairs ([`Statistics::of`]) or by DuckDB or Spark over sharded files
-//! ([`document`], schema [`SCHEMA`]).
+//! ([`document`], schema [`document::SCHEMA`]).
 //!
 //! A score with more than six decimals is rounded to the nearest micro-unit before it
 //! enters a statistic (half away from zero), here and in the shipped SQL alike.
 
-pub mod document;
+pub(crate) mod document;
 
 use std::collections::BTreeMap;
 
 use super::pairing::{Basis, Pairs};
 use crate::base::arena::Text;
 use crate::base::hash::FastMap;
-
-pub use document::SCHEMA;
 
 /// Micro-units in a score of 1.
 pub const MICROS: i64 = 1_000_000;

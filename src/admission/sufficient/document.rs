@@ -108,6 +108,7 @@ struct StratumDocument {
 }
 
 impl StratumDocument {
+    #[cfg(test)]
     fn of(value: &str, set: SetDocument) -> StratumDocument {
         StratumDocument {
             value: value.to_string(),
@@ -465,6 +466,7 @@ fn clusters(document: &[ClusterDocument], overall: &Set) -> Result<Vec<Cluster>,
         .collect())
 }
 
+#[cfg(test)]
 fn set_document(set: &Set) -> SetDocument {
     SetDocument {
         n: set.n,
@@ -482,6 +484,7 @@ fn set_document(set: &Set) -> SetDocument {
 
 /// The document of `summary`, as the SQL writes it (pairing counts from the pairs:
 /// every task once in each arm). Its bytes depend only on the statistics.
+#[cfg(test)]
 pub fn render(summary: &Statistics) -> String {
     let (baseline_rows, candidate_rows) = match summary.pairing {
         Pairing::Counted {
