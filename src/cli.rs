@@ -369,8 +369,8 @@ pub struct PowerArgs {
     /// simulation), beside the fixed-n exact test's n for 80% power.
     #[arg(long, requires_all = ["shift", "discordance"], conflicts_with = "n")]
     pub sequential: bool,
-    /// With --sequential: the holdout's tasks (the last look); default the fixed-n
-    /// test's n for 80% power at the shift.
+    /// With --sequential: the holdout's tasks (the last look), at most 20000; default
+    /// the fixed-n test's n for 80% power at the shift.
     #[arg(long, value_name = "N", requires = "sequential")]
     pub holdout: Option<u64>,
 }

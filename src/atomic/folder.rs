@@ -98,31 +98,12 @@ pub(crate) fn replace_folder_with(
     // Removed on SIGINT or SIGTERM until it is in place (a set-aside old folder is put
     // back by the next run).
     super::pending::track(staging.path());
-    // The new folder is not in place until every file in it is written and synced, so
-    // each is written straight into it; an error names the file's final path, not the
-    // new folder's temporary name.
-    let place = |final_path: &Path, write: &WriteBytes<'_>| -> anyhow::Result<()> {
-        let relative = final_path.strip_prefix(target).map_err(|_| {
-            anyhow::anyhow!(
-                "`{}` is not inside `{}`",
-                final_path.display(),
-                target.display()
-            )
-        })?;
-        let path = staging.path().join(relative);
-        if let Some(folder) = path.parent() {
-            fs::create_dir_all(folder).map_err(|e| cannot(folder, "create it", &e))?;
-        }
-        write_synced(&path, write).map_err(|e| not_written(final_path, &e))
-    };
-    for file in files {
-        place(&file.path, &|out| out.write_all(&file.bytes))?;
-    }
-    for file in streamed {
-        place(&file.path, &*file.write)?;
-    }
-    if target.is_dir() {
-        carry_over(target, staging.path())?;
+    if let Err(error) = fill(target, staging.path(), files, streamed) {
+        // Removed, then untracked: a signal in between finds nothing to remove.
+        let path = staging.path().to_path_buf();
+        drop(staging);
+        super::pending::untrack(&path);
+        return Err(error);
     }
     let _ = fs::File::open(staging.path()).and_then(|dir| dir.sync_all());
     let new = staging.keep();
@@ -137,6 +118,7 @@ pub(crate) fn replace_folder_with(
     if had_old {
         fs::rename(target, &old).map_err(|e| {
             let _ = fs::remove_dir_all(&new);
+            super::pending::untrack(&new);
             cannot(target, "move it aside", &e)
         })?;
         if !go_on(Step::OldSetAside) {
@@ -148,6 +130,7 @@ pub(crate) fn replace_folder_with(
             let _ = fs::rename(&old, target);
         }
         let _ = fs::remove_dir_all(&new);
+        super::pending::untrack(&new);
         return Err(cannot(target, "move the new folder into place", &e));
     }
     super::pending::untrack(&new);
@@ -159,6 +142,43 @@ pub(crate) fn replace_folder_with(
         let _ = fs::remove_dir_all(&old);
     }
     drop(lock);
+    Ok(())
+}
+
+/// Writes `files` and the `streamed` files (each a path inside `target`) into the new
+/// folder `staging`, and carries over what else the old `target` holds. The new folder
+/// is not in place until every file in it is written and synced, so each is written
+/// straight into it; an error names the file's final path, not the new folder's
+/// temporary name.
+fn fill(
+    target: &Path,
+    staging: &Path,
+    files: &[FileToWrite],
+    streamed: &[StreamedFile],
+) -> anyhow::Result<()> {
+    let place = |final_path: &Path, write: &WriteBytes<'_>| -> anyhow::Result<()> {
+        let relative = final_path.strip_prefix(target).map_err(|_| {
+            anyhow::anyhow!(
+                "`{}` is not inside `{}`",
+                final_path.display(),
+                target.display()
+            )
+        })?;
+        let path = staging.join(relative);
+        if let Some(folder) = path.parent() {
+            fs::create_dir_all(folder).map_err(|e| cannot(folder, "create it", &e))?;
+        }
+        write_synced(&path, write).map_err(|e| not_written(final_path, &e))
+    };
+    for file in files {
+        place(&file.path, &|out| out.write_all(&file.bytes))?;
+    }
+    for file in streamed {
+        place(&file.path, &*file.write)?;
+    }
+    if target.is_dir() {
+        carry_over(target, staging)?;
+    }
     Ok(())
 }
 
@@ -401,6 +421,24 @@ mod tests {
         replace_folder(&target, &files, &[]).unwrap();
         assert_eq!(fs::read_to_string(target.join("sub/x")).unwrap(), "x");
         assert_eq!(names(root.path()), ["blocker", "fresh"]);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_new_folder_tracked_for_removal_on_a_signal() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("rep");
+        let outside = [FileToWrite::new(root.path().join("elsewhere/x"), "x")];
+        let pairs = StreamedFile::new(target.join("pairs.csv"), |_| {
+            Err(io::Error::other("File too large"))
+        });
+        assert!(replace_folder(&target, &outside, &[]).is_err());
+        assert!(replace_folder(&target, &[], &[pairs]).is_err());
+        assert_eq!(names(root.path()), Vec::<String>::new());
+        assert_eq!(
+            super::super::pending::tracked_in(root.path()),
+            Vec::<PathBuf>::new(),
+            "removed new folders are still tracked"
+        );
     }
 
     #[test]

@@ -26,6 +26,21 @@ pub(crate) fn untrack(path: &Path) {
     }
 }
 
+/// The tracked paths inside `folder` (tests run at once, each in its own folder).
+#[cfg(test)]
+pub(crate) fn tracked_in(folder: &Path) -> Vec<PathBuf> {
+    PENDING
+        .lock()
+        .map(|pending| {
+            pending
+                .iter()
+                .filter(|p| p.starts_with(folder))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Removes every tracked file and folder and holds the list locked until the process
 /// ends, so that no new temporary file is tracked (and left) after them.
 #[cfg(unix)]
@@ -93,13 +108,7 @@ mod tests {
         std::fs::write(folder.join("pairs.csv"), "x").unwrap();
         untrack(&kept);
         // Only this test's paths: other tests write temporary files at the same time.
-        let mine: Vec<PathBuf> = PENDING
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|p| p.starts_with(dir.path()))
-            .cloned()
-            .collect();
+        let mine = tracked_in(dir.path());
         assert_eq!(mine.len(), 2, "{mine:?}");
         remove(&mine);
         let left: Vec<_> = std::fs::read_dir(dir.path())

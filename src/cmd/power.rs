@@ -9,6 +9,7 @@ use crate::alpha::Alpha;
 use crate::cli::PowerArgs;
 use crate::pipeline::power::{self, PowerSettings, Question};
 use crate::stats::power::EXACT_POWER_LIMIT;
+use crate::stats::sequential::SIMULATED_HOLDOUT_LIMIT;
 
 /// Runs `power`.
 pub fn run(args: PowerArgs) -> anyhow::Result<Printout> {
@@ -69,8 +70,12 @@ fn sequential(args: &PowerArgs) -> anyhow::Result<Printout> {
             "--shift {shift}: give a shift in (0, --discordance], e.g. 0.1 with --discordance 0.3"
         );
     }
-    if args.holdout == Some(0) {
-        bail!("--holdout 0: give the holdout's number of tasks, e.g. 400");
+    match args.holdout {
+        Some(0) => bail!("--holdout 0: give the holdout's number of tasks, e.g. 400"),
+        Some(n) if n > SIMULATED_HOLDOUT_LIMIT => bail!(
+            "--holdout {n}: a sequential design is simulated to at most {SIMULATED_HOLDOUT_LIMIT} tasks (2000 runs each); give --holdout {SIMULATED_HOLDOUT_LIMIT} or fewer"
+        ),
+        _ => {}
     }
     let outcome = crate::pipeline::sequential::power(
         args.alpha,

@@ -581,6 +581,7 @@ pub fn power(
     format: SummaryFormat,
 ) -> anyhow::Result<CommandOutcome> {
     use crate::stats::power::{mcnemar_power, required_n_for_power};
+    use crate::stats::sequential::SIMULATED_HOLDOUT_LIMIT;
     let fixed = required_n_for_power(shift, discordance, alpha, 0.8);
     let Some(holdout) = holdout.or(fixed) else {
         anyhow::bail!(
@@ -588,6 +589,11 @@ pub fn power(
             crate::stats::power::EXACT_POWER_LIMIT
         );
     };
+    if holdout > SIMULATED_HOLDOUT_LIMIT {
+        anyhow::bail!(
+            "the fixed-n test needs {holdout} tasks for 80% power at shift {shift}, and a sequential design is simulated to at most {SIMULATED_HOLDOUT_LIMIT}: give --holdout {SIMULATED_HOLDOUT_LIMIT} or fewer, or a larger --shift"
+        );
+    }
     let design = Design::new(alpha, 0.0, holdout, true, ZeroMethod::Wilcox);
     let operating = crate::stats::sequential::operating(&design, discordance, shift, POWER_RUNS)?;
     let report = crate::report::sequential::SequentialPowerReport {

@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::answer_marker;
 use super::normalize::{contains_words, normalize};
 use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape, shown_briefly};
@@ -42,10 +43,11 @@ pub struct Options {
 }
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:answer|choice|option)\b[*_]*\s*(?:is\b|would be\b|will be\b|should be\b|[:=])|\bI (?:choose|pick|select)\b",
+    answer_marker::marker(
+        "answer|choice|option",
+        true,
+        r"|\bI (?:choose|pick|select)\b",
     )
-    .expect("the marker pattern is valid")
 });
 
 /// A letter in a form no word takes: `(B)`, `[B]`, `option B`, `choice B`, or opening
@@ -136,23 +138,15 @@ impl Options {
 
 /// The text after `at` up to the end of its first non-blank line or sentence.
 fn answer_segment(text: &str) -> &str {
-    let text = text.trim_start();
-    let line = &text[..text.find('\n').unwrap_or(text.len())];
-    let end = line
-        .char_indices()
-        .find(|&(i, c)| {
-            matches!(c, '!' | '?') || (c == '.' && line[i + 1..].starts_with(' ') && i > 1)
-        })
-        .map_or(line.len(), |(i, _)| i);
-    &line[..end]
+    let line = answer_marker::first_line(text);
+    // A dot at byte 0 or 1 is a letter's (`B. Paris`), not a sentence's.
+    &line[..answer_marker::sentence_end(line, 2).unwrap_or(line.len())]
 }
 
 /// The options an output chooses.
 fn choices(options: &Options, output: &str) -> Vec<usize> {
-    let markers: Vec<_> = MARKER.find_iter(output).collect();
-    // The last few phrases only: the work stays linear in the output on any input.
-    for marker in markers.into_iter().rev().take(8) {
-        let segment = answer_segment(&output[marker.end()..]);
+    for after in answer_marker::after_markers(&MARKER, output) {
+        let segment = answer_segment(&output[after..]);
         let chosen = options.chosen(segment, true);
         if !chosen.is_empty() {
             return chosen;

@@ -3,6 +3,7 @@
 //! the facts. Adding a verifier is implementing [`Verifier`] (five methods) and adding
 //! one line to [`REGISTRY`].
 
+mod answer_marker;
 pub mod arxiv;
 pub(crate) mod choice;
 pub mod facts;

@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::answer_marker;
 use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape, shown_briefly};
 
@@ -60,9 +61,7 @@ pub struct Aliases {
 static ARTICLES: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(a|an|the)\b").expect("the article pattern is valid"));
 
-static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\banswer\b[*_]*\s*(?:is\b|[:=])").expect("the marker pattern is valid")
-});
+static MARKER: LazyLock<Regex> = LazyLock::new(|| answer_marker::marker("answer", false, ""));
 
 static ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\s+or\s+|\s*[;|]\s*|\s+/\s+|,\s*or\s+")
@@ -106,9 +105,10 @@ pub fn token_f1<P: AsRef<str>, G: AsRef<str>>(prediction: &[P], gold: &[G]) -> f
 
 /// The answer an output gives: after its last marker, else its first non-blank line.
 pub fn answer_of(output: &str) -> &str {
-    let from = MARKER.find_iter(output).last().map_or(0, |m| m.end());
-    let text = output[from..].trim_start();
-    text[..text.find('\n').unwrap_or(text.len())].trim()
+    let from = answer_marker::after_markers(&MARKER, output)
+        .next()
+        .unwrap_or(0);
+    answer_marker::first_line(&output[from..]).trim()
 }
 
 impl Aliases {
@@ -120,6 +120,20 @@ impl Aliases {
 
     fn exact(&self, tokens: &[String]) -> bool {
         self.aliases().any(|alias| alias == tokens)
+    }
+
+    /// Whether `tokens` are a refusal: they begin with a refusal's whole words
+    /// (`unknowns` does not begin with `unknown`) and hold no alias as a run of words
+    /// (`Unknown Pleasures (1979)` and `not sure, but Paris` answer).
+    fn refused(&self, tokens: &[String]) -> bool {
+        let begins = REFUSALS.iter().any(|refusal| {
+            let words: Vec<&str> = refusal.split(' ').collect();
+            tokens.len() >= words.len() && tokens.iter().zip(&words).all(|(t, w)| t == w)
+        });
+        begins
+            && !self
+                .aliases()
+                .any(|alias| tokens.windows(alias.len()).any(|run| run == alias))
     }
 
     fn f1(&self, tokens: &[String]) -> f64 {
@@ -185,7 +199,7 @@ impl AnswerRule for Short {
                     tokens.len()
                 ),
             )
-        } else if REFUSALS.iter().any(|r| tokens.join(" ").starts_with(r)) {
+        } else if aliases.refused(&tokens) {
             (
                 Outcome::Absent,
                 format!("no answer given (\"{said}\"); expected {expected}"),
@@ -231,7 +245,8 @@ mod tests {
         let truth = "group,kind,question,answer\n\
             fr,capital,Capital of France?,Paris\n\
             dday,date,When was D-Day?,6 June 1944|June 6 1944\n\
-            band,music,Which band?,The Beatles\n";
+            band,music,Which band?,The Beatles\n\
+            album,music,Joy Division's first album?,Unknown Pleasures\n";
         build("short", "s.csv", truth.as_bytes()).unwrap()
     }
 
@@ -340,9 +355,45 @@ mod tests {
             "{}",
             g.feedback
         );
-        for refusal in ["I don't know.", "Not sure", "Unknown"] {
+        for refusal in [
+            "I don't know.",
+            "Not sure",
+            "Unknown",
+            // After leading space or Markdown, or after a marker.
+            "  **I don't know.**",
+            "> I'm not sure",
+            "Answer: unable to tell",
+            "_No idea_ what the capital is",
+        ] {
             let g = grade("fr:capital", refusal);
             assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{refusal}");
+            assert!(g.feedback.starts_with("no answer given"), "{}", g.feedback);
         }
+    }
+
+    #[test]
+    fn a_refusal_is_told_by_whole_words() {
+        // `unknowns` and `no ideas` only begin with the letters of a refusal: wrong
+        // answers, not refusals.
+        for wrong in ["Unknowns", "No ideas"] {
+            let g = grade("fr:capital", wrong);
+            assert_eq!(g.feedback, format!("expected Paris, response said {wrong}"));
+        }
+    }
+
+    #[test]
+    fn an_answer_that_begins_with_refusal_words_but_gives_an_alias_is_graded() {
+        let g = grade("album:music", "Unknown Pleasures (1979)");
+        assert_eq!((g.correct, g.correctness), (false, 0.8), "{}", g.feedback);
+        let g = grade("fr:capital", "Not sure, but Paris");
+        assert!(g.correctness > 0.0, "{}", g.feedback);
+        assert!(
+            g.feedback.starts_with("partial: token F1"),
+            "{}",
+            g.feedback
+        );
+        // Words of the question after a refusal are still a refusal.
+        let g = grade("dday:date", "I don't know which day in June");
+        assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{}", g.feedback);
     }
 }

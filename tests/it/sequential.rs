@@ -309,3 +309,46 @@ fn power_sequential_gives_tasks_to_a_decision_beside_the_fixed_n_tests_n() {
     );
     assert_input_error(&bad, &["--shift 0.4"]);
 }
+
+#[test]
+fn power_sequential_refuses_a_holdout_past_its_limit_naming_the_flag_the_limit_and_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let power = |extra: &[&str]| {
+        let mut args = vec![
+            "power",
+            "--sequential",
+            "--shift",
+            "0.1",
+            "--discordance",
+            "0.3",
+        ];
+        args.extend_from_slice(extra);
+        run(dir.path(), &args)
+    };
+    // 2000 runs of up to 10^19 pairs each: it ran (and allocated) until it decided.
+    let huge = power(&["--holdout", "18446744073709551615"]);
+    assert_input_error(
+        &huge,
+        &[
+            "--holdout 18446744073709551615",
+            "at most 20000",
+            "--holdout 20000 or fewer",
+        ],
+    );
+    assert_input_error(&power(&["--holdout", "20001"]), &["--holdout 20001"]);
+    assert_eq!(power(&["--holdout", "20000"]).code, 0);
+    // The default holdout, the fixed-n test's n for 80% power (74,584 pairs at shift
+    // 0.005), is held to the same limit.
+    let small_shift = run(
+        dir.path(),
+        &[
+            "power",
+            "--sequential",
+            "--shift",
+            "0.005",
+            "--discordance",
+            "0.3",
+        ],
+    );
+    assert_input_error(&small_shift, &["74584", "at most 20000", "give --holdout"]);
+}

@@ -20,5 +20,5 @@ pub(crate) mod track;
 
 pub use final_look::{FinalLook, final_look, log_e_value_of_coins};
 pub use monitor::{Design, DesignError, FinalTest, Look, Monitor, Reason, Standing};
-pub use operating::{Operating, operating};
+pub use operating::{Operating, OperatingError, SIMULATED_HOLDOUT_LIMIT, operating};
 pub use track::{BetOn, Track};

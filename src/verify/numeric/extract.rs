@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::number::{Number, same, scan};
+use crate::verify::answer_marker::{self, MOST_MARKERS};
 
 /// Where the final answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,10 +41,7 @@ const CONNECTORS: [&str; 8] = [
     "or", "and", "maybe", "perhaps", "possibly", "either", "nor", "vs",
 ];
 
-static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\banswer\b[*_]*\s*(?:is\b|would be\b|will be\b|should be\b|[:=])")
-        .expect("the marker pattern is valid")
-});
+static MARKER: LazyLock<Regex> = LazyLock::new(|| answer_marker::marker("answer", true, ""));
 
 static FRAC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -106,9 +104,6 @@ fn joins(gap: &str) -> bool {
 /// same, and the bound keeps the work on any input linear.
 pub const MOST_OFFERED: usize = 1000;
 
-/// At most this many answer phrases are tried, from the last back.
-const MOST_MARKERS: usize = 8;
-
 /// The numbers offered from `first` on: it and each next one joined to it.
 fn run_from(text: &str, numbers: &[Number], first: usize) -> Vec<Number> {
     let mut run = vec![numbers[first]];
@@ -124,19 +119,12 @@ fn run_from(text: &str, numbers: &[Number], first: usize) -> Vec<Number> {
 /// The numbers `text` offers from `from` on: the first number of the first non-blank
 /// line there, before any end of sentence, and those joined to it, as written.
 fn offered_from(text: &str, from: usize) -> Vec<(Number, String)> {
-    let rest = &text[from..];
-    let line_start = from + rest.len() - rest.trim_start().len();
-    let line = &text[line_start..];
-    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let line = answer_marker::first_line(&text[from..]);
     let numbers = scan(line);
     let Some(first) = numbers.first() else {
         return Vec::new();
     };
-    let before = &line[..first.start];
-    let sentence_ended = before
-        .char_indices()
-        .any(|(i, c)| matches!(c, '!' | '?') || (c == '.' && before[i + 1..].starts_with(' ')));
-    if sentence_ended {
+    if answer_marker::sentence_end(&line[..first.start], 0).is_some() {
         return Vec::new();
     }
     written(line, run_from(line, &numbers, 0))
@@ -248,9 +236,8 @@ pub fn final_answer(output: &str) -> Final {
         }
     }
     // "The answer is": the last marker that a number follows.
-    let markers: Vec<_> = MARKER.find_iter(text).collect();
-    for marker in markers.into_iter().rev().take(MOST_MARKERS) {
-        let numbers = offered_from(text, marker.end());
+    for after in answer_marker::after_markers(&MARKER, text) {
+        let numbers = offered_from(text, after);
         if !numbers.is_empty() {
             return Final::Numbers(distinct(numbers), Place::Marker);
         }
