@@ -21,8 +21,9 @@
 //!   or `std::process` (input reads files, so only the last two for it).
 //! - The pipeline never writes: no `std::fs::write`, `File::create`, `File::options`,
 //!   `OpenOptions`, `create_dir*`, `remove*`, `rename`, `copy` or links, no change to
-//!   the current folder or the environment, no `process::exit`, no `mem::forget`, no
-//!   `tempfile`; from [`atomic`] it takes only the types that describe a write
+//!   the current folder or the environment, nothing of `std::process` (an exit, a child
+//!   process), no `mem::forget`, no `tempfile`, and no glob import that would bring
+//!   one of these into scope; from [`atomic`] it takes only the types that describe a write
 //!   (`FileToWrite`, `StreamedFile`) and the ledger's guarded read. Its writes come
 //!   back in the outcome for the executor in `cmd`, and the ledger's attempt, which is
 //!   decided under the ledger's lock, goes through the

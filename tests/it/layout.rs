@@ -90,7 +90,8 @@ const FORBIDDEN: [(&str, &[&str]); 5] = [
 
 /// What the pipeline may not use: every way to write or remove a file that `std`
 /// offers (a writable `File` comes only from `File::create*`, `File::options` or
-/// `OpenOptions`), changes to the process and its environment, `mem::forget`, and the
+/// `OpenOptions`), changes to the process and its environment, all of `std::process`
+/// (an exit, or a child process that would write for it), `mem::forget`, and the
 /// crates that only commands need.
 const PIPELINE_FORBIDDEN: [&str; 20] = [
     "std::fs::write",
@@ -108,7 +109,7 @@ const PIPELINE_FORBIDDEN: [&str; 20] = [
     "std::env::set_current_dir",
     "std::env::set_var",
     "std::env::remove_var",
-    "std::process::exit",
+    "std::process",
     "std::mem::forget",
     "core::mem::forget",
     "clap",
@@ -131,8 +132,14 @@ const PIPELINE_ATOMIC: [&str; 8] = [
     "ledger::refuse_irregular",
 ];
 
-/// Whether `path` is one the pattern bars (see [`FORBIDDEN`]).
+/// Whether `path` is one the pattern bars (see [`FORBIDDEN`]); a glob (`x::*`) is
+/// barred when it would bring a barred item into scope, so `use std::fs::*;` then
+/// `write(..)` cannot slip past `std::fs::write`.
 fn barred(path: &str, pattern: &str) -> bool {
+    if let Some(module) = path.strip_suffix("::*") {
+        let pattern = pattern.trim_end_matches('*');
+        return barred(module, pattern) || pattern.starts_with(&format!("{module}::"));
+    }
     match pattern.strip_suffix('*') {
         Some(prefix) => path.starts_with(prefix),
         None => path == pattern || path.starts_with(&format!("{pattern}::")),
@@ -350,9 +357,8 @@ fn imports(tokens: &[String], module: &[String]) -> Vec<Vec<String>> {
                 {
                     if word == "*" {
                         glob = true;
-                    } else {
-                        path.push(word.to_string());
                     }
+                    path.push(word.to_string());
                     *at += 1;
                 }
                 _ => {
@@ -582,7 +588,7 @@ fn the_import_reader_sees_use_trees_inline_paths_and_super() {
             "crate::a::b",
             "crate::c",
             "crate::m::e::f",
-            "crate::m::e::g",
+            "crate::m::e::g::*",
             "crate::x::y"
         ]
     );
@@ -611,6 +617,13 @@ fn the_import_reader_resolves_names_a_use_binds_and_global_paths() {
     assert!(!barred("std::fs::File::open", "std::fs::File::create*"));
     assert!(barred("std::fs::remove_dir_all", "std::fs::remove*"));
     assert!(!barred("std::fs::read_dir", "std::fs::remove*"));
+    assert!(barred("std::fs::*", "std::fs::write"));
+    assert!(barred("std::mem::*", "std::mem::forget"));
+    assert!(barred("std::fs::*", "std::fs::File::create*"));
+    assert!(barred("std::fs::*", "std::fs"));
+    assert!(!barred("std::io::*", "std::fs::write"));
+    assert!(!atomic_allowed("crate::atomic::*"));
+    assert!(!atomic_allowed("crate::atomic::ledger::*"));
     assert!(atomic_allowed("crate::atomic::FileToWrite::new"));
     assert!(atomic_allowed("crate::atomic::ledger::read_text"));
     assert!(!atomic_allowed("crate::atomic::ledger::append"));
