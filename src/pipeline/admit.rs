@@ -10,7 +10,7 @@ use super::outcome::{AttemptLedger, AttemptOn, CommandOutcome, Status, Write, de
 use super::{open_file, read_file};
 use crate::admission::{
     Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
-    StrataChoice, StrataRequest, TestChoice, TestName, Verdict, decide, decide_summary,
+    StrataChoice, StrataRequest, Test, TestChoice, TestName, Verdict, decide, decide_summary,
 };
 use crate::alpha::Alpha;
 use crate::atomic::ledger::Inputs;
@@ -70,6 +70,24 @@ pub struct AdmitSettings {
     /// `--allow-missing`: decide on unanswered tasks as wrong answers instead of
     /// refusing.
     pub allow_missing: bool,
+}
+
+impl AdmitSettings {
+    /// The admission's configuration once the test is resolved and the manifest read:
+    /// the same for files, bytes and a summary.
+    fn config(&self, test: Test, holdout: Option<HoldoutRecord>) -> Config {
+        Config {
+            alpha: self.alpha,
+            test,
+            margin: self.margin,
+            holdout,
+            cluster: self.cluster,
+            answers: Answers {
+                allow_missing: self.allow_missing,
+                ..Answers::default()
+            },
+        }
+    }
 }
 
 /// The files of one `admit` run, read as streams.
@@ -301,17 +319,7 @@ fn prepare_summary<'a>(
         Some(m) => Some(HoldoutRecord::from_manifest(&m.path, &m.bytes, None)?),
         None => None,
     };
-    let config = Config {
-        alpha: settings.alpha,
-        test,
-        margin: settings.margin,
-        holdout,
-        cluster: settings.cluster,
-        answers: Answers {
-            allow_missing: settings.allow_missing,
-            ..Answers::default()
-        },
-    };
+    let config = settings.config(test, holdout);
     let mut inputs = vec![input.digest("summary")];
     inputs.extend(manifest.map(|m| m.digest("manifest")));
     Ok(Prepared {
@@ -487,17 +495,7 @@ fn prepare<'a>(
         )?),
         None => None,
     };
-    let config = Config {
-        alpha: settings.alpha,
-        test,
-        margin: settings.margin,
-        holdout,
-        cluster: settings.cluster,
-        answers: Answers {
-            allow_missing: settings.allow_missing,
-            ..Answers::default()
-        },
-    };
+    let config = settings.config(test, holdout);
     Ok(Prepared {
         source: Source::Pairs(pairs),
         inputs,
