@@ -10,6 +10,20 @@ use crate::error::InputError;
 use crate::table::scan::Rows;
 use crate::table::{column, require};
 
+/// The task's id: the column pairs are joined on. This and the columns below are the
+/// scores file's names, spelled here once: `score` writes them
+/// ([`crate::grading::SCORE_COLUMNS`]), `import` too ([`crate::import::render_csv`]),
+/// and [`read_score_rows`] reads them.
+pub const TASK_ID_COLUMN: &str = "task_id";
+/// The admission score, in [0, 1].
+pub const SCORE_COLUMN: &str = "score";
+/// The ground truth's verdict, 0 or 1.
+pub const CORRECT_COLUMN: &str = "correct";
+/// The task's group (paper), which `--cluster group` clusters by.
+pub const GROUP_COLUMN: &str = "group";
+/// The grader's one-line feedback.
+pub const FEEDBACK_COLUMN: &str = "feedback";
+
 /// The column `score --allow-missing` adds after [`crate::grading::SCORE_COLUMNS`]: 1 for a task that
 /// was answered, 0 for one with no output or an error instead of one.
 pub const ANSWERED_COLUMN: &str = "answered";
@@ -140,12 +154,12 @@ pub fn read_score_rows<S: Sink>(
 ) -> Result<Shape, InputError> {
     let headers = reader.headers().to_vec();
     let columns = Columns {
-        id: column(&headers, "task_id"),
-        score: column(&headers, "score"),
-        correct: column(&headers, "correct"),
+        id: column(&headers, TASK_ID_COLUMN),
+        score: column(&headers, SCORE_COLUMN),
+        correct: column(&headers, CORRECT_COLUMN),
         stratum: strata.and_then(|name| column(&headers, name)),
-        group: column(&headers, "group"),
-        feedback: column(&headers, "feedback"),
+        group: column(&headers, GROUP_COLUMN),
+        feedback: column(&headers, FEEDBACK_COLUMN),
         answered: column(&headers, ANSWERED_COLUMN),
     };
     let mut rows = 0;
@@ -217,8 +231,8 @@ pub fn read_score_rows<S: Sink>(
             Err(error) => failure = Some((line, Some(task_id.to_string()), error)),
         }
     }
-    require(source, &headers, "task_id")?;
-    require(source, &headers, "score")?;
+    require(source, &headers, TASK_ID_COLUMN)?;
+    require(source, &headers, SCORE_COLUMN)?;
     if rows == 0 {
         return Err(InputError::NoRows {
             file: source.to_string(),

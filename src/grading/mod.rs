@@ -28,7 +28,9 @@ use std::io::Read;
 use crate::base::csv::{Cell, CsvWriter};
 use crate::error::InputError;
 use crate::outputs::{OutputRef, OutputsReader};
-use crate::scores::ANSWERED_COLUMN;
+use crate::scores::{
+    ANSWERED_COLUMN, CORRECT_COLUMN, FEEDBACK_COLUMN, GROUP_COLUMN, SCORE_COLUMN, TASK_ID_COLUMN,
+};
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
 use crate::task::{TASK_COLUMNS, task_id};
@@ -36,14 +38,14 @@ use crate::verify::Verifier;
 
 /// The columns `score` writes, before any extra columns carried from the tasks file.
 pub const SCORE_COLUMNS: [&str; 8] = [
-    "task_id",
-    "group",
+    TASK_ID_COLUMN,
+    GROUP_COLUMN,
     "kind",
-    "correct",
+    CORRECT_COLUMN,
     "correctness",
     "composite",
-    "score",
-    "feedback",
+    SCORE_COLUMN,
+    FEEDBACK_COLUMN,
 ];
 
 /// No output, or an output for an id the truth does not hold.

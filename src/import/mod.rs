@@ -29,6 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::base::csv::{Cell, CsvWriter};
+use crate::scores::{CORRECT_COLUMN, GROUP_COLUMN, SCORE_COLUMN, TASK_ID_COLUMN};
 use crate::table::trim_field;
 
 /// The formats `evogate import` reads.
@@ -877,17 +878,17 @@ fn trim_in_place(id: &mut String) {
 pub fn render_csv(imported: &Imported) -> String {
     let with_kind = imported.rows.iter().any(|r| r.kind.is_some());
     let with_group = imported.rows.iter().any(|r| r.group.is_some());
-    let mut header = vec!["task_id"];
+    let mut header = vec![TASK_ID_COLUMN];
     if with_group {
-        header.push("group");
+        header.push(GROUP_COLUMN);
     }
     if with_kind {
         header.push("kind");
     }
     if imported.outcomes {
-        header.push("correct");
+        header.push(CORRECT_COLUMN);
     }
-    header.push("score");
+    header.push(SCORE_COLUMN);
     let mut csv = CsvWriter::with_capacity(imported.rows.len() * 24 + 32);
     csv.header(&header);
     for row in &imported.rows {
