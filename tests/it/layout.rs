@@ -870,3 +870,45 @@ fn a_module_is_public_only_when_a_user_outside_the_library_reaches_it() {
         needless.join("\n")
     );
 }
+
+/// Every `.txt` under `proptest-regressions/`, each as its path below that folder.
+fn regression_files(dir: &Path, below: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let relative = below.join(path.file_name().unwrap());
+        if path.is_dir() {
+            regression_files(&path, &relative, found);
+        } else if path.extension().is_some_and(|e| e == "txt") {
+            found.push(relative);
+        }
+    }
+}
+
+/// proptest replays the cases saved in `proptest-regressions/a/b.txt` only for the
+/// property tests of `src/a/b.rs` (its default `SourceParallel` persistence), so a
+/// source moved without its file stops replaying them without a word.
+#[test]
+fn every_proptest_regression_file_sits_beside_a_source_with_property_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    regression_files(
+        &root.join("proptest-regressions"),
+        Path::new(""),
+        &mut files,
+    );
+    assert!(!files.is_empty(), "no regression files read");
+    let orphans: Vec<String> = files
+        .iter()
+        .filter(|file| {
+            let source = src().join(file.with_extension("rs"));
+            !std::fs::read_to_string(&source).is_ok_and(|text| text.contains("proptest!"))
+        })
+        .map(|file| file.display().to_string())
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "proptest-regressions files whose source (src/<same path>.rs) is gone or has no \
+         proptest! block; move each beside its source's new path:\n{}",
+        orphans.join("\n")
+    );
+}
