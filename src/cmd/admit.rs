@@ -9,6 +9,7 @@ use super::execute::Effects;
 use crate::admission::{Margin, StrataRequest};
 use crate::alpha::Alpha;
 use crate::cli::AdmitArgs;
+use crate::import::record::companion_path;
 use crate::pipeline::admit::{
     self, AdmitFiles, AdmitOn, AdmitRequest, AdmitSettings, report_names,
 };
@@ -31,10 +32,16 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
 /// records an attempt.
 pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let settings = settings(&args)?;
+    // The import records beside the scores files are read too (their documents and
+    // digests are checked), so no write may replace them either.
+    let record = |scores: &Option<PathBuf>| scores.as_deref().map(companion_path);
+    let (baseline_record, candidate_record) = (record(&args.baseline), record(&args.candidate));
     let effects = Effects::default()
         .input_if("--summary", args.summary.as_deref())
         .input_if("--baseline", args.baseline.as_deref())
         .input_if("--candidate", args.candidate.as_deref())
+        .input_if("--baseline's import record", baseline_record.as_deref())
+        .input_if("--candidate's import record", candidate_record.as_deref())
         .input_if("--tasks", args.tasks.as_deref())
         .input_if("--manifest", args.manifest.as_deref())
         .ledger_if(args.ledger.as_deref());

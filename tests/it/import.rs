@@ -886,6 +886,41 @@ fn import_refuses_to_write_over_its_own_log_or_valset() {
     assert!(!dir.path().join("v.csv").exists());
 }
 
+/// Regression (issue 28 review): `admit` reads the import record beside each scores
+/// file, but only the scores files were guarded, so a GITHUB_STEP_SUMMARY naming
+/// `b.import.json` had the Markdown report appended to it (exit 1), and every later
+/// `admit` on those files exited 2 on the broken record. It now exits 2 before writing,
+/// and the record keeps its bytes.
+#[test]
+fn admit_refuses_a_step_summary_that_names_an_import_record_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = "openai-evals/230417220821DPM75QNS_auto_gpt_completion_fn_test-match.jsonl";
+    std::fs::copy(formats(log), dir.path().join("log.jsonl")).unwrap();
+    let from = ["log.jsonl".to_string()];
+    imported(dir.path(), "openai-evals", &from, "b.csv", &[]);
+    imported(dir.path(), "openai-evals", &from, "c.csv", &[]);
+    for (record, option) in [
+        ("b.import.json", "--baseline's import record"),
+        ("c.import.json", "--candidate's import record"),
+    ] {
+        let path = dir.path().join(record);
+        let before = std::fs::read(&path).unwrap();
+        let output = crate::util::evogate(dir.path())
+            .args(["admit", "--baseline", "b.csv", "--candidate", "c.csv"])
+            .env("GITHUB_STEP_SUMMARY", &path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.starts_with("error: GITHUB_STEP_SUMMARY names an input of this run: "),
+            "{stderr}"
+        );
+        assert!(stderr.contains(option), "{stderr}");
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{record}");
+    }
+}
+
 #[test]
 #[cfg(unix)]
 fn an_inspect_log_that_is_no_regular_file_is_refused_before_it_is_read() {
