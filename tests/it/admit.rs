@@ -543,13 +543,7 @@ fn a_github_step_summary_naming_an_input_or_the_ledger_is_refused() {
         let before = fs::read(&path).unwrap();
         let args = with(&crate::util::LEDGER_WITH_MANIFEST);
         let output = admit_into_step_summary(dir.path(), &args, &path);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(
-            stderr.starts_with("error: GITHUB_STEP_SUMMARY names an input of this run: "),
-            "{stderr}"
-        );
-        assert!(stderr.contains(option), "{stderr}");
+        crate::util::assert_step_summary_refused(&output, option);
         assert_eq!(fs::read(&path).unwrap(), before, "{input}");
     }
     assert_eq!(fs::read(&ledger).unwrap(), b"");

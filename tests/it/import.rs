@@ -910,13 +910,7 @@ fn admit_refuses_a_step_summary_that_names_an_import_record_it_reads() {
             .env("GITHUB_STEP_SUMMARY", &path)
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(
-            stderr.starts_with("error: GITHUB_STEP_SUMMARY names an input of this run: "),
-            "{stderr}"
-        );
-        assert!(stderr.contains(option), "{stderr}");
+        crate::util::assert_step_summary_refused(&output, option);
         assert_eq!(std::fs::read(&path).unwrap(), before, "{record}");
     }
 }

@@ -62,6 +62,18 @@ pub fn assert_input_error(run: &Run, needles: &[&str]) {
     }
 }
 
+/// Asserts that `output` is the refusal of a GITHUB_STEP_SUMMARY naming the input that
+/// `option` gave: exit 2, the message, and the option named.
+pub fn assert_step_summary_refused(output: &std::process::Output, option: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: GITHUB_STEP_SUMMARY names an input of this run: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains(option), "{stderr}");
+}
+
 /// Splits the shipped truth into `dir/s` with 24 cases at the default seed 13, and
 /// checks that it ran.
 pub fn split_24(dir: &Path) -> Run {
