@@ -35,7 +35,7 @@ pub struct AuditRequest {
 /// Runs `audit`: the report to print (success when every claim is supported), and
 /// `audit.json` and `audit.md` for the report folder.
 pub fn run(request: &AuditRequest) -> anyhow::Result<CommandOutcome> {
-    let report = audit(&request.claims, request.alpha)?;
+    let (report, score_files) = audit(&request.claims, request.alpha)?;
     let stdout = match request.format {
         ReportFormat::Json => crate::report::json::document(&report)?,
         ReportFormat::Markdown => markdown_report(&report),
@@ -47,6 +47,9 @@ pub fn run(request: &AuditRequest) -> anyhow::Result<CommandOutcome> {
         Status::Negative
     };
     let mut outcome = CommandOutcome::new(status, stdout);
+    outcome.read = (score_files.into_iter())
+        .map(|path| ("a score file --claims names", path))
+        .collect();
     if let Some(dir) = &request.report_dir {
         outcome.writes.push(Write::Folder {
             dir: dir.clone(),
@@ -57,25 +60,33 @@ pub fn run(request: &AuditRequest) -> anyhow::Result<CommandOutcome> {
     Ok(outcome)
 }
 
-/// Judges every claim of the claims file at `claims`, in file order.
-pub fn audit(claims: &Path, alpha: Alpha) -> anyhow::Result<AuditReport> {
+/// Judges every claim of the claims file at `claims`, in file order; with the report,
+/// the score files the claims named and the rerun read, which no write may replace.
+pub fn audit(claims: &Path, alpha: Alpha) -> anyhow::Result<(AuditReport, Vec<PathBuf>)> {
     let table = read_table(claims)?;
     let parsed = parse_claims(&table)?;
     let folder = claims.parent().map_or_else(PathBuf::new, Path::to_path_buf);
     let mut judgements = Vec::new();
+    let mut read = Vec::new();
     for claim in &parsed {
         judgements.push(match judge(claim, alpha) {
             Some(judged) => judged,
-            None => rerun(claim, &folder, &table.source, alpha)?,
+            None => rerun(claim, &folder, &table.source, alpha, &mut read)?,
         });
     }
-    Ok(AuditReport::new(alpha.get(), judgements))
+    Ok((AuditReport::new(alpha.get(), judgements), read))
 }
 
 /// Reruns the admission test on a claim's score files: the claim's `metric` (McNemar for
 /// binary, signed-rank for mean; auto when absent), at alpha / attempts, on the `group`
-/// clusters whenever every task has one.
-fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Result<Judgement> {
+/// clusters whenever every task has one. Each score file's path is added to `read`.
+fn rerun(
+    claim: &Claim,
+    folder: &Path,
+    source: &str,
+    alpha: Alpha,
+    read: &mut Vec<PathBuf>,
+) -> anyhow::Result<Judgement> {
     let Evidence::ScoreFiles {
         baseline,
         candidate,
@@ -86,7 +97,7 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
             claim.line
         );
     };
-    let inside = |name: &str| -> anyhow::Result<Input> {
+    let mut inside = |name: &str| -> anyhow::Result<Input> {
         let relative = Path::new(name);
         let escapes = relative.is_absolute()
             || relative
@@ -114,6 +125,7 @@ fn rerun(claim: &Claim, folder: &Path, source: &str, alpha: Alpha) -> anyhow::Re
                 claim.line
             );
         }
+        read.push(path.clone());
         let bytes = read_file(&path).map_err(|e| {
             anyhow::anyhow!(
                 "`{source}` row {}: cannot read score file {e:#}; give its path relative to the claims file's folder",

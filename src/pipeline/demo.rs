@@ -358,7 +358,7 @@ fn summary(arm: &str, folder: &Path, evaluation: &Evaluation) -> String {
 
 /// Re-tests the shipped claims (`data/demo/claims.csv`) into `audit.json` and `audit.md`.
 fn audit(demo: &mut Demo) -> anyhow::Result<()> {
-    let report = audit::audit(Path::new(CLAIMS), Alpha::new(0.05)?)?;
+    let (report, _) = audit::audit(Path::new(CLAIMS), Alpha::new(0.05)?)?;
     let out = demo.out.clone();
     demo.write_folder(&out, audit::report_files(&out, &report)?);
     demo.lines.push(format!(

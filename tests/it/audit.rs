@@ -290,3 +290,39 @@ fn refuses_discordant_counts_too_large_to_test_instead_of_hanging() {
         ],
     );
 }
+
+/// Regression (issue 28 review): `audit --report-dir r` with a claim whose score file
+/// is `r/audit.md` exited 0 and wrote the report over that score file, since only the
+/// claims file was guarded. The score files a claim names are inputs now: exit 2
+/// naming both, and the file keeps its bytes.
+#[test]
+fn audit_refuses_to_write_its_report_over_a_score_file_a_claim_names() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("r")).unwrap();
+    let rows = |correct: u8| -> String {
+        (0..8).fold("task_id,correct,score\n".to_string(), |text, i| {
+            text + &format!("p{i}:id,{correct},{correct}\n")
+        })
+    };
+    write(dir.path(), "r/audit.md", &rows(0));
+    write(dir.path(), "c.csv", &rows(1));
+    write(
+        dir.path(),
+        "claims.csv",
+        "claim_id,baseline_scores,candidate_scores\nx,r/audit.md,c.csv\n",
+    );
+    let before = fs::read(dir.path().join("r/audit.md")).unwrap();
+    assert_input_error(
+        &run(
+            dir.path(),
+            &["audit", "--claims", "claims.csv", "--report-dir", "r"],
+        ),
+        &[
+            "would be written over the input",
+            "audit.md",
+            "a score file --claims names",
+        ],
+    );
+    assert_eq!(fs::read(dir.path().join("r/audit.md")).unwrap(), before);
+    assert!(!dir.path().join("r/audit.json").exists());
+}
