@@ -290,6 +290,19 @@ mod tests {
         squad_tokens(text)
     }
 
+    /// `output` to "Capital of France?" earns nothing as a refusal.
+    fn assert_refusal(output: &str) {
+        let g = grade("fr:capital", output);
+        assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{output}");
+        assert!(g.feedback.starts_with("no answer given"), "{}", g.feedback);
+    }
+
+    /// `output` to "Capital of France?" is graded as a wrong answer.
+    fn assert_wrong(output: &str) {
+        let feedback = grade("fr:capital", output).feedback;
+        assert_eq!(feedback, format!("expected Paris, response said {output}"));
+    }
+
     #[test]
     fn normalises_as_squad_does() {
         assert_eq!(tokens("The  Beatles!"), ["beatles"]);
@@ -396,9 +409,7 @@ mod tests {
             "Answer: unable to tell",
             "_No idea_ what the capital is",
         ] {
-            let g = grade("fr:capital", refusal);
-            assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{refusal}");
-            assert!(g.feedback.starts_with("no answer given"), "{}", g.feedback);
+            assert_refusal(refusal);
         }
     }
 
@@ -407,8 +418,7 @@ mod tests {
         // `unknowns` and `no ideas` only begin with the letters of a refusal: wrong
         // answers, not refusals.
         for wrong in ["Unknowns", "No ideas"] {
-            let g = grade("fr:capital", wrong);
-            assert_eq!(g.feedback, format!("expected Paris, response said {wrong}"));
+            assert_wrong(wrong);
         }
     }
 
@@ -423,14 +433,7 @@ mod tests {
             "Well, to be honest, no idea",
             "Answer: sorry, unknown",
         ] {
-            let g = grade("fr:capital", refusal);
-            assert_eq!(
-                (g.correctness, g.composite),
-                (0.0, 0.0),
-                "{refusal}: {}",
-                g.feedback
-            );
-            assert!(g.feedback.starts_with("no answer given"), "{}", g.feedback);
+            assert_refusal(refusal);
         }
     }
 
@@ -445,12 +448,7 @@ mod tests {
             "Honestly, Lyon",
             "Sorry, I think Lyon",
         ] {
-            let g = grade("fr:capital", wrong);
-            assert_eq!(
-                g.feedback,
-                format!("expected Paris, response said {wrong}"),
-                "{wrong}"
-            );
+            assert_wrong(wrong);
         }
         // A lead-in, refusal words and an alias: graded as an answer.
         let g = grade("fr:capital", "Honestly, not sure, but Paris");
