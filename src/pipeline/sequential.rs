@@ -388,14 +388,15 @@ fn monitor(
 /// The p-value a ledger records: the final test's, else 1/e-value (an anytime-valid
 /// p-value), at most 1.
 fn p_improvement(monitor: &Monitor) -> f64 {
-    match monitor.final_test() {
-        Some(FinalTest::Binomial { look, wins }) => look.p_value(*wins),
-        Some(FinalTest::SignedRank { p_improvement, .. }) => *p_improvement,
-        None => monitor
-            .looks()
-            .last()
-            .map_or(1.0, |look| (-look.log_e_improvement).exp().min(1.0)),
-    }
+    monitor.final_test().map_or_else(
+        || {
+            monitor
+                .looks()
+                .last()
+                .map_or(1.0, |look| (-look.log_e_improvement).exp().min(1.0))
+        },
+        FinalTest::p_value,
+    )
 }
 
 fn finish(
@@ -440,21 +441,16 @@ fn build_report(
         .last()
         .expect("at least one pair was pushed");
     let interval = monitor.interval().expect("at least one pair was pushed");
-    let used = &ordered.differences[..look as usize];
-    let mean = used.iter().map(|(d, _)| d).sum::<f64>() / look as f64;
-    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
-    for (_, stratum) in used {
-        if let Some(name) = stratum {
-            *counts.entry(name.as_str()).or_default() += 1;
-        }
-    }
+    let mean = monitor
+        .mean_difference()
+        .expect("at least one pair was pushed");
     let strata = monitor
         .strata()
         .into_iter()
-        .map(|(name, log_e)| StratumEvidence {
-            pairs: counts.get(name.as_str()).copied().unwrap_or(0),
+        .map(|(name, look)| StratumEvidence {
+            pairs: look.pairs,
             stratum: name,
-            e_value: capped(log_e),
+            e_value: capped(look.log_e_regression),
         })
         .collect();
     let (verdict, reason) = match (monitor.status(), monitor.decision()) {
@@ -468,26 +464,26 @@ fn build_report(
             ),
         ),
     };
-    let final_look = monitor.final_test().map(|test| match test {
-        FinalTest::Binomial { look, wins } => FinalLookReport {
-            method: format!(
-                "exact binomial test on {} discordant pairs ({wins} for the candidate; admits from {})",
-                look.discordant, look.critical
+    let final_look = monitor.final_test().map(|test| {
+        let (method, alpha) = match test {
+            FinalTest::Binomial { look, wins } => (
+                format!(
+                    "exact binomial test on {} discordant pairs ({wins} for the candidate; admits from {})",
+                    look.discordant, look.critical
+                ),
+                look.alpha_left,
             ),
-            alpha: look.alpha_left,
-            p_value: look.p_value(*wins),
-            shown: *wins >= look.critical,
-        },
-        FinalTest::SignedRank {
-            p_improvement,
+            FinalTest::SignedRank { alpha, .. } => (
+                "exact signed-rank test (and a positive mean)".to_string(),
+                *alpha,
+            ),
+        };
+        FinalLookReport {
+            method,
             alpha,
-            mean,
-        } => FinalLookReport {
-            method: "exact signed-rank test (and a positive mean)".to_string(),
-            alpha: *alpha,
-            p_value: *p_improvement,
-            shown: *p_improvement < *alpha && *mean > 0.0,
-        },
+            p_value: test.p_value(),
+            shown: test.shown(),
+        }
     });
     SequentialReport {
         schema: SCHEMA.to_string(),

@@ -46,6 +46,30 @@ const REFUSALS: [&str; 12] = [
     "unable to",
 ];
 
+/// Normalised words that may come before a refusal's words (`Sorry, I don't know`,
+/// `I'm afraid I cannot`), each as a whole word or run of words, any of them in a row.
+const LEAD_INS: [&str; 12] = [
+    "sorry",
+    "im sorry",
+    "i am sorry",
+    "im afraid",
+    "i am afraid",
+    "unfortunately",
+    "honestly",
+    "to be honest",
+    "frankly",
+    "well",
+    "hmm",
+    "but",
+];
+
+/// How many tokens `phrase`'s whole words take when `tokens` begin with them.
+fn begins_with(tokens: &[String], phrase: &str) -> Option<usize> {
+    let words: Vec<&str> = phrase.split(' ').collect();
+    (tokens.len() >= words.len() && tokens.iter().zip(&words).all(|(t, w)| t == w))
+        .then_some(words.len())
+}
+
 /// One task's accepted answers.
 #[derive(Debug, Clone)]
 pub struct Aliases {
@@ -122,14 +146,21 @@ impl Aliases {
         self.aliases().any(|alias| alias == tokens)
     }
 
-    /// Whether `tokens` are a refusal: they begin with a refusal's whole words
-    /// (`unknowns` does not begin with `unknown`) and hold no alias as a run of words
-    /// (`Unknown Pleasures (1979)` and `not sure, but Paris` answer).
+    /// Whether `tokens` are a refusal: after any lead-ins (`sorry`, `honestly`, ...)
+    /// they begin with a refusal's whole words (`unknowns` does not begin with
+    /// `unknown`) and hold no alias as a run of words (`Unknown Pleasures (1979)` and
+    /// `not sure, but Paris` answer).
     fn refused(&self, tokens: &[String]) -> bool {
-        let begins = REFUSALS.iter().any(|refusal| {
-            let words: Vec<&str> = refusal.split(' ').collect();
-            tokens.len() >= words.len() && tokens.iter().zip(&words).all(|(t, w)| t == w)
-        });
+        let mut rest = tokens;
+        while let Some(n) = LEAD_INS
+            .iter()
+            .find_map(|lead_in| begins_with(rest, lead_in))
+        {
+            rest = &rest[n..];
+        }
+        let begins = REFUSALS
+            .iter()
+            .any(|refusal| begins_with(rest, refusal).is_some());
         begins
             && !self
                 .aliases()
@@ -259,6 +290,19 @@ mod tests {
         squad_tokens(text)
     }
 
+    /// `output` to "Capital of France?" earns nothing as a refusal.
+    fn assert_refusal(output: &str) {
+        let g = grade("fr:capital", output);
+        assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{output}");
+        assert!(g.feedback.starts_with("no answer given"), "{}", g.feedback);
+    }
+
+    /// `output` to "Capital of France?" is graded as a wrong answer.
+    fn assert_wrong(output: &str) {
+        let feedback = grade("fr:capital", output).feedback;
+        assert_eq!(feedback, format!("expected Paris, response said {output}"));
+    }
+
     #[test]
     fn normalises_as_squad_does() {
         assert_eq!(tokens("The  Beatles!"), ["beatles"]);
@@ -365,9 +409,7 @@ mod tests {
             "Answer: unable to tell",
             "_No idea_ what the capital is",
         ] {
-            let g = grade("fr:capital", refusal);
-            assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{refusal}");
-            assert!(g.feedback.starts_with("no answer given"), "{}", g.feedback);
+            assert_refusal(refusal);
         }
     }
 
@@ -376,9 +418,47 @@ mod tests {
         // `unknowns` and `no ideas` only begin with the letters of a refusal: wrong
         // answers, not refusals.
         for wrong in ["Unknowns", "No ideas"] {
-            let g = grade("fr:capital", wrong);
-            assert_eq!(g.feedback, format!("expected Paris, response said {wrong}"));
+            assert_wrong(wrong);
         }
+    }
+
+    #[test]
+    fn a_refusal_after_a_lead_in_is_no_answer() {
+        for refusal in [
+            "Sorry, I don't know",
+            "Honestly, I'm not sure.",
+            "I'm afraid I don't know",
+            "Unfortunately I cannot answer that",
+            "I'm sorry, but I don't know.",
+            "Well, to be honest, no idea",
+            "Answer: sorry, unknown",
+        ] {
+            assert_refusal(refusal);
+        }
+    }
+
+    #[test]
+    fn a_lead_in_is_told_by_whole_words_and_needs_refusal_words_after_it() {
+        // `Sorrynot sure` and `Wellknown` are not lead-ins; a lead-in alone, or followed
+        // by anything but refusal words, is an answer.
+        for wrong in [
+            "Sorrynot sure",
+            "Honestlyunknown",
+            "Sorry",
+            "Honestly, Lyon",
+            "Sorry, I think Lyon",
+        ] {
+            assert_wrong(wrong);
+        }
+        // A lead-in, refusal words and an alias: graded as an answer.
+        let g = grade("fr:capital", "Honestly, not sure, but Paris");
+        assert!(
+            g.feedback.starts_with("partial: token F1"),
+            "{}",
+            g.feedback
+        );
+        let g = grade("album:music", "Sorry, Unknown Pleasures");
+        assert!(g.correctness > 0.0, "{}", g.feedback);
     }
 
     #[test]

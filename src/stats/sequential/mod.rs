@@ -19,6 +19,6 @@ pub(crate) mod operating;
 pub(crate) mod track;
 
 pub use final_look::{FinalLook, final_look, log_e_value_of_coins};
-pub use monitor::{Design, DesignError, FinalTest, Look, Monitor, Reason, Standing};
+pub use monitor::{Design, DesignError, FinalTest, Look, Monitor, Reason, Standing, StratumLook};
 pub use operating::{Operating, OperatingError, SIMULATED_HOLDOUT_LIMIT, operating};
 pub use track::{BetOn, Track};

@@ -132,6 +132,40 @@ pub enum FinalTest {
     },
 }
 
+impl FinalTest {
+    /// The p-value for improvement: the binomial procedure's (early stops included),
+    /// or the signed-rank test's one-sided one.
+    pub fn p_value(&self) -> f64 {
+        match self {
+            FinalTest::Binomial { look, wins } => look.p_value(*wins),
+            FinalTest::SignedRank { p_improvement, .. } => *p_improvement,
+        }
+    }
+
+    /// Whether it showed the improvement: at least the critical count of wins, or a
+    /// signed-rank p-value below its alpha with a positive mean (with the whole of
+    /// alpha spent by the e-process nothing is left to test).
+    pub fn shown(&self) -> bool {
+        match self {
+            FinalTest::Binomial { look, wins } => *wins >= look.critical,
+            FinalTest::SignedRank {
+                p_improvement,
+                alpha,
+                mean,
+            } => *alpha > 0.0 && *p_improvement < *alpha && *mean > 0.0,
+        }
+    }
+}
+
+/// One stratum after the pairs used.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StratumLook {
+    /// ln of its regression e-value.
+    pub log_e_regression: f64,
+    /// Its pairs among those used.
+    pub pairs: u64,
+}
+
 /// The monitor: push pairs, read the status.
 #[derive(Clone, Debug)]
 pub struct Monitor {
@@ -337,27 +371,20 @@ impl Monitor {
 
     /// Runs the exact test of the last look, keeps it, and says whether it rejected.
     fn final_exact_test(&mut self) -> bool {
-        let (test, shown) = if self.design.binary {
+        let test = if self.design.binary {
             let wins = self.differences.iter().filter(|&&d| d > 0.5).count() as u64;
             let losses = self.differences.iter().filter(|&&d| d < -0.5).count() as u64;
             let look = final_look(&self.bets, self.design.alpha, wins + losses);
-            let shown = wins >= look.critical;
-            (FinalTest::Binomial { look, wins }, shown)
+            FinalTest::Binomial { look, wins }
         } else {
-            let alpha = self.design.alpha - self.sequential_alpha();
             let test = signed_rank(&self.differences, self.design.zero);
-            let mean = self.differences.iter().sum::<f64>() / self.differences.len() as f64;
-            // With the whole of alpha spent by the e-process nothing is left to test.
-            let shown = alpha > 0.0 && test.tails.p_improvement < alpha && mean > 0.0;
-            let test = FinalTest::SignedRank {
+            FinalTest::SignedRank {
                 p_improvement: test.tails.p_improvement,
-                alpha,
-                mean,
-            };
-            (test, shown)
+                alpha: self.design.alpha - self.sequential_alpha(),
+                mean: self.mean_difference().unwrap_or(0.0),
+            }
         };
-        self.final_test = Some(test);
-        shown
+        self.final_test.insert(test).shown()
     }
 
     /// The status now.
@@ -387,11 +414,23 @@ impl Monitor {
         self.differences.len() as u64
     }
 
-    /// ln of each stratum's regression e-value, by stratum name.
-    pub fn strata(&self) -> BTreeMap<String, f64> {
+    /// The mean of the differences used; `None` before the first pair.
+    pub fn mean_difference(&self) -> Option<f64> {
+        (!self.differences.is_empty())
+            .then(|| self.differences.iter().sum::<f64>() / self.differences.len() as f64)
+    }
+
+    /// Each stratum's regression e-value and pairs, by stratum name.
+    pub fn strata(&self) -> BTreeMap<String, StratumLook> {
         self.strata
             .iter()
-            .map(|(name, stratum)| (name.clone(), stratum.log_e))
+            .map(|(name, stratum)| {
+                let look = StratumLook {
+                    log_e_regression: stratum.log_e,
+                    pairs: stratum.track.pairs(),
+                };
+                (name.clone(), look)
+            })
             .collect()
     }
 
@@ -467,14 +506,26 @@ mod tests {
         ) {
             let design = Design::new(0.01, 0.0, 400, binary, ZeroMethod::Wilcox);
             let mut monitor = Monitor::new(design).unwrap();
+            let mut counts: BTreeMap<String, u64> = BTreeMap::new();
             for (stratum, step) in pairs {
                 // Binary: −1, 0, 1; scores: quarters in [−1, 1].
                 let difference = if binary { f64::from(step.signum()) } else { f64::from(step) / 4.0 };
                 // Stratum 4 is no stratum at all.
                 let name = ["a", "b", "c", "d"].get(stratum).copied();
+                // A pair after the decision is not used.
+                let used = monitor.status() == Standing::Continue;
                 monitor.push(difference, name);
+                if let Some(name) = name.filter(|_| used) {
+                    *counts.entry(name.to_string()).or_default() += 1;
+                }
                 prop_assert_eq!(monitor.held(), naive_held(&monitor));
-                prop_assert_eq!(monitor.strata(), naive_strata(&monitor));
+                let strata = monitor.strata();
+                let log_e: BTreeMap<String, f64> =
+                    strata.iter().map(|(name, s)| (name.clone(), s.log_e_regression)).collect();
+                let pairs: BTreeMap<String, u64> =
+                    strata.into_iter().map(|(name, s)| (name, s.pairs)).collect();
+                prop_assert_eq!(log_e, naive_strata(&monitor));
+                prop_assert_eq!(&pairs, &counts);
                 let top = naive_strata(&monitor).into_values().reduce(f64::max);
                 prop_assert_eq!(monitor.looks().last().unwrap().log_e_regression, top);
             }
