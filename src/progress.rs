@@ -3,8 +3,8 @@
 //! ends. Shown only when stderr is a terminal, so logs, pipes and tests see nothing.
 
 use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How long work runs before its line appears.
@@ -12,49 +12,90 @@ const QUIET: Duration = Duration::from_secs(1);
 /// How often the line is redrawn.
 const TICK: Duration = Duration::from_millis(200);
 
+/// The pipeline's side of a progress display: it says when the counted reading begins
+/// and ends, and reads through readers (`sink.reader(file)`) that count the bytes. Whether anything is shown, and where, is the command's choice: it
+/// makes the [`Progress`] and hands the pipeline this view of it.
+pub trait ProgressSink: Sync {
+    /// Counted reading of `total` bytes (0 when unknown) begins.
+    fn begin(&self, total: u64);
+    /// `bytes` more were read.
+    fn count(&self, bytes: u64);
+    /// The counted work is done: a line shown is erased.
+    fn end(&self);
+}
+
+impl<'a> dyn ProgressSink + 'a {
+    /// `inner`, counting the bytes read through it into this sink.
+    pub fn reader<R>(&'a self, inner: R) -> Counted<'a, R> {
+        Counted { inner, sink: self }
+    }
+}
+
 /// What the drawing thread shares with the readers.
 struct Shared {
     read: AtomicU64,
     done: AtomicBool,
 }
 
-/// A progress line; readers made by [`Progress::reader`] count into it. Dropping it
-/// stops the line and erases it.
+/// A progress line on stderr, made by a command; the pipeline counts into it through
+/// [`ProgressSink`]. Dropping it stops the line and erases it.
 pub struct Progress {
+    label: String,
+    /// Whether the line is drawn at all: stderr is a terminal.
+    drawn: bool,
     shared: Arc<Shared>,
-    drawing: Option<std::thread::JoinHandle<()>>,
+    drawing: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl Progress {
-    /// Starts the line for `label` over `total` bytes (0 when unknown): drawn only when
-    /// stderr is a terminal and the work outlasts a second.
-    pub fn start(label: &str, total: u64) -> Progress {
-        let shared = Arc::new(Shared {
-            read: AtomicU64::new(0),
-            done: AtomicBool::new(false),
-        });
-        let drawing = std::io::stderr().is_terminal().then(|| {
-            let (shared, label) = (Arc::clone(&shared), label.to_string());
-            std::thread::spawn(move || draw(&shared, &label, total))
-        });
-        Progress { shared, drawing }
+    /// The line for `label`: drawn only when stderr is a terminal, from the pipeline's
+    /// [`ProgressSink::begin`] to its [`ProgressSink::end`], once the work outlasts a
+    /// second.
+    pub fn on_stderr(label: &str) -> Progress {
+        Progress {
+            label: label.to_string(),
+            drawn: std::io::stderr().is_terminal(),
+            shared: Arc::new(Shared {
+                read: AtomicU64::new(0),
+                done: AtomicBool::new(false),
+            }),
+            drawing: Mutex::new(None),
+        }
+    }
+}
+
+impl ProgressSink for Progress {
+    fn begin(&self, total: u64) {
+        self.end();
+        self.shared.read.store(0, Ordering::Relaxed);
+        self.shared.done.store(false, Ordering::Relaxed);
+        if self.drawn {
+            let (shared, label) = (Arc::clone(&self.shared), self.label.clone());
+            let drawing = std::thread::spawn(move || draw(&shared, &label, total));
+            *self.drawing.lock().unwrap_or_else(PoisonError::into_inner) = Some(drawing);
+        }
     }
 
-    /// `inner`, counting the bytes read through it into this line.
-    pub fn reader<R>(&self, inner: R) -> Counted<R> {
-        Counted {
-            inner,
-            shared: Arc::clone(&self.shared),
+    fn count(&self, bytes: u64) {
+        self.shared.read.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    fn end(&self) {
+        self.shared.done.store(true, Ordering::Relaxed);
+        let drawing = self
+            .drawing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(drawing) = drawing {
+            let _ = drawing.join();
         }
     }
 }
 
 impl Drop for Progress {
     fn drop(&mut self) {
-        self.shared.done.store(true, Ordering::Relaxed);
-        if let Some(drawing) = self.drawing.take() {
-            let _ = drawing.join();
-        }
+        self.end();
     }
 }
 
@@ -95,21 +136,21 @@ pub fn line(label: &str, read: u64, total: u64, elapsed: Duration) -> String {
     )
 }
 
-/// A reader that counts what is read through it into a [`Progress`].
-pub struct Counted<R> {
+/// A reader that counts what is read through it into a [`ProgressSink`].
+pub struct Counted<'a, R> {
     inner: R,
-    shared: Arc<Shared>,
+    sink: &'a dyn ProgressSink,
 }
 
-impl<R: Read> Read for Counted<R> {
+impl<R: Read> Read for Counted<'_, R> {
     fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buffer)?;
-        self.shared.read.fetch_add(n as u64, Ordering::Relaxed);
+        self.sink.count(n as u64);
         Ok(n)
     }
 }
 
-impl<R: Seek> Seek for Counted<R> {
+impl<R: Seek> Seek for Counted<'_, R> {
     fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
         self.inner.seek(to)
     }
@@ -131,12 +172,11 @@ mod tests {
 
     #[test]
     fn a_counted_reader_counts_every_byte_and_changes_none() {
-        let progress = Progress::start("test", 3);
+        let progress = Progress::on_stderr("test");
+        let sink: &dyn ProgressSink = &progress;
+        sink.begin(3);
         let mut text = String::new();
-        progress
-            .reader(&b"abc"[..])
-            .read_to_string(&mut text)
-            .unwrap();
+        sink.reader(&b"abc"[..]).read_to_string(&mut text).unwrap();
         assert_eq!(text, "abc");
         assert_eq!(progress.shared.read.load(Ordering::Relaxed), 3);
     }

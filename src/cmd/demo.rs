@@ -11,6 +11,7 @@ use super::execute::Effects;
 use crate::atomic::ensure_dir;
 use crate::cli::DemoArgs;
 use crate::pipeline::demo;
+use crate::progress::Progress;
 
 /// Runs `demo`.
 pub fn run(args: DemoArgs) -> anyhow::Result<Printout> {
@@ -21,7 +22,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<Printout> {
         );
     }
     let data = Unpacked::new()?;
-    let outcome = demo::run(&args.out, &data.returned);
+    let outcome = demo::run(&args.out, &data.returned, &Progress::on_stderr("score"));
     // The folder that was current is restored whether or not a step failed.
     data.leave()?;
     Effects::default().finish(outcome?)

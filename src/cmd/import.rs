@@ -7,6 +7,7 @@ use super::execute::Effects;
 use crate::cli::ImportArgs;
 use crate::import::record::companion_path;
 use crate::pipeline::import::{self, ImportSettings};
+use crate::progress::Progress;
 
 /// Runs `import`.
 pub fn run(args: ImportArgs) -> anyhow::Result<Printout> {
@@ -37,5 +38,6 @@ pub fn run(args: ImportArgs) -> anyhow::Result<Printout> {
         on_missing: args.on_missing,
         scale: args.scale,
     };
-    effects.finish(import::run(&settings)?)
+    let progress = Progress::on_stderr("import");
+    effects.finish(import::run(&settings, &progress)?)
 }

@@ -5,6 +5,7 @@ use super::Printout;
 use super::execute::Effects;
 use crate::cli::ScoreArgs;
 use crate::pipeline::score::{self, ScoreFiles};
+use crate::progress::Progress;
 
 /// Runs `score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
@@ -19,6 +20,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
         verifier: args.verifier,
         allow_missing: args.allow_missing,
     };
+    let progress = Progress::on_stderr("score");
     // The scores go straight to a temporary file beside --out, moved into place only
     // once every input proved good.
     let outcome = match &args.out {
@@ -27,9 +29,10 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
             score::run(
                 &files,
                 Some((out, &mut |chunk| stream.write(chunk.as_bytes()))),
+                &progress,
             )?
         }
-        None => score::run(&files, None)?,
+        None => score::run(&files, None, &progress)?,
     };
     effects.finish(outcome)
 }

@@ -22,6 +22,7 @@ use crate::admission::{StrataRequest, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
 use crate::base::numbers::{p_value, shift};
+use crate::progress::ProgressSink;
 use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
 
@@ -112,7 +113,7 @@ pub const DATA: [(&str, &[u8]); 18] = [
 ];
 
 /// The demo's state: where it writes, what it has found, what it will print.
-pub struct Demo {
+pub struct Demo<'a> {
     /// The folder to write into, usable from the current folder.
     out: PathBuf,
     /// The same folder as the user gave it, for messages.
@@ -128,9 +129,11 @@ pub struct Demo {
     made: BTreeMap<String, Vec<u8>>,
     /// What the steps ask to write, in order.
     writes: Vec<Write>,
+    /// Where scoring counts the outputs' bytes read.
+    progress: &'a dyn ProgressSink,
 }
 
-type Step = fn(&mut Demo) -> anyhow::Result<()>;
+type Step = fn(&mut Demo<'_>) -> anyhow::Result<()>;
 
 /// The pipeline, in order.
 const STEPS: [(&str, Step); 5] = [
@@ -152,8 +155,12 @@ pub const BENCHMARKS: [(&str, &str); 3] = [
 
 /// Runs every step for the folder `out` (as the user gave it, from the folder
 /// `returned`), on the embedded [`DATA`] unpacked into the current folder: success when
-/// both verdicts come out as built.
-pub fn run(out: &Path, returned: &Path) -> anyhow::Result<CommandOutcome> {
+/// both verdicts come out as built. Scoring counts the outputs' bytes into `progress`.
+pub fn run(
+    out: &Path,
+    returned: &Path,
+    progress: &dyn ProgressSink,
+) -> anyhow::Result<CommandOutcome> {
     let mut demo = Demo {
         out: returned.join(out),
         shown: out.to_path_buf(),
@@ -162,6 +169,7 @@ pub fn run(out: &Path, returned: &Path) -> anyhow::Result<CommandOutcome> {
         as_built: true,
         made: BTreeMap::new(),
         writes: Vec::new(),
+        progress,
     };
     for (name, step) in STEPS {
         step(&mut demo).with_context(|| format!("demo step `{name}`"))?;
@@ -186,7 +194,7 @@ pub fn run(out: &Path, returned: &Path) -> anyhow::Result<CommandOutcome> {
     Ok(outcome)
 }
 
-impl Demo {
+impl Demo<'_> {
     /// Asks to replace the files `made` in the folder `dir` inside the demo folder,
     /// keeping them for later steps.
     fn write_folder(&mut self, dir: &Path, made: Vec<FileToWrite>) {
@@ -263,7 +271,13 @@ fn score(demo: &mut Demo) -> anyhow::Result<()> {
         };
         let mut csv = String::new();
         let tasks = || Ok(holdout.bytes.as_slice());
-        let summary = score::score_tasks(&files, tasks, &mut |chunk| csv.push_str(chunk))?.summary;
+        let summary = score::score_tasks(
+            &files,
+            tasks,
+            &mut |chunk| csv.push_str(chunk),
+            demo.progress,
+        )?
+        .summary;
         demo.notes.extend(score::check_answered(&summary, &files)?);
         made.push(FileToWrite::new(
             demo.out.join(format!("{arm}-scores.csv")),
@@ -384,7 +398,7 @@ fn benchmarks(demo: &mut Demo) -> anyhow::Result<()> {
             allow_missing: false,
         };
         let tasks = || super::open_file(&files.tasks);
-        let summary = score::score_tasks(&files, tasks, &mut |_| {})?.summary;
+        let summary = score::score_tasks(&files, tasks, &mut |_| {}, demo.progress)?.summary;
         counts.push(format!("{verifier} {}/{}", summary.correct, summary.tasks));
     }
     demo.lines.push(format!(

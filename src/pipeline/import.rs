@@ -19,7 +19,7 @@ use crate::import::{
     Format, Found, ImportError, Rules, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
     promptfoo, render_csv,
 };
-use crate::progress::Progress;
+use crate::progress::ProgressSink;
 use crate::report::InputFile;
 
 /// The settings of one `import`: the format, the logs, the scores file to write (its
@@ -76,7 +76,8 @@ pub struct ImportSettings {
 
 /// Imports the logs `args` names into the scores and the record to write, with the
 /// notes for stderr; every file read is listed, so that neither output replaces one.
-pub fn run(args: &ImportSettings) -> anyhow::Result<CommandOutcome> {
+/// The logs' bytes read are counted into `progress`.
+pub fn run(args: &ImportSettings, progress: &dyn ProgressSink) -> anyhow::Result<CommandOutcome> {
     applies(args)?;
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
     let from = log_files::expand(args.format, &args.from)?;
@@ -84,8 +85,8 @@ pub fn run(args: &ImportSettings) -> anyhow::Result<CommandOutcome> {
         .iter()
         .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
         .sum();
-    let progress = Progress::start("import", total);
-    let (found, inputs) = read_logs(args, &from, &progress).map_err(|e| naming(e, &from))?;
+    progress.begin(total);
+    let (found, inputs) = read_logs(args, &from, progress).map_err(|e| naming(e, &from))?;
     let rules = Rules {
         on_missing: args.on_missing,
         scale,
@@ -103,7 +104,7 @@ pub fn run(args: &ImportSettings) -> anyhow::Result<CommandOutcome> {
     });
     let mut record = record.map_err(|_| anyhow::anyhow!("writing the import record failed"))?;
     record.scores_sha256 = sha256_hex(csv.as_bytes());
-    drop(progress);
+    progress.end();
     let record_path = companion_path(&args.out);
     let mut outcome = CommandOutcome::new(Status::Success, String::new());
     // Folders and globs name files the command line does not; a HELM run, files
@@ -223,7 +224,7 @@ fn regular_file(path: &Path) -> anyhow::Result<u64> {
 fn read_logs(
     args: &ImportSettings,
     from: &[PathBuf],
-    progress: &Progress,
+    progress: &dyn ProgressSink,
 ) -> anyhow::Result<(Found, Vec<InputLog>)> {
     let mut inputs = Vec::new();
     let mut whole = |path: &Path| -> anyhow::Result<(String, Vec<u8>)> {
@@ -355,7 +356,7 @@ fn single_metric(metric: &[String]) -> anyhow::Result<Option<&str>> {
 fn read_lm_eval(
     args: &ImportSettings,
     from: &[PathBuf],
-    progress: &Progress,
+    progress: &dyn ProgressSink,
 ) -> anyhow::Result<(Found, Vec<InputLog>)> {
     if args.task.is_some() && from.len() > 1 {
         anyhow::bail!(

@@ -9,6 +9,7 @@ use super::open_file;
 use super::outcome::{CommandOutcome, Status, Write};
 use crate::grading::{Summary, grade_tasks};
 use crate::outputs::OutputsReader;
+use crate::progress::ProgressSink;
 use crate::table::scan::RowScanner;
 use crate::verify::{self, Verifier};
 
@@ -34,12 +35,19 @@ pub type ScoresSink<'a> = (&'a Path, &'a mut dyn FnMut(&str));
 
 /// Runs `score`: the scores CSV goes to `out`'s sink as it is made (the command
 /// streams it into the file, moved into place by [`Write::Stream`]), or without `out`
-/// into the report for stdout.
-pub fn run(files: &ScoreFiles, out: Option<ScoresSink<'_>>) -> anyhow::Result<CommandOutcome> {
+/// into the report for stdout. The outputs' bytes read are counted into `progress`.
+pub fn run(
+    files: &ScoreFiles,
+    out: Option<ScoresSink<'_>>,
+    progress: &dyn ProgressSink,
+) -> anyhow::Result<CommandOutcome> {
     let mut csv = String::new();
     let (scored, out) = match out {
-        Some((path, sink)) => (score(files, sink)?, Some(path)),
-        None => (score(files, &mut |chunk| csv.push_str(chunk))?, None),
+        Some((path, sink)) => (score(files, sink, progress)?, Some(path)),
+        None => (
+            score(files, &mut |chunk| csv.push_str(chunk), progress)?,
+            None,
+        ),
     };
     let summary = &scored.summary;
     let notes: Vec<String> = check_answered(summary, files)?.into_iter().collect();
@@ -73,9 +81,14 @@ pub struct Graded {
     pub verifier: Box<dyn Verifier>,
 }
 
-/// Grades `files.outputs` against the truth, handing the scores CSV to `write`.
-pub fn score(files: &ScoreFiles, write: &mut dyn FnMut(&str)) -> anyhow::Result<Graded> {
-    score_tasks(files, || open_file(&files.tasks), write)
+/// Grades `files.outputs` against the truth, handing the scores CSV to `write` and
+/// counting the outputs' bytes into `progress`.
+pub fn score(
+    files: &ScoreFiles,
+    write: &mut dyn FnMut(&str),
+    progress: &dyn ProgressSink,
+) -> anyhow::Result<Graded> {
+    score_tasks(files, || open_file(&files.tasks), write, progress)
 }
 
 /// [`score`] with the tasks file's bytes from `tasks` (opened once the verifier is
@@ -84,6 +97,7 @@ pub fn score_tasks<R: Read>(
     files: &ScoreFiles,
     tasks: impl FnOnce() -> anyhow::Result<R>,
     write: &mut dyn FnMut(&str),
+    progress: &dyn ProgressSink,
 ) -> anyhow::Result<Graded> {
     let truth_source = files.truth.display().to_string();
     let verifier = verify::build(&files.verifier, &truth_source, open_file(&files.truth)?)?;
@@ -94,7 +108,7 @@ pub fn score_tasks<R: Read>(
     // its task's row asks for it.
     let outputs_source = files.outputs.display().to_string();
     let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
-    let progress = crate::progress::Progress::start("score", size(&files.outputs));
+    progress.begin(size(&files.outputs));
     let outputs = crate::table::open_input(&files.outputs)
         .and_then(|file| OutputsReader::new(&outputs_source, progress.reader(file)));
     let summary = grade_tasks(
@@ -104,7 +118,7 @@ pub fn score_tasks<R: Read>(
         write,
         files.allow_missing,
     )?;
-    drop(progress);
+    progress.end();
     Ok(Graded { summary, verifier })
 }
 

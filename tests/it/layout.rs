@@ -91,9 +91,11 @@ const FORBIDDEN: [(&str, &[&str]); 5] = [
 /// What the pipeline may not use: every way to write or remove a file that `std`
 /// offers (a writable `File` comes only from `File::create*`, `File::options` or
 /// `OpenOptions`), changes to the process and its environment, all of `std::process`
-/// (an exit, or a child process that would write for it), `mem::forget`, and the
-/// crates that only commands need.
-const PIPELINE_FORBIDDEN: [&str; 20] = [
+/// (an exit, or a child process that would write for it), `mem::forget`, the crates
+/// that only commands need, and the terminal: stdout and stderr, the printing macros
+/// (`println!` is read as the path `std::println`, see [`imports`]) and the question
+/// whether a stream is a terminal, which decides whether a display is drawn.
+const PIPELINE_FORBIDDEN: [&str; 26] = [
     "std::fs::write",
     "std::fs::File::create*",
     "std::fs::File::options",
@@ -114,6 +116,12 @@ const PIPELINE_FORBIDDEN: [&str; 20] = [
     "core::mem::forget",
     "clap",
     "tempfile",
+    "std::io::stdout",
+    "std::io::stderr",
+    "std::io::IsTerminal",
+    "std::print*",
+    "std::eprint*",
+    "std::dbg",
 ];
 
 /// What the pipeline may take from `crate::atomic`, the writer's module: the types that
@@ -146,20 +154,39 @@ fn barred(path: &str, pattern: &str) -> bool {
     }
 }
 
-/// Whether the pipeline may use `path` under `crate::atomic` ([`PIPELINE_ATOMIC`]).
-fn atomic_allowed(path: &str) -> bool {
-    let Some(rest) = path.strip_prefix("crate::atomic") else {
-        return true;
-    };
-    let Some(item) = rest.strip_prefix("::") else {
-        return rest.is_empty();
-    };
-    PIPELINE_ATOMIC.iter().any(|allowed| {
-        let is_type = allowed
-            .rsplit("::")
-            .next()
-            .is_some_and(|name| name.starts_with(char::is_uppercase));
-        item == *allowed || is_type && item.starts_with(&format!("{allowed}::"))
+/// What the pipeline may take from `crate::progress`, the display's module: the sink
+/// it counts into and the reader that counts. The display (`Progress`, whose
+/// constructor decides whether to draw on stderr) and whatever is added later are the
+/// command's.
+const PIPELINE_PROGRESS: [&str; 2] = ["ProgressSink", "Counted"];
+
+/// The modules the pipeline may take only the listed items from, with the reason
+/// named when it takes another.
+const PIPELINE_LIMITED: [(&str, &[&str], &str); 2] = [
+    ("crate::atomic", &PIPELINE_ATOMIC, "a write: the executor's"),
+    (
+        "crate::progress",
+        &PIPELINE_PROGRESS,
+        "a display: the command's",
+    ),
+];
+
+/// Why the pipeline may not use `path` under one of the [`PIPELINE_LIMITED`] modules,
+/// or `None` when it may.
+fn pipeline_refused(path: &str) -> Option<&'static str> {
+    PIPELINE_LIMITED.iter().find_map(|(module, items, why)| {
+        let rest = path.strip_prefix(module)?;
+        let allowed = match rest.strip_prefix("::") {
+            None => rest.is_empty(),
+            Some(item) => items.iter().any(|allowed| {
+                let is_type = allowed
+                    .rsplit("::")
+                    .next()
+                    .is_some_and(|name| name.starts_with(char::is_uppercase));
+                item == *allowed || is_type && item.starts_with(&format!("{allowed}::"))
+            }),
+        };
+        (!allowed).then_some(*why)
     })
 }
 
@@ -308,12 +335,16 @@ fn without_tests(tokens: Vec<String>) -> (Vec<String>, Vec<String>) {
     (kept, test_modules)
 }
 
+/// The macros of `std`'s prelude that print, which [`imports`] reads as paths.
+const STD_MACROS: [&str; 5] = ["print", "println", "eprint", "eprintln", "dbg"];
+
 /// Every path a file imports, from its `use` trees (`use crate::{a::b, c};` gives
 /// `crate::a::b` and `crate::c`) and from paths written inline (`crate::x::f()`, and
 /// `f::g()` or `::std::x` too, a name bound by a `use` standing for its path: after
 /// `use std::fs::{self, File};`, `fs::write` is `std::fs::write` and `File::create` is
 /// `std::fs::File::create`), each as its segments; `super` and `self` are resolved
-/// against the file's module path.
+/// against the file's module path; a printing macro of the prelude (`eprintln!`) is
+/// its path (`std::eprintln`).
 fn imports(tokens: &[String], module: &[String]) -> Vec<Vec<String>> {
     /// One `use` tree from `at`: each path with the name it binds (its alias or last
     /// segment; none for a glob or `as _`).
@@ -401,6 +432,15 @@ fn imports(tokens: &[String], module: &[String]) -> Vec<Vec<String>> {
     let mut found: Vec<Vec<String>> = used.into_iter().map(|(path, _)| path).collect();
     for i in 0..tokens.len() {
         let root = tokens[i].as_str();
+        // A macro is no path to the tokens: `println!(..)` without a path before it is
+        // the prelude's `std::println`.
+        if STD_MACROS.contains(&root)
+            && tokens.get(i + 1).map(String::as_str) == Some("!")
+            && (i == 0 || tokens[i - 1] != "::")
+        {
+            found.push(vec!["std".to_string(), root.to_string()]);
+            continue;
+        }
         // A path starts here unless it continues one (`a::root`); `::root` starts one
         // when nothing named comes before the `::`.
         let starts = i == 0
@@ -526,10 +566,9 @@ fn forbidden_imports() -> Vec<String> {
                         let target_layer = layer_of(target);
                         if !allowed.contains(&target_layer) {
                             Some(target_layer.to_string())
-                        } else if layer == "pipeline" && !atomic_allowed(&text) {
-                            Some("a write: the executor's".to_string())
                         } else {
-                            None
+                            (pipeline_refused(&text).filter(|_| layer == "pipeline"))
+                                .map(str::to_string)
                         }
                     }
                     _ => None,
@@ -622,12 +661,47 @@ fn the_import_reader_resolves_names_a_use_binds_and_global_paths() {
     assert!(barred("std::fs::*", "std::fs::File::create*"));
     assert!(barred("std::fs::*", "std::fs"));
     assert!(!barred("std::io::*", "std::fs::write"));
-    assert!(!atomic_allowed("crate::atomic::*"));
-    assert!(!atomic_allowed("crate::atomic::ledger::*"));
-    assert!(atomic_allowed("crate::atomic::FileToWrite::new"));
-    assert!(atomic_allowed("crate::atomic::ledger::read_text"));
-    assert!(!atomic_allowed("crate::atomic::ledger::append"));
-    assert!(!atomic_allowed("crate::atomic::write_all"));
+    assert!(pipeline_refused("crate::atomic::*").is_some());
+    assert!(pipeline_refused("crate::atomic::ledger::*").is_some());
+    assert!(pipeline_refused("crate::atomic::FileToWrite::new").is_none());
+    assert!(pipeline_refused("crate::atomic::ledger::read_text").is_none());
+    assert!(pipeline_refused("crate::atomic::ledger::append").is_some());
+    assert!(pipeline_refused("crate::atomic::write_all").is_some());
+    assert!(pipeline_refused("crate::progress::ProgressSink").is_none());
+    assert!(pipeline_refused("crate::progress::Progress::on_stderr").is_some());
+    assert!(pipeline_refused("crate::progress::Progress").is_some());
+    assert!(pipeline_refused("crate::table::open_input").is_none());
+}
+
+#[test]
+fn the_import_reader_reads_the_printing_macros_as_std_paths() {
+    let text = "use std::io::{self, Write};\nfn h(x: u8) { eprintln!(\"{x}\"); print!(\"a\"); dbg!(x); m::println!(); let _ = writeln!(io::stderr(), \"b\"); std::io::stdout(); }";
+    assert_eq!(
+        imported(text, "pipeline::score"),
+        [
+            "std::io",
+            "std::io::Write",
+            "std::eprintln",
+            "std::print",
+            "std::dbg",
+            "std::io::stderr",
+            "std::io::stdout",
+        ]
+    );
+    let refused = |path: &str| PIPELINE_FORBIDDEN.iter().any(|f| barred(path, f));
+    assert!(
+        [
+            "std::eprintln",
+            "std::println",
+            "std::eprint",
+            "std::print",
+            "std::dbg"
+        ]
+        .iter()
+        .all(|path| refused(path))
+    );
+    assert!(refused("std::io::stderr") && refused("std::io::IsTerminal"));
+    assert!(!refused("std::io::Write") && !refused("std::io::Read"));
 }
 
 #[test]
