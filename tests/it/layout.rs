@@ -121,15 +121,14 @@ const PIPELINE_FORBIDDEN: [&str; 20] = [
 /// (`write_all`, `replace_folder`, `ensure_dir`, `Streamed`, `ledger::record_attempt`,
 /// `ledger::record_or_repeat`, `ledger::append`, and whatever is added later) is the
 /// executor's. An entry naming a type allows its associated items too.
-const PIPELINE_ATOMIC: [&str; 8] = [
+const PIPELINE_ATOMIC: [&str; 7] = [
     "FileToWrite",
     "StreamedFile",
     "WriteBytes",
     "ledger",
     "ledger::Entry",
     "ledger::Inputs",
-    "ledger::read_text",
-    "ledger::refuse_irregular",
+    "ledger::read_guarded",
 ];
 
 /// Whether `path` is one the pattern bars (see [`FORBIDDEN`]); a glob (`x::*`) is
@@ -625,7 +624,8 @@ fn the_import_reader_resolves_names_a_use_binds_and_global_paths() {
     assert!(!atomic_allowed("crate::atomic::*"));
     assert!(!atomic_allowed("crate::atomic::ledger::*"));
     assert!(atomic_allowed("crate::atomic::FileToWrite::new"));
-    assert!(atomic_allowed("crate::atomic::ledger::read_text"));
+    assert!(atomic_allowed("crate::atomic::ledger::read_guarded"));
+    assert!(!atomic_allowed("crate::atomic::ledger::read_text"));
     assert!(!atomic_allowed("crate::atomic::ledger::append"));
     assert!(!atomic_allowed("crate::atomic::write_all"));
 }
