@@ -202,7 +202,7 @@ fn problem(scale: usize) {
                     d if d < -0.5 => b += 1,
                     _ => {}
                 }
-                if t % every == 0 && mcnemar_exact(b, c).tails.p_improvement < ALPHA {
+                if t % every == 0 && level().rejects(mcnemar_exact(b, c).tails.p_improvement) {
                     return Run {
                         status: Standing::Admitted,
                         look: t,
@@ -304,7 +304,7 @@ fn signed_rank_power(rng: &mut Random, holdout: usize, theta: f64, runs: usize) 
     for _ in 0..runs {
         let d: Vec<f64> = (0..holdout).map(|_| grid_score(rng, theta)).collect();
         let mean = d.iter().sum::<f64>();
-        if mean > 0.0 && signed_rank(&d, ZeroMethod::Wilcox).tails.p_improvement < ALPHA {
+        if mean > 0.0 && level().rejects(signed_rank(&d, ZeroMethod::Wilcox).tails.p_improvement) {
             rejected += 1;
         }
     }
