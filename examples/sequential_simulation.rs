@@ -11,6 +11,7 @@
 
 #![allow(clippy::print_stdout)]
 
+use evogate::alpha::Alpha;
 use evogate::base::random::Random;
 use evogate::stats::binomial::lower_tail;
 use evogate::stats::mcnemar::mcnemar_exact;
@@ -19,6 +20,11 @@ use evogate::stats::sequential::{Design, Monitor, Reason, Standing};
 use evogate::stats::signed_rank::{ZeroMethod, signed_rank};
 
 const ALPHA: f64 = 0.05;
+
+/// [`ALPHA`] as the level a design takes.
+fn level() -> Alpha {
+    Alpha::new(ALPHA).expect("0.05 is a level")
+}
 const SEED: u64 = 20_261_204;
 
 fn unit(rng: &mut Random) -> f64 {
@@ -138,7 +144,7 @@ fn validity(scale: usize) {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let runs = 10_000 / scale;
-    let binary = Design::new(ALPHA, 0.0, 1_000, true, ZeroMethod::Wilcox);
+    let binary = Design::new(level(), 0.0, 1_000, true, ZeroMethod::Wilcox);
     let mut cells: Vec<(String, Vec<Run>)> = Vec::new();
     for (i, discordance) in [0.1, 0.3, 0.5].into_iter().enumerate() {
         let design = binary.clone();
@@ -147,7 +153,7 @@ fn validity(scale: usize) {
         });
         cells.push((format!("0/1 correct, discordance {discordance}"), runs));
     }
-    let scores = Design::new(ALPHA, 0.0, 1_000, false, ZeroMethod::Wilcox);
+    let scores = Design::new(level(), 0.0, 1_000, false, ZeroMethod::Wilcox);
     let runs_grid = simulate(20, runs, |rng| {
         monitor_run(&scores, &mut || (grid_score(rng, 0.0), None))
     });
@@ -196,7 +202,7 @@ fn problem(scale: usize) {
                     d if d < -0.5 => b += 1,
                     _ => {}
                 }
-                if t % every == 0 && mcnemar_exact(b, c).tails.p_improvement < ALPHA {
+                if t % every == 0 && level().rejects(mcnemar_exact(b, c).tails.p_improvement) {
                     return Run {
                         status: Standing::Admitted,
                         look: t,
@@ -212,7 +218,7 @@ fn problem(scale: usize) {
         });
         rate_row(&format!("`admit` after every {every} pairs"), &results);
     }
-    let design = Design::new(ALPHA, 0.0, 200, true, ZeroMethod::Wilcox);
+    let design = Design::new(level(), 0.0, 200, true, ZeroMethod::Wilcox);
     let results = simulate(32, runs, |rng| {
         monitor_run(&design, &mut || (coin(rng, 0.3, 0.0), None))
     });
@@ -244,7 +250,7 @@ fn efficiency_binary(scale: usize) {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let runs = 10_000 / scale;
-    let design = Design::new(ALPHA, 0.0, holdout, true, ZeroMethod::Wilcox);
+    let design = Design::new(level(), 0.0, holdout, true, ZeroMethod::Wilcox);
     for (i, factor) in [1.0, 1.5, 2.0].into_iter().enumerate() {
         let delta = shift * factor;
         let results = simulate(40 + i as u64, runs, |rng| {
@@ -298,7 +304,7 @@ fn signed_rank_power(rng: &mut Random, holdout: usize, theta: f64, runs: usize) 
     for _ in 0..runs {
         let d: Vec<f64> = (0..holdout).map(|_| grid_score(rng, theta)).collect();
         let mean = d.iter().sum::<f64>();
-        if mean > 0.0 && signed_rank(&d, ZeroMethod::Wilcox).tails.p_improvement < ALPHA {
+        if mean > 0.0 && level().rejects(signed_rank(&d, ZeroMethod::Wilcox).tails.p_improvement) {
             rejected += 1;
         }
     }
@@ -329,7 +335,7 @@ fn efficiency_scores(scale: usize) {
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let runs = 4_000 / scale;
     for (s, share) in [0.25, 0.5, 0.75, 1.0].into_iter().enumerate() {
-        let mut design = Design::new(ALPHA, 0.0, holdout as u64, false, ZeroMethod::Wilcox);
+        let mut design = Design::new(level(), 0.0, holdout as u64, false, ZeroMethod::Wilcox);
         design.scores_share = share;
         for (i, factor) in [1.0, 1.5, 2.0].into_iter().enumerate() {
             let t = theta * factor;
@@ -369,7 +375,7 @@ fn guard(scale: usize) {
     println!("| δ on the worse kind | runs | admitted | rate | 95% upper bound | median look |");
     println!("|---|---:|---:|---:|---:|---:|");
     let runs = 10_000 / scale;
-    let design = Design::new(ALPHA, 0.0, 4 * per_kind, true, ZeroMethod::Wilcox);
+    let design = Design::new(level(), 0.0, 4 * per_kind, true, ZeroMethod::Wilcox);
     for (i, delta) in [0.0, detectable, 2.0 * detectable].into_iter().enumerate() {
         let results = simulate(70 + i as u64, runs, |rng| {
             // A random order of the 136 tasks: a shuffled list of kinds.

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
+use crate::alpha::Alpha;
 use crate::ledger::{Attempt, Decision, Record, Tail, check_continues, next_attempt, read_ledger};
 
 /// Records one attempt on `holdout_sha256` in the ledger at `path` (created when absent).
@@ -94,7 +95,7 @@ pub fn record_or_repeat<T>(
     holdout_sha256: &str,
     declared_alpha: f64,
     inputs: Inputs<'_>,
-    mut decide: impl FnMut(f64) -> anyhow::Result<(Decision, T)>,
+    mut decide: impl FnMut(Alpha) -> anyhow::Result<(Decision, T)>,
 ) -> anyhow::Result<Entry<T>> {
     let mut ledger = Locked::open(path)?;
     let records = ledger.read()?;
@@ -109,7 +110,7 @@ pub fn record_or_repeat<T>(
         )
     });
     for record in earlier {
-        let (decision, value) = decide(record.alpha_this_attempt)?;
+        let (decision, value) = decide(record.level()?)?;
         if record.repeated_by(&decision) {
             return Ok(Entry {
                 record: record.clone(),
@@ -160,6 +161,19 @@ pub fn refuse_irregular(path: &Path) -> anyhow::Result<()> {
         ),
         _ => Ok(()),
     }
+}
+
+/// Reads the ledger at `path` as text, guarded as every read of a ledger is: a path
+/// that is not a regular file is refused before it is opened ([`refuse_irregular`]), and
+/// at most [`crate::table::MAX_WHOLE_BYTES`] are read ([`read_text`]).
+pub fn read_guarded(path: &Path) -> anyhow::Result<String> {
+    refuse_irregular(path)?;
+    let file = crate::table::open_input(path)?;
+    read_text(
+        &path.display().to_string(),
+        file,
+        crate::table::MAX_WHOLE_BYTES,
+    )
 }
 
 /// Reads a whole ledger as text, at most `limit` bytes of it (the cap of every file
@@ -304,7 +318,7 @@ mod tests {
         let holdout = crate::digest::sha256_hex(b"holdout");
         for expected in 1..=3u64 {
             let (record, seen) = record_attempt(&path, &holdout, 0.05, |attempt| {
-                let verdict = if 0.001 < attempt.alpha {
+                let verdict = if attempt.alpha.rejects(0.001) {
                     Verdict::Admitted
                 } else {
                     Verdict::Refused
@@ -403,7 +417,7 @@ mod tests {
         assert_eq!(again.record, first.record);
         assert_eq!(again.attempts, 1);
         // Decided again at the first attempt's alpha, not the second's.
-        assert_eq!(again.value, first.record.alpha_this_attempt);
+        assert_eq!(again.value.get(), first.record.alpha_this_attempt);
         // The same files decided differently (another test, say) are a new look.
         let other = run(0.25, files);
         assert!(!other.repeated);

@@ -25,7 +25,7 @@ pub fn run(args: PowerArgs) -> anyhow::Result<Printout> {
         bail!("--power {} is outside (0, 1): use e.g. 0.8", args.power);
     }
     if args.sequential {
-        return sequential(&args);
+        return sequential(&args, alpha);
     }
     let question = match (&args.n, args.shift) {
         (Some(list), _) => Question::Pairs(parse_ns(list, args.discordance.is_some())?),
@@ -61,7 +61,7 @@ fn parse_ns(list: &str, exact_power: bool) -> anyhow::Result<Vec<u64>> {
 }
 
 /// `power --sequential`: a sequential design's tasks to a decision at the shift.
-fn sequential(args: &PowerArgs) -> anyhow::Result<Printout> {
+fn sequential(args: &PowerArgs, alpha: Alpha) -> anyhow::Result<Printout> {
     let (Some(shift), Some(discordance)) = (args.shift, args.discordance) else {
         bail!("power --sequential needs --shift and --discordance");
     };
@@ -77,12 +77,7 @@ fn sequential(args: &PowerArgs) -> anyhow::Result<Printout> {
         ),
         _ => {}
     }
-    let outcome = crate::pipeline::sequential::power(
-        args.alpha,
-        shift,
-        discordance,
-        args.holdout,
-        args.format,
-    )?;
+    let outcome =
+        crate::pipeline::sequential::power(alpha, shift, discordance, args.holdout, args.format)?;
     Effects::default().finish(outcome)
 }

@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use super::{ALPHA_TOLERANCE, Record, SCHEMA, Verdict};
 use crate::alpha::spending::{alpha_left_after, alpha_spent_before, attempt_alpha};
+use crate::alpha::{Alpha, AlphaError, Sharing};
 
 /// The attempt about to be made on a holdout, under the spending rule.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,8 +17,9 @@ pub struct Attempt {
     pub declared_alpha: f64,
     /// Which attempt this is, from 1.
     pub attempt: u64,
-    /// The level to decide this attempt at.
-    pub alpha: f64,
+    /// The level to decide this attempt at: the declared level's share for this attempt
+    /// under the spending rule.
+    pub alpha: Alpha,
     /// What the earlier attempts spent.
     pub alpha_spent_before: f64,
     /// What is left for later attempts once this one has spent `alpha`.
@@ -80,9 +82,9 @@ pub fn next_attempt(
     holdout_sha256: &str,
     declared_alpha: f64,
 ) -> Result<Attempt, AttemptError> {
-    if crate::alpha::Alpha::new(declared_alpha).is_err() {
+    let Ok(level) = Alpha::new(declared_alpha) else {
         return Err(AttemptError::InvalidAlpha(declared_alpha));
-    }
+    };
     if !super::is_sha256_hex(holdout_sha256) {
         return Err(AttemptError::InvalidHoldout(holdout_sha256.to_string()));
     }
@@ -101,14 +103,21 @@ pub fn next_attempt(
             declared_alpha,
         });
     }
-    // Keep the stream's own declared alpha so every record of it carries the same value.
-    let declared = first.map_or(declared_alpha, |r| r.declared_alpha);
+    // Keep the stream's own declared alpha so every record of it carries the same value
+    // (a record read was checked to declare a level).
+    let (declared, level) = match first {
+        Some(r) => (
+            r.declared_alpha,
+            Alpha::new(r.declared_alpha).map_err(|e| AttemptError::InvalidAlpha(e.0))?,
+        ),
+        None => (declared_alpha, level),
+    };
     let attempt = attempts + 1;
     Ok(Attempt {
         holdout_sha256: holdout_sha256.to_string(),
         declared_alpha: declared,
         attempt,
-        alpha: attempt_alpha(declared, attempt),
+        alpha: level.per_attempt(attempt, Sharing::Spending),
         alpha_spent_before: alpha_spent_before(declared, attempt),
         alpha_left: alpha_left_after(declared, attempt),
     })
@@ -125,7 +134,7 @@ impl Attempt {
             attempt: self.attempt,
             declared_alpha: self.declared_alpha,
             alpha_spent_before: self.alpha_spent_before,
-            alpha_this_attempt: self.alpha,
+            alpha_this_attempt: self.alpha.get(),
             test: decision.test,
             n: decision.n,
             p_improvement: decision.p_improvement,
@@ -135,6 +144,12 @@ impl Attempt {
 }
 
 impl Record {
+    /// The level this attempt was decided at, as the ledger holds it
+    /// (`alpha_this_attempt`), to decide again at exactly that level.
+    pub fn level(&self) -> Result<Alpha, AlphaError> {
+        Alpha::new(self.alpha_this_attempt)
+    }
+
     /// Whether this record is an attempt on `holdout_sha256` that decided these scores
     /// files: the baseline's and the candidate's SHA-256.
     pub fn same_inputs(
@@ -241,7 +256,7 @@ pub(crate) mod tests {
         let attempt = next_attempt(&[], &holdout, 0.05).unwrap();
         assert_eq!(attempt.attempt, 1);
         assert_eq!(attempt.alpha_spent_before, 0.0);
-        assert!((attempt.alpha - 0.030396355092701331).abs() < 1e-15);
+        assert!((attempt.alpha.get() - 0.030396355092701331).abs() < 1e-15);
         assert!((attempt.alpha_left - 0.019603644907298669).abs() < 1e-15);
     }
 

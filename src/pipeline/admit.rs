@@ -530,7 +530,7 @@ fn under_ledger(
         },
     };
     let entry = decide_under(recorder, look, |alpha| {
-        let admission = prepared.decide_at(Alpha::new(alpha)?);
+        let admission = prepared.decide_at(alpha);
         let decision = ledger::Decision {
             candidate_sha256: candidate_sha256.clone(),
             baseline_sha256: baseline_sha256.clone(),

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use super::open_file;
 use super::outcome::{CommandOutcome, Status};
 use crate::ledger;
 use crate::report::SummaryFormat;
@@ -13,9 +12,7 @@ use crate::report::ledger::{LedgerReport, render_text};
 /// Runs `ledger show` on the ledger at `path`.
 pub fn run(path: &Path, format: SummaryFormat) -> anyhow::Result<CommandOutcome> {
     let source = path.display().to_string();
-    crate::atomic::ledger::refuse_irregular(path)?;
-    let text =
-        crate::atomic::ledger::read_text(&source, open_file(path)?, crate::table::MAX_WHOLE_BYTES)?;
+    let text = crate::atomic::ledger::read_guarded(path)?;
     let ledger::Ledger { records, tail } = ledger::read_ledger(&source, &text)?;
     let holdouts = ledger::summarise(&records);
     let stdout = match format {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::alpha::Alpha;
 use crate::atomic::ledger::{Entry, Inputs};
 use crate::atomic::{FileToWrite, StreamedFile};
 use crate::ledger::Decision;
@@ -142,14 +143,14 @@ pub struct AttemptOn<'a> {
 }
 
 /// A decision at the alpha given, for [`AttemptLedger::take_attempt`].
-pub type Decide<'a> = &'a mut dyn FnMut(f64) -> anyhow::Result<Decision>;
+pub type Decide<'a> = &'a mut dyn FnMut(Alpha) -> anyhow::Result<Decision>;
 
 /// Decides under `ledger` ([`AttemptLedger::take_attempt`]), handing back with the
 /// entry what the deciding call of `decide` found besides its [`Decision`].
 pub fn decide_under<T>(
     ledger: &mut dyn AttemptLedger,
     on: AttemptOn<'_>,
-    mut decide: impl FnMut(f64) -> anyhow::Result<(Decision, T)>,
+    mut decide: impl FnMut(Alpha) -> anyhow::Result<(Decision, T)>,
 ) -> anyhow::Result<Entry<T>> {
     let mut last = None;
     let entry = ledger.take_attempt(on, &mut |alpha| {
@@ -197,10 +198,10 @@ mod tests {
             decide: Decide<'_>,
         ) -> anyhow::Result<Entry<()>> {
             let attempt = next_attempt(&self.records, on.holdout_sha256, on.declared_alpha)?;
-            let earlier = self.records.iter().map(|r| r.alpha_this_attempt);
+            let earlier = self.records.iter().map(|r| r.level().unwrap());
             let mut decision = None;
             for alpha in earlier.chain([attempt.alpha]).collect::<Vec<_>>() {
-                self.tried.push(alpha);
+                self.tried.push(alpha.get());
                 decision = Some(decide(alpha)?);
             }
             let record = attempt.record(decision.expect("one alpha at least"));
@@ -215,20 +216,20 @@ mod tests {
         }
     }
 
-    fn decision(alpha: f64) -> (Decision, f64) {
+    fn decision(alpha: Alpha) -> (Decision, f64) {
         let decision = Decision {
             candidate_sha256: crate::digest::sha256_hex(b"candidate"),
             baseline_sha256: crate::digest::sha256_hex(b"baseline"),
             test: "mcnemar".into(),
             n: 30,
             p_improvement: 0.01,
-            verdict: if 0.01 < alpha {
+            verdict: if alpha.rejects(0.01) {
                 Verdict::Admitted
             } else {
                 Verdict::Refused
             },
         };
-        (decision, alpha)
+        (decision, alpha.get())
     }
 
     fn look(holdout_sha256: &str) -> AttemptOn<'_> {

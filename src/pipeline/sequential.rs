@@ -136,9 +136,9 @@ pub fn sequential(
         input_file("order", &order_input),
     ];
     let holdout_sha256 = ledger::holdout_identity(&ordered.holdout);
-    let run_at = |alpha: f64| monitor(&ordered, settings, alpha);
+    let run_at = |alpha: Alpha| monitor(&ordered, settings, alpha);
     let Some(recorder) = ledger else {
-        let monitor = run_at(settings.alpha.get())?;
+        let monitor = run_at(settings.alpha)?;
         return Ok(finish(&monitor, &ordered, settings, inputs, None));
     };
     // Owned: the recorder is lent out again to record the attempt.
@@ -153,7 +153,7 @@ pub fn sequential(
         .filter(|r| r.holdout_sha256 == holdout_sha256)
         .collect();
     for record in &earlier {
-        let monitor = run_at(record.alpha_this_attempt)?;
+        let monitor = run_at(record.level()?)?;
         if monitor.status() != Standing::Continue
             && digests(monitor.pairs())
                 == (
@@ -216,15 +216,12 @@ fn placeholder() -> ledger::Decision {
 
 /// The records of the ledger at `path` (none when it does not exist yet).
 fn read_records(path: &Path) -> anyhow::Result<Vec<ledger::Record>> {
-    let source = path.display().to_string();
     if !path.exists() {
         return Ok(Vec::new());
     }
     // The same guarded read as `ledger show`: no FIFO, no device, at most the cap.
-    crate::atomic::ledger::refuse_irregular(path)?;
-    let file = super::open_file(path)?;
-    let text = crate::atomic::ledger::read_text(&source, file, crate::table::MAX_WHOLE_BYTES)?;
-    Ok(ledger::read_ledger(&source, &text)?.records)
+    let text = crate::atomic::ledger::read_guarded(path)?;
+    Ok(ledger::read_ledger(&path.display().to_string(), &text)?.records)
 }
 
 /// The identity of a decided run in the ledger: SHA-256 of the first `used` pairs in
@@ -367,7 +364,7 @@ fn read_ordered(
 fn monitor(
     ordered: &Ordered,
     settings: &SequentialSettings,
-    alpha: f64,
+    alpha: Alpha,
 ) -> anyhow::Result<Monitor> {
     let design = Design::new(
         alpha,
@@ -434,7 +431,7 @@ fn build_report(
     inputs: Vec<crate::report::InputFile>,
     ledger: Option<LedgerInfo>,
 ) -> SequentialReport {
-    let alpha = monitor.design().alpha;
+    let alpha = monitor.design().alpha.get();
     let look = monitor.pairs();
     let last = monitor
         .looks()
@@ -475,7 +472,7 @@ fn build_report(
             ),
             FinalTest::SignedRank { alpha, .. } => (
                 "exact signed-rank test (and a positive mean)".to_string(),
-                *alpha,
+                alpha.map_or(0.0, Alpha::get),
             ),
         };
         FinalLookReport {
@@ -528,11 +525,11 @@ fn sentence(reason: &Reason, t: u64, monitor: &Monitor) -> String {
         ),
         Reason::StratumRegressed(name) => format!(
             "at look {t} of {n} stratum `{name}` significantly regressed (its regression e-value reached {})",
-            crate::base::numbers::number(1.0 / monitor.design().alpha)
+            crate::base::numbers::number(1.0 / monitor.design().alpha.get())
         ),
         Reason::StratumRegressedAtLastLook(name) => format!(
             "every one of the {n} tasks was scored undecided; the exact test of the last look showed the improvement, but stratum `{name}`'s exact regression test was significant at alpha {}",
-            crate::base::numbers::number(monitor.design().alpha)
+            crate::base::numbers::number(monitor.design().alpha.get())
         ),
         Reason::FinalLook { shown: true } => format!(
             "every one of the {n} tasks was scored undecided, and the exact test of the last look at the alpha left over showed the improvement"
@@ -570,7 +567,7 @@ pub const POWER_RUNS: u64 = 2_000;
 /// Answers `power --sequential`: the design on `holdout` tasks (default: the fixed-n
 /// test's n for 80% power at this shift), simulated at the shift.
 pub fn power(
-    alpha: f64,
+    alpha: Alpha,
     shift: f64,
     discordance: f64,
     holdout: Option<u64>,
@@ -578,7 +575,7 @@ pub fn power(
 ) -> anyhow::Result<CommandOutcome> {
     use crate::stats::power::{mcnemar_power, required_n_for_power};
     use crate::stats::sequential::SIMULATED_HOLDOUT_LIMIT;
-    let fixed = required_n_for_power(shift, discordance, alpha, 0.8);
+    let fixed = required_n_for_power(shift, discordance, alpha.get(), 0.8);
     let Some(holdout) = holdout.or(fixed) else {
         anyhow::bail!(
             "no holdout up to {} pairs gives the fixed-n test 80% power at shift {shift}: give --holdout N",
@@ -594,12 +591,12 @@ pub fn power(
     let operating = crate::stats::sequential::operating(&design, discordance, shift, POWER_RUNS)?;
     let report = crate::report::sequential::SequentialPowerReport {
         schema: "evogate/power-sequential/v1",
-        alpha,
+        alpha: alpha.get(),
         shift,
         discordance,
         holdout,
         fixed_n_for_80_power: fixed,
-        fixed_n_power_at_holdout: mcnemar_power(holdout, discordance, shift, alpha),
+        fixed_n_power_at_holdout: mcnemar_power(holdout, discordance, shift, alpha.get()),
         sequential: operating,
     };
     let stdout = match format {

@@ -186,6 +186,7 @@ fn clusters_of<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::alpha::Alpha;
     use crate::base::random::Random;
     use crate::stats::mcnemar::mcnemar_exact;
 
@@ -307,6 +308,7 @@ mod tests {
     #[test]
     fn under_clustered_null_task_level_over_admits_and_cluster_level_holds_alpha() {
         let (runs, papers, alpha) = (1_000, 34, 0.05);
+        let level = Alpha::new(alpha).unwrap();
         let mut stream = Random::keyed(2026);
         let (mut task_level, mut cluster_level) = (0, 0);
         for _ in 0..runs {
@@ -330,9 +332,10 @@ mod tests {
                     }
                 }
             }
-            task_level += usize::from(mcnemar_exact(b, c).tails.p_improvement < alpha);
-            cluster_level +=
-                usize::from(cluster_view(pairs.iter().copied()).test.tails.p_improvement < alpha);
+            task_level += usize::from(level.rejects(mcnemar_exact(b, c).tails.p_improvement));
+            cluster_level += usize::from(
+                level.rejects(cluster_view(pairs.iter().copied()).test.tails.p_improvement),
+            );
         }
         let (task_rate, cluster_rate) = (
             task_level as f64 / runs as f64,

@@ -22,7 +22,7 @@ const PER_CHILD: u64 = 500;
 fn fill(path: &Path, holdout: &str, attempts: u64, n: u64, p_improvement: f64) {
     for i in 0..attempts {
         record_attempt(path, holdout, 0.05, |attempt| {
-            let verdict = if p_improvement < attempt.alpha {
+            let verdict = if attempt.alpha.rejects(p_improvement) {
                 Verdict::Admitted
             } else {
                 Verdict::Refused

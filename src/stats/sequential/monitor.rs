@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::final_look::{FinalLook, final_look};
 use super::track::{BetOn, Track};
+use crate::alpha::Alpha;
 use crate::stats::bounded_mean::{Histogram, bet_fractions, lower_bound_with};
 use crate::stats::interval::Interval;
 use crate::stats::mcnemar::mcnemar_exact;
@@ -20,7 +21,7 @@ pub const SCORES_SEQUENTIAL_SHARE: f64 = 0.25;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Design {
     /// The level: the chance of admitting a candidate that is not better.
-    pub alpha: f64,
+    pub alpha: Alpha,
     /// Refuse early once the upper bound on the improvement is at or below this (0 by
     /// default: the candidate cannot be better). In [0, 1).
     pub margin: f64,
@@ -38,7 +39,7 @@ pub struct Design {
 
 impl Design {
     /// A design with the default share of alpha for scores.
-    pub fn new(alpha: f64, margin: f64, holdout: u64, binary: bool, zero: ZeroMethod) -> Design {
+    pub fn new(alpha: Alpha, margin: f64, holdout: u64, binary: bool, zero: ZeroMethod) -> Design {
         Design {
             alpha,
             margin,
@@ -53,9 +54,6 @@ impl Design {
 /// A design that cannot be monitored.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum DesignError {
-    /// alpha outside (0, 1).
-    #[error("alpha {0} is not in (0, 1)")]
-    Alpha(f64),
     /// margin outside [0, 1).
     #[error("margin {0} is not in [0, 1)")]
     Margin(f64),
@@ -125,8 +123,9 @@ pub enum FinalTest {
     SignedRank {
         /// Its one-sided p-value for improvement.
         p_improvement: f64,
-        /// The level it was tested at.
-        alpha: f64,
+        /// The level it was tested at: none when the e-process spent the whole of
+        /// alpha (a share of 1), and then nothing can be shown.
+        alpha: Option<Alpha>,
         /// The mean difference (must be positive to admit).
         mean: f64,
     },
@@ -152,7 +151,7 @@ impl FinalTest {
                 p_improvement,
                 alpha,
                 mean,
-            } => *alpha > 0.0 && *p_improvement < *alpha && *mean > 0.0,
+            } => alpha.is_some_and(|alpha| alpha.rejects(*p_improvement)) && *mean > 0.0,
         }
     }
 }
@@ -221,9 +220,6 @@ impl Stratum {
 impl Monitor {
     /// A monitor before any pair.
     pub fn new(design: Design) -> Result<Monitor, DesignError> {
-        if !(design.alpha > 0.0 && design.alpha < 1.0) {
-            return Err(DesignError::Alpha(design.alpha));
-        }
         if !(0.0..1.0).contains(&design.margin) {
             return Err(DesignError::Margin(design.margin));
         }
@@ -266,9 +262,9 @@ impl Monitor {
 
     fn sequential_alpha(&self) -> f64 {
         if self.design.binary {
-            self.design.alpha
+            self.design.alpha.get()
         } else {
-            self.design.alpha * self.design.scores_share
+            self.design.alpha.get() * self.design.scores_share
         }
     }
 
@@ -296,7 +292,7 @@ impl Monitor {
             }
         }
         self.differences.push(difference);
-        let alpha_log = -self.design.alpha.ln();
+        let alpha_log = -self.design.alpha.get().ln();
         // Each stratum's e-value was computed when its last pair came; the first (by
         // name) at 1/alpha refuses.
         let mut log_e_regression: Option<f64> = None;
@@ -364,7 +360,7 @@ impl Monitor {
                 } else {
                     signed_rank(d, self.design.zero).tails.p_regression
                 };
-                p < alpha
+                alpha.rejects(p)
             })
             .map(|(name, _)| name.clone())
     }
@@ -374,13 +370,14 @@ impl Monitor {
         let test = if self.design.binary {
             let wins = self.differences.iter().filter(|&&d| d > 0.5).count() as u64;
             let losses = self.differences.iter().filter(|&&d| d < -0.5).count() as u64;
-            let look = final_look(&self.bets, self.design.alpha, wins + losses);
+            let look = final_look(&self.bets, self.design.alpha.get(), wins + losses);
             FinalTest::Binomial { look, wins }
         } else {
             let test = signed_rank(&self.differences, self.design.zero);
             FinalTest::SignedRank {
                 p_improvement: test.tails.p_improvement,
-                alpha: self.design.alpha - self.sequential_alpha(),
+                // What the e-process left: nothing with a share of 1.
+                alpha: Alpha::new(self.design.alpha.get() - self.sequential_alpha()).ok(),
                 mean: self.mean_difference().unwrap_or(0.0),
             }
         };
@@ -443,9 +440,9 @@ impl Monitor {
         let histogram = Histogram::of(&self.differences)?;
         let alpha = self.design.alpha;
         Some(Interval {
-            low: lower_bound_with(&histogram, alpha, Some(&self.bets)),
-            high: -lower_bound_with(&histogram.negated(), alpha, Some(&self.bets)),
-            confidence: 1.0 - 2.0 * alpha,
+            low: lower_bound_with(&histogram, alpha.get(), Some(&self.bets)),
+            high: -lower_bound_with(&histogram.negated(), alpha.get(), Some(&self.bets)),
+            confidence: alpha.confidence(),
         })
     }
 
@@ -504,7 +501,7 @@ mod tests {
             binary in any::<bool>(),
             pairs in prop::collection::vec((0usize..5, -4i32..=4), 1..200),
         ) {
-            let design = Design::new(0.01, 0.0, 400, binary, ZeroMethod::Wilcox);
+            let design = Design::new(Alpha::new(0.01).unwrap(), 0.0, 400, binary, ZeroMethod::Wilcox);
             let mut monitor = Monitor::new(design).unwrap();
             let mut counts: BTreeMap<String, u64> = BTreeMap::new();
             for (stratum, step) in pairs {

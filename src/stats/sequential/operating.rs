@@ -100,14 +100,21 @@ pub fn operating(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::alpha::Alpha;
     use crate::stats::signed_rank::ZeroMethod;
 
     #[test]
     fn no_runs_or_a_holdout_past_the_limit_is_an_error_not_a_panic() {
-        let design = Design::new(0.05, 0.0, 100, true, ZeroMethod::Wilcox);
+        let design = Design::new(
+            Alpha::new(0.05).unwrap(),
+            0.0,
+            100,
+            true,
+            ZeroMethod::Wilcox,
+        );
         assert_eq!(operating(&design, 0.3, 0.1, 0), Err(OperatingError::NoRuns));
         let past = Design::new(
-            0.05,
+            Alpha::new(0.05).unwrap(),
             0.0,
             SIMULATED_HOLDOUT_LIMIT + 1,
             true,

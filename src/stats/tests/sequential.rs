@@ -3,8 +3,9 @@
 //! enumeration of every path of up to 14 coins, and the monitor's rules.
 
 use super::{EXACT_TOLERANCE, assert_relative};
+use crate::alpha::Alpha;
 use crate::stats::bounded_mean::bet_fractions;
-use crate::stats::sequential::{Design, Monitor, Reason, Standing, final_look};
+use crate::stats::sequential::{Design, FinalTest, Monitor, Reason, Standing, final_look};
 use crate::stats::signed_rank::ZeroMethod;
 
 /// The mixture capital after `values`, as the definition reads:
@@ -22,7 +23,13 @@ fn naive_capital(bets: &[f64], values: &[f64], m: f64) -> f64 {
 }
 
 fn design(holdout: u64, binary: bool) -> Design {
-    Design::new(0.05, 0.0, holdout, binary, ZeroMethod::Wilcox)
+    Design::new(
+        Alpha::new(0.05).unwrap(),
+        0.0,
+        holdout,
+        binary,
+        ZeroMethod::Wilcox,
+    )
 }
 
 /// A fixed sequence of score differences with ties, zeros and ±1, spread over [−1, 1]:
@@ -377,4 +384,46 @@ fn the_last_look_refuses_a_stratum_whose_exact_regression_test_is_significant() 
         monitor.decision(),
         Some((&Reason::StratumRegressedAtLastLook("b".to_string()), 60))
     );
+}
+
+#[test]
+fn the_scores_last_look_tests_at_the_alpha_left_and_shows_nothing_when_none_is_left() {
+    // 40 differences of +0.01: far too small for the e-process (its threshold is
+    // 1/(0.05 · 0.25) = 80), while every signed rank is positive, p = 2^-40.
+    let run = |share: f64| {
+        let mut design = design(40, false);
+        design.scores_share = share;
+        let mut monitor = Monitor::new(design).unwrap();
+        for _ in 0..40 {
+            monitor.push(0.01, None);
+        }
+        monitor
+    };
+    let monitor = run(0.25);
+    let Some(FinalTest::SignedRank {
+        p_improvement,
+        alpha,
+        ..
+    }) = monitor.final_test().cloned()
+    else {
+        panic!("the last look was reached: {:?}", monitor.decision());
+    };
+    assert_relative(p_improvement, 0.5_f64.powi(40), EXACT_TOLERANCE, "p");
+    // 0.05 less the e-process's 0.05 · 0.25 = 0.0125: 0.0375.
+    assert_relative(alpha.unwrap().get(), 0.0375, EXACT_TOLERANCE, "alpha left");
+    assert_eq!(
+        monitor.decision(),
+        Some((&Reason::FinalLook { shown: true }, 40))
+    );
+    // With the whole of alpha given to the e-process nothing is left to test at.
+    let monitor = run(1.0);
+    let Some(FinalTest::SignedRank { alpha, .. }) = monitor.final_test() else {
+        panic!("the last look was reached: {:?}", monitor.decision());
+    };
+    assert_eq!(*alpha, None);
+    assert_eq!(
+        monitor.decision(),
+        Some((&Reason::FinalLook { shown: false }, 40))
+    );
+    assert_eq!(monitor.status(), Standing::Refused);
 }
