@@ -28,6 +28,15 @@
 //!   back in the outcome for the executor in `cmd`, and the ledger's attempt, which is
 //!   decided under the ledger's lock, goes through the
 //!   `pipeline::outcome::AttemptLedger` the command hands in.
+//! - The pipeline never prints: no `std::io::stdout`, `stderr` or `IsTerminal`, no
+//!   print macro; it counts its progress into the `progress::ProgressSink` the command
+//!   hands in, and only `cmd` draws it.
+//! - No two children of one module import each other, through any chain of siblings.
+//! - A module is `pub` only when a user outside the library reaches it (the binary,
+//!   the fuzz targets, the benches, the examples, the integration tests); the rest are
+//!   `pub(crate)`.
+//! - Every file under `proptest-regressions/` sits beside (in proptest's parallel
+//!   tree) a source with property tests, so its saved cases replay.
 //!
 //! The data flow:
 //!

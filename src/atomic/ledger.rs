@@ -153,7 +153,7 @@ struct Locked<'a> {
 /// Refuses a ledger path that exists and is not a regular file: a FIFO, a device such
 /// as `/dev/zero` or a folder would block a read forever, never end, or cannot hold
 /// records. Asked before the file is opened, since opening a FIFO to read blocks.
-pub fn refuse_irregular(path: &Path) -> anyhow::Result<()> {
+fn refuse_irregular(path: &Path) -> anyhow::Result<()> {
     match std::fs::metadata(path) {
         Ok(meta) if !meta.is_file() => anyhow::bail!(
             "`{}` is not a regular file (a FIFO, a device or a folder); a ledger is a JSON Lines file: give its path",
@@ -164,8 +164,8 @@ pub fn refuse_irregular(path: &Path) -> anyhow::Result<()> {
 }
 
 /// Reads the ledger at `path` as text, guarded as every read of a ledger is: a path
-/// that is not a regular file is refused before it is opened ([`refuse_irregular`]), and
-/// at most [`crate::table::MAX_WHOLE_BYTES`] are read ([`read_text`]).
+/// that is not a regular file is refused before it is opened (`refuse_irregular`), and
+/// at most [`crate::table::MAX_WHOLE_BYTES`] are read (`read_text`).
 pub fn read_guarded(path: &Path) -> anyhow::Result<String> {
     refuse_irregular(path)?;
     let file = crate::table::open_input(path)?;
@@ -179,7 +179,7 @@ pub fn read_guarded(path: &Path) -> anyhow::Result<String> {
 /// Reads a whole ledger as text, at most `limit` bytes of it (the cap of every file
 /// read whole, [`crate::table::MAX_WHOLE_BYTES`]), so memory stays bounded whatever the
 /// path holds; more is refused with the file's name, as is text that is not UTF-8.
-pub fn read_text(source: &str, input: impl Read, limit: u64) -> anyhow::Result<String> {
+fn read_text(source: &str, input: impl Read, limit: u64) -> anyhow::Result<String> {
     let bytes = crate::table::read_capped(source, input, limit)?;
     String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("`{source}`: not valid UTF-8; a ledger is UTF-8 JSON Lines"))
