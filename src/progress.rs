@@ -15,7 +15,7 @@ const TICK: Duration = Duration::from_millis(200);
 /// The pipeline's side of a progress display: it says when the counted reading begins
 /// and ends, and reads through readers (`sink.reader(file)`) that count the bytes. Whether anything is shown, and where, is the command's choice: it
 /// makes the [`Progress`] and hands the pipeline this view of it.
-pub trait ProgressSink: Sync {
+pub(crate) trait ProgressSink: Sync {
     /// Counted reading of `total` bytes (0 when unknown) begins.
     fn begin(&self, total: u64);
     /// `bytes` more were read.
@@ -26,7 +26,7 @@ pub trait ProgressSink: Sync {
 
 impl<'a> dyn ProgressSink + 'a {
     /// `inner`, counting the bytes read through it into this sink.
-    pub fn reader<R>(&'a self, inner: R) -> Counted<'a, R> {
+    pub(crate) fn reader<R>(&'a self, inner: R) -> Counted<'a, R> {
         Counted { inner, sink: self }
     }
 }
@@ -39,7 +39,7 @@ struct Shared {
 
 /// A progress line on stderr, made by a command; the pipeline counts into it through
 /// [`ProgressSink`]. Dropping it stops the line and erases it.
-pub struct Progress {
+pub(crate) struct Progress {
     label: String,
     /// Whether the line is drawn at all: stderr is a terminal.
     drawn: bool,
@@ -51,7 +51,7 @@ impl Progress {
     /// The line for `label`: drawn only when stderr is a terminal, from the pipeline's
     /// [`ProgressSink::begin`] to its [`ProgressSink::end`], once the work outlasts a
     /// second.
-    pub fn on_stderr(label: &str) -> Progress {
+    pub(crate) fn on_stderr(label: &str) -> Progress {
         Progress {
             label: label.to_string(),
             drawn: std::io::stderr().is_terminal(),
@@ -122,7 +122,7 @@ fn draw(shared: &Shared, label: &str, total: u64) {
 }
 
 /// The line: `import: 412 MB of 1,024 MB read (40%), 6 s`.
-pub fn line(label: &str, read: u64, total: u64, elapsed: Duration) -> String {
+pub(crate) fn line(label: &str, read: u64, total: u64, elapsed: Duration) -> String {
     let mb = |bytes: u64| bytes / 1_000_000;
     let seconds = elapsed.as_secs();
     if total == 0 {
@@ -137,7 +137,7 @@ pub fn line(label: &str, read: u64, total: u64, elapsed: Duration) -> String {
 }
 
 /// A reader that counts what is read through it into a [`ProgressSink`].
-pub struct Counted<'a, R> {
+pub(crate) struct Counted<'a, R> {
     inner: R,
     sink: &'a dyn ProgressSink,
 }

@@ -14,23 +14,23 @@ use crate::table::{column, require};
 /// scores file's names, spelled here once: `score` writes them
 /// ([`crate::grading::SCORE_COLUMNS`]), `import` too ([`crate::import::render_csv`]),
 /// and [`read_score_rows`] reads them.
-pub const TASK_ID_COLUMN: &str = "task_id";
+pub(crate) const TASK_ID_COLUMN: &str = "task_id";
 /// The admission score, in [0, 1].
-pub const SCORE_COLUMN: &str = "score";
+pub(crate) const SCORE_COLUMN: &str = "score";
 /// The ground truth's verdict, 0 or 1.
-pub const CORRECT_COLUMN: &str = "correct";
+pub(crate) const CORRECT_COLUMN: &str = "correct";
 /// The task's group (paper), which `--cluster group` clusters by.
-pub const GROUP_COLUMN: &str = "group";
+pub(crate) const GROUP_COLUMN: &str = "group";
 /// The grader's one-line feedback.
-pub const FEEDBACK_COLUMN: &str = "feedback";
+pub(crate) const FEEDBACK_COLUMN: &str = "feedback";
 
 /// The column `score --allow-missing` adds after [`crate::grading::SCORE_COLUMNS`]: 1 for a task that
 /// was answered, 0 for one with no output or an error instead of one.
-pub const ANSWERED_COLUMN: &str = "answered";
+pub(crate) const ANSWERED_COLUMN: &str = "answered";
 
 /// One checked row, borrowed from the reader until the next.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Values<'a> {
+pub(crate) struct Values<'a> {
     /// 1-based line of the file the row starts on.
     pub line: u64,
     /// The admission score, finite and in [0, 1]; `-0` is read as 0.
@@ -53,7 +53,7 @@ pub struct Values<'a> {
 /// row's task before checking the row's values (a repeated task is reported even when
 /// the repeat's values are bad too), then [`Sink::fill`] with the values once they
 /// pass. After the first row that fails, neither is called again.
-pub trait Sink {
+pub(crate) trait Sink {
     /// Where one task's values go.
     type Slot;
     /// The slot of `task`, first met on `line`, or why the row cannot have one.
@@ -73,7 +73,7 @@ pub trait Sink {
 
 /// A row that repeats the task of an earlier one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Repeat {
+pub(crate) struct Repeat {
     /// The repeating row.
     pub line: u64,
     /// The task's first row.
@@ -93,7 +93,7 @@ fn repeat_error(source: &str, repeat: &Repeat) -> InputError {
 
 /// Why a [`Sink`] refuses a row's task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// The file had the task already, on this row.
     Repeat(u64),
     /// The sink holds as many tasks as it can, this many.
@@ -102,7 +102,7 @@ pub enum Refusal {
 
 /// What a read found about the file besides its rows.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// Its data rows.
     pub rows: usize,
     /// Whether it has a `correct` column.
@@ -134,7 +134,7 @@ struct Columns {
 /// `task_id` or `score` column, no rows, then the earliest row with an empty task, a
 /// repeated task or a bad value. Time: O(file) plus the sink's.
 #[cfg(test)]
-pub fn read_scores<R: std::io::Read, S: Sink>(
+pub(crate) fn read_scores<R: std::io::Read, S: Sink>(
     source: &str,
     input: R,
     strata: Option<&str>,
@@ -146,7 +146,7 @@ pub fn read_scores<R: std::io::Read, S: Sink>(
 
 /// [`read_scores`] on rows already started (their header read), e.g. by a reader on
 /// a thread of its own; `source` names the file in messages. Reads `reader` to its end.
-pub fn read_score_rows<S: Sink>(
+pub(crate) fn read_score_rows<S: Sink>(
     source: &str,
     reader: &mut impl Rows,
     strata: Option<&str>,

@@ -5,32 +5,32 @@
 use evogate::base::random::Random;
 
 /// A seeded stream of draws, with the index and pick helpers the generators use.
-pub struct Stream(pub Random);
+pub(crate) struct Stream(pub Random);
 
 impl Stream {
     /// The stream for `seed`.
-    pub fn new(seed: u64) -> Stream {
+    pub(crate) fn new(seed: u64) -> Stream {
         Stream(Random::expanded(seed))
     }
 
     /// A uniform draw in [0, 1) from the top 53 bits of one raw word.
-    pub fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         self.0.unit()
     }
 
     /// A uniform index below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         self.0.below(n as u64) as usize
     }
 
     /// One of `options`, uniformly.
-    pub fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
+    pub(crate) fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
         options[self.below(options.len())]
     }
 }
 
 /// `template` with every `{key}` of `pairs` replaced by its value.
-pub fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
+pub(crate) fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
     let mut text = template.to_string();
     for (key, value) in pairs {
         text = text.replace(key, value);

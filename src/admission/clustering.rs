@@ -42,7 +42,7 @@ pub struct ClusterSummary {
 
 /// The cluster summary, when every pair has a group: from each cluster's size and
 /// difference sum and the squares of all differences.
-pub fn summarise(summary: &Statistics, decides: bool, alpha: f64) -> Option<ClusterSummary> {
+pub(crate) fn summarise(summary: &Statistics, decides: bool, alpha: f64) -> Option<ClusterSummary> {
     let clusters = summary.clusters.as_ref().filter(|c| !c.is_empty())?;
     let sums: Vec<(u64, i64)> = clusters
         .iter()
@@ -70,7 +70,11 @@ pub fn summarise(summary: &Statistics, decides: bool, alpha: f64) -> Option<Clus
 }
 
 /// The clustered-improvement criterion (only with `--cluster`).
-pub fn evidence(summary: Option<&ClusterSummary>, mean_difference: f64, level: Alpha) -> Finding {
+pub(crate) fn evidence(
+    summary: Option<&ClusterSummary>,
+    mean_difference: f64,
+    level: Alpha,
+) -> Finding {
     let alpha = level.get();
     let Some(summary) = summary else {
         let proof =

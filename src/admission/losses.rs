@@ -27,7 +27,7 @@ pub struct Loss {
 }
 
 /// The largest losses of `pairs`, then by task. Time: O(n) comparisons of numbers.
-pub fn largest_losses(pairs: &Pairs) -> Vec<Loss> {
+pub(crate) fn largest_losses(pairs: &Pairs) -> Vec<Loss> {
     // Largest loss first, then by task: a total order (tasks are unique). Pairs come in
     // task order, so among equal losses the earlier pair goes first, and the ten are
     // kept in one walk that compares numbers only.

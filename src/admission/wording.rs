@@ -9,7 +9,7 @@ use crate::base::numbers::{p_value, shift as shift_text, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.
-pub fn compare(name: &str, p: f64, alpha: Alpha) -> String {
+pub(crate) fn compare(name: &str, p: f64, alpha: Alpha) -> String {
     let relation = if alpha.rejects(p) { "<" } else { ">=" };
     let alpha = alpha.get();
     let level = crate::base::numbers::level(alpha);

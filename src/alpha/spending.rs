@@ -24,7 +24,7 @@ pub fn attempt_alpha(declared: f64, attempt: u64) -> f64 {
 
 /// The alpha the attempts before the `attempt`-th have spent:
 /// Σ_{j < attempt} [`attempt_alpha`]`(declared, j)`. Time: O(1).
-pub fn alpha_spent_before(declared: f64, attempt: u64) -> f64 {
+pub(crate) fn alpha_spent_before(declared: f64, attempt: u64) -> f64 {
     if attempt <= 1 {
         return 0.0;
     }
@@ -34,7 +34,7 @@ pub fn alpha_spent_before(declared: f64, attempt: u64) -> f64 {
 /// The alpha left for later attempts once `attempts` attempts have spent theirs:
 /// declared · 6/π² · Σ_{j > attempts} 1/j², which is positive for every count.
 /// Time: O(1).
-pub fn alpha_left_after(declared: f64, attempts: u64) -> f64 {
+pub(crate) fn alpha_left_after(declared: f64, attempts: u64) -> f64 {
     if attempts == 0 {
         return declared;
     }

@@ -65,7 +65,7 @@ pub fn detectable_shift_80(units: u64, alpha: f64) -> Option<f64> {
 /// The whole count k of n that `rate` stands for, if one is within its rounding:
 /// |k/n − rate| ≤ half a unit in the rate's last decimal. `0.886` of 350 is 310
 /// (310/350 = 0.88571); `0.767` of 100 is none (0.77 and 0.76 are both too far).
-pub fn whole_count(rate: super::Rate, n: u64) -> Option<u64> {
+pub(super) fn whole_count(rate: super::Rate, n: u64) -> Option<u64> {
     let k = (rate.value * n as f64).round().clamp(0.0, n as f64);
     // A hair of slack for the binary representation of the decimal text.
     let close = (k / n as f64 - rate.value).abs() <= rate.rounding * (1.0 + 1e-9) + 1e-15;

@@ -7,14 +7,14 @@ use std::num::NonZeroU64;
 
 /// Where one string of a [`Texts`] starts. `Option<Text>` is 8 bytes too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text(NonZeroU64);
+pub(crate) struct Text(NonZeroU64);
 
 /// Strings one after another, each preceded by its length. The length is written in
 /// base 64, six bits per byte with the seventh set on every byte but the last, so every
 /// byte of it is ASCII and the buffer stays a `String`: a string is sliced out of it
 /// without checking its UTF-8 again.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Texts {
+pub(crate) struct Texts {
     buffer: String,
 }
 
@@ -26,12 +26,12 @@ const DIGIT: u8 = 0x3f;
 impl Texts {
     /// An empty buffer.
     #[cfg(test)]
-    pub fn new() -> Texts {
+    pub(crate) fn new() -> Texts {
         Texts::default()
     }
 
     /// Adds `text`; the handle reads it back. Time: O(len).
-    pub fn push(&mut self, text: &str) -> Text {
+    pub(crate) fn push(&mut self, text: &str) -> Text {
         let start = self.buffer.len() as u64;
         let mut length = text.len() as u64;
         loop {
@@ -48,7 +48,7 @@ impl Texts {
     }
 
     /// The string behind `text`, which must come from this buffer. Time: O(1).
-    pub fn get(&self, text: Text) -> &str {
+    pub(crate) fn get(&self, text: Text) -> &str {
         let mut at = (text.0.get() - 1) as usize;
         let bytes = self.buffer.as_bytes();
         let mut length = 0_usize;
@@ -67,7 +67,7 @@ impl Texts {
 
     /// Bytes held, length prefixes included.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.buffer.len()
     }
 }

@@ -4,7 +4,7 @@
 
 /// Overrides, embeddings and isolates, and the three directional marks (left-to-right,
 /// right-to-left and the Arabic letter mark, U+061C).
-pub fn is_bidi_control(ch: char) -> bool {
+pub(crate) fn is_bidi_control(ch: char) -> bool {
     matches!(
         ch,
         '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'

@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
-pub use rustc_hash::FxHasher;
+pub(crate) use rustc_hash::FxHasher;
 
 /// A word as a map key, kept inside the map's slot when it is short, so that finding
 /// it compares bytes already at hand instead of following a pointer to them (a cache
@@ -83,10 +83,10 @@ impl std::hash::Hash for WordKey {
 
 /// A hash map with [`FxHasher`]. Iteration order is arbitrary: never let it reach
 /// output.
-pub type FastMap<K, V> = HashMap<K, V, rustc_hash::FxBuildHasher>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// A hash set with [`FxHasher`].
-pub type FastSet<K> = HashSet<K, rustc_hash::FxBuildHasher>;
+pub(crate) type FastSet<K> = HashSet<K, rustc_hash::FxBuildHasher>;
 
 #[cfg(test)]
 mod tests {

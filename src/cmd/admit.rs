@@ -30,7 +30,7 @@ fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
 
 /// Runs `admit`, checking the report folder and the step summary before a ledger
 /// records an attempt.
-pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let settings = settings(&args)?;
     // The import records beside the scores files are read too (their documents and
     // digests are checked), so no write may replace them either.

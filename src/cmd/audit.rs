@@ -8,7 +8,7 @@ use crate::cli::AuditArgs;
 use crate::pipeline::audit::{self, AuditRequest};
 
 /// Runs `audit`.
-pub fn run(args: AuditArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: AuditArgs) -> anyhow::Result<Printout> {
     let request = AuditRequest {
         alpha: Alpha::new(args.alpha)?,
         claims: args.claims,

@@ -14,7 +14,7 @@ use crate::pipeline::demo;
 use crate::progress::Progress;
 
 /// Runs `demo`.
-pub fn run(args: DemoArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: DemoArgs) -> anyhow::Result<Printout> {
     if args.out.is_file() {
         anyhow::bail!(
             "`{}` is a file, not a folder: give a folder to write the demo into",

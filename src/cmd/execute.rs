@@ -22,7 +22,7 @@ use crate::pipeline::outcome::{CommandOutcome, Write};
 
 /// The inputs of one run, its ledger and the file being streamed, if any.
 #[derive(Debug, Default)]
-pub struct Effects {
+pub(super) struct Effects {
     inputs: Vec<(&'static str, PathBuf)>,
     ledger: Option<PathBuf>,
     stream: Option<Streamed>,
@@ -30,13 +30,13 @@ pub struct Effects {
 
 impl Effects {
     /// Adds the input `path`, given by `option`.
-    pub fn input(mut self, option: &'static str, path: &Path) -> Effects {
+    pub(super) fn input(mut self, option: &'static str, path: &Path) -> Effects {
         self.inputs.push((option, path.to_path_buf()));
         self
     }
 
     /// Adds the input `path` when there is one.
-    pub fn input_if(self, option: &'static str, path: Option<&Path>) -> Effects {
+    pub(super) fn input_if(self, option: &'static str, path: Option<&Path>) -> Effects {
         match path {
             Some(path) => self.input(option, path),
             None => self,
@@ -44,7 +44,7 @@ impl Effects {
     }
 
     /// Adds every path of a repeatable option.
-    pub fn inputs(mut self, option: &'static str, paths: &[PathBuf]) -> Effects {
+    pub(super) fn inputs(mut self, option: &'static str, paths: &[PathBuf]) -> Effects {
         self.inputs
             .extend(paths.iter().map(|path| (option, path.clone())));
         self
@@ -53,7 +53,7 @@ impl Effects {
     /// Refuses, before the use case runs, when a planned output is one of the inputs
     /// or the ledger, or the ledger is one of the inputs; `step_summary` says whether
     /// the run may append to the GitHub step summary, which is then checked too.
-    pub fn plan<'a>(
+    pub(super) fn plan<'a>(
         &self,
         outputs: impl IntoIterator<Item = &'a Path>,
         step_summary: bool,
@@ -68,14 +68,14 @@ impl Effects {
 
     /// Opens the file at `path` that the use case's output is streamed into, once it
     /// has passed the guard; [`Write::Stream`] moves it into place.
-    pub fn stream(&mut self, path: &Path) -> anyhow::Result<&mut Streamed> {
+    pub(super) fn stream(&mut self, path: &Path) -> anyhow::Result<&mut Streamed> {
         self.refuse([path])?;
         Ok(self.stream.insert(Streamed::new(path)))
     }
 
     /// Checks every write of `outcome`, then carries them out in order, and turns the
     /// outcome into what to print.
-    pub fn finish(mut self, mut outcome: CommandOutcome) -> anyhow::Result<Printout> {
+    pub(super) fn finish(mut self, mut outcome: CommandOutcome) -> anyhow::Result<Printout> {
         self.inputs.append(&mut outcome.read);
         self.refuse(outcome.writes.iter().flat_map(Write::paths))?;
         if outcome

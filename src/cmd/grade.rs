@@ -7,7 +7,7 @@ use crate::cli::GradeArgs;
 use crate::pipeline::grade;
 
 /// Runs `grade`: its answers go to stdout as they are made, so the printout is empty.
-pub fn run(args: GradeArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: GradeArgs) -> anyhow::Result<Printout> {
     let stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
     Effects::default().finish(grade::run(&args.truth, &args.verifier, stdin, &mut stdout)?)

@@ -10,7 +10,7 @@ use crate::pipeline::import::{self, ImportSettings};
 use crate::progress::Progress;
 
 /// Runs `import`.
-pub fn run(args: ImportArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: ImportArgs) -> anyhow::Result<Printout> {
     let effects = Effects::default()
         .inputs("--from", &args.from)
         .input_if("--valset", args.valset.as_deref());

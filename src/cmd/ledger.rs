@@ -7,6 +7,6 @@ use crate::cli::LedgerShowArgs;
 use crate::pipeline::ledger;
 
 /// Runs `ledger show`.
-pub fn run(args: LedgerShowArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: LedgerShowArgs) -> anyhow::Result<Printout> {
     Effects::default().finish(ledger::run(&args.file, args.format)?)
 }

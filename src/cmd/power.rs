@@ -12,7 +12,7 @@ use crate::stats::power::EXACT_POWER_LIMIT;
 use crate::stats::sequential::SIMULATED_HOLDOUT_LIMIT;
 
 /// Runs `power`.
-pub fn run(args: PowerArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: PowerArgs) -> anyhow::Result<Printout> {
     let alpha = Alpha::new(args.alpha)?;
     if let Some(r) = args.discordance
         && !(r > 0.0 && r <= 1.0)

@@ -8,7 +8,7 @@ use crate::pipeline::score::{self, ScoreFiles};
 use crate::progress::Progress;
 
 /// Runs `score`.
-pub fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: ScoreArgs) -> anyhow::Result<Printout> {
     let mut effects = Effects::default()
         .input("--truth", &args.truth)
         .input("--tasks", &args.tasks)

@@ -15,7 +15,7 @@ use crate::pipeline::sequential::{
 };
 
 /// Runs `admit --sequential`.
-pub fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
     let margin = args.margin.unwrap_or(0.0);
     if !(0.0..1.0).contains(&margin) {
         anyhow::bail!(

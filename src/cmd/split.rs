@@ -12,7 +12,7 @@ use crate::pipeline::split::{self, SplitSettings};
 use crate::split::{Cases, SplitRequest};
 
 /// Runs `split`.
-pub fn run(args: SplitArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: SplitArgs) -> anyhow::Result<Printout> {
     if let Some(files) = &args.check {
         return Effects::default().finish(split::run_check(files)?);
     }

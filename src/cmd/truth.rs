@@ -7,6 +7,6 @@ use crate::cli::TruthCheckArgs;
 use crate::pipeline::truth;
 
 /// Runs `truth check`.
-pub fn run(args: TruthCheckArgs) -> anyhow::Result<Printout> {
+pub(crate) fn run(args: TruthCheckArgs) -> anyhow::Result<Printout> {
     Effects::default().finish(truth::run(&args.file)?)
 }

@@ -37,7 +37,7 @@ use crate::task::{TASK_COLUMNS, task_id};
 use crate::verify::Verifier;
 
 /// The columns `score` writes, before any extra columns carried from the tasks file.
-pub const SCORE_COLUMNS: [&str; 8] = [
+pub(crate) const SCORE_COLUMNS: [&str; 8] = [
     TASK_ID_COLUMN,
     GROUP_COLUMN,
     "kind",
@@ -253,7 +253,7 @@ impl<R: Read> Outputs<R> {
 
 /// What `score` says besides the scores CSV.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Tasks graded: the tasks file's rows.
     pub tasks: usize,
     /// Tasks whose grade is correct.
@@ -275,7 +275,7 @@ const HAND_ON_EVERY: usize = 1 << 20;
 /// [`ANSWERED_COLUMN`] when `answered` is set, then the tasks file's columns beyond
 /// `task_id,group,kind,prompt`. The errors and their order are those of the module's
 /// list; after an error, what `sink` got is not the scores CSV.
-pub fn grade_tasks<T: Read, O: Read>(
+pub(crate) fn grade_tasks<T: Read, O: Read>(
     verifier: &dyn Verifier,
     tasks: RowScanner<T>,
     outputs: Result<OutputsReader<O>, InputError>,

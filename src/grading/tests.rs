@@ -24,7 +24,7 @@ mod naive_grade {
 
     /// One graded task, borrowing its names from the verifier's task and the tasks file.
     #[derive(Debug, Clone, PartialEq)]
-    pub struct Scored<'a> {
+    pub(super) struct Scored<'a> {
         /// The task.
         pub task_id: &'a str,
         /// Its group.
@@ -39,7 +39,7 @@ mod naive_grade {
 
     /// Every task graded, with the extra column names and how many tasks had no output.
     #[derive(Debug, Clone, PartialEq)]
-    pub struct ScoreSheet<'a> {
+    pub(super) struct ScoreSheet<'a> {
         /// Graded tasks in the tasks file's order.
         pub rows: Vec<Scored<'a>>,
         /// Names of the tasks file's columns beyond `task_id,group,kind,prompt`.
@@ -56,7 +56,7 @@ mod naive_grade {
     /// Each task id is looked up once in a map of the verifier's tasks; the output of a
     /// task and the row that lists it are then found by the task's position, so a million
     /// outputs cost a million lookups in each file rather than a map per file.
-    pub fn grade_tasks<'a>(
+    pub(super) fn grade_tasks<'a>(
         verifier: &'a dyn Verifier,
         tasks: &'a Table,
         outputs_source: &str,
@@ -171,7 +171,7 @@ mod naive_grade {
     }
 
     /// The scores CSV of a sheet: [`SCORE_COLUMNS`], then the extra columns.
-    pub fn scores_csv(sheet: &ScoreSheet) -> String {
+    pub(super) fn scores_csv(sheet: &ScoreSheet) -> String {
         // About 150 bytes a row (ids, numbers and a feedback line), so the document is
         // not copied as it grows.
         let mut csv = CsvWriter::with_capacity(150 * (sheet.rows.len() + 1));

@@ -15,7 +15,11 @@ use super::gepa::{self, GepaSelectors};
 use super::{Found, ImportError, Sample, choose, id_text, numeric};
 
 /// The samples of a saved evaluation or of one candidate of a GEPA result.
-pub fn read(file: &str, bytes: &[u8], selectors: &GepaSelectors) -> Result<Found, ImportError> {
+pub(crate) fn read(
+    file: &str,
+    bytes: &[u8],
+    selectors: &GepaSelectors,
+) -> Result<Found, ImportError> {
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ImportError::malformed(file, format!("not JSON: {e}")))?;
     if gepa::is_gepa_result(&value) {

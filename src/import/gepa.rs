@@ -25,7 +25,7 @@ use super::{Found, ImportError, Sample, choose, id_text, numeric};
 
 /// What selects the scores of a GEPA result.
 #[derive(Debug, Clone, Default)]
-pub struct GepaSelectors<'a> {
+pub(crate) struct GepaSelectors<'a> {
     /// `best` or a candidate's index.
     pub candidate: Option<&'a str>,
     /// The example field that names a task (needs `valset`).
@@ -37,14 +37,18 @@ pub struct GepaSelectors<'a> {
 }
 
 /// Whether a JSON value is a serialised GEPA result rather than `Evaluate`'s records.
-pub fn is_gepa_result(value: &Value) -> bool {
+pub(crate) fn is_gepa_result(value: &Value) -> bool {
     value
         .as_object()
         .is_some_and(|map| map.contains_key("val_subscores"))
 }
 
 /// The scores of the selected candidate of the GEPA result `result` read from `file`.
-pub fn read(file: &str, result: &Value, selectors: &GepaSelectors) -> Result<Found, ImportError> {
+pub(crate) fn read(
+    file: &str,
+    result: &Value,
+    selectors: &GepaSelectors,
+) -> Result<Found, ImportError> {
     let map = result.as_object().ok_or_else(|| not_gepa(file))?;
     if let Some(metric) = selectors.metric {
         return Err(ImportError::Refused(format!(

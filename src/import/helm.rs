@@ -17,7 +17,7 @@ use super::{Found, ImportError, Sample, choose, numeric};
 
 /// The selectors of a HELM import.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HelmSelectors {
+pub(crate) struct HelmSelectors {
     /// `--metric`: `NAME` or `SUBJECT=NAME`.
     pub metric: Vec<String>,
     /// `--split`.
@@ -28,7 +28,7 @@ pub struct HelmSelectors {
 
 /// What the run folder says beside `per_instance_stats.json`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HelmRun {
+pub(crate) struct HelmRun {
     /// The subject: `run_spec.json`'s scenario and arguments, else the folder's name.
     pub kind: Option<String>,
     /// Whether task ids carry the subject (several runs in one arm).
@@ -49,7 +49,7 @@ const LOWER_IS_BETTER: &[&str] = &[
 
 /// The subject of a run from its `run_spec.json`: `<scenario>:<arg>=<value>,...`, the
 /// scenario being the name's part before `:` and the arguments the scenario's own.
-pub fn subject(file: &str, bytes: &[u8]) -> Result<String, ImportError> {
+pub(crate) fn subject(file: &str, bytes: &[u8]) -> Result<String, ImportError> {
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ImportError::malformed(file, format!("not JSON: {e}")))?;
     let name = value
@@ -73,7 +73,10 @@ pub fn subject(file: &str, bytes: &[u8]) -> Result<String, ImportError> {
 
 /// Each instance's document key from a `scenario_state.json`: the digest of its input
 /// and references as compact JSON.
-pub fn instance_keys(file: &str, bytes: &[u8]) -> Result<BTreeMap<String, u64>, ImportError> {
+pub(crate) fn instance_keys(
+    file: &str,
+    bytes: &[u8],
+) -> Result<BTreeMap<String, u64>, ImportError> {
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ImportError::malformed(file, format!("not JSON: {e}")))?;
     let mut keys = BTreeMap::new();
@@ -107,7 +110,7 @@ fn perturbation_of(value: &Value) -> Option<String> {
 }
 
 /// The samples of one `per_instance_stats.json`.
-pub fn read(
+pub(crate) fn read(
     file: &str,
     bytes: &[u8],
     selectors: &HelmSelectors,

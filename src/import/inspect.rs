@@ -23,11 +23,11 @@ use super::record::doc_key;
 use super::{Found, ImportError, Repeats, Sample, id_text};
 
 /// The most a zip member may inflate to: as much as evogate reads of a whole file.
-pub const MAX_MEMBER_BYTES: u64 = crate::table::MAX_WHOLE_BYTES;
+pub(crate) const MAX_MEMBER_BYTES: u64 = crate::table::MAX_WHOLE_BYTES;
 
 /// One Inspect log: its task, status and the few fields of each sample that matter.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Log {
+pub(crate) struct Log {
     /// The input file as given.
     pub file: String,
     /// `eval.task`.
@@ -44,7 +44,7 @@ pub struct Log {
 
 /// The fields of one sample that matter, read without building the rest.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LogSample {
+pub(crate) struct LogSample {
     /// `id` as text.
     pub id: String,
     /// `epoch` (1 when absent).
@@ -160,7 +160,7 @@ impl<'de> Deserialize<'de> for JsonLog {
 }
 
 /// Reads a `.json` log from a stream.
-pub fn log_from_json(file: &str, input: impl Read) -> Result<Log, ImportError> {
+pub(crate) fn log_from_json(file: &str, input: impl Read) -> Result<Log, ImportError> {
     let mut reader =
         serde_json::Deserializer::from_reader(BufReader::with_capacity(1 << 20, input));
     let log = JsonLog::deserialize(&mut reader)
@@ -274,7 +274,7 @@ impl<R: Read> Read for Capped<R> {
 
 /// Reads a `.eval` (zip) log: `header.json` for the task, every `samples/*.json` in
 /// name order, each member streamed through [`MAX_MEMBER_BYTES`].
-pub fn log_from_eval(file: &str, input: impl Read + Seek) -> Result<Log, ImportError> {
+pub(crate) fn log_from_eval(file: &str, input: impl Read + Seek) -> Result<Log, ImportError> {
     let bad = |what: String| ImportError::malformed(file, what);
     let mut archive = zip::ZipArchive::new(BufReader::new(input))
         .map_err(|e| bad(format!("not a zip archive (.eval): {e}")))?;
@@ -328,7 +328,7 @@ pub fn log_from_eval(file: &str, input: impl Read + Seek) -> Result<Log, ImportE
 
 /// A score value as Inspect's `value_to_float` reads it; `None` when it does not (a
 /// list or dict, or text Inspect would only warn about).
-pub fn value_to_float(value: &Value) -> Option<f64> {
+pub(crate) fn value_to_float(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
         Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
@@ -349,7 +349,7 @@ pub fn value_to_float(value: &Value) -> Option<f64> {
 
 /// The samples of `logs` (one run) under each task's scorer (`scorers`: `NAME` for
 /// every task or `TASK=NAME`), epochs as repeats.
-pub fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportError> {
+pub(crate) fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportError> {
     let mut found = Found::default();
     let tasks: BTreeSet<String> = logs.iter().map(|l| l.task.clone()).collect();
     let given = super::per_task("--scorer", scorers, &tasks)?;

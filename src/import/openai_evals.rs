@@ -11,7 +11,7 @@ use super::{Found, ImportError, Sample, choose, numeric};
 
 /// The samples of one record log under `event` (`match` or `metrics`) and `metric`;
 /// with `prefix` (several logs in one arm) the task id is `<base_eval>:<sample_id>`.
-pub fn read(
+pub(crate) fn read(
     file: &str,
     bytes: &[u8],
     event: Option<&str>,

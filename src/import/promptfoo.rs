@@ -20,7 +20,7 @@ const PROVIDER_ERROR: u64 = 2;
 
 /// The selectors of a promptfoo import.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PromptfooSelectors {
+pub(crate) struct PromptfooSelectors {
     /// `--arm`.
     pub arm: Option<String>,
     /// `--id-var`.
@@ -50,7 +50,7 @@ fn arms_of(result: &Value) -> Vec<String> {
 }
 
 /// The samples of one arm of a results file.
-pub fn read(
+pub(crate) fn read(
     file: &str,
     bytes: &[u8],
     selectors: &PromptfooSelectors,

@@ -21,11 +21,11 @@ use sha2::{Digest, Sha256};
 use super::{Dropped, Imported};
 
 /// The record's schema name.
-pub const SCHEMA: &str = "evogate/import/v3";
+pub(crate) const SCHEMA: &str = "evogate/import/v3";
 
 /// One input log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InputLog {
+pub(crate) struct InputLog {
     /// The path as given on the command line.
     pub path: String,
     /// Its SHA-256, lowercase hex.
@@ -34,7 +34,7 @@ pub struct InputLog {
 
 /// What an import read and how (the JSON schema is this struct).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ImportRecord {
+pub(crate) struct ImportRecord {
     /// Always [`SCHEMA`].
     pub schema: &'static str,
     /// The format, as given on the command line (`lm-eval`, `inspect`, ...).
@@ -76,7 +76,7 @@ pub struct ImportRecord {
 /// One lm-eval task's documents: the row `<task>:<id>` ran on the document whose key
 /// is `keys[16 i..16 i + 16]` when `id` is the i-th id.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TaskDocuments {
+pub(crate) struct TaskDocuments {
     /// The ids when every one is a plain non-negative integer (digits, no leading
     /// zero): ascending ranges `first-last` or single ids, comma-separated.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -92,7 +92,7 @@ pub struct TaskDocuments {
 /// when that is a SHA-256 in lowercase hex (as lm-eval writes it), else of the SHA-256
 /// of the `doc_hash` text. Two different documents get the same key with probability
 /// 2^-64, so a run on other documents is told apart in practice.
-pub fn doc_key(doc_hash: &str) -> u64 {
+pub(crate) fn doc_key(doc_hash: &str) -> u64 {
     let bytes = doc_hash.as_bytes();
     // A fold, not `all`: without the early exit the check is vectorised.
     if bytes.len() == 64
@@ -211,7 +211,7 @@ impl TaskDocuments {
 
 impl ImportRecord {
     /// The record of `imported`.
-    pub fn new(
+    pub(crate) fn new(
         format: super::Format,
         imported: &Imported,
         on_missing: super::OnMissing,
@@ -260,7 +260,7 @@ impl ImportRecord {
     }
 
     /// The record as pretty JSON with a final newline.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
         text.push('\n');
         text
@@ -269,13 +269,13 @@ impl ImportRecord {
 
 /// Where the record of the scores file `scores` goes: its extension replaced by
 /// `import.json`.
-pub fn companion_path(scores: &Path) -> PathBuf {
+pub(crate) fn companion_path(scores: &Path) -> PathBuf {
     scores.with_extension("import.json")
 }
 
 /// The part of a record `admit` reads back.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct Documents {
+pub(crate) struct Documents {
     /// v1 records: each task's document hash.
     #[serde(default)]
     pub doc_hashes: BTreeMap<String, String>,
@@ -300,7 +300,7 @@ impl Documents {
     /// The tasks the import left out, when it left any: all of them count as
     /// unanswered (a missing or errored sample has no answer; a duplicated one no
     /// single answer).
-    pub fn left_out(&self) -> Option<crate::admission::LeftOut> {
+    pub(crate) fn left_out(&self) -> Option<crate::admission::LeftOut> {
         let Dropped {
             missing,
             duplicated,
@@ -355,11 +355,11 @@ impl Documents {
 
 /// A task run on different documents in two records: the task id and the
 /// baseline's and the candidate's document keys (16 hex digits each).
-pub type Differing = (String, String, String);
+pub(crate) type Differing = (String, String, String);
 
 /// The tasks both records hold whose documents differ (sorted by task id), or what
 /// is wrong with one of the records (`Err((0 baseline | 1 candidate, message))`).
-pub fn different_documents(
+pub(crate) fn different_documents(
     baseline: &Documents,
     candidate: &Documents,
 ) -> Result<Vec<Differing>, (usize, String)> {

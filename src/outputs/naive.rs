@@ -9,7 +9,7 @@
 use super::{InputError, Output, Table, parse_line};
 
 /// Reads a whole outputs file: the outputs in file order, or the first error.
-pub fn parse_outputs(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
+pub(crate) fn parse_outputs(source: &str, bytes: &[u8]) -> Result<Vec<Output>, InputError> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match body.iter().position(|b| !b.is_ascii_whitespace()) {
         Some(at) if body[at] == b'{' => parse_jsonl(source, body),

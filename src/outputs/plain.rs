@@ -14,7 +14,10 @@ const OUTPUT: &[u8] = b"\"output\"";
 /// Reads `raw`, a line without its line end, into `scratch` (cleared first): both
 /// strings unescaped, the first key's first. Returns the task id's and the output's
 /// ranges in `scratch`, or `None` when the line is not of the plain shape.
-pub fn parse_plain_line(raw: &str, scratch: &mut String) -> Option<(Range<usize>, Range<usize>)> {
+pub(super) fn parse_plain_line(
+    raw: &str,
+    scratch: &mut String,
+) -> Option<(Range<usize>, Range<usize>)> {
     scratch.clear();
     let bytes = raw.as_bytes();
     let mut at = skip_space(bytes, 0);

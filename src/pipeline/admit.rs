@@ -27,7 +27,7 @@ use crate::table::ahead::RowsAhead;
 
 /// An input file: its path as it should appear in reports, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
+pub(crate) struct Input {
     /// The path as given (or, for the demo, relative to the repository).
     pub path: String,
     /// The file's contents.
@@ -36,7 +36,7 @@ pub struct Input {
 
 impl Input {
     /// Reads `path`, keeping it as given.
-    pub fn read(path: &Path) -> anyhow::Result<Input> {
+    pub(crate) fn read(path: &Path) -> anyhow::Result<Input> {
         Ok(Input {
             path: path.display().to_string(),
             bytes: read_file(path)?,
@@ -54,7 +54,7 @@ impl Input {
 
 /// The settings of one admission, checked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct AdmitSettings {
+pub(crate) struct AdmitSettings {
     /// The level.
     pub alpha: Alpha,
     /// `--test`.
@@ -92,7 +92,7 @@ impl AdmitSettings {
 
 /// The files of one `admit` run, read as streams.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AdmitFiles {
+pub(crate) struct AdmitFiles {
     /// The baseline's scores.
     pub baseline: PathBuf,
     /// The candidate's scores.
@@ -108,7 +108,7 @@ pub struct AdmitFiles {
 
 /// What one `admit` decides on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AdmitOn {
+pub(crate) enum AdmitOn {
     /// Two scores files (with the tasks file and the manifest).
     Files(AdmitFiles),
     /// Two scores files already read (with the tasks file and the manifest), as the
@@ -135,7 +135,7 @@ pub enum AdmitOn {
 /// One `admit` run: the evidence, the report folder and the format of the printed
 /// report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AdmitRequest {
+pub(crate) struct AdmitRequest {
     /// What is decided on.
     pub evidence: AdmitOn,
     /// `--report-dir`.
@@ -147,7 +147,7 @@ pub struct AdmitRequest {
 /// Runs `admit`: decides once (under `ledger`, if any) and hands back the report to
 /// print, the report folder and the step summary to write, and the pairs to hold until
 /// the process exits.
-pub fn run(
+pub(crate) fn run(
     request: &AdmitRequest,
     settings: &AdmitSettings,
     ledger: Option<&mut dyn AttemptLedger>,
@@ -215,7 +215,7 @@ fn ledger_note(info: &LedgerInfo) -> String {
 
 /// A decided admission with the pairs behind it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Evaluation {
+pub(crate) struct Evaluation {
     /// The report.
     pub report: Report,
     /// The pairs, sorted by task; absent when the decision was on a summary.
@@ -334,7 +334,7 @@ fn prepare_summary<'a>(
 /// read), or a summary of the pairs, once; under `ledger` when there is one, at the
 /// level it leaves for this attempt (the attempt is recorded under its lock), else at
 /// `settings.alpha`. Errors are inputs that cannot be used (exit status 2).
-pub fn evaluate(
+pub(crate) fn evaluate(
     on: &AdmitOn,
     settings: &AdmitSettings,
     ledger: Option<&mut dyn AttemptLedger>,
@@ -562,7 +562,7 @@ fn under_ledger(
 }
 
 /// Every file `--report-dir` may receive, in `dir`.
-pub fn report_names(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn report_names(dir: &Path) -> Vec<PathBuf> {
     let names = ["admission.json", "admission.md", "pairs.csv"];
     let plots = ["outcomes.svg", "strata.svg", "power.svg"];
     names
@@ -576,7 +576,7 @@ pub fn report_names(dir: &Path) -> Vec<PathBuf> {
 /// plots `outcomes.svg`, `strata.svg` and `power.svg` (on a summary `outcomes.svg` only
 /// for McNemar, whose four cells it draws). `pairs.csv`, absent on a summary, is
 /// streamed into the folder ([`pairs::write`]) by [`run`].
-pub fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
+pub(crate) fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let plots = svg::render(report, evaluation.pairs.as_ref());
     // Only the plots written are linked (a summary's signed-rank report has no

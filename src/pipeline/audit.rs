@@ -21,7 +21,7 @@ use crate::stats::signed_rank::ZeroMethod;
 
 /// One `audit` run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct AuditRequest {
+pub(crate) struct AuditRequest {
     /// The claims file.
     pub claims: PathBuf,
     /// The level.
@@ -34,7 +34,7 @@ pub struct AuditRequest {
 
 /// Runs `audit`: the report to print (success when every claim is supported), and
 /// `audit.json` and `audit.md` for the report folder.
-pub fn run(request: &AuditRequest) -> anyhow::Result<CommandOutcome> {
+pub(crate) fn run(request: &AuditRequest) -> anyhow::Result<CommandOutcome> {
     let (report, score_files) = audit(&request.claims, request.alpha)?;
     let stdout = match request.format {
         ReportFormat::Json => crate::report::json::document(&report)?,
@@ -62,7 +62,7 @@ pub fn run(request: &AuditRequest) -> anyhow::Result<CommandOutcome> {
 
 /// Judges every claim of the claims file at `claims`, in file order; with the report,
 /// the score files the claims named and the rerun read, which no write may replace.
-pub fn audit(claims: &Path, alpha: Alpha) -> anyhow::Result<(AuditReport, Vec<PathBuf>)> {
+pub(crate) fn audit(claims: &Path, alpha: Alpha) -> anyhow::Result<(AuditReport, Vec<PathBuf>)> {
     let table = read_table(claims)?;
     let parsed = parse_claims(&table)?;
     let folder = claims.parent().map_or_else(PathBuf::new, Path::to_path_buf);
@@ -188,7 +188,7 @@ fn rerun(
 }
 
 /// `audit.json` and `audit.md` in the folder `dir`.
-pub fn report_files(dir: &Path, report: &AuditReport) -> anyhow::Result<Vec<FileToWrite>> {
+pub(crate) fn report_files(dir: &Path, report: &AuditReport) -> anyhow::Result<Vec<FileToWrite>> {
     Ok(vec![
         FileToWrite::new(
             dir.join("audit.json"),

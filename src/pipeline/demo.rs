@@ -27,20 +27,20 @@ use crate::split::{Cases, SplitRequest};
 use crate::stats::signed_rank::ZeroMethod;
 
 /// The ground truth, relative to the repository.
-pub const TRUTH: &str = "data/arxiv/papers.csv";
+pub(crate) const TRUTH: &str = "data/arxiv/papers.csv";
 
 /// The shipped outputs: the baseline, the candidate built to be admitted, and one
 /// built to be refused (better overall, worse on first authors).
-pub const ARMS: [&str; 3] = ["baseline", "candidate", "regressing"];
+pub(crate) const ARMS: [&str; 3] = ["baseline", "candidate", "regressing"];
 
 /// The folder holding the shipped outputs, relative to the repository.
-pub const OUTPUTS: &str = "data/demo";
+pub(crate) const OUTPUTS: &str = "data/demo";
 
 /// The shipped claims the demo audits, relative to the repository.
-pub const CLAIMS: &str = "data/demo/claims.csv";
+pub(crate) const CLAIMS: &str = "data/demo/claims.csv";
 
 /// The shipped data, by its path relative to the repository, embedded at build time.
-pub const DATA: [(&str, &[u8]); 18] = [
+pub(crate) const DATA: [(&str, &[u8]); 18] = [
     (TRUTH, include_bytes!("../../data/arxiv/papers.csv")),
     (
         "data/demo/baseline.jsonl",
@@ -113,7 +113,7 @@ pub const DATA: [(&str, &[u8]); 18] = [
 ];
 
 /// The demo's state: where it writes, what it has found, what it will print.
-pub struct Demo<'a> {
+pub(crate) struct Demo<'a> {
     /// The folder to write into, usable from the current folder.
     out: PathBuf,
     /// The same folder as the user gave it, for messages.
@@ -147,7 +147,7 @@ const STEPS: [(&str, Step); 5] = [
 /// The benchmark verifiers' shipped examples: verifier, truth, and the folder holding
 /// its `tasks.csv` and `outputs.jsonl` (relative to the repository). Graded for the
 /// demo's last line only; nothing is written.
-pub const BENCHMARKS: [(&str, &str); 3] = [
+pub(crate) const BENCHMARKS: [(&str, &str); 3] = [
     ("numeric", "data/numeric/problems.csv"),
     ("choice", "data/choice/questions.csv"),
     ("short", "data/short/questions.csv"),
@@ -156,7 +156,7 @@ pub const BENCHMARKS: [(&str, &str); 3] = [
 /// Runs every step for the folder `out` (as the user gave it, from the folder
 /// `returned`), on the embedded [`DATA`] unpacked into the current folder: success when
 /// both verdicts come out as built. Scoring counts the outputs' bytes into `progress`.
-pub fn run(
+pub(crate) fn run(
     out: &Path,
     returned: &Path,
     progress: &dyn ProgressSink,

@@ -18,7 +18,7 @@ use crate::verify::{self, Verifier};
 
 /// Runs the service: the verifier `name` built from `truth`, then every request of
 /// `input` answered on `output` until the input ends or the client closes its end.
-pub fn run(
+pub(crate) fn run(
     truth: &Path,
     name: &str,
     input: impl BufRead,
@@ -37,13 +37,13 @@ pub fn run(
 }
 
 /// Builds the verifier `name` from the ground truth at `truth`.
-pub fn verifier(truth: &Path, name: &str) -> anyhow::Result<Box<dyn Verifier>> {
+pub(crate) fn verifier(truth: &Path, name: &str) -> anyhow::Result<Box<dyn Verifier>> {
     let source = truth.display().to_string();
     Ok(verify::build(name, &source, open_file(truth)?)?)
 }
 
 /// The answer to one request line: the grade, or why the line is not a request.
-pub fn answer(verifier: &dyn Verifier, line: &str) -> Value {
+pub(crate) fn answer(verifier: &dyn Verifier, line: &str) -> Value {
     match grade_line(verifier, line) {
         Ok(answer) => answer,
         Err(error) => json!({ "error": error }),
@@ -87,7 +87,7 @@ fn grade_line(verifier: &dyn Verifier, line: &str) -> Result<Value, String> {
 /// memory. Every answer is written through [`json_fragment`], so a bidirectional or C1
 /// control from a request comes back as a `\uXXXX` escape. A failed write is returned
 /// as the [`std::io::Error`] it was (a closed stdout is the end of the conversation).
-pub fn serve(
+pub(crate) fn serve(
     verifier: &dyn Verifier,
     mut input: impl BufRead,
     output: &mut impl Write,

@@ -25,7 +25,7 @@ use crate::report::InputFile;
 /// The settings of one `import`: the format, the logs, the scores file to write (its
 /// record goes beside it) and the selectors of each format.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ImportSettings {
+pub(crate) struct ImportSettings {
     /// The log's format.
     pub format: crate::import::Format,
     /// The logs of one run: files, folders or globs ([`super::log_files::expand`]).
@@ -77,7 +77,10 @@ pub struct ImportSettings {
 /// Imports the logs `args` names into the scores and the record to write, with the
 /// notes for stderr; every file read is listed, so that neither output replaces one.
 /// The logs' bytes read are counted into `progress`.
-pub fn run(args: &ImportSettings, progress: &dyn ProgressSink) -> anyhow::Result<CommandOutcome> {
+pub(crate) fn run(
+    args: &ImportSettings,
+    progress: &dyn ProgressSink,
+) -> anyhow::Result<CommandOutcome> {
     applies(args)?;
     let scale = args.scale.as_deref().map(Scale::parse).transpose()?;
     let from = log_files::expand(args.format, &args.from)?;
@@ -404,7 +407,7 @@ fn read_lm_eval(
 
 /// What the companion records of two scores files say, for `admit`.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Imports {
+pub(crate) struct Imports {
     /// Each record read, with its SHA-256, for the report's `inputs` (roles
     /// `baseline-import` and `candidate-import`): records change the verdict, so a
     /// report lists them to be reproducible from its inputs.
@@ -422,7 +425,7 @@ pub struct Imports {
 impl Imports {
     /// Refuses a record written for another scores file than the one beside it (an
     /// interrupted or stale import): `digests` are the scores files' SHA-256s as read.
-    pub fn check_scores(&self, files: [&Path; 2], digests: [&str; 2]) -> anyhow::Result<()> {
+    pub(crate) fn check_scores(&self, files: [&Path; 2], digests: [&str; 2]) -> anyhow::Result<()> {
         for ((expected, file), digest) in self.scores_sha256.iter().zip(files).zip(digests) {
             if let Some(expected) = expected.as_deref().filter(|e| *e != digest) {
                 anyhow::bail!(
@@ -444,7 +447,7 @@ impl Imports {
 /// digests, the scores digests to check once the files are read, and whether the
 /// candidate was chosen on these scores. Files without a record, or records without
 /// keys, have nothing to compare; a record beside one file only is a note.
-pub fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<Imports> {
+pub(crate) fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result<Imports> {
     let records = std::cell::RefCell::new(Vec::new());
     let read = |scores: &Path, role: &str| -> anyhow::Result<Option<Documents>> {
         let path = companion_path(scores);

@@ -10,7 +10,7 @@ use crate::report::SummaryFormat;
 use crate::report::ledger::{LedgerReport, render_text};
 
 /// Runs `ledger show` on the ledger at `path`.
-pub fn run(path: &Path, format: SummaryFormat) -> anyhow::Result<CommandOutcome> {
+pub(crate) fn run(path: &Path, format: SummaryFormat) -> anyhow::Result<CommandOutcome> {
     let source = path.display().to_string();
     let text = crate::atomic::ledger::read_guarded(path)?;
     let ledger::Ledger { records, tail } = ledger::read_ledger(&source, &text)?;

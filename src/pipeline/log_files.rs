@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::import::{Format, ImportError};
 
 /// How many folder levels under a `--from` folder are searched.
-pub const DEPTH: usize = 3;
+pub(crate) const DEPTH: usize = 3;
 
 /// What a folder holds for `format`, in words and as a test on a file name.
 fn wanted(format: Format) -> (&'static str, fn(&str) -> bool) {
@@ -31,7 +31,7 @@ fn wanted(format: Format) -> (&'static str, fn(&str) -> bool) {
 
 /// The files `from` names for `format`, in the order given (each folder's and glob's
 /// files sorted). A HELM run is named by its `per_instance_stats.json`.
-pub fn expand(format: Format, from: &[PathBuf]) -> Result<Vec<PathBuf>, ImportError> {
+pub(crate) fn expand(format: Format, from: &[PathBuf]) -> Result<Vec<PathBuf>, ImportError> {
     let (what, test) = wanted(format);
     let mut files = Vec::new();
     for path in from {
@@ -115,7 +115,7 @@ fn walk(
 }
 
 /// Whether `name` matches `pattern`: `*` any run of characters, `?` one character.
-pub fn glob_match(pattern: &str, name: &str) -> bool {
+pub(crate) fn glob_match(pattern: &str, name: &str) -> bool {
     let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
     // The classic two-pointer match with one backtrack point for the last `*`.
     let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);

@@ -25,16 +25,16 @@ mod admit_properties;
 use std::path::Path;
 
 /// Reads a whole file (at most [`crate::table::MAX_WHOLE_BYTES`]), naming it in the error.
-pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
+pub(crate) fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(crate::table::read_whole(path)?)
 }
 
 /// Opens a file to be read as a stream, with [`read_file`]'s message when it cannot be.
-pub fn open_file(path: &Path) -> anyhow::Result<std::fs::File> {
+pub(crate) fn open_file(path: &Path) -> anyhow::Result<std::fs::File> {
     Ok(crate::table::open_input(path)?)
 }
 
 /// Reads and parses a CSV file.
-pub fn read_table(path: &Path) -> anyhow::Result<crate::table::Table> {
+pub(crate) fn read_table(path: &Path) -> anyhow::Result<crate::table::Table> {
     Ok(crate::table::Table::read(path)?)
 }

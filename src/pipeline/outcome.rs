@@ -40,7 +40,7 @@ impl Status {
 
 /// One write a use case asks for.
 #[derive(Debug)]
-pub enum Write {
+pub(crate) enum Write {
     /// Files written together, all or none (each through a temporary file beside it).
     Files(Vec<FileToWrite>),
     /// A folder whose listed files are replaced as one set (other entries are kept).
@@ -61,7 +61,7 @@ pub enum Write {
 impl Write {
     /// The paths this write replaces (none for the step summary, whose path is the
     /// environment's).
-    pub fn paths(&self) -> Vec<&std::path::Path> {
+    pub(crate) fn paths(&self) -> Vec<&std::path::Path> {
         match self {
             Write::Files(files) => files.iter().map(|f| f.path.as_path()).collect(),
             Write::Folder { files, large, .. } => files
@@ -76,7 +76,7 @@ impl Write {
 }
 
 /// A use case's result.
-pub struct CommandOutcome {
+pub(crate) struct CommandOutcome {
     /// The exit status meant.
     pub status: Status,
     /// What goes to stdout.
@@ -96,7 +96,7 @@ pub struct CommandOutcome {
 
 impl CommandOutcome {
     /// An outcome meaning `status` that prints `report`.
-    pub fn new(status: Status, report: String) -> CommandOutcome {
+    pub(crate) fn new(status: Status, report: String) -> CommandOutcome {
         CommandOutcome {
             status,
             report,
@@ -108,7 +108,7 @@ impl CommandOutcome {
     }
 
     /// The outcome, with `value` held until the process exits.
-    pub fn holding(mut self, value: impl Any) -> CommandOutcome {
+    pub(crate) fn holding(mut self, value: impl Any) -> CommandOutcome {
         self.held.push(Box::new(value));
         self
     }
@@ -119,7 +119,7 @@ impl CommandOutcome {
 /// ledger must never take the same attempt), so the use case hands its decision in
 /// rather than a write back; the commands hand in the one implementation that writes,
 /// its path checked against the run's inputs first.
-pub trait AttemptLedger {
+pub(crate) trait AttemptLedger {
     /// The ledger's path, as given: read before deciding, and named in the report.
     fn path(&self) -> &Path;
 
@@ -133,7 +133,7 @@ pub trait AttemptLedger {
 /// What an attempt looks at: the holdout, the level declared for it, and the scores
 /// files.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AttemptOn<'a> {
+pub(crate) struct AttemptOn<'a> {
     /// The holdout's identity in the ledger.
     pub holdout_sha256: &'a str,
     /// The level declared for the holdout.
@@ -143,11 +143,11 @@ pub struct AttemptOn<'a> {
 }
 
 /// A decision at the alpha given, for [`AttemptLedger::take_attempt`].
-pub type Decide<'a> = &'a mut dyn FnMut(Alpha) -> anyhow::Result<Decision>;
+pub(crate) type Decide<'a> = &'a mut dyn FnMut(Alpha) -> anyhow::Result<Decision>;
 
 /// Decides under `ledger` ([`AttemptLedger::take_attempt`]), handing back with the
 /// entry what the deciding call of `decide` found besides its [`Decision`].
-pub fn decide_under<T>(
+pub(crate) fn decide_under<T>(
     ledger: &mut dyn AttemptLedger,
     on: AttemptOn<'_>,
     mut decide: impl FnMut(Alpha) -> anyhow::Result<(Decision, T)>,

@@ -12,7 +12,7 @@ use crate::stats::power::{
 
 /// What is asked.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Question {
+pub(crate) enum Question {
     /// What these numbers of pairs can detect.
     Pairs(Vec<u64>),
     /// How many pairs this shift, in (0, 1], needs.
@@ -21,7 +21,7 @@ pub enum Question {
 
 /// The settings of one `power`, checked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PowerSettings {
+pub(crate) struct PowerSettings {
     /// The one-sided level.
     pub alpha: Alpha,
     /// The question.
@@ -32,7 +32,10 @@ pub struct PowerSettings {
 }
 
 /// Runs `power`: the answer as text or JSON.
-pub fn run(settings: &PowerSettings, format: SummaryFormat) -> anyhow::Result<CommandOutcome> {
+pub(crate) fn run(
+    settings: &PowerSettings,
+    format: SummaryFormat,
+) -> anyhow::Result<CommandOutcome> {
     let Some(report) = power(settings) else {
         anyhow::bail!(
             "--alpha {} is too small for any number of pairs to reach: use a level such as 0.05",
@@ -48,7 +51,7 @@ pub fn run(settings: &PowerSettings, format: SummaryFormat) -> anyhow::Result<Co
 
 /// Answers the question, or `None` when the level is too small for any number of
 /// pairs to reach it.
-pub fn power(settings: &PowerSettings) -> Option<PowerReport> {
+pub(crate) fn power(settings: &PowerSettings) -> Option<PowerReport> {
     let alpha = settings.alpha.get();
     let k = min_discordant(alpha)?;
     let rows = match &settings.question {

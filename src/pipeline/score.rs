@@ -15,7 +15,7 @@ use crate::verify::{self, Verifier};
 
 /// The inputs of one `score`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScoreFiles {
+pub(crate) struct ScoreFiles {
     /// The ground truth the tasks were built from.
     pub truth: PathBuf,
     /// The tasks file.
@@ -31,12 +31,12 @@ pub struct ScoreFiles {
 
 /// Where `score` hands the scores CSV: the path it will be moved to, and the sink
 /// that writes it there as it is made.
-pub type ScoresSink<'a> = (&'a Path, &'a mut dyn FnMut(&str));
+pub(crate) type ScoresSink<'a> = (&'a Path, &'a mut dyn FnMut(&str));
 
 /// Runs `score`: the scores CSV goes to `out`'s sink as it is made (the command
 /// streams it into the file, moved into place by [`Write::Stream`]), or without `out`
 /// into the report for stdout. The outputs' bytes read are counted into `progress`.
-pub fn run(
+pub(crate) fn run(
     files: &ScoreFiles,
     out: Option<ScoresSink<'_>>,
     progress: &dyn ProgressSink,
@@ -74,7 +74,7 @@ pub fn run(
 /// A graded tasks file: the counts, and the verifier, which the caller holds until the
 /// process exits (a big truth makes a verifier of millions of small allocations;
 /// freeing them one at a time takes a visible share of the run).
-pub struct Graded {
+pub(crate) struct Graded {
     /// What was graded.
     pub summary: Summary,
     /// The verifier built from the truth.
@@ -83,7 +83,7 @@ pub struct Graded {
 
 /// Grades `files.outputs` against the truth, handing the scores CSV to `write` and
 /// counting the outputs' bytes into `progress`.
-pub fn score(
+pub(crate) fn score(
     files: &ScoreFiles,
     write: &mut dyn FnMut(&str),
     progress: &dyn ProgressSink,
@@ -93,7 +93,7 @@ pub fn score(
 
 /// [`score`] with the tasks file's bytes from `tasks` (opened once the verifier is
 /// built, so a bad truth is reported first).
-pub fn score_tasks<R: Read>(
+pub(crate) fn score_tasks<R: Read>(
     files: &ScoreFiles,
     tasks: impl FnOnce() -> anyhow::Result<R>,
     write: &mut dyn FnMut(&str),
@@ -125,7 +125,10 @@ pub fn score_tasks<R: Read>(
 /// Checks that every task was answered. A crashed or cut-short run must not be scored
 /// as a skill's wrong answers: without `allow_missing` unanswered tasks are an error
 /// naming how many and the first ids; with it they are a note.
-pub fn check_answered(summary: &Summary, files: &ScoreFiles) -> anyhow::Result<Option<String>> {
+pub(crate) fn check_answered(
+    summary: &Summary,
+    files: &ScoreFiles,
+) -> anyhow::Result<Option<String>> {
     if summary.missing == 0 {
         return Ok(None);
     }

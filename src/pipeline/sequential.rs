@@ -28,7 +28,7 @@ use crate::table::Table;
 
 /// The files of one sequential run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SequentialFiles {
+pub(crate) struct SequentialFiles {
     /// The baseline's scores (may hold more tasks than the candidate's).
     pub baseline: PathBuf,
     /// The candidate's scores so far.
@@ -40,7 +40,7 @@ pub struct SequentialFiles {
 
 /// What one `admit --sequential` is asked for besides the settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SequentialRequest {
+pub(crate) struct SequentialRequest {
     /// The files.
     pub files: SequentialFiles,
     /// `--report-dir`.
@@ -52,7 +52,7 @@ pub struct SequentialRequest {
 /// Runs `admit --sequential` (a decided run recorded in `ledger`, if any) and hands
 /// back what to print and write: the report in `format`, the report folder, and the
 /// step summary's Markdown. Exit 0 admitted, 1 refused, 3 continue.
-pub fn run(
+pub(crate) fn run(
     request: &SequentialRequest,
     settings: &SequentialSettings,
     ledger: Option<&mut dyn AttemptLedger>,
@@ -88,7 +88,7 @@ pub fn run(
 
 /// The settings of one sequential run, checked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SequentialSettings {
+pub(crate) struct SequentialSettings {
     /// The level.
     pub alpha: Alpha,
     /// Refuse once the upper bound on the improvement is at or below this, in [0, 1).
@@ -103,7 +103,7 @@ pub struct SequentialSettings {
 
 /// A sequential run: the report, the e-value path, and notes for the user.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SequentialRun {
+pub(crate) struct SequentialRun {
     /// The report.
     pub report: SequentialReport,
     /// What the plot draws.
@@ -120,7 +120,7 @@ struct Ordered {
 }
 
 /// Runs `admit --sequential`; a decided run is recorded in `ledger`, if any.
-pub fn sequential(
+pub(crate) fn sequential(
     files: &SequentialFiles,
     settings: &SequentialSettings,
     ledger: Option<&mut dyn AttemptLedger>,
@@ -541,7 +541,7 @@ fn sentence(reason: &Reason, t: u64, monitor: &Monitor) -> String {
 }
 
 /// Every file `--report-dir` receives for a sequential run, in `dir`.
-pub fn report_names(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn report_names(dir: &Path) -> Vec<PathBuf> {
     ["admission.json", "admission.md", "e_value.svg"]
         .iter()
         .map(|name| dir.join(name))
@@ -549,7 +549,7 @@ pub fn report_names(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The files of the report folder: `admission.json`, `admission.md` and `e_value.svg`.
-pub fn report_files(dir: &Path, run: &SequentialRun) -> anyhow::Result<Vec<FileToWrite>> {
+pub(crate) fn report_files(dir: &Path, run: &SequentialRun) -> anyhow::Result<Vec<FileToWrite>> {
     Ok(vec![
         FileToWrite::new(dir.join("admission.json"), json::rounded(&run.report)?),
         FileToWrite::new(
@@ -562,11 +562,11 @@ pub fn report_files(dir: &Path, run: &SequentialRun) -> anyhow::Result<Vec<FileT
 
 /// Runs simulated for `power --sequential`: the power's 95% Monte-Carlo error is at most
 /// ±2.2 points.
-pub const POWER_RUNS: u64 = 2_000;
+pub(crate) const POWER_RUNS: u64 = 2_000;
 
 /// Answers `power --sequential`: the design on `holdout` tasks (default: the fixed-n
 /// test's n for 80% power at this shift), simulated at the shift.
-pub fn power(
+pub(crate) fn power(
     alpha: Alpha,
     shift: f64,
     discordance: f64,

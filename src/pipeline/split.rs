@@ -23,7 +23,7 @@ use crate::verify;
 
 /// The settings of one `split`, checked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SplitSettings {
+pub(crate) struct SplitSettings {
     /// The ground-truth file.
     pub truth: PathBuf,
     /// The verifier that turns it into tasks.
@@ -40,7 +40,7 @@ pub struct SplitSettings {
 
 /// Splits built: the manifest, the files to write into the output folder, and the
 /// leaks of a rebuilt split (none for evogate's own).
-pub struct Built {
+pub(crate) struct Built {
     /// `manifest.json`'s content.
     pub manifest: Manifest,
     /// `train.csv`, `val.csv`, `holdout.csv` and `manifest.json`, in that order.
@@ -55,7 +55,7 @@ pub struct Built {
 
 /// Runs `split`: the splits of `settings.truth` written into the folder `out`, with a
 /// note when a rebuilt split leaks.
-pub fn run(settings: &SplitSettings, out: &Path) -> anyhow::Result<CommandOutcome> {
+pub(crate) fn run(settings: &SplitSettings, out: &Path) -> anyhow::Result<CommandOutcome> {
     let mut built = build(settings, out)?;
     let mut outcome = CommandOutcome::new(Status::Success, summary(&built.manifest, out));
     if let Some(first) = built.leaks.first() {
@@ -76,7 +76,7 @@ pub fn run(settings: &SplitSettings, out: &Path) -> anyhow::Result<CommandOutcom
 }
 
 /// Runs `split --check`: success when the split files have no leak.
-pub fn run_check(paths: &[PathBuf]) -> anyhow::Result<CommandOutcome> {
+pub(crate) fn run_check(paths: &[PathBuf]) -> anyhow::Result<CommandOutcome> {
     let found = check(paths)?;
     let status = if found.leaks.is_empty() {
         Status::Success
@@ -87,7 +87,7 @@ pub fn run_check(paths: &[PathBuf]) -> anyhow::Result<CommandOutcome> {
 }
 
 /// Builds the splits of `settings.truth` into files for the folder `out`.
-pub fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
+pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
     let truth_path = &settings.truth;
     let request = &settings.request;
     let truth_bytes = read_file(truth_path)?;
@@ -201,7 +201,7 @@ fn holdout_power(n: usize, alpha: f64) -> anyhow::Result<HoldoutPower> {
 }
 
 /// The tasks CSV of one split.
-pub fn tasks_csv(tasks: &[Task]) -> String {
+pub(crate) fn tasks_csv(tasks: &[Task]) -> String {
     let mut csv = CsvWriter::new();
     csv.header(&TASK_COLUMNS);
     for task in tasks {
@@ -217,7 +217,7 @@ pub fn tasks_csv(tasks: &[Task]) -> String {
 
 /// `split --check`: the leaks among split files made by any tool, given as a folder
 /// holding `train.csv`, `val.csv` and `holdout.csv` or as the files themselves.
-pub fn check(paths: &[PathBuf]) -> anyhow::Result<SplitCheck> {
+pub(crate) fn check(paths: &[PathBuf]) -> anyhow::Result<SplitCheck> {
     let files: Vec<PathBuf> = match paths {
         [dir] if dir.is_dir() => SPLIT_NAMES
             .iter()

@@ -10,7 +10,7 @@ use crate::table::scan::RowScanner;
 use crate::verify::arxiv::truth;
 
 /// Runs `truth check` on the file at `path`: success when it has no problem.
-pub fn run(path: &Path) -> anyhow::Result<CommandOutcome> {
+pub(crate) fn run(path: &Path) -> anyhow::Result<CommandOutcome> {
     let source = path.display().to_string();
     let checked = truth::check(RowScanner::new(&source, open_file(path)?)?)?;
     let status = if checked.problems.is_empty() {

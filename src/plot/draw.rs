@@ -63,7 +63,7 @@ fn render(title: &str, draw: impl FnOnce(&Area) -> Drawn) -> String {
 /// `&<>"'` but passes these through, and one of them makes the whole file invalid.
 /// Bidirectional controls ([`is_bidi_control`]) are removed, as in Markdown, so a label
 /// is drawn in the order it was written.
-pub fn xml_chars(text: &str) -> String {
+pub(super) fn xml_chars(text: &str) -> String {
     text.chars()
         .filter(|&c| !is_bidi_control(c))
         .map(|c| match c {
@@ -76,7 +76,7 @@ pub fn xml_chars(text: &str) -> String {
 }
 
 /// XML-escapes the text of the fallback document (plotters escapes its own text).
-pub fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     xml_chars(text)
         .replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -86,7 +86,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The paired outcomes: McNemar's four cells as bars, or a paired dot plot of scores.
-pub fn outcomes_svg(plot: &OutcomesPlot) -> String {
+pub(crate) fn outcomes_svg(plot: &OutcomesPlot) -> String {
     match plot {
         OutcomesPlot::Cells {
             both_right,
@@ -184,7 +184,7 @@ pub fn outcomes_svg(plot: &OutcomesPlot) -> String {
 /// Each stratum's difference with its interval, a line at 0 and one at −margin. Rows
 /// are centred in equal bands; a regressed row is red and labelled `(regressed)`, one
 /// whose lower bound fails the margin orange and labelled `(below margin)`.
-pub fn strata_svg(plot: &StrataPlot) -> String {
+pub(crate) fn strata_svg(plot: &StrataPlot) -> String {
     // Each row with its interval, when both bounds are finite.
     let rows: Vec<_> = plot
         .rows
@@ -311,7 +311,7 @@ fn clip(label: &str, chars: usize) -> String {
 }
 
 /// The minimum detectable shift k/n against n on a log axis, this run's n marked.
-pub fn power_svg(plot: &PowerPlot) -> String {
+pub(crate) fn power_svg(plot: &PowerPlot) -> String {
     let k = u64::from(plot.min_discordant.max(1));
     let n = plot.n.max(1);
     let high = (n * 10).max(k * 10);
@@ -368,7 +368,7 @@ pub fn power_svg(plot: &PowerPlot) -> String {
 
 /// log10 of the improvement e-value after each look, with the threshold as a line: the
 /// run was admitted where the path first meets it.
-pub fn e_value_svg(plot: &EValuePlot) -> String {
+pub(crate) fn e_value_svg(plot: &EValuePlot) -> String {
     let last = plot.holdout.max(plot.log10_path.len() as u64).max(1);
     let top = plot
         .log10_path

@@ -6,11 +6,11 @@
 
 mod draw;
 
-pub use draw::{e_value_svg, outcomes_svg, power_svg, strata_svg};
+pub(crate) use draw::{e_value_svg, outcomes_svg, power_svg, strata_svg};
 
 /// The paired outcomes of an admission run.
 #[derive(Debug, Clone, PartialEq)]
-pub enum OutcomesPlot {
+pub(crate) enum OutcomesPlot {
     /// McNemar's four cells.
     Cells {
         /// Both right.
@@ -31,7 +31,7 @@ pub enum OutcomesPlot {
 
 /// One row of the strata plot: a difference with its interval.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StratumRow {
+pub(crate) struct StratumRow {
     /// `overall` or `kind=year`; escaped when drawn.
     pub label: String,
     /// Candidate − baseline.
@@ -50,7 +50,7 @@ pub struct StratumRow {
 
 /// Each stratum's difference, overall first, with an optional margin line.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StrataPlot {
+pub(crate) struct StrataPlot {
     /// What the difference is of, e.g. `proportion correct` or `mean score`.
     pub metric: String,
     /// The intervals' two-sided confidence level, e.g. 0.9.
@@ -64,7 +64,7 @@ pub struct StrataPlot {
 
 /// The minimum detectable shift against n, with this run's n marked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PowerPlot {
+pub(crate) struct PowerPlot {
     /// The level.
     pub alpha: f64,
     /// This run's number of pairs.
@@ -75,7 +75,7 @@ pub struct PowerPlot {
 
 /// The improvement e-value of a sequential run after each look, against its threshold.
 #[derive(Debug, Clone, PartialEq)]
-pub struct EValuePlot {
+pub(crate) struct EValuePlot {
     /// log10 of the e-value after look 1, 2, ….
     pub log10_path: Vec<f64>,
     /// log10 of the admission threshold.

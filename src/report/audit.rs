@@ -12,11 +12,11 @@ use crate::audit::{ClaimVerdict, Judgement};
 use crate::base::numbers::{p_value, shift};
 
 /// The schema name of `audit.json`.
-pub const SCHEMA: &str = "evogate/audit/v1";
+pub(crate) const SCHEMA: &str = "evogate/audit/v1";
 
 /// `audit.json`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AuditReport {
+pub(crate) struct AuditReport {
     /// Always `evogate/audit/v1`.
     pub schema: &'static str,
     /// The level asked for; each claim is tested at it divided by its attempts.
@@ -31,7 +31,7 @@ pub struct AuditReport {
 
 impl AuditReport {
     /// The report on `judgements` at `alpha`.
-    pub fn new(alpha: f64, judgements: Vec<Judgement>) -> AuditReport {
+    pub(crate) fn new(alpha: f64, judgements: Vec<Judgement>) -> AuditReport {
         AuditReport {
             schema: SCHEMA,
             alpha,
@@ -47,7 +47,7 @@ impl AuditReport {
 
 /// `--format text`: each claim's verdict and reason, then its numbers on an indented
 /// line.
-pub fn text_report(report: &AuditReport) -> String {
+pub(crate) fn text_report(report: &AuditReport) -> String {
     let mut out = String::new();
     for j in &report.judgements {
         out.push_str(&format!(
@@ -71,7 +71,7 @@ pub fn text_report(report: &AuditReport) -> String {
 }
 
 /// `--format markdown` and `audit.md`.
-pub fn markdown_report(report: &AuditReport) -> String {
+pub(crate) fn markdown_report(report: &AuditReport) -> String {
     let mut out = format!(
         "# Audit: {} of {} claims supported\n\nAlpha {} (one-sided), divided by a claim's attempts. Each claim is judged on the strongest evidence it has: `supported` is significant under every pairing the evidence allows, `not-supported` has data that are not significant, `unverifiable` is significant in the best case only (or was selected on the scored set), `unsupportable` is not significant even in the best case. {}\n\n| claim | verdict | evidence | p best case | p worst case | b, c | n (effective) | alpha | detectable shift (proportion): best case, 80% power |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
         report.supported,

@@ -14,22 +14,22 @@ use super::Report;
 use super::escape::json_fragment;
 
 /// Significant digits kept in every floating-point number.
-pub const SIGNIFICANT_DIGITS: usize = 12;
+pub(crate) const SIGNIFICANT_DIGITS: usize = 12;
 
 /// Renders the report.
-pub fn render(report: &Report) -> String {
+pub(crate) fn render(report: &Report) -> String {
     write(report, true).expect("the report holds only strings, integers and finite numbers")
 }
 
 /// A report other than [`Report`] (the sequential one), written as [`render`] writes
 /// that: floating-point values to [`SIGNIFICANT_DIGITS`] digits.
-pub fn rounded<T: Serialize>(value: &T) -> serde_json::Result<String> {
+pub(crate) fn rounded<T: Serialize>(value: &T) -> serde_json::Result<String> {
     write(value, true)
 }
 
 /// Any other JSON document a command prints or writes: pretty-printed in field order,
 /// numbers as serde_json writes them, with a final newline.
-pub fn document<T: Serialize>(value: &T) -> serde_json::Result<String> {
+pub(crate) fn document<T: Serialize>(value: &T) -> serde_json::Result<String> {
     write(value, false)
 }
 

@@ -7,7 +7,7 @@ use crate::ledger::{self, HoldoutSummary};
 
 /// The `--format json` report.
 #[derive(Debug, Serialize)]
-pub struct LedgerReport<'a> {
+pub(crate) struct LedgerReport<'a> {
     /// Always `evogate/ledger-summary/v1`.
     pub schema: &'static str,
     /// The ledger as the user named it.
@@ -19,7 +19,7 @@ pub struct LedgerReport<'a> {
 }
 
 /// The human-readable summary.
-pub fn render_text(source: &str, records: usize, holdouts: &[HoldoutSummary]) -> String {
+pub(crate) fn render_text(source: &str, records: usize, holdouts: &[HoldoutSummary]) -> String {
     let level = ledger::significant;
     let mut text = format!(
         "`{source}`: {records} attempt{} on {} holdout{}\n",

@@ -51,13 +51,13 @@ pub(crate) fn interval(delta: &Delta) -> String {
 }
 
 /// Renders the report as GitHub Flavored Markdown, for stdout and the step summary.
-pub fn render(report: &Report) -> String {
+pub(crate) fn render(report: &Report) -> String {
     render_with(report, &[])
 }
 
 /// `admission.md` in a report folder: [`render`] with relative links to the `plots`
 /// written beside it, as (file name, title).
-pub fn render_in_folder(report: &Report, plots: &[(&str, &str)]) -> String {
+pub(crate) fn render_in_folder(report: &Report, plots: &[(&str, &str)]) -> String {
     render_with(report, plots)
 }
 

@@ -15,7 +15,7 @@ use crate::base::numbers::number;
 use crate::report::terminal::{shown, terminal};
 
 /// The columns of `pairs.csv`.
-pub const PAIR_COLUMNS: [&str; 10] = [
+pub(crate) const PAIR_COLUMNS: [&str; 10] = [
     "task_id",
     "group",
     "stratum",
@@ -32,7 +32,7 @@ pub const PAIR_COLUMNS: [&str; 10] = [
 const CHUNK: usize = 1 << 16;
 
 /// Writes every pair to `out`, a chunk of whole rows at a time.
-pub fn write(pairs: &Pairs, out: &mut dyn io::Write) -> io::Result<()> {
+pub(crate) fn write(pairs: &Pairs, out: &mut dyn io::Write) -> io::Result<()> {
     let mut csv = CsvWriter::with_capacity(2 * CHUNK);
     csv.header(&PAIR_COLUMNS);
     let flag = |c: Option<bool>| match c {
@@ -77,7 +77,7 @@ pub fn write(pairs: &Pairs, out: &mut dyn io::Write) -> io::Result<()> {
 }
 
 /// Every pair, as the bytes [`write`](fn@write) writes.
-pub fn render(pairs: &Pairs) -> Vec<u8> {
+pub(crate) fn render(pairs: &Pairs) -> Vec<u8> {
     let mut bytes = Vec::new();
     write(pairs, &mut bytes).expect("writing to memory cannot fail");
     bytes

@@ -8,7 +8,7 @@ use crate::stats::power::EXACT_POWER_LIMIT;
 
 /// One row of the answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PowerRow {
+pub(crate) struct PowerRow {
     /// Pairs.
     pub n: Option<u64>,
     /// The shift asked about (with --shift).
@@ -28,7 +28,7 @@ pub struct PowerRow {
 
 /// The whole answer, the JSON document's fields in order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PowerReport {
+pub(crate) struct PowerReport {
     /// Always `evogate/power/v1`.
     pub schema: &'static str,
     /// The one-sided level.
@@ -44,7 +44,7 @@ pub struct PowerReport {
 }
 
 /// The text for the terminal.
-pub fn text(answer: &PowerReport) -> String {
+pub(crate) fn text(answer: &PowerReport) -> String {
     let mut out = format!(
         "alpha {}: a significant result needs at least {} discordant pairs, all one way. {}\n",
         crate::base::numbers::level(answer.alpha),

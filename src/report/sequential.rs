@@ -12,14 +12,14 @@ use super::{InputFile, LedgerInfo};
 use crate::base::numbers::{number, p_value, signed};
 
 /// The schema name of a sequential report.
-pub const SCHEMA: &str = "evogate/sequential/v1";
+pub(crate) const SCHEMA: &str = "evogate/sequential/v1";
 
 /// The largest e-value written; beyond it the report says this (JSON has no infinity).
-pub const E_VALUE_CAP: f64 = 1e300;
+pub(crate) const E_VALUE_CAP: f64 = 1e300;
 
 /// A sequential admission report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SequentialReport {
+pub(crate) struct SequentialReport {
     /// Always `evogate/sequential/v1`.
     pub schema: String,
     /// `admitted` (exit 0), `refused` (exit 1) or `continue` (exit 3: score more tasks).
@@ -69,7 +69,7 @@ pub struct SequentialReport {
 
 /// Anytime-valid bounds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SequentialInterval {
+pub(crate) struct SequentialInterval {
     /// Lower bound.
     pub low: f64,
     /// Upper bound.
@@ -80,7 +80,7 @@ pub struct SequentialInterval {
 
 /// The exact test of the last look.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FinalLookReport {
+pub(crate) struct FinalLookReport {
     /// What it is, in words.
     pub method: String,
     /// The level it was run at: what the e-process left over.
@@ -93,7 +93,7 @@ pub struct FinalLookReport {
 
 /// One stratum's regression e-process.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StratumEvidence {
+pub(crate) struct StratumEvidence {
     /// The stratum's value (untrusted text).
     pub stratum: String,
     /// Its pairs up to `look`.
@@ -103,7 +103,7 @@ pub struct StratumEvidence {
 }
 
 /// Renders the report as plain text: the verdict line first.
-pub fn text(report: &SequentialReport) -> String {
+pub(crate) fn text(report: &SequentialReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}: {}", report.verdict, plain(&report.reason));
     for line in lines(report) {
@@ -113,7 +113,7 @@ pub fn text(report: &SequentialReport) -> String {
 }
 
 /// Renders the report as Markdown (`admission.md`, the step summary).
-pub fn markdown_report(report: &SequentialReport, plot: Option<&str>) -> String {
+pub(crate) fn markdown_report(report: &SequentialReport, plot: Option<&str>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "## Sequential admission: {}\n", report.verdict);
     let _ = writeln!(out, "{}\n", markdown(&report.reason));
@@ -204,7 +204,7 @@ fn e_value(value: f64, log10: f64) -> String {
 /// `evogate power --sequential` (schema `evogate/power-sequential/v1`): a sequential
 /// design's cost at one shift, beside the fixed-n exact test's n.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SequentialPowerReport {
+pub(crate) struct SequentialPowerReport {
     /// Always `evogate/power-sequential/v1`.
     pub schema: &'static str,
     /// The level.
@@ -224,7 +224,7 @@ pub struct SequentialPowerReport {
 }
 
 /// The text of `power --sequential`.
-pub fn power_text(report: &SequentialPowerReport) -> String {
+pub(crate) fn power_text(report: &SequentialPowerReport) -> String {
     let s = &report.sequential;
     let mut out = String::new();
     let _ = writeln!(

@@ -8,7 +8,7 @@ use crate::split::manifest::Manifest;
 
 /// What `split --check` found: each file's name and task count, and the leaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SplitCheck {
+pub(crate) struct SplitCheck {
     /// Each split's name (the file stem) and number of tasks, in the order given.
     pub files: Vec<(String, usize)>,
     /// Groups in two splits or tasks listed twice.
@@ -16,7 +16,7 @@ pub struct SplitCheck {
 }
 
 /// The summary of a built split: each split's size, the holdout's power, the folder.
-pub fn summary(manifest: &Manifest, out: &Path) -> String {
+pub(crate) fn summary(manifest: &Manifest, out: &Path) -> String {
     let mut text = String::new();
     for entry in &manifest.splits {
         text.push_str(&format!(
@@ -49,7 +49,7 @@ pub fn summary(manifest: &Manifest, out: &Path) -> String {
 }
 
 /// The report of `split --check`: each file's task count, each leak, and the count.
-pub fn check_text(check: &SplitCheck) -> String {
+pub(crate) fn check_text(check: &SplitCheck) -> String {
     let mut text = String::new();
     for (name, tasks) in &check.files {
         text.push_str(&format!("{name}: {tasks} tasks\n"));

@@ -11,14 +11,14 @@ use crate::plot::{
 
 /// The plot files of a report folder with the titles `admission.md` links them by, in
 /// the order [`render`] returns them.
-pub const PLOTS: [(&str, &str); 3] = [
+pub(crate) const PLOTS: [(&str, &str); 3] = [
     ("outcomes.svg", "paired outcomes"),
     ("strata.svg", "difference by stratum"),
     ("power.svg", "minimum detectable shift"),
 ];
 
 /// The plot files of a report folder, by name, in a fixed order.
-pub fn render(report: &Report, pairs: Option<&Pairs>) -> Vec<(&'static str, String)> {
+pub(crate) fn render(report: &Report, pairs: Option<&Pairs>) -> Vec<(&'static str, String)> {
     let outcomes = match (
         report.admission.discordant,
         report.admission.baseline.correct,

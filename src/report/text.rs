@@ -13,7 +13,7 @@ use crate::admission::{Check, Verdict};
 use crate::base::numbers::{number, p_value, shift, signed};
 
 /// Renders the report as plain text.
-pub fn render(report: &Report) -> String {
+pub(crate) fn render(report: &Report) -> String {
     let mut text = String::new();
     let failed = report
         .admission

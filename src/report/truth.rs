@@ -4,7 +4,7 @@
 use crate::verify::arxiv::truth::Problem;
 
 /// The report of `truth check` on the file `source` of `rows` data rows.
-pub fn check_text(source: &str, rows: usize, problems: &[Problem]) -> String {
+pub(crate) fn check_text(source: &str, rows: usize, problems: &[Problem]) -> String {
     if problems.is_empty() {
         return format!("`{source}`: {rows} papers, no problems\n");
     }

@@ -7,7 +7,7 @@ use super::mt19937::CpythonRandom;
 
 /// The task kinds in the reference pipeline's order, as (reference name, evogate name).
 /// The order matters: it is the order in which each paper's tasks enter a pool.
-pub const REFERENCE_KINDS: [(&str, &str); 4] = [
+pub(crate) const REFERENCE_KINDS: [(&str, &str); 4] = [
     ("arxiv-id", "id"),
     ("title", "title"),
     ("first-author", "first_author"),
@@ -15,7 +15,7 @@ pub const REFERENCE_KINDS: [(&str, &str); 4] = [
 ];
 
 /// The fewest cases either version accepts: one task per split.
-pub const MIN_CASES: usize = 3;
+pub(crate) const MIN_CASES: usize = 3;
 
 /// Which version of the reference pipeline's split to rebuild (`split --compat`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -137,7 +137,7 @@ pub enum HermesError {
 ///
 /// Refuses fewer than 3 cases, fewer than 3 papers (the reference would silently leave
 /// a split without papers) and repeated paper IDs. Time: O(P).
-pub fn hermes_split(
+pub(crate) fn hermes_split(
     paper_ids: &[String],
     seed: u64,
     cases: usize,
@@ -212,7 +212,7 @@ pub fn hermes_split(
 /// first-appearance order.
 ///
 /// Refuses fewer than 3 cases, an empty ground truth and repeated paper IDs. Time: O(P).
-pub fn hermes_v1_split(
+pub(crate) fn hermes_v1_split(
     paper_ids: &[String],
     seed: u64,
     cases: usize,

@@ -5,11 +5,11 @@
 use serde::{Deserialize, Serialize};
 
 /// The schema name written in every manifest.
-pub const MANIFEST_SCHEMA: &str = "evogate/manifest/v1";
+pub(crate) const MANIFEST_SCHEMA: &str = "evogate/manifest/v1";
 
 /// The whole manifest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// Always [`MANIFEST_SCHEMA`].
     pub schema: String,
     /// The verifier that built the tasks.
@@ -32,7 +32,7 @@ pub struct Manifest {
 
 /// A file and its SHA-256.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileDigest {
+pub(crate) struct FileDigest {
     /// The path as given (never made absolute).
     pub path: String,
     /// Lowercase hex SHA-256 of the file's bytes.
@@ -41,7 +41,7 @@ pub struct FileDigest {
 
 /// One split as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SplitEntry {
+pub(crate) struct SplitEntry {
     /// `train`, `val` or `holdout`.
     pub name: String,
     /// The file name inside the output folder, and its SHA-256.
@@ -56,7 +56,7 @@ pub struct SplitEntry {
 
 /// The holdout's minimum detectable shift at `alpha`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HoldoutPower {
+pub(crate) struct HoldoutPower {
     /// The level it is computed at.
     pub alpha: f64,
     /// Holdout tasks.

@@ -14,7 +14,7 @@
 /// into 32-bit words, least significant first (0 gives the single word 0), and fed to the
 /// reference `init_by_array` after `init_genrand(19650218)`.
 #[derive(Clone)]
-pub struct CpythonRandom {
+pub(crate) struct CpythonRandom {
     mt: rand_mt::Mt,
 }
 
@@ -26,7 +26,7 @@ impl std::fmt::Debug for CpythonRandom {
 
 impl CpythonRandom {
     /// The generator `random.Random(seed)` would be.
-    pub fn new(seed: u64) -> CpythonRandom {
+    pub(crate) fn new(seed: u64) -> CpythonRandom {
         let low = (seed & 0xffff_ffff) as u32;
         let high = (seed >> 32) as u32;
         // CPython keeps only the words up to the most significant non-zero one, and at
@@ -40,7 +40,7 @@ impl CpythonRandom {
     }
 
     /// The next 32-bit output, tempered (the reference `genrand_uint32`).
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         self.mt.next_u32()
     }
 
@@ -49,7 +49,7 @@ impl CpythonRandom {
     /// As CPython: k ≤ 32 is the top k bits of one output; a wider k fills 32-bit words
     /// least significant first, the last word keeping only its top bits. k = 0 draws
     /// nothing and gives 0; k above 64 is treated as 64.
-    pub fn getrandbits(&mut self, k: u32) -> u64 {
+    pub(crate) fn getrandbits(&mut self, k: u32) -> u64 {
         match k.min(64) {
             0 => 0,
             k @ 1..=32 => u64::from(self.next_u32() >> (32 - k)),
@@ -65,7 +65,7 @@ impl CpythonRandom {
     /// with k the bit length of n.
     ///
     /// For n = 0 it draws nothing and returns 0 (CPython would loop forever).
-    pub fn randbelow(&mut self, n: u64) -> u64 {
+    pub(crate) fn randbelow(&mut self, n: u64) -> u64 {
         if n == 0 {
             return 0;
         }
@@ -79,7 +79,7 @@ impl CpythonRandom {
     }
 
     /// `shuffle(x)`: Fisher–Yates from the last element down, j = `_randbelow(i + 1)`.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+    pub(crate) fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             // j < i + 1 ≤ items.len(), so it fits back into usize.
             let j = self.randbelow(i as u64 + 1) as usize;
@@ -90,7 +90,7 @@ impl CpythonRandom {
     /// `random()`: a float in [0, 1) from 53 random bits, `(a·2^26 + b) / 2^53` with a
     /// the top 27 bits of one output and b the top 26 of the next.
     #[cfg(test)]
-    pub fn random(&mut self) -> f64 {
+    pub(crate) fn random(&mut self) -> f64 {
         let a = f64::from(self.next_u32() >> 5);
         let b = f64::from(self.next_u32() >> 6);
         (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0)

@@ -9,7 +9,7 @@ use super::signed_rank::{SignedRank, ZeroMethod, signed_rank};
 
 /// The cluster-level result.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ClusterView {
+pub(crate) struct ClusterView {
     /// Number of clusters.
     pub clusters: usize,
     /// Each cluster's mean difference, in cluster-name order.
@@ -22,7 +22,7 @@ pub struct ClusterView {
 }
 
 /// A design effect above this makes the task-level p-value untrustworthy (warned).
-pub const DESIGN_EFFECT_WARNING: f64 = 1.5;
+pub(crate) const DESIGN_EFFECT_WARNING: f64 = 1.5;
 
 /// Collapses `(cluster, difference)` pairs to clusters and tests them.
 ///
@@ -35,7 +35,7 @@ pub const DESIGN_EFFECT_WARNING: f64 = 1.5;
 /// with its cluster), O(n log n) otherwise, plus the signed-rank test on the clusters;
 /// memory: 12 bytes per pair.
 #[cfg(test)]
-pub fn cluster_view<'a>(pairs: impl Iterator<Item = (&'a str, f64)>) -> ClusterView {
+pub(crate) fn cluster_view<'a>(pairs: impl Iterator<Item = (&'a str, f64)>) -> ClusterView {
     let mut differences = Vec::with_capacity(pairs.size_hint().0);
     let finite = pairs.filter(|(_, d)| d.is_finite()).map(|(cluster, d)| {
         differences.push(d);
@@ -91,7 +91,7 @@ pub fn cluster_view<'a>(pairs: impl Iterator<Item = (&'a str, f64)>) -> ClusterV
 /// means are Σd/n; with D = Σd and N pairs, the naive squares are (N·Σd² − D²)/N and
 /// the robust ones Σ_g (N·S_g − n_g·D)²/N², each bracket summed exactly in whole
 /// numbers. Time: O(clusters) plus the signed-rank test on them.
-pub fn cluster_view_of_sums(clusters: &[(u64, i64)], square_micros: u128) -> ClusterView {
+pub(crate) fn cluster_view_of_sums(clusters: &[(u64, i64)], square_micros: u128) -> ClusterView {
     let scale = 1e6;
     let cluster_means: Vec<f64> = clusters
         .iter()

@@ -22,7 +22,7 @@ fn exp_minus_square(x: f64) -> f64 {
 /// terms are all positive; beyond, the Laplace continued fraction
 /// `e^(−x²)/√π / (x + ½/(x + 1/(x + 3/2/(x + …))))` by Lentz's method (Numerical Recipes
 /// §5.2). Time: O(1) (at most a few hundred iterations near x = 1.5).
-pub fn erfc(x: f64) -> f64 {
+pub(crate) fn erfc(x: f64) -> f64 {
     if x.is_nan() {
         return 1.0;
     }
@@ -79,7 +79,7 @@ fn continued_fraction(x: f64) -> f64 {
 /// ln erfc(x), finite for every finite x: beyond x = 1.5 it is −x² − ln(√π f) from the
 /// same continued fraction as [`erfc`], so it stays exact where erfc itself underflows
 /// (erfc(27.3) < 1e-325).
-pub fn ln_erfc(x: f64) -> f64 {
+pub(crate) fn ln_erfc(x: f64) -> f64 {
     if x.is_nan() {
         return 0.0;
     }
@@ -90,18 +90,18 @@ pub fn ln_erfc(x: f64) -> f64 {
 }
 
 /// P(Z > z) for a standard normal Z; relative error near 1e-15 times max(1, z²).
-pub fn upper_tail(z: f64) -> f64 {
+pub(crate) fn upper_tail(z: f64) -> f64 {
     0.5 * erfc(z / std::f64::consts::SQRT_2)
 }
 
 /// P(Z ≤ z) for a standard normal Z.
-pub fn lower_tail(z: f64) -> f64 {
+pub(crate) fn lower_tail(z: f64) -> f64 {
     upper_tail(-z)
 }
 
 /// ln P(Z > z) for a standard normal Z, in log space: finite where [`upper_tail`]
 /// underflows (ln P(Z > 40) = −804.608). Relative error near 1e-15.
-pub fn ln_upper_tail(z: f64) -> f64 {
+pub(crate) fn ln_upper_tail(z: f64) -> f64 {
     -std::f64::consts::LN_2 + ln_erfc(z / std::f64::consts::SQRT_2)
 }
 
@@ -110,7 +110,7 @@ pub fn ln_upper_tail(z: f64) -> f64 {
 /// Starts from Abramowitz & Stegun 26.2.23 (error below 4.5e-4) and polishes with
 /// Halley steps on the accurate tail, which converge cubically, so four steps leave only
 /// the rounding of the tail itself (relative error near 1e-15).
-pub fn quantile(p: f64) -> Option<f64> {
+pub(crate) fn quantile(p: f64) -> Option<f64> {
     if !(p > 0.0 && p < 1.0) {
         return None;
     }

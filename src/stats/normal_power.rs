@@ -19,7 +19,7 @@ const MAX_N: f64 = 9_007_199_254_740_992.0;
 ///
 /// alpha 0.05, power 0.8: 1.6448536269514722 + 0.8416212335729143 (scipy
 /// `norm.ppf(0.95) + norm.ppf(0.8)`).
-pub fn z_sum(alpha: f64, power: f64) -> Option<f64> {
+pub(crate) fn z_sum(alpha: f64, power: f64) -> Option<f64> {
     Some(quantile(1.0 - alpha)? + quantile(power)?)
 }
 
@@ -27,7 +27,7 @@ pub fn z_sum(alpha: f64, power: f64) -> Option<f64> {
 /// with probability `power` at one-sided `alpha`: (z₁₋α + z_power)·sd/√n. `None` for
 /// n = 0, an `sd` that is not positive and finite, or alpha or power outside (0, 1).
 #[cfg(test)]
-pub fn detectable_mean_shift(n: u64, sd: f64, alpha: f64, power: f64) -> Option<f64> {
+pub(crate) fn detectable_mean_shift(n: u64, sd: f64, alpha: f64, power: f64) -> Option<f64> {
     if n == 0 || !(sd > 0.0 && sd.is_finite()) {
         return None;
     }
@@ -38,7 +38,7 @@ pub fn detectable_mean_shift(n: u64, sd: f64, alpha: f64, power: f64) -> Option<
 /// `alpha` when the differences have standard deviation `sd`: ⌈((z₁₋α + z_power)·sd /
 /// mean)²⌉, at least 1. `None` for a mean that is not positive, an `sd` that is negative
 /// or not finite, alpha or power outside (0, 1), or more than 2^53 pairs.
-pub fn required_n_for_mean(mean: f64, sd: f64, alpha: f64, power: f64) -> Option<u64> {
+pub(crate) fn required_n_for_mean(mean: f64, sd: f64, alpha: f64, power: f64) -> Option<u64> {
     if !(mean > 0.0 && mean.is_finite() && sd >= 0.0 && sd.is_finite()) {
         return None;
     }
@@ -52,7 +52,12 @@ pub fn required_n_for_mean(mean: f64, sd: f64, alpha: f64, power: f64) -> Option
 /// differences in proportions for the paired-sample design", Biometrics 43, 1987).
 /// `None` for δ not in (0, ψ], ψ above 1, alpha or power outside (0, 1), or more than
 /// 2^53 pairs.
-pub fn connor_required_n(shift: f64, discordance: f64, alpha: f64, power: f64) -> Option<u64> {
+pub(crate) fn connor_required_n(
+    shift: f64,
+    discordance: f64,
+    alpha: f64,
+    power: f64,
+) -> Option<u64> {
     if !(shift > 0.0 && shift <= discordance && discordance <= 1.0) {
         return None;
     }

@@ -63,7 +63,7 @@ impl Batch {
 }
 
 /// The rows of a stream, scanned and digested on a thread of its own.
-pub struct RowsAhead {
+pub(crate) struct RowsAhead {
     source: String,
     headers: Vec<String>,
     batches: Receiver<Batch>,
@@ -81,7 +81,7 @@ impl RowsAhead {
     /// Reads the header of `input` here (with [`RowScanner::new`]'s errors), then the
     /// rest on a thread of its own, digesting every byte. `source` names the file in
     /// messages.
-    pub fn spawn<R: Read + Send + 'static>(
+    pub(crate) fn spawn<R: Read + Send + 'static>(
         source: &str,
         input: R,
     ) -> Result<RowsAhead, InputError> {
@@ -110,7 +110,7 @@ impl RowsAhead {
 
     /// Lets the thread read to the end of the input, and returns the SHA-256 of all of
     /// it in lowercase hex.
-    pub fn finish(self) -> Result<String, InputError> {
+    pub(crate) fn finish(self) -> Result<String, InputError> {
         let RowsAhead {
             source,
             batches,

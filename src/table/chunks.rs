@@ -6,7 +6,7 @@
 use std::io::Read;
 
 /// Hands out `size` bytes per read.
-pub struct Chunks<'a> {
+pub(crate) struct Chunks<'a> {
     /// What is left to hand out.
     pub bytes: &'a [u8],
     /// How many bytes a read hands out at the most.

@@ -17,7 +17,7 @@ use crate::error::InputError;
 /// A file of nothing but whitespace is [`InputError::Empty`]; that is known only at its
 /// end, and no other error can come first from such a file, so it is reported by the
 /// [`NaiveRowReader::next_row`] that reaches the end.
-pub struct NaiveRowReader<R: Read> {
+pub(crate) struct NaiveRowReader<R: Read> {
     source: String,
     reader: csv::Reader<Tracked<R>>,
     headers: Vec<String>,
@@ -27,7 +27,7 @@ pub struct NaiveRowReader<R: Read> {
 }
 
 /// One row of a [`NaiveRowReader`], borrowed until the next is read.
-pub struct NaiveRow<'a> {
+pub(crate) struct NaiveRow<'a> {
     /// 1-based line of the file the row starts on.
     pub line: u64,
     record: &'a csv::StringRecord,
@@ -35,19 +35,19 @@ pub struct NaiveRow<'a> {
 
 impl<'a> NaiveRow<'a> {
     /// The number of fields (the header's number).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.record.len()
     }
 
     /// Field `index`, borrowed from the reader until the next row.
-    pub fn field(&self, index: usize) -> &'a str {
+    pub(crate) fn field(&self, index: usize) -> &'a str {
         &self.record[index]
     }
 }
 
 impl<R: Read> NaiveRowReader<R> {
     /// Starts reading `input` and reads its header. `source` names the file in messages.
-    pub fn new(source: &str, input: R) -> Result<NaiveRowReader<R>, InputError> {
+    pub(crate) fn new(source: &str, input: R) -> Result<NaiveRowReader<R>, InputError> {
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -71,12 +71,12 @@ impl<R: Read> NaiveRowReader<R> {
     }
 
     /// Column names, BOM and surrounding whitespace removed.
-    pub fn headers(&self) -> &[String] {
+    pub(crate) fn headers(&self) -> &[String] {
         &self.headers
     }
 
     /// The next data row, or `None` at the end of the file.
-    pub fn next_row(&mut self) -> Result<Option<NaiveRow<'_>>, InputError> {
+    pub(crate) fn next_row(&mut self) -> Result<Option<NaiveRow<'_>>, InputError> {
         loop {
             if !self.read_record()? {
                 return match self.end_error() {

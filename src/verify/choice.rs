@@ -16,14 +16,14 @@ use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape, shown_briefly};
 
 /// The `choice` verifier.
-pub type ChoiceVerifier = OneAnswer<Choice>;
+pub(crate) type ChoiceVerifier = OneAnswer<Choice>;
 
 /// The rule of the `choice` verifier.
 #[derive(Debug, Clone, Copy)]
-pub struct Choice;
+pub(crate) struct Choice;
 
 /// The letters options may have, in order.
-pub const LETTERS: &str = "ABCDEFGHIJ";
+pub(crate) const LETTERS: &str = "ABCDEFGHIJ";
 
 /// Without a marker, bare letters count only in outputs of at most this many words
 /// (`It's B.`); in longer text `A`, `I` and `vitamin B` are words.
@@ -31,7 +31,7 @@ const BARE_LETTER_WORDS: usize = 10;
 
 /// One task's options and right option.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub(crate) struct Options {
     /// The option texts as the truth gives them, trimmed, joined by `|` (one string:
     /// a million tasks hold a million strings, not eight million).
     texts: String,

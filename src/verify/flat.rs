@@ -6,7 +6,10 @@
 /// group `g`'s members are `flat[start[g]..start[g + 1]]`, in the order the pairs
 /// came, for every `g` below `groups` (which must exceed every group given).
 /// Time: O(groups + pairs).
-pub fn group_flat<T: Copy + Default>(groups: usize, members: &[(u32, T)]) -> (Vec<usize>, Vec<T>) {
+pub(crate) fn group_flat<T: Copy + Default>(
+    groups: usize,
+    members: &[(u32, T)],
+) -> (Vec<usize>, Vec<T>) {
     let mut start = vec![0usize; groups + 1];
     for &(group, _) in members {
         start[group as usize + 1] += 1;

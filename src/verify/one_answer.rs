@@ -12,7 +12,7 @@ use crate::table::{require, trim_field};
 use crate::task::task_id;
 
 /// How one benchmark verifier reads, asks and grades.
-pub trait AnswerRule {
+pub(crate) trait AnswerRule {
     /// One task's truth, read from its row.
     type Truth;
     /// Whether the truth has an `options` column (the option texts, `|`-separated).
@@ -27,7 +27,7 @@ pub trait AnswerRule {
 }
 
 /// A verifier whose every task is one row of its truth, graded by the rule `R`.
-pub struct OneAnswer<R: AnswerRule> {
+pub(crate) struct OneAnswer<R: AnswerRule> {
     /// Each task's group, kind and question, in file order.
     names: Vec<[String; 3]>,
     truths: Vec<R::Truth>,
@@ -37,7 +37,7 @@ pub struct OneAnswer<R: AnswerRule> {
 impl<R: AnswerRule + 'static> OneAnswer<R> {
     /// Reads the truth row by row: every field non-empty, each `group:kind` once, and
     /// every answer one the rule can read; errors name the file and row.
-    pub fn read(mut rows: TruthRows<'_>) -> Result<OneAnswer<R>, InputError> {
+    pub(crate) fn read(mut rows: TruthRows<'_>) -> Result<OneAnswer<R>, InputError> {
         let source = rows.source().to_string();
         let mut columns = vec!["group", "kind", "question", "answer"];
         if R::OPTIONS {
@@ -88,7 +88,7 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
     }
 
     /// [`OneAnswer::read`] boxed: the registry's constructor.
-    pub fn build(rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
+    pub(crate) fn build(rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
         Ok(Box::new(OneAnswer::<R>::read(rows)?))
     }
 }

@@ -16,19 +16,19 @@ use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape, shown_briefly};
 
 /// The `short` verifier.
-pub type ShortVerifier = OneAnswer<Short>;
+pub(crate) type ShortVerifier = OneAnswer<Short>;
 
 /// The rule of the `short` verifier.
 #[derive(Debug, Clone, Copy)]
-pub struct Short;
+pub(crate) struct Short;
 
 /// An answer of more words than this (or than twice the longest alias) is not a short
 /// answer: a verbose answer earns nothing rather than a sliver of F1.
-pub const SHORT_WORDS: usize = 20;
+pub(crate) const SHORT_WORDS: usize = 20;
 
 /// Partial credit never reaches 1, so only an exact match is `correct` (the same words
 /// in another order have F1 1).
-pub const PARTIAL_MAX: f64 = 0.99;
+pub(crate) const PARTIAL_MAX: f64 = 0.99;
 
 /// Normalised answers that say no answer is given.
 const REFUSALS: [&str; 12] = [
@@ -72,7 +72,7 @@ fn begins_with(tokens: &[String], phrase: &str) -> Option<usize> {
 
 /// One task's accepted answers.
 #[derive(Debug, Clone)]
-pub struct Aliases {
+pub(crate) struct Aliases {
     /// The first alias as written, for feedback.
     shown: String,
     /// Each alias's normalised tokens joined by spaces, the aliases joined by newlines
@@ -93,7 +93,7 @@ static ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// SQuAD v1.1's `normalize_answer`, split into tokens.
-pub fn squad_tokens(text: &str) -> Vec<String> {
+pub(crate) fn squad_tokens(text: &str) -> Vec<String> {
     let lower = text.to_lowercase();
     let unpunctuated: String = lower
         .chars()
@@ -107,7 +107,7 @@ pub fn squad_tokens(text: &str) -> Vec<String> {
 }
 
 /// SQuAD v1.1's token F1 of a prediction against one gold answer.
-pub fn token_f1<P: AsRef<str>, G: AsRef<str>>(prediction: &[P], gold: &[G]) -> f64 {
+pub(crate) fn token_f1<P: AsRef<str>, G: AsRef<str>>(prediction: &[P], gold: &[G]) -> f64 {
     let mut counts: HashMap<&str, i64> = HashMap::new();
     for token in gold {
         *counts.entry(token.as_ref()).or_default() += 1;
@@ -128,7 +128,7 @@ pub fn token_f1<P: AsRef<str>, G: AsRef<str>>(prediction: &[P], gold: &[G]) -> f
 }
 
 /// The answer an output gives: after its last marker, else its first non-blank line.
-pub fn answer_of(output: &str) -> &str {
+pub(crate) fn answer_of(output: &str) -> &str {
     let from = answer_marker::after_markers(&MARKER, output)
         .next()
         .unwrap_or(0);

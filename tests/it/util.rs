@@ -5,19 +5,19 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 
 /// The shipped arxiv ground truth.
-pub fn papers() -> PathBuf {
+pub(crate) fn papers() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/arxiv/papers.csv")
 }
 
 /// A command for the binary, run in `dir`.
-pub fn evogate(dir: &Path) -> Command {
+pub(crate) fn evogate(dir: &Path) -> Command {
     let mut command = Command::cargo_bin("evogate").expect("the binary is built");
     command.current_dir(dir);
     command
 }
 
 /// What one run printed and its exit code.
-pub struct Run {
+pub(crate) struct Run {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
@@ -25,7 +25,7 @@ pub struct Run {
 
 /// Runs the binary with `args` in `dir`, with the GitHub step summary unset so that a
 /// CI run's own summary is never written to.
-pub fn run<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
+pub(crate) fn run<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
     let output = evogate(dir)
         .args(args)
         .env_remove("GITHUB_STEP_SUMMARY")
@@ -39,13 +39,13 @@ pub fn run<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
 }
 
 /// Writes `text` to `dir/name` and returns the name.
-pub fn write(dir: &Path, name: &str, text: &str) -> String {
+pub(crate) fn write(dir: &Path, name: &str, text: &str) -> String {
     std::fs::write(dir.join(name), text).expect("the fixture is written");
     name.to_string()
 }
 
 /// Asserts the run failed with exit 2, no panic, and stderr containing every needle.
-pub fn assert_input_error(run: &Run, needles: &[&str]) {
+pub(crate) fn assert_input_error(run: &Run, needles: &[&str]) {
     assert_eq!(
         run.code, 2,
         "stdout: {}\nstderr: {}",
@@ -64,7 +64,7 @@ pub fn assert_input_error(run: &Run, needles: &[&str]) {
 
 /// Asserts that `output` is the refusal of a GITHUB_STEP_SUMMARY naming the input that
 /// `option` gave: exit 2, the message, and the option named.
-pub fn assert_step_summary_refused(output: &std::process::Output, option: &str) {
+pub(crate) fn assert_step_summary_refused(output: &std::process::Output, option: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
@@ -76,7 +76,7 @@ pub fn assert_step_summary_refused(output: &std::process::Output, option: &str) 
 
 /// Splits the shipped truth into `dir/s` with 24 cases at the default seed 13, and
 /// checks that it ran.
-pub fn split_24(dir: &Path) -> Run {
+pub(crate) fn split_24(dir: &Path) -> Run {
     let truth = papers();
     let args = [
         "split",
@@ -93,7 +93,7 @@ pub fn split_24(dir: &Path) -> Run {
 }
 
 /// The first column (`task_id`) of every data row of a CSV file the tool wrote.
-pub fn first_column(path: &Path) -> Vec<String> {
+pub(crate) fn first_column(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).expect("the file was written");
     text.lines()
         .skip(1)
@@ -102,7 +102,7 @@ pub fn first_column(path: &Path) -> Vec<String> {
 }
 
 /// The names of the entries of a folder, sorted.
-pub fn file_names(dir: &Path) -> Vec<String> {
+pub(crate) fn file_names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -112,14 +112,14 @@ pub fn file_names(dir: &Path) -> Vec<String> {
 }
 
 /// `admit` on `b.csv` and `c.csv`, for more arguments to follow.
-pub const ADMIT_B_C: [&str; 5] = ["admit", "--baseline", "b.csv", "--candidate", "c.csv"];
+pub(crate) const ADMIT_B_C: [&str; 5] = ["admit", "--baseline", "b.csv", "--candidate", "c.csv"];
 
 /// A ledger with the manifest [`write_manifest`] writes.
-pub const LEDGER_WITH_MANIFEST: [&str; 4] =
+pub(crate) const LEDGER_WITH_MANIFEST: [&str; 4] =
     ["--ledger", "ledger.jsonl", "--manifest", "manifest.json"];
 
 /// The names of the temporary files (`.NAME.PID.evogate-tmp`) left in `dir`.
-pub fn temporary_files(dir: &Path) -> Vec<String> {
+pub(crate) fn temporary_files(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -129,12 +129,12 @@ pub fn temporary_files(dir: &Path) -> Vec<String> {
 
 /// Writes `manifest.json` in `dir`, as `split` writes one, recording `task_ids` as the
 /// holdout (`--ledger` needs a manifest).
-pub fn write_manifest<S: AsRef<str>>(dir: &Path, task_ids: &[S]) -> String {
+pub(crate) fn write_manifest<S: AsRef<str>>(dir: &Path, task_ids: &[S]) -> String {
     write(dir, "manifest.json", &manifest_json(task_ids))
 }
 
 /// A `manifest.json` as `split` writes one, recording `task_ids` as the holdout.
-pub fn manifest_json<S: AsRef<str>>(task_ids: &[S]) -> String {
+pub(crate) fn manifest_json<S: AsRef<str>>(task_ids: &[S]) -> String {
     let task_ids: Vec<&str> = task_ids.iter().map(AsRef::as_ref).collect();
     let task_ids = task_ids.as_slice();
     let split = |name: &str, ids: &[&str]| {

@@ -12,7 +12,7 @@ use crate::base::hash::FxHasher;
 
 /// Task ids' hashes and the pairs they belong to, built once for all the pairs.
 #[derive(Debug)]
-pub struct TaskIndex {
+pub(super) struct TaskIndex {
     /// `(pair + 1, tag)`, `(0, _)` for an empty slot; the tag is the hash's top half,
     /// which also places the entry. At least twice as many slots as pairs, a power of
     /// two, so probes stay short and always meet an empty slot.
@@ -20,7 +20,7 @@ pub struct TaskIndex {
 }
 
 /// The hash of a task id, as [`TaskIndex`] uses it.
-pub fn tag(task: &str) -> u32 {
+pub(super) fn tag(task: &str) -> u32 {
     let mut hasher = FxHasher::default();
     hasher.write(task.as_bytes());
     (hasher.finish() >> 32) as u32
@@ -32,7 +32,7 @@ const LOAD: usize = 2;
 impl TaskIndex {
     /// An index of pairs `0..n` (n below `u32::MAX`, distinct tasks), whose tags
     /// `tags` gives in that order. Time: O(n) expected; memory: 8 bytes per slot.
-    pub fn build(n: usize, tags: impl Iterator<Item = u32>) -> TaskIndex {
+    pub(super) fn build(n: usize, tags: impl Iterator<Item = u32>) -> TaskIndex {
         let size = (n * LOAD).next_power_of_two().max(1024);
         let mut slots = vec![(0_u32, 0_u32); size];
         let mask = size - 1;
@@ -47,7 +47,7 @@ impl TaskIndex {
     }
 
     /// The pair whose task has `tag` and passes `is_task`.
-    pub fn find(&self, tag: u32, is_task: impl Fn(u32) -> bool) -> Option<u32> {
+    pub(super) fn find(&self, tag: u32, is_task: impl Fn(u32) -> bool) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut at = tag as usize & mask;
         loop {

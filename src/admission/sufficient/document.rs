@@ -13,7 +13,7 @@ use super::{Cluster, MICROS, Outcomes, Pairing, Set, Statistics, Strata};
 use crate::error::InputError;
 
 /// The schema this reader accepts.
-pub const SCHEMA: &str = "evogate/summary/v1";
+pub(crate) const SCHEMA: &str = "evogate/summary/v1";
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -140,7 +140,7 @@ struct ClusterDocument {
 }
 
 /// Reads and checks a summary document. Every error names the file and the fix.
-pub fn read(source: &str, bytes: &[u8]) -> Result<Statistics, InputError> {
+pub(crate) fn read(source: &str, bytes: &[u8]) -> Result<Statistics, InputError> {
     let invalid = |message: String| InputError::invalid(source, 0, message);
     // The schema first, so that another version is named as such, not as a missing
     // field; read without building the document twice (a cluster list can hold 10^6
@@ -485,7 +485,7 @@ fn set_document(set: &Set) -> SetDocument {
 /// The document of `summary`, as the SQL writes it (pairing counts from the pairs:
 /// every task once in each arm). Its bytes depend only on the statistics.
 #[cfg(test)]
-pub fn render(summary: &Statistics) -> String {
+pub(crate) fn render(summary: &Statistics) -> String {
     let (baseline_rows, candidate_rows) = match summary.pairing {
         Pairing::Counted {
             baseline_rows,

@@ -19,10 +19,10 @@ use crate::base::arena::Text;
 use crate::base::hash::FastMap;
 
 /// Micro-units in a score of 1.
-pub const MICROS: i64 = 1_000_000;
+pub(crate) const MICROS: i64 = 1_000_000;
 
 /// A score in whole micro-units: rounded to six decimals.
-pub fn micros(score: f64) -> i64 {
+pub(crate) fn micros(score: f64) -> i64 {
     (score * MICROS as f64).round() as i64
 }
 

@@ -12,7 +12,7 @@ use crate::pipeline::outcome::{AttemptLedger, AttemptOn, Decide};
 impl Effects {
     /// Adds the holdout-reuse ledger given by `--ledger`, if any: an input that no
     /// output may replace, and the file [`Effects::ledger`] appends to.
-    pub fn ledger_if(mut self, path: Option<&Path>) -> Effects {
+    pub(crate) fn ledger_if(mut self, path: Option<&Path>) -> Effects {
         self.ledger = path.map(Path::to_path_buf);
         self
     }
@@ -20,7 +20,7 @@ impl Effects {
     /// The ledger the use case records its attempt in, once its path has passed the
     /// guard against every input ([`Effects::plan`] asks the same before the use case
     /// runs).
-    pub fn ledger(&self) -> anyhow::Result<Option<LockedLedger>> {
+    pub(crate) fn ledger(&self) -> anyhow::Result<Option<LockedLedger>> {
         let Some(path) = &self.ledger else {
             return Ok(None);
         };
@@ -33,7 +33,7 @@ impl Effects {
 /// appended under the file's exclusive lock ([`record_or_repeat`]). Only
 /// [`Effects::ledger`] makes one, after the guard.
 #[derive(Debug)]
-pub struct LockedLedger {
+pub(crate) struct LockedLedger {
     path: PathBuf,
 }
 

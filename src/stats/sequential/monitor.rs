@@ -15,7 +15,7 @@ use crate::stats::signed_rank::{ZeroMethod, signed_rank};
 /// For scores, the share of alpha the e-process spends; the exact signed-rank test at
 /// the last look spends the rest (Bonferroni). Chosen by measurement
 /// (`examples/sequential_simulation.rs`, docs/statistics.md).
-pub const SCORES_SEQUENTIAL_SHARE: f64 = 0.25;
+pub(crate) const SCORES_SEQUENTIAL_SHARE: f64 = 0.25;
 
 /// What is fixed before the first pair is seen.
 #[derive(Clone, Debug, PartialEq)]

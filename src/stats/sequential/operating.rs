@@ -10,7 +10,7 @@ use super::monitor::{Design, DesignError, Monitor, Standing};
 use crate::base::random::Random;
 
 /// The seed of every simulation (the figures are the same on every machine).
-pub const SEED: u64 = 20_261_204;
+pub(crate) const SEED: u64 = 20_261_204;
 
 /// The largest holdout a simulation runs to. Each run may go to the last look, so the
 /// work is O(runs · holdout · J) and a run holds its pairs: 2,000 runs to 20,000 tasks,

@@ -23,7 +23,7 @@ use std::f64::consts::TAU;
 use std::sync::OnceLock;
 
 /// The bounds of the cells left out must total at most this fraction of the tail.
-pub const LEFT_OUT_RELATIVE: f64 = 1e-12;
+pub(crate) const LEFT_OUT_RELATIVE: f64 = 1e-12;
 
 /// Each cell is left out only when its bound on the integrand is below this fraction of
 /// the integral found so far (per unit of τ), far inside [`LEFT_OUT_RELATIVE`].
@@ -52,7 +52,7 @@ struct Tilted {
 }
 
 /// The estimated work of [`lower_tail`] in the units of its `budget`, on a smooth lattice.
-pub fn work(groups: &[TieGroup]) -> u64 {
+pub(crate) fn work(groups: &[TieGroup]) -> u64 {
     VALUES_EXPECTED.saturating_mul(groups.len() as u64)
 }
 
@@ -164,7 +164,7 @@ fn ln_cosh(y: f64) -> f64 {
 /// `budget` (integrand values × groups, see [`work`]) or the cells left out are not
 /// proved below [`LEFT_OUT_RELATIVE`] of the tail. The integrated part is accurate to
 /// about 1e-13 relative (rounding and the panel check); the part left out is bounded.
-pub fn lower_tail(groups: &[TieGroup], w: u64, budget: u64) -> Option<GroupTail> {
+pub(crate) fn lower_tail(groups: &[TieGroup], w: u64, budget: u64) -> Option<GroupTail> {
     let total: u64 = groups.iter().map(|g| g.rank * g.count).sum();
     if w >= total || groups.is_empty() {
         return None;

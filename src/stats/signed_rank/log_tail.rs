@@ -14,7 +14,7 @@
 /// keeps a relative error near n · 1e-16 however small the tail. Time: O(n · w), run
 /// only when the tail is below 1e-280, where w is far below the centre of the null.
 /// Memory: w + 1 floats.
-pub fn ln_lower_tail(ranks: &[u64], w: u64) -> f64 {
+pub(crate) fn ln_lower_tail(ranks: &[u64], w: u64) -> f64 {
     let Ok(width) = usize::try_from(w).map(|w| w.saturating_add(1)) else {
         return 0.0;
     };

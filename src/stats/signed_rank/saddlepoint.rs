@@ -62,12 +62,12 @@ fn cumulants(groups: &[TieGroup], theta: f64) -> (f64, f64, f64) {
 
 /// P(S ≤ w) for S = Σ rank · Binomial(count, ½), by the continuity-corrected
 /// saddlepoint approximation. Time: O(groups) per Newton step, about 30 steps.
-pub fn lower_tail(groups: &[TieGroup], w: u64) -> f64 {
+pub(crate) fn lower_tail(groups: &[TieGroup], w: u64) -> f64 {
     tail(groups, w).0
 }
 
 /// [`lower_tail`] and its natural logarithm, which stays finite below the `f64` range.
-pub fn tail(groups: &[TieGroup], w: u64) -> (f64, f64) {
+pub(crate) fn tail(groups: &[TieGroup], w: u64) -> (f64, f64) {
     let with_ln = |p: f64| (p, p.ln().min(0.0));
     let total: f64 = groups.iter().map(|g| g.rank as f64 * g.count as f64).sum();
     let x = w as f64 + 0.5;

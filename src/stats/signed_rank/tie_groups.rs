@@ -13,7 +13,7 @@ use crate::stats::binomial;
 /// What [`lower_tail`] returns: P(S ≤ w), P(S = w) and ln P(S ≤ w), the last exact even
 /// below the `f64` range (the tables carry their scale as a power of two).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GroupTail {
+pub(crate) struct GroupTail {
     /// P(S ≤ w).
     pub cdf: f64,
     /// P(S = w).
@@ -25,7 +25,7 @@ pub struct GroupTail {
 /// One tie group: `count` magnitudes sharing the whole-number rank `rank` (a doubled
 /// midrank divided by the common factor of all ranks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TieGroup {
+pub(crate) struct TieGroup {
     /// The shared rank.
     pub rank: u64,
     /// How many magnitudes share it.
@@ -34,7 +34,7 @@ pub struct TieGroup {
 
 /// The mass left out (cut binomial tails and flushed entries) must be at most this
 /// fraction of the computed tail, or the result is not returned.
-pub const LEFT_OUT_RELATIVE: f64 = 1e-12;
+pub(crate) const LEFT_OUT_RELATIVE: f64 = 1e-12;
 
 /// The cut aims for this fraction of the estimated tail, far inside
 /// [`LEFT_OUT_RELATIVE`], so that an estimate off by a factor of 1,000 still passes.
@@ -326,7 +326,7 @@ fn plan(groups: &[TieGroup], w: u64, estimate: f64) -> Option<Plan> {
 /// The estimated work (products formed) of [`lower_tail`] for these groups, or `None`
 /// when no way of splitting them fits the memory limits. `estimate` is a rough value of
 /// the tail (the saddlepoint), which sets how much of each binomial is kept.
-pub fn work(groups: &[TieGroup], w: u64, estimate: f64) -> Option<u64> {
+pub(crate) fn work(groups: &[TieGroup], w: u64, estimate: f64) -> Option<u64> {
     plan(groups, w, estimate).map(|p| p.work)
 }
 
@@ -340,7 +340,12 @@ pub fn work(groups: &[TieGroup], w: u64, estimate: f64) -> Option<u64> {
 /// mass left out), plus rounding of about 1e-15 per group and per tabulated sum.
 /// Time: about the work returned by [`work`]; memory: at most `DENSE_LIMIT` (4·10^7)
 /// floats and `SPARSE_LIMIT` (3·10^7) products.
-pub fn lower_tail(groups: &[TieGroup], w: u64, estimate: f64, budget: u64) -> Option<GroupTail> {
+pub(crate) fn lower_tail(
+    groups: &[TieGroup],
+    w: u64,
+    estimate: f64,
+    budget: u64,
+) -> Option<GroupTail> {
     let total: u64 = groups.iter().map(|g| g.rank * g.count).sum();
     if w >= total {
         let n: u64 = groups.iter().map(|g| g.count).sum();

@@ -4,7 +4,7 @@
 /// C(n, j)·a^j·(2^m − a)^(n−j) / 2^(mn), with p = a/2^m the exact binary value of the
 /// `f64`, rounded once to `f64`. Rows: (k, n, p, P(X ≥ k), P(X ≤ k), P(X = k)); every value
 /// is above 1e-300.
-pub const EXACT: &[(u64, u64, f64, f64, f64, f64)] = &[
+pub(super) const EXACT: &[(u64, u64, f64, f64, f64, f64)] = &[
     (0, 1, 0.5, 1.0, 0.5, 0.5),
     (1, 1, 0.5, 0.5, 1.0, 0.5),
     (0, 2, 0.5, 1.0, 0.25, 0.25),
@@ -990,7 +990,7 @@ pub const EXACT: &[(u64, u64, f64, f64, f64, f64)] = &[
 
 /// scipy 1.17.1: `scipy.stats.binom.sf(k - 1, n, p)` = P(X ≥ k) and
 /// `scipy.stats.binom.cdf(k, n, p)` = P(X ≤ k). Rows: (k, n, p, upper, lower).
-pub const SCIPY: &[(u64, u64, f64, f64, f64)] = &[
+pub(super) const SCIPY: &[(u64, u64, f64, f64, f64)] = &[
     (50400, 100000, 0.5, 0.00575746274511451, 0.9943453852208761),
     (
         49000,
@@ -1063,7 +1063,7 @@ pub const SCIPY: &[(u64, u64, f64, f64, f64)] = &[
 
 /// Exact rational at n = 100,000, p = ½: Python 3 integer sum of C(n, j) for j ≥ k,
 /// divided by 2^n with `fractions.Fraction`. Rows: (k, n, P(X ≥ k)).
-pub const EXACT_LARGE: &[(u64, u64, f64)] = &[
+pub(super) const EXACT_LARGE: &[(u64, u64, f64)] = &[
     (50400, 100000, 0.005757462745114474),
     (52000, 100000, 5.765469333361488e-37),
     (53000, 100000, 1.341968689072597e-80),

@@ -22,19 +22,19 @@ mod signed_rank_oracle;
 mod signed_rank_tables;
 
 /// Agreement required with exact rational arithmetic and with brute-force enumeration.
-pub const EXACT_TOLERANCE: f64 = 1e-12;
+pub(super) const EXACT_TOLERANCE: f64 = 1e-12;
 
 /// Agreement required with scipy at large n, where scipy's own error is near 1e-13.
-pub const SCIPY_TOLERANCE: f64 = 1e-10;
+pub(super) const SCIPY_TOLERANCE: f64 = 1e-10;
 
 /// How far below the true crossing the betting interval's bisection may stop (its
 /// resolution is 1e-10; the rest is rounding in the log-capital).
-pub const BISECTION_TOLERANCE: f64 = 2e-10;
+pub(super) const BISECTION_TOLERANCE: f64 = 2e-10;
 
 /// Asserts `actual` is within `tolerance` relative of `expected` (exactly 0 when the
 /// expected value is 0).
 #[track_caller]
-pub fn assert_relative(actual: f64, expected: f64, tolerance: f64, what: &str) {
+pub(super) fn assert_relative(actual: f64, expected: f64, tolerance: f64, what: &str) {
     assert!(actual.is_finite(), "{what}: {actual} is not finite");
     let error = if expected == 0.0 {
         actual.abs()
@@ -48,7 +48,7 @@ pub fn assert_relative(actual: f64, expected: f64, tolerance: f64, what: &str) {
 }
 
 /// C(n, k) exactly, for the small n of the brute-force oracles.
-pub fn choose(n: u64, k: u64) -> u128 {
+pub(super) fn choose(n: u64, k: u64) -> u128 {
     if k > n {
         return 0;
     }

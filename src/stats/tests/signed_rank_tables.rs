@@ -8,7 +8,7 @@ use crate::stats::signed_rank::ZeroMethod;
 /// Rows: (n, a, m, shift, scale, zero method, non-zero, zeros, W+, greater, less,
 /// two-sided).
 #[allow(clippy::type_complexity)]
-pub const BIG_INTEGER: &[(
+pub(super) const BIG_INTEGER: &[(
     u64,
     u64,
     u64,

@@ -144,7 +144,7 @@ fn is_particle(word: &str) -> bool {
 
 /// One person's name, prepared for matching.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuthorName {
+pub(crate) struct AuthorName {
     /// The name as the truth gives it.
     pub display: String,
     /// The last word of the surname, marks folded (`Oord`).
@@ -159,7 +159,7 @@ pub struct AuthorName {
 
 impl AuthorName {
     /// Parses `Given [Middle] [particles] Surname`.
-    pub fn parse(display: &str) -> AuthorName {
+    pub(crate) fn parse(display: &str) -> AuthorName {
         let folded: Cow<str> = if display.is_ascii() {
             Cow::Borrowed(display)
         } else {
@@ -210,13 +210,13 @@ impl AuthorName {
     /// and `Diederik P Kingma`): the surname and the first given name. An initial
     /// would join different people (`Ze Liu` and `Zhuang Liu`).
     #[cfg(test)]
-    pub fn person_key(&self) -> (String, String) {
+    pub(crate) fn person_key(&self) -> (String, String) {
         let (core, given) = self.person();
         (core.to_string(), given.to_string())
     }
 
     /// [`AuthorName::person_key`], borrowed.
-    pub fn person(&self) -> (&str, &str) {
+    pub(crate) fn person(&self) -> (&str, &str) {
         (&self.core, self.given.first().map_or("", String::as_str))
     }
 
@@ -234,7 +234,7 @@ impl AuthorName {
     /// (`Given`), with only other name words there (`Stranger`: another person of that
     /// surname), or bare and still naming it (after `et al`, or four or more letters
     /// inside a sentence). `name_word` says which words can be part of a name.
-    pub fn reading_at(
+    pub(crate) fn reading_at(
         &self,
         tokens: &Tokens,
         i: usize,
@@ -297,7 +297,7 @@ const NAME_WORDS_BEFORE: usize = 3;
 
 /// How the words at a surname read for one name with that surname.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reading {
+pub(crate) enum Reading {
     /// One of the name's given names or initials is among the name words before it.
     Given {
         /// The earliest such word.
@@ -316,7 +316,7 @@ pub enum Reading {
 /// Whether `word` could be part of a name before a surname: initials (`J.`, `T.-Y.`),
 /// or a capitalised word that is not an acronym, a sentence opener or other word of
 /// the built-in list of non-names, or an `excluded` word (words of known titles).
-pub fn is_name_word(word: &str, excluded: &dyn Fn(&str) -> bool) -> bool {
+pub(crate) fn is_name_word(word: &str, excluded: &dyn Fn(&str) -> bool) -> bool {
     is_initials(word) || is_capitalised_name(word, excluded)
 }
 
@@ -347,7 +347,7 @@ fn is_capitalised_name(text: &str, excluded: &dyn Fn(&str) -> bool) -> bool {
 /// initial). Words are spans of the folded text, which is the answer itself when it is
 /// ASCII, so tokenizing allocates one vector.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tokens<'a> {
+pub(crate) struct Tokens<'a> {
     folded: Cow<'a, str>,
     spans: Vec<Span>,
     /// The answer as given.
@@ -367,24 +367,24 @@ struct Span {
 
 impl Tokens<'_> {
     /// How many words.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.spans.len()
     }
 
     /// The `i`-th word.
-    pub fn text(&self, i: usize) -> &str {
+    pub(crate) fn text(&self, i: usize) -> &str {
         let span = self.spans[i];
         &self.folded[span.start..span.end]
     }
 
     /// Whether the `i`-th word opens a sentence.
-    pub fn opens_sentence(&self, i: usize) -> bool {
+    pub(crate) fn opens_sentence(&self, i: usize) -> bool {
         self.spans[i].sentence_start
     }
 
     /// Whether only white space separates the `i`-th word from the one before (no
     /// punctuation, as between the words of one name).
-    pub fn joined(&self, i: usize) -> bool {
+    pub(crate) fn joined(&self, i: usize) -> bool {
         i > 0
             && self.folded[self.spans[i - 1].end..self.spans[i].start]
                 .chars()
@@ -393,7 +393,7 @@ impl Tokens<'_> {
 
     /// Words `first..=last` as the answer wrote them (accents and all), one space
     /// between them, without a trailing dot: a name as the answer gave it.
-    pub fn quote(&self, first: usize, last: usize) -> String {
+    pub(crate) fn quote(&self, first: usize, last: usize) -> String {
         let mut quote = String::new();
         for i in first..=last {
             if i > first {
@@ -534,7 +534,7 @@ fn fold_marks_traced(answer: &str) -> (String, Vec<usize>) {
 }
 
 /// The words of `answer`, marks folded, each marked when it opens a sentence.
-pub fn tokens(answer: &str) -> Tokens<'_> {
+pub(crate) fn tokens(answer: &str) -> Tokens<'_> {
     let folded: Cow<str> = if answer.is_ascii() {
         Cow::Borrowed(answer)
     } else {
@@ -560,7 +560,7 @@ pub fn tokens(answer: &str) -> Tokens<'_> {
 
 /// The last word of `display`'s surname, marks folded: the core that
 /// [`AuthorName::parse`] finds, without the rest of the parse.
-pub fn surname_core(display: &str) -> Cow<'_, str> {
+pub(crate) fn surname_core(display: &str) -> Cow<'_, str> {
     let last = |text: &str| -> (usize, usize) {
         text.split_whitespace().last().map_or((0, 0), |word| {
             let start = word.as_ptr() as usize - text.as_ptr() as usize;
@@ -582,7 +582,7 @@ pub fn surname_core(display: &str) -> Cow<'_, str> {
 /// vector of names and one of where each surname's start), so a million names take
 /// a few allocations rather than a million.
 #[derive(Debug, Clone, Default)]
-pub struct SurnameIndex {
+pub(crate) struct SurnameIndex {
     /// Each surname's list: its names are `names[start[list]..start[list + 1]]`.
     by_core: FastMap<WordKey, u32>,
     /// Name positions, grouped by surname, ascending within each.
@@ -593,12 +593,14 @@ pub struct SurnameIndex {
 impl SurnameIndex {
     /// Indexes `names` by position.
     #[cfg(test)]
-    pub fn new(names: &[AuthorName]) -> SurnameIndex {
+    pub(crate) fn new(names: &[AuthorName]) -> SurnameIndex {
         SurnameIndex::from_cores(names.iter().map(|name| Cow::Borrowed(name.core.as_str())))
     }
 
     /// Indexes names by position, given the [`surname_core`] of each.
-    pub fn from_cores<'a>(cores: impl ExactSizeIterator<Item = Cow<'a, str>>) -> SurnameIndex {
+    pub(crate) fn from_cores<'a>(
+        cores: impl ExactSizeIterator<Item = Cow<'a, str>>,
+    ) -> SurnameIndex {
         let count = cores.len();
         let mut by_core: FastMap<WordKey, u32> =
             FastMap::with_capacity_and_hasher(count, Default::default());
@@ -621,7 +623,7 @@ impl SurnameIndex {
     }
 
     /// The names whose surname's last word is `core`, ascending.
-    pub fn named(&self, core: &str) -> &[u32] {
+    pub(crate) fn named(&self, core: &str) -> &[u32] {
         match self.by_core.get(core.as_bytes()) {
             Some(&list) => {
                 let list = list as usize;
@@ -635,7 +637,7 @@ impl SurnameIndex {
 /// The first capitalised `Given Surname` pair in `tokens` that is not made of
 /// excluded words (sentence openers, words of any known title, all-capital acronyms):
 /// a name the answer presents that is not a known first author.
-pub fn other_name(tokens: &Tokens, excluded_words: &dyn Fn(&str) -> bool) -> Option<String> {
+pub(crate) fn other_name(tokens: &Tokens, excluded_words: &dyn Fn(&str) -> bool) -> Option<String> {
     let name_like = |text: &str| is_capitalised_name(text, excluded_words);
     // Whether the word that was the surname of the pair before is name-like, if that
     // was asked: it is the given name of the next pair.

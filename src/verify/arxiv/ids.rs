@@ -26,7 +26,7 @@ static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\d+").expect("the year pattern is valid"));
 
 /// Whether `id` is a well-formed arXiv identifier (without version).
-pub fn is_valid_id(id: &str) -> bool {
+pub(crate) fn is_valid_id(id: &str) -> bool {
     // Without a slash, only a new-style ID can be the whole text: digits, a dot,
     // digits, valid together (the general check below agrees; a test holds it).
     if id.is_ascii()
@@ -116,7 +116,7 @@ fn each_new_shape(text: &str, mut each: impl FnMut(Shape)) {
 
 /// Every distinct arXiv ID in `text`, versions dropped, in order of first appearance;
 /// a new-style ID is borrowed from `text`.
-pub fn find_ids(text: &str) -> Vec<Cow<'_, str>> {
+pub(crate) fn find_ids(text: &str) -> Vec<Cow<'_, str>> {
     let mut found: Vec<(usize, Cow<str>)> = Vec::new();
     let bytes = text.as_bytes();
     each_new_shape(text, |shape| {
@@ -166,7 +166,7 @@ pub fn find_ids(text: &str) -> Vec<Cow<'_, str>> {
 
 /// Every distinct year from 1991 to 2099 standing alone in `text` once every
 /// ID-shaped substring is removed, in order of first appearance.
-pub fn find_years(text: &str) -> Vec<u16> {
+pub(crate) fn find_years(text: &str) -> Vec<u16> {
     let without_new: Cow<str> = if text.is_ascii() {
         // Copied only once some ID-shaped substring is found.
         let mut rest: Option<String> = None;

@@ -12,7 +12,7 @@ use super::authors::{AuthorName, Reading, SurnameIndex, Tokens, is_name_word};
 
 /// What the answer says at one known surname.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mention {
+pub(crate) struct Mention {
     /// The known first authors (positions, ascending) the words fit; none for another
     /// person of that surname.
     pub names: Vec<usize>,
@@ -29,7 +29,7 @@ pub struct Mention {
 /// The mentions at the surnames of `tokens`, in answer order, examining only the
 /// names indexed under each word of the answer; `name` gives the name at a position
 /// and `excluded` the words that cannot be names (words of known titles).
-pub fn mentions<N: Borrow<AuthorName>>(
+pub(crate) fn mentions<N: Borrow<AuthorName>>(
     index: &SurnameIndex,
     name: impl Fn(usize) -> N,
     tokens: &Tokens,
@@ -57,7 +57,7 @@ pub fn mentions<N: Borrow<AuthorName>>(
 
 /// [`mentions`] examining every name at every word: the reference for the index.
 #[cfg(test)]
-pub fn mentions_examining_all(
+pub(crate) fn mentions_examining_all(
     names: &[AuthorName],
     tokens: &Tokens,
     excluded: &dyn Fn(&str) -> bool,
@@ -130,7 +130,7 @@ fn without_given_names(mut found: Vec<Mention>) -> Vec<Mention> {
 
 /// One person (or one set of people, for words that fit several) the answer names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// The known first authors it may be, one a person; none for a stranger.
     pub names: Vec<usize>,
     /// The answer's words for it.
@@ -141,7 +141,7 @@ pub struct Candidate {
 /// two known names are one person (two spellings of one name). A bare surname adds no
 /// candidate when a full name with that surname is given; words that fit several
 /// people add none when one of those people is named alone.
-pub fn candidates(
+pub(crate) fn candidates(
     mentions: Vec<Mention>,
     same_person: impl Fn(usize, usize) -> bool,
 ) -> Vec<Candidate> {

@@ -20,7 +20,7 @@ const ROOT: u32 = 0;
 /// Lists of lists are kept flat (one vector of items and one of where each list
 /// starts), so a million titles take a few allocations rather than a few million.
 #[derive(Debug, Clone)]
-pub struct TitleIndex {
+pub(crate) struct TitleIndex {
     /// For each paper (by index): the normalised variants of its title, the normalised
     /// title itself first.
     variants: Vec<Vec<String>>,
@@ -93,14 +93,14 @@ fn variants(title: &str, normalized: String) -> Vec<String> {
 impl TitleIndex {
     /// Indexes `titles` (one per paper, in paper order).
     #[cfg(test)]
-    pub fn new<'a>(titles: impl Iterator<Item = &'a str>) -> TitleIndex {
+    pub(crate) fn new<'a>(titles: impl Iterator<Item = &'a str>) -> TitleIndex {
         let titles: Vec<(&str, String)> = titles.map(|title| (title, normalize(title))).collect();
         TitleIndex::with_normalized(titles.into_iter())
     }
 
     /// [`TitleIndex::new`] of titles given with their [`normalize`]d forms, made once
     /// for every use.
-    pub fn with_normalized<'a>(
+    pub(crate) fn with_normalized<'a>(
         titles: impl ExactSizeIterator<Item = (&'a str, String)>,
     ) -> TitleIndex {
         // Most titles end in a word of their own, so each adds about a word and a node.
@@ -184,7 +184,7 @@ impl TitleIndex {
     }
 
     /// Whether `word` (normalised) is a word of some title's normalised form.
-    pub fn is_title_word(&self, word: &str) -> bool {
+    pub(crate) fn is_title_word(&self, word: &str) -> bool {
         match self.vocabulary.get(word.as_bytes()) {
             Some(&id) => self.title_word[id as usize],
             None => word.is_empty() && self.empty_title,
@@ -210,7 +210,7 @@ impl TitleIndex {
 
     /// The words of `answer` (already normalised) as vocabulary ids, `u32::MAX` for a
     /// word of no title: computed once, then used to find titles and to count words.
-    pub fn words(&self, answer: &str) -> Vec<u32> {
+    pub(crate) fn words(&self, answer: &str) -> Vec<u32> {
         // Split as bytes: a space is never inside a character, and the vocabulary is
         // keyed by bytes, so the words need not be checked as text again. Sized first:
         // grown from nothing, the vector of a long answer moved twice or more.
@@ -226,12 +226,12 @@ impl TitleIndex {
 
     /// The papers whose title is present in `answer` (already normalised), ascending.
     #[cfg(test)]
-    pub fn present(&self, answer: &str) -> Vec<usize> {
+    pub(crate) fn present(&self, answer: &str) -> Vec<usize> {
         self.present_words(answer, &self.words(answer))
     }
 
     /// [`TitleIndex::present`] with the answer's [`TitleIndex::words`] already known.
-    pub fn present_words(&self, answer: &str, words: &[u32]) -> Vec<usize> {
+    pub(crate) fn present_words(&self, answer: &str, words: &[u32]) -> Vec<usize> {
         // A variant occurs as whole words exactly when its word sequence is a run of the
         // answer's words: walk the trie from every word of the answer.
         let mut found: Vec<usize> = Vec::new();
@@ -292,12 +292,12 @@ impl TitleIndex {
     /// The share of `paper`'s words of three or more letters present as words of
     /// `answer` (normalised), with the counts, or `None` when it has no such words.
     #[cfg(test)]
-    pub fn word_share(&self, paper: usize, answer: &str) -> Option<(usize, usize)> {
+    pub(crate) fn word_share(&self, paper: usize, answer: &str) -> Option<(usize, usize)> {
         self.word_share_words(paper, &self.words(answer))
     }
 
     /// [`TitleIndex::word_share`] with the answer's [`TitleIndex::words`] already known.
-    pub fn word_share_words(&self, paper: usize, words: &[u32]) -> Option<(usize, usize)> {
+    pub(crate) fn word_share_words(&self, paper: usize, words: &[u32]) -> Option<(usize, usize)> {
         let ids = &self.content[self.content_start[paper]..self.content_start[paper + 1]];
         if ids.is_empty() {
             return None;

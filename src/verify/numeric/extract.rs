@@ -14,7 +14,7 @@ use crate::verify::answer_marker::{self, MOST_MARKERS};
 
 /// Where the final answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     /// After `####`.
     Hashes,
     /// Inside `\boxed{}`.
@@ -27,7 +27,7 @@ pub enum Place {
 
 /// What an output offers as its final answer.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Final {
+pub(crate) enum Final {
     /// The distinct numbers offered (one, or several: a hedge), as written, and where.
     Numbers(Vec<(Number, String)>, Place),
     /// A `\boxed{}` that holds no number (`\sqrt{2}`, `x+1`): its content.
@@ -60,7 +60,7 @@ static TEXT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// LaTeX that spells numbers, made plain: `\frac{1}{2}` is `1/2`, `\%` is `%`, `1{,}000`
 /// is `1,000`, `\text{ or }` is ` or `, spacing commands go.
-pub fn plain(text: &str) -> String {
+pub(crate) fn plain(text: &str) -> String {
     if !text.contains('\\') && !text.contains('{') {
         return text.to_string();
     }
@@ -102,7 +102,7 @@ fn joins(gap: &str) -> bool {
 
 /// At most this many numbers make one offered answer: a longer list is a hedge all the
 /// same, and the bound keeps the work on any input linear.
-pub const MOST_OFFERED: usize = 1000;
+pub(crate) const MOST_OFFERED: usize = 1000;
 
 /// The numbers offered from `first` on: it and each next one joined to it.
 fn run_from(text: &str, numbers: &[Number], first: usize) -> Vec<Number> {
@@ -205,7 +205,7 @@ fn distinct(numbers: Vec<(Number, String)>) -> Vec<(Number, String)> {
 }
 
 /// The final answer of `output`.
-pub fn final_answer(output: &str) -> Final {
+pub(crate) fn final_answer(output: &str) -> Final {
     let text = plain(output);
     let text = text.as_str();
     // `####`: every occurrence offers its numbers (the last MOST_MARKERS of them, so a

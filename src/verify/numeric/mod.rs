@@ -13,18 +13,18 @@ use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape};
 
 /// Feedback names at most this many of the numbers offered.
-pub const SHOWN: usize = 10;
+pub(crate) const SHOWN: usize = 10;
 
 /// The `numeric` verifier.
-pub type NumericVerifier = OneAnswer<Numeric>;
+pub(crate) type NumericVerifier = OneAnswer<Numeric>;
 
 /// The rule of the `numeric` verifier.
 #[derive(Debug, Clone, Copy)]
-pub struct Numeric;
+pub(crate) struct Numeric;
 
 /// One task's expected number.
 #[derive(Debug, Clone)]
-pub struct Expected {
+pub(crate) struct Expected {
     number: Number,
     /// As the truth writes it, for feedback.
     shown: String,

@@ -5,7 +5,7 @@
 
 /// A number's value as written (before any percent sign is applied).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Value {
+pub(crate) struct Value {
     /// The value.
     pub float: f64,
     /// The value, when it is an integer that fits an `i128`: integers compare exactly.
@@ -14,7 +14,7 @@ pub struct Value {
 
 /// One number found in a text.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Number {
+pub(crate) struct Number {
     /// The value before any percent sign: `50` for `50%`.
     pub written: Value,
     /// Whether a `%`, `\%` or the word `percent` follows it.
@@ -27,11 +27,11 @@ pub struct Number {
 
 /// Two values that are not both integers agree when they differ by at most this share
 /// of the larger magnitude.
-pub const RELATIVE_TOLERANCE: f64 = 1e-6;
+pub(crate) const RELATIVE_TOLERANCE: f64 = 1e-6;
 
 impl Number {
     /// The value the number stands for: `0.5` for `50%`.
-    pub fn value(&self) -> Value {
+    pub(crate) fn value(&self) -> Value {
         if !self.percent {
             return self.written;
         }
@@ -49,7 +49,7 @@ impl Number {
 
 /// Whether two values are equal: exactly when both are integers, else within
 /// [`RELATIVE_TOLERANCE`].
-pub fn same(a: Value, b: Value) -> bool {
+pub(crate) fn same(a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.integer, b.integer) {
         return x == y;
     }
@@ -59,7 +59,7 @@ pub fn same(a: Value, b: Value) -> bool {
 
 /// Whether `answer` gives the number `truth`: the same value (`1/2`, `0.5` and `50%`
 /// agree), or one side is a percent and the other is its number (`50%` and `50`).
-pub fn agree(answer: &Number, truth: &Number) -> bool {
+pub(crate) fn agree(answer: &Number, truth: &Number) -> bool {
     same(answer.value(), truth.value())
         || (truth.percent && same(answer.value(), truth.written))
         || (answer.percent && same(answer.written, truth.value()))
@@ -81,7 +81,7 @@ const MINUS: &str = "\u{2212}";
 /// Every number in `text`, in order. A number does not start inside a word (`H2O`,
 /// `v3`); a minus sign counts when it does not follow a letter or digit (`3-5` is two
 /// numbers, a range); a period that no digit follows ends the sentence, not the number.
-pub fn scan(text: &str) -> Vec<Number> {
+pub(crate) fn scan(text: &str) -> Vec<Number> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut at = 0;
