@@ -478,6 +478,9 @@ fn repeats_reduce_by_their_definitions() {
     // Mode: the most frequent value, ties to the one seen first; majority: more than half.
     assert_eq!(Repeats::Mode.reduce(&[0.0, 1.0, 1.0, 0.0, 0.5]), Some(0.0));
     assert_eq!(Repeats::Mode.reduce(&[0.5, 1.0, 1.0]), Some(1.0));
+    // The tie goes to the value seen first even when it is the larger one (not the
+    // first in the order of the values' bits).
+    assert_eq!(Repeats::Mode.reduce(&[1.0, 0.0, 0.0, 1.0]), Some(1.0));
     assert_eq!(Repeats::Majority.reduce(&[1.0, 0.0, 1.0]), Some(1.0));
     assert_eq!(Repeats::Majority.reduce(&[1.0, 0.0, 1.0, 0.0]), None);
     assert_eq!(Repeats::Majority.reduce(&[-0.0, 0.0, 1.0]), Some(0.0));
