@@ -59,7 +59,7 @@ pub(crate) fn run(
 ) -> anyhow::Result<CommandOutcome> {
     let run = sequential(&request.files, settings, ledger)?;
     let mut writes = Vec::new();
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = run.warning.iter().cloned().collect();
     if let Some(dir) = &request.report_dir {
         let files = report_files(dir, &run)?;
         notes.push(format!("wrote {} files to {}", files.len(), dir.display()));
@@ -110,6 +110,8 @@ pub(crate) struct SequentialRun {
     pub plot: EValuePlot,
     /// Where the verdict leaves the exit status.
     pub status: Standing,
+    /// The warning for a torn last record of the ledger, naming its row.
+    pub warning: Option<String>,
 }
 
 /// The pairs to monitor, in the order: (difference, stratum) for each.
@@ -144,7 +146,7 @@ pub(crate) fn sequential(
     // Owned: the recorder is lent out again to record the attempt.
     let path = recorder.path().to_path_buf();
     let declared = settings.alpha.get();
-    let records = read_records(&path)?;
+    let (records, torn) = read_records(&path)?;
     let digests = |used: u64| used_digests(&ordered, used as usize);
     // A run decided before on the same pairs (a longer file decided at the same look)
     // repeats that attempt: nothing is spent again.
@@ -162,7 +164,7 @@ pub(crate) fn sequential(
                 )
         {
             let info = ledger_info(&path, record, true, earlier.len() as u64);
-            return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)));
+            return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)).warned(torn));
         }
     }
     // An undecided run records nothing: it runs at the alpha its attempt will have.
@@ -171,7 +173,7 @@ pub(crate) fn sequential(
     let peek = run_at(next.alpha)?;
     if peek.status() == Standing::Continue {
         let info = ledger_info(&path, &next.record(placeholder()), false, next.attempt - 1);
-        return Ok(finish(&peek, &ordered, settings, inputs, Some(info)));
+        return Ok(finish(&peek, &ordered, settings, inputs, Some(info)).warned(torn));
     }
     // The attempt is identified by the pairs used up to the decision, so a longer file
     // decided at the same look repeats it instead of spending again.
@@ -200,7 +202,8 @@ pub(crate) fn sequential(
         Ok((decision, monitor))
     })?;
     let info = ledger_info(&path, &entry.record, entry.repeated, entry.attempts);
-    Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)))
+    // Read again under the lock: the warning of the read that the append follows.
+    Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)).warned(entry.warning))
 }
 
 fn placeholder() -> ledger::Decision {
@@ -214,14 +217,17 @@ fn placeholder() -> ledger::Decision {
     }
 }
 
-/// The records of the ledger at `path` (none when it does not exist yet).
-fn read_records(path: &Path) -> anyhow::Result<Vec<ledger::Record>> {
+/// The records of the ledger at `path` (none when it does not exist yet) and the
+/// warning for a torn last record, if any.
+fn read_records(path: &Path) -> anyhow::Result<(Vec<ledger::Record>, Option<String>)> {
     if !path.exists() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     // The same guarded read as `ledger show`: no FIFO, no device, at most the cap.
     let text = crate::atomic::ledger::read_guarded(path)?;
-    Ok(ledger::read_ledger(&path.display().to_string(), &text)?.records)
+    let source = path.display().to_string();
+    let ledger = ledger::read_ledger(&source, &text)?;
+    Ok((ledger.records, ledger.tail.warning(&source)))
 }
 
 /// The identity of a decided run in the ledger: SHA-256 of the first `used` pairs in
@@ -417,6 +423,14 @@ fn finish(
         report,
         plot,
         status: monitor.status(),
+        warning: None,
+    }
+}
+
+impl SequentialRun {
+    /// This run with the ledger's warning.
+    fn warned(self, warning: Option<String>) -> SequentialRun {
+        SequentialRun { warning, ..self }
     }
 }
 
@@ -604,4 +618,109 @@ pub(crate) fn power(
         SummaryFormat::Text => power_text(&report),
     };
     Ok(CommandOutcome::new(Status::Success, stdout))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::atomic::ledger::{Entry, record_or_repeat};
+    use crate::pipeline::outcome::Decide;
+
+    /// The ledger file as `admit --ledger` takes it: [`record_or_repeat`] under its lock.
+    struct FileLedger(PathBuf);
+
+    impl AttemptLedger for FileLedger {
+        fn path(&self) -> &Path {
+            &self.0
+        }
+
+        fn take_attempt(
+            &mut self,
+            on: AttemptOn<'_>,
+            decide: Decide<'_>,
+        ) -> anyhow::Result<Entry<()>> {
+            record_or_repeat(
+                &self.0,
+                on.holdout_sha256,
+                on.declared_alpha,
+                on.inputs,
+                |alpha| decide(alpha).map(|decision| (decision, ())),
+            )
+        }
+    }
+
+    /// An order of 40 tasks; the candidate wins the first `wins` and loses none.
+    fn files(dir: &Path, wins: usize) -> SequentialFiles {
+        let order: String = (0..40).map(|i| format!("t{i:03}\n")).collect();
+        let scores = |correct: u8| -> String {
+            let rows: String = (0..wins)
+                .map(|i| format!("t{i:03},{correct},{correct}\n"))
+                .collect();
+            format!("task_id,correct,score\n{rows}")
+        };
+        fs::write(dir.join("order.csv"), format!("task_id\n{order}")).unwrap();
+        fs::write(dir.join("b.csv"), scores(0)).unwrap();
+        fs::write(dir.join("c.csv"), scores(1)).unwrap();
+        SequentialFiles {
+            baseline: dir.join("b.csv"),
+            candidate: dir.join("c.csv"),
+            order: dir.join("order.csv"),
+        }
+    }
+
+    fn run_on(files: &SequentialFiles, ledger: &Path) -> SequentialRun {
+        let settings = SequentialSettings {
+            alpha: Alpha::new(0.05).unwrap(),
+            margin: 0.0,
+            test: TestChoice::Auto,
+            zero: ZeroMethod::Wilcox,
+            strata: None,
+        };
+        let mut recorder = FileLedger(ledger.to_path_buf());
+        sequential(files, &settings, Some(&mut recorder)).unwrap()
+    }
+
+    /// A ledger whose last append was cut short (killed between two writes) is named
+    /// in a warning on every path: the run that continues, the one that repeats an
+    /// attempt, and the one that records a new attempt (and so removes the torn row).
+    #[test]
+    fn a_torn_ledger_is_warned_of_on_every_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = dir.path().join("ledger.jsonl");
+        let decided = files(dir.path(), 30);
+        let first = run_on(&decided, &ledger);
+        assert_eq!(first.status, Standing::Admitted);
+        assert_eq!(first.warning, None);
+        let whole = fs::read_to_string(&ledger).unwrap();
+        let torn = format!("{whole}{}", &whole[..whole.len() / 2]);
+        let warned = |run: &SequentialRun| {
+            let warning = run.warning.as_deref().unwrap_or_default();
+            assert!(
+                warning.contains("row 2: an append was cut short"),
+                "{warning:?}"
+            );
+        };
+
+        fs::write(&ledger, &torn).unwrap();
+        let repeat = run_on(&decided, &ledger);
+        assert!(repeat.report.ledger.as_ref().unwrap().repeated);
+        warned(&repeat);
+
+        let undecided = files(dir.path(), 2);
+        let pending = run_on(&undecided, &ledger);
+        assert_eq!(pending.status, Standing::Continue);
+        warned(&pending);
+        assert_eq!(fs::read_to_string(&ledger).unwrap(), torn);
+
+        let mut lost = files(dir.path(), 30);
+        let candidate = fs::read_to_string(&lost.candidate).unwrap();
+        lost.candidate = dir.path().join("c2.csv");
+        fs::write(&lost.candidate, candidate.replace("t001,1", "t001,0")).unwrap();
+        let second = run_on(&lost, &ledger);
+        assert_eq!(second.report.ledger.as_ref().unwrap().attempt, 2);
+        warned(&second);
+        assert_eq!(fs::read_to_string(&ledger).unwrap().lines().count(), 2);
+    }
 }
