@@ -147,9 +147,9 @@ pub(crate) fn sequential(
     let path = recorder.path().to_path_buf();
     let declared = settings.alpha.get();
     let (records, torn) = read_records(&path)?;
-    let digests = |used: u64| used_digests(&ordered, used as usize);
     // A run decided before on the same pairs (a longer file decided at the same look)
-    // repeats that attempt: nothing is spent again.
+    // with the same test, p-value and verdict repeats that attempt: nothing is spent
+    // again.
     let earlier: Vec<&ledger::Record> = records
         .iter()
         .filter(|r| r.holdout_sha256 == holdout_sha256)
@@ -157,11 +157,7 @@ pub(crate) fn sequential(
     for record in &earlier {
         let monitor = run_at(record.level()?)?;
         if monitor.status() != Standing::Continue
-            && digests(monitor.pairs())
-                == (
-                    record.baseline_sha256.clone(),
-                    record.candidate_sha256.clone(),
-                )
+            && record.repeated_by(&decision(&monitor, &ordered))
         {
             let info = ledger_info(&path, record, true, earlier.len() as u64);
             return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)).warned(torn));
@@ -177,7 +173,7 @@ pub(crate) fn sequential(
     }
     // The attempt is identified by the pairs used up to the decision, so a longer file
     // decided at the same look repeats it instead of spending again.
-    let (baseline_sha256, candidate_sha256) = digests(peek.pairs());
+    let (baseline_sha256, candidate_sha256) = used_digests(&ordered, peek.pairs() as usize);
     let look = AttemptOn {
         holdout_sha256: &holdout_sha256,
         declared_alpha: declared,
@@ -188,22 +184,28 @@ pub(crate) fn sequential(
     };
     let entry = decide_under(recorder, look, |alpha| {
         let monitor = run_at(alpha)?;
-        let decision = ledger::Decision {
-            candidate_sha256: candidate_sha256.clone(),
-            baseline_sha256: baseline_sha256.clone(),
-            test: format!("sequential-{}", test_name(ordered.binary)),
-            n: monitor.pairs(),
-            p_improvement: p_improvement(&monitor),
-            verdict: match monitor.status() {
-                Standing::Admitted => Verdict::Admitted,
-                _ => Verdict::Refused,
-            },
-        };
-        Ok((decision, monitor))
+        Ok((decision(&monitor, &ordered), monitor))
     })?;
     let info = ledger_info(&path, &entry.record, entry.repeated, entry.attempts);
     // Read again under the lock: the warning of the read that the append follows.
     Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)).warned(entry.warning))
+}
+
+/// What a decided `monitor` records: the attempt is identified by the pairs used up to
+/// the decision ([`used_digests`]).
+fn decision(monitor: &Monitor, ordered: &Ordered) -> ledger::Decision {
+    let (baseline_sha256, candidate_sha256) = used_digests(ordered, monitor.pairs() as usize);
+    ledger::Decision {
+        candidate_sha256,
+        baseline_sha256,
+        test: format!("sequential-{}", test_name(ordered.binary)),
+        n: monitor.pairs(),
+        p_improvement: p_improvement(monitor),
+        verdict: match monitor.status() {
+            Standing::Admitted => Verdict::Admitted,
+            _ => Verdict::Refused,
+        },
+    }
 }
 
 fn placeholder() -> ledger::Decision {
@@ -671,15 +673,54 @@ mod tests {
     }
 
     fn run_on(files: &SequentialFiles, ledger: &Path) -> SequentialRun {
+        run_under(files, ledger, TestChoice::Auto)
+    }
+
+    fn run_under(files: &SequentialFiles, ledger: &Path, test: TestChoice) -> SequentialRun {
         let settings = SequentialSettings {
             alpha: Alpha::new(0.05).unwrap(),
             margin: 0.0,
-            test: TestChoice::Auto,
+            test,
             zero: ZeroMethod::Wilcox,
             strata: None,
         };
         let mut recorder = FileLedger(ledger.to_path_buf());
         sequential(files, &settings, Some(&mut recorder)).unwrap()
+    }
+
+    /// The same pairs decided at the same look under another test, with another
+    /// verdict, are a new look at the holdout: a new attempt at the next alpha, not a
+    /// repeat of the first (which would admit at the first attempt's alpha for free).
+    /// On these 20 tasks (13 wins, 4 losses, 3 ties; holdout 20) at attempt 1's alpha
+    /// 0.030396, neither e-value crosses; at the last look the signed-rank test refuses
+    /// (every |difference| is 1, so its p is the sign test's, 3214/2^17 = 0.02452, above
+    /// its alpha 0.022797) and the exact binomial look admits (13 wins of 17 reach its
+    /// critical count 13).
+    #[test]
+    fn another_test_with_another_verdict_is_a_new_attempt() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = dir.path().join("ledger.jsonl");
+        let outcomes = "01 10 10 01 01 11 11 01 01 11 01 01 01 01 01 10 01 10 01 01";
+        let (mut base, mut cand) = (String::new(), String::new());
+        for (i, pair) in outcomes.split(' ').enumerate() {
+            let (b, c) = (&pair[..1], &pair[1..]);
+            base.push_str(&format!("t{i:03},{b},{b}\n"));
+            cand.push_str(&format!("t{i:03},{c},{c}\n"));
+        }
+        let files = files(dir.path(), 0);
+        let header = "task_id,correct,score\n";
+        fs::write(&files.baseline, format!("{header}{base}")).unwrap();
+        fs::write(&files.candidate, format!("{header}{cand}")).unwrap();
+        let order: String = (0..20).map(|i| format!("t{i:03}\n")).collect();
+        fs::write(&files.order, format!("task_id\n{order}")).unwrap();
+
+        let first = run_under(&files, &ledger, TestChoice::SignedRank);
+        assert_eq!((first.status, first.report.look), (Standing::Refused, 20));
+        let second = run_under(&files, &ledger, TestChoice::Auto);
+        assert_eq!(second.report.look, 20);
+        let info = second.report.ledger.as_ref().unwrap();
+        assert_eq!((info.attempt, info.repeated), (2, false));
+        assert_eq!(fs::read_to_string(&ledger).unwrap().lines().count(), 2);
     }
 
     /// A ledger whose last append was cut short (killed between two writes) is named
