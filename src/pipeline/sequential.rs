@@ -59,7 +59,7 @@ pub(crate) fn run(
 ) -> anyhow::Result<CommandOutcome> {
     let run = sequential(&request.files, settings, ledger)?;
     let mut writes = Vec::new();
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = run.warning.iter().cloned().collect();
     if let Some(dir) = &request.report_dir {
         let files = report_files(dir, &run)?;
         notes.push(format!("wrote {} files to {}", files.len(), dir.display()));
@@ -110,6 +110,8 @@ pub(crate) struct SequentialRun {
     pub plot: EValuePlot,
     /// Where the verdict leaves the exit status.
     pub status: Standing,
+    /// The warning for a torn last record of the ledger, naming its row.
+    pub warning: Option<String>,
 }
 
 /// The pairs to monitor, in the order: (difference, stratum) for each.
@@ -144,10 +146,10 @@ pub(crate) fn sequential(
     // Owned: the recorder is lent out again to record the attempt.
     let path = recorder.path().to_path_buf();
     let declared = settings.alpha.get();
-    let records = read_records(&path)?;
-    let digests = |used: u64| used_digests(&ordered, used as usize);
+    let (records, torn) = read_records(&path)?;
     // A run decided before on the same pairs (a longer file decided at the same look)
-    // repeats that attempt: nothing is spent again.
+    // with the same test, p-value and verdict repeats that attempt: nothing is spent
+    // again.
     let earlier: Vec<&ledger::Record> = records
         .iter()
         .filter(|r| r.holdout_sha256 == holdout_sha256)
@@ -155,14 +157,10 @@ pub(crate) fn sequential(
     for record in &earlier {
         let monitor = run_at(record.level()?)?;
         if monitor.status() != Standing::Continue
-            && digests(monitor.pairs())
-                == (
-                    record.baseline_sha256.clone(),
-                    record.candidate_sha256.clone(),
-                )
+            && record.repeated_by(&decision(&monitor, &ordered))
         {
             let info = ledger_info(&path, record, true, earlier.len() as u64);
-            return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)));
+            return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)).warned(torn));
         }
     }
     // An undecided run records nothing: it runs at the alpha its attempt will have.
@@ -171,11 +169,11 @@ pub(crate) fn sequential(
     let peek = run_at(next.alpha)?;
     if peek.status() == Standing::Continue {
         let info = ledger_info(&path, &next.record(placeholder()), false, next.attempt - 1);
-        return Ok(finish(&peek, &ordered, settings, inputs, Some(info)));
+        return Ok(finish(&peek, &ordered, settings, inputs, Some(info)).warned(torn));
     }
     // The attempt is identified by the pairs used up to the decision, so a longer file
     // decided at the same look repeats it instead of spending again.
-    let (baseline_sha256, candidate_sha256) = digests(peek.pairs());
+    let (baseline_sha256, candidate_sha256) = used_digests(&ordered, peek.pairs() as usize);
     let look = AttemptOn {
         holdout_sha256: &holdout_sha256,
         declared_alpha: declared,
@@ -186,21 +184,28 @@ pub(crate) fn sequential(
     };
     let entry = decide_under(recorder, look, |alpha| {
         let monitor = run_at(alpha)?;
-        let decision = ledger::Decision {
-            candidate_sha256: candidate_sha256.clone(),
-            baseline_sha256: baseline_sha256.clone(),
-            test: format!("sequential-{}", test_name(ordered.binary)),
-            n: monitor.pairs(),
-            p_improvement: p_improvement(&monitor),
-            verdict: match monitor.status() {
-                Standing::Admitted => Verdict::Admitted,
-                _ => Verdict::Refused,
-            },
-        };
-        Ok((decision, monitor))
+        Ok((decision(&monitor, &ordered), monitor))
     })?;
     let info = ledger_info(&path, &entry.record, entry.repeated, entry.attempts);
-    Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)))
+    // Read again under the lock: the warning of the read that the append follows.
+    Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)).warned(entry.warning))
+}
+
+/// What a decided `monitor` records: the attempt is identified by the pairs used up to
+/// the decision ([`used_digests`]).
+fn decision(monitor: &Monitor, ordered: &Ordered) -> ledger::Decision {
+    let (baseline_sha256, candidate_sha256) = used_digests(ordered, monitor.pairs() as usize);
+    ledger::Decision {
+        candidate_sha256,
+        baseline_sha256,
+        test: format!("sequential-{}", test_name(ordered.binary)),
+        n: monitor.pairs(),
+        p_improvement: p_improvement(monitor),
+        verdict: match monitor.status() {
+            Standing::Admitted => Verdict::Admitted,
+            _ => Verdict::Refused,
+        },
+    }
 }
 
 fn placeholder() -> ledger::Decision {
@@ -214,14 +219,17 @@ fn placeholder() -> ledger::Decision {
     }
 }
 
-/// The records of the ledger at `path` (none when it does not exist yet).
-fn read_records(path: &Path) -> anyhow::Result<Vec<ledger::Record>> {
+/// The records of the ledger at `path` (none when it does not exist yet) and the
+/// warning for a torn last record, if any.
+fn read_records(path: &Path) -> anyhow::Result<(Vec<ledger::Record>, Option<String>)> {
     if !path.exists() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     // The same guarded read as `ledger show`: no FIFO, no device, at most the cap.
     let text = crate::atomic::ledger::read_guarded(path)?;
-    Ok(ledger::read_ledger(&path.display().to_string(), &text)?.records)
+    let source = path.display().to_string();
+    let ledger = ledger::read_ledger(&source, &text)?;
+    Ok((ledger.records, ledger.tail.warning(&source)))
 }
 
 /// The identity of a decided run in the ledger: SHA-256 of the first `used` pairs in
@@ -417,6 +425,14 @@ fn finish(
         report,
         plot,
         status: monitor.status(),
+        warning: None,
+    }
+}
+
+impl SequentialRun {
+    /// This run with the ledger's warning.
+    fn warned(self, warning: Option<String>) -> SequentialRun {
+        SequentialRun { warning, ..self }
     }
 }
 
@@ -604,4 +620,148 @@ pub(crate) fn power(
         SummaryFormat::Text => power_text(&report),
     };
     Ok(CommandOutcome::new(Status::Success, stdout))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::atomic::ledger::{Entry, record_or_repeat};
+    use crate::pipeline::outcome::Decide;
+
+    /// The ledger file as `admit --ledger` takes it: [`record_or_repeat`] under its lock.
+    struct FileLedger(PathBuf);
+
+    impl AttemptLedger for FileLedger {
+        fn path(&self) -> &Path {
+            &self.0
+        }
+
+        fn take_attempt(
+            &mut self,
+            on: AttemptOn<'_>,
+            decide: Decide<'_>,
+        ) -> anyhow::Result<Entry<()>> {
+            record_or_repeat(
+                &self.0,
+                on.holdout_sha256,
+                on.declared_alpha,
+                on.inputs,
+                |alpha| decide(alpha).map(|decision| (decision, ())),
+            )
+        }
+    }
+
+    /// An order of 40 tasks; the candidate wins the first `wins` and loses none.
+    fn files(dir: &Path, wins: usize) -> SequentialFiles {
+        let order: String = (0..40).map(|i| format!("t{i:03}\n")).collect();
+        let scores = |correct: u8| -> String {
+            let rows: String = (0..wins)
+                .map(|i| format!("t{i:03},{correct},{correct}\n"))
+                .collect();
+            format!("task_id,correct,score\n{rows}")
+        };
+        fs::write(dir.join("order.csv"), format!("task_id\n{order}")).unwrap();
+        fs::write(dir.join("b.csv"), scores(0)).unwrap();
+        fs::write(dir.join("c.csv"), scores(1)).unwrap();
+        SequentialFiles {
+            baseline: dir.join("b.csv"),
+            candidate: dir.join("c.csv"),
+            order: dir.join("order.csv"),
+        }
+    }
+
+    fn run_on(files: &SequentialFiles, ledger: &Path) -> SequentialRun {
+        run_under(files, ledger, TestChoice::Auto)
+    }
+
+    fn run_under(files: &SequentialFiles, ledger: &Path, test: TestChoice) -> SequentialRun {
+        let settings = SequentialSettings {
+            alpha: Alpha::new(0.05).unwrap(),
+            margin: 0.0,
+            test,
+            zero: ZeroMethod::Wilcox,
+            strata: None,
+        };
+        let mut recorder = FileLedger(ledger.to_path_buf());
+        sequential(files, &settings, Some(&mut recorder)).unwrap()
+    }
+
+    /// The same pairs decided at the same look under another test, with another
+    /// verdict, are a new look at the holdout: a new attempt at the next alpha, not a
+    /// repeat of the first (which would admit at the first attempt's alpha for free).
+    /// On these 20 tasks (13 wins, 4 losses, 3 ties; holdout 20) at attempt 1's alpha
+    /// 0.030396, neither e-value crosses; at the last look the signed-rank test refuses
+    /// (every |difference| is 1, so its p is the sign test's, 3214/2^17 = 0.02452, above
+    /// its alpha 0.022797) and the exact binomial look admits (13 wins of 17 reach its
+    /// critical count 13).
+    #[test]
+    fn another_test_with_another_verdict_is_a_new_attempt() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = dir.path().join("ledger.jsonl");
+        let outcomes = "01 10 10 01 01 11 11 01 01 11 01 01 01 01 01 10 01 10 01 01";
+        let (mut base, mut cand) = (String::new(), String::new());
+        for (i, pair) in outcomes.split(' ').enumerate() {
+            let (b, c) = (&pair[..1], &pair[1..]);
+            base.push_str(&format!("t{i:03},{b},{b}\n"));
+            cand.push_str(&format!("t{i:03},{c},{c}\n"));
+        }
+        let files = files(dir.path(), 0);
+        let header = "task_id,correct,score\n";
+        fs::write(&files.baseline, format!("{header}{base}")).unwrap();
+        fs::write(&files.candidate, format!("{header}{cand}")).unwrap();
+        let order: String = (0..20).map(|i| format!("t{i:03}\n")).collect();
+        fs::write(&files.order, format!("task_id\n{order}")).unwrap();
+
+        let first = run_under(&files, &ledger, TestChoice::SignedRank);
+        assert_eq!((first.status, first.report.look), (Standing::Refused, 20));
+        let second = run_under(&files, &ledger, TestChoice::Auto);
+        assert_eq!(second.report.look, 20);
+        let info = second.report.ledger.as_ref().unwrap();
+        assert_eq!((info.attempt, info.repeated), (2, false));
+        assert_eq!(fs::read_to_string(&ledger).unwrap().lines().count(), 2);
+    }
+
+    /// A ledger whose last append was cut short (killed between two writes) is named
+    /// in a warning on every path: the run that continues, the one that repeats an
+    /// attempt, and the one that records a new attempt (and so removes the torn row).
+    #[test]
+    fn a_torn_ledger_is_warned_of_on_every_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = dir.path().join("ledger.jsonl");
+        let decided = files(dir.path(), 30);
+        let first = run_on(&decided, &ledger);
+        assert_eq!(first.status, Standing::Admitted);
+        assert_eq!(first.warning, None);
+        let whole = fs::read_to_string(&ledger).unwrap();
+        let torn = format!("{whole}{}", &whole[..whole.len() / 2]);
+        let warned = |run: &SequentialRun| {
+            let warning = run.warning.as_deref().unwrap_or_default();
+            assert!(
+                warning.contains("row 2: an append was cut short"),
+                "{warning:?}"
+            );
+        };
+
+        fs::write(&ledger, &torn).unwrap();
+        let repeat = run_on(&decided, &ledger);
+        assert!(repeat.report.ledger.as_ref().unwrap().repeated);
+        warned(&repeat);
+
+        let undecided = files(dir.path(), 2);
+        let pending = run_on(&undecided, &ledger);
+        assert_eq!(pending.status, Standing::Continue);
+        warned(&pending);
+        assert_eq!(fs::read_to_string(&ledger).unwrap(), torn);
+
+        let mut lost = files(dir.path(), 30);
+        let candidate = fs::read_to_string(&lost.candidate).unwrap();
+        lost.candidate = dir.path().join("c2.csv");
+        fs::write(&lost.candidate, candidate.replace("t001,1", "t001,0")).unwrap();
+        let second = run_on(&lost, &ledger);
+        assert_eq!(second.report.ledger.as_ref().unwrap().attempt, 2);
+        warned(&second);
+        assert_eq!(fs::read_to_string(&ledger).unwrap().lines().count(), 2);
+    }
 }
