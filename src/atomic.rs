@@ -69,8 +69,8 @@ pub fn write_all_with(
     outputs: &[FileToWrite],
     write_temp: &mut dyn FnMut(&Path, &[u8]) -> io::Result<()>,
 ) -> anyhow::Result<()> {
-    if let Some(folder) = outputs.iter().find(|o| o.path.is_dir()) {
-        return Err(a_folder(&folder.path));
+    if let Some(error) = outputs.iter().find_map(|o| not_a_file(&o.path)) {
+        return Err(error);
     }
     let mut written: Vec<(PathBuf, &Path)> = Vec::new();
     let remove = |temps: &[(PathBuf, &Path)]| {
@@ -229,8 +229,8 @@ impl Streamed {
     /// Creates the temporary file, unless the final path is a folder (reported at
     /// [`Streamed::commit`]).
     fn start(&mut self) -> io::Result<&mut io::BufWriter<fs::File>> {
-        if self.path.is_dir() {
-            return Err(io::Error::other("a folder"));
+        if not_a_file(&self.path).is_some() {
+            return Err(io::Error::other("not a file"));
         }
         pending::track(&self.temp);
         let file = fs::File::create(&self.temp)?;
@@ -253,8 +253,8 @@ impl Streamed {
 
     /// [`Streamed::commit`], telling how many background syncs were made.
     fn commit_counting(mut self) -> anyhow::Result<usize> {
-        if self.path.is_dir() {
-            return Err(a_folder(&self.path));
+        if let Some(error) = not_a_file(&self.path) {
+            return Err(error);
         }
         if self.file.is_none() {
             self.write(b"");
@@ -292,11 +292,25 @@ impl Drop for Streamed {
 }
 
 /// The error of an output path that is a folder.
-fn a_folder(path: &Path) -> anyhow::Error {
-    anyhow::anyhow!(
-        "`{}` is a folder: give the path of a file to write",
-        path.display()
-    )
+/// Why an output cannot go to `path`: a folder, or a device, FIFO or socket, which
+/// the rename into place would replace (as root, `--out /dev/null` would leave a
+/// regular file where the device was). A symbolic link is fine: the rename replaces
+/// the link, not what it points to.
+fn not_a_file(path: &Path) -> Option<anyhow::Error> {
+    if path.is_dir() {
+        return Some(anyhow::anyhow!(
+            "`{}` is a folder: give the path of a file to write",
+            path.display()
+        ));
+    }
+    let kind = fs::symlink_metadata(path).ok()?.file_type();
+    (!kind.is_file() && !kind.is_symlink()).then(|| {
+        anyhow::anyhow!(
+            "`{}` is not a regular file (a device, FIFO or socket), and writing the output \
+             would replace it: give the path of a file to write",
+            path.display()
+        )
+    })
 }
 
 /// The error of a temporary file that could not be written.
@@ -449,6 +463,30 @@ mod tests {
         Streamed::new(&empty).commit().unwrap();
         assert_eq!(fs::read(&empty).unwrap(), b"");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_socket_at_an_output_path_is_refused_and_left_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("out.csv");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let other = dir.path().join("out.import.json");
+        let error = write_all(&[
+            FileToWrite::new(&socket, "a"),
+            FileToWrite::new(&other, "b"),
+        ])
+        .unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+        let mut streamed = Streamed::new(&socket);
+        streamed.write(b"a");
+        let error = streamed.commit().unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+        let kind = fs::symlink_metadata(&socket).unwrap().file_type();
+        assert!(kind.is_socket(), "the socket was replaced");
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "{left:?}");
     }
 
     #[test]

@@ -195,50 +195,58 @@ fn push_doubling_quotes(out: &mut String, text: &str) {
 mod tests {
     use super::*;
 
+    /// The CSV of one row of `cells`.
+    fn one_row(cells: &[Cell]) -> String {
+        let mut csv = CsvWriter::new();
+        csv.row(cells);
+        csv.finish()
+    }
+
     #[test]
     fn neutralises_formula_cells_but_not_numbers_evogate_wrote() {
-        let mut csv = CsvWriter::new();
-        csv.row(&[
-            Cell::Text("=HYPERLINK(\"x\")"),
-            Cell::Text("@SUM(A1)"),
-            Cell::Text("-1+2"),
-            Cell::Text("\tx"),
-            Cell::Trusted(&number(-0.25)),
-        ]);
         assert_eq!(
-            csv.finish(),
+            one_row(&[
+                Cell::Text("=HYPERLINK(\"x\")"),
+                Cell::Text("@SUM(A1)"),
+                Cell::Text("-1+2"),
+                Cell::Text("\tx"),
+                Cell::Trusted(&number(-0.25)),
+            ]),
             "\"'=HYPERLINK(\"\"x\"\")\",'@SUM(A1),'-1+2,'\tx,-0.25\n"
         );
     }
 
     #[test]
     fn neutralises_spaces_before_an_equals_sign_and_the_full_width_equals_sign() {
-        let mut csv = CsvWriter::new();
-        csv.row(&[
-            Cell::Text(" =1+1"),
-            Cell::Text("  =A1"),
-            Cell::Text("\u{ff1d}1+1"),
-            Cell::Text(" a=b"),
-        ]);
-        assert_eq!(csv.finish(), "' =1+1,'  =A1,'\u{ff1d}1+1,\" a=b\"\n");
+        assert_eq!(
+            one_row(&[
+                Cell::Text(" =1+1"),
+                Cell::Text("  =A1"),
+                Cell::Text("\u{ff1d}1+1"),
+                Cell::Text(" a=b"),
+            ]),
+            "' =1+1,'  =A1,'\u{ff1d}1+1,\" a=b\"\n"
+        );
     }
 
     #[test]
     fn writes_identifiers_unchanged() {
-        let mut csv = CsvWriter::new();
-        csv.row(&[Cell::Trusted("=1+1:capital"), Cell::Trusted("-x")]);
-        assert_eq!(csv.finish(), "=1+1:capital,-x\n");
+        assert_eq!(
+            one_row(&[Cell::Trusted("=1+1:capital"), Cell::Trusted("-x")]),
+            "=1+1:capital,-x\n"
+        );
     }
 
     #[test]
     fn quotes_commas_quotes_and_newlines() {
-        let mut csv = CsvWriter::new();
-        csv.row(&[
-            Cell::Text("a,b"),
-            Cell::Text("say \"hi\"\nbye"),
-            Cell::Text("plain"),
-        ]);
-        assert_eq!(csv.finish(), "\"a,b\",\"say \"\"hi\"\"\nbye\",plain\n");
+        assert_eq!(
+            one_row(&[
+                Cell::Text("a,b"),
+                Cell::Text("say \"hi\"\nbye"),
+                Cell::Text("plain"),
+            ]),
+            "\"a,b\",\"say \"\"hi\"\"\nbye\",plain\n"
+        );
     }
 
     proptest::proptest! {

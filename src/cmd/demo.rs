@@ -15,7 +15,9 @@ use crate::progress::Progress;
 
 /// Runs `demo`.
 pub(crate) fn run(args: DemoArgs) -> anyhow::Result<Printout> {
-    if args.out.is_file() {
+    // Anything but a folder (a file, a FIFO, a device) is refused here, before the
+    // demo runs in a temporary folder and would name it by its absolute path.
+    if args.out.exists() && !args.out.is_dir() {
         anyhow::bail!(
             "`{}` is a file, not a folder: give a folder to write the demo into",
             args.out.display()
@@ -65,5 +67,30 @@ impl Unpacked {
         self.folder
             .close()
             .context("cannot remove the demo's temporary folder")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_socket_as_the_demo_folder_is_refused_by_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("out");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let error = run(DemoArgs {
+            out: socket.clone(),
+        })
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            error,
+            format!(
+                "`{}` is a file, not a folder: give a folder to write the demo into",
+                socket.display()
+            )
+        );
     }
 }
