@@ -39,10 +39,17 @@ impl AnswerRule for Numeric {
         let text = plain.trim().trim_end_matches('.');
         let numbers = scan(text);
         match numbers.as_slice() {
-            [number] if number.start == 0 && number.end == text.len() => Ok(Expected {
-                number: *number,
-                shown: answer.to_string(),
-            }),
+            [number] if number.start == 0 && number.end == text.len() => {
+                if !number.value().float.is_finite() {
+                    return Err(format!(
+                        "`answer` `{answer}` is beyond the largest number evogate grades (about 1.8e308); check the value"
+                    ));
+                }
+                Ok(Expected {
+                    number: *number,
+                    shown: answer.to_string(),
+                })
+            }
             _ => Err(format!(
                 "`answer` `{answer}` is not one number; write an integer, decimal, fraction (3/4), percent (50%) or scientific notation (1.5e3)"
             )),

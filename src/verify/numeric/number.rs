@@ -48,10 +48,14 @@ impl Number {
 }
 
 /// Whether two values are equal: exactly when both are integers, else within
-/// [`RELATIVE_TOLERANCE`].
+/// [`RELATIVE_TOLERANCE`]. A value beyond `f64` (`1e400`, a 400-digit integer) equals
+/// nothing: infinity is within any share of itself, so it would equal every number.
 pub(crate) fn same(a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.integer, b.integer) {
         return x == y;
+    }
+    if !(a.float.is_finite() && b.float.is_finite()) {
+        return false;
     }
     let scale = a.float.abs().max(b.float.abs());
     (a.float - b.float).abs() <= RELATIVE_TOLERANCE * scale
@@ -352,5 +356,12 @@ mod tests {
         assert!(!agree(&one("0.333"), &one("1/3")));
         assert!(!agree(&one("1000001"), &one("1000000")));
         assert!(agree(&one("1,000,000"), &one("1e6")));
+        // Past f64's range a value is infinite, and agrees with nothing.
+        let huge = format!("7{}", "0".repeat(400));
+        for beyond in ["1e400", "-1e999", huge.as_str()] {
+            assert!(!agree(&one(beyond), &one("7")), "{beyond}");
+            assert!(!agree(&one("7"), &one(beyond)), "{beyond}");
+            assert!(!agree(&one(beyond), &one(beyond)), "{beyond}");
+        }
     }
 }

@@ -63,6 +63,11 @@ fn a_wrong_final_number_is_confidently_wrong_whatever_the_working_holds() {
         "expected 7, the final answer `\\sqrt{7}` is not a number"
     );
     assert_eq!(g.score, 0.0);
+    // A number too large for f64 is infinite, and no answer to any question.
+    let huge = format!("#### 7{}", "0".repeat(400));
+    for beyond in ["#### 1e400", "The answer is -1e999.", huge.as_str()] {
+        assert_eq!(outcome("eggs:gsm8k", beyond), (0.0, 0.5, 0.0), "{beyond}");
+    }
 }
 
 #[test]
@@ -127,6 +132,15 @@ fn a_truth_that_is_not_one_number_is_refused_naming_the_row() {
     let empty = "group,kind,question,answer\na,k,,1\n";
     let error = refusal("numeric", "n.csv", empty);
     assert!(error.contains("row 2: `question` is empty"), "{error}");
+    let error = refusal(
+        "numeric",
+        "n.csv",
+        "group,kind,question,answer\na,k,q,1e400\n",
+    );
+    assert!(
+        error.starts_with("`n.csv` row 2: `answer` `1e400` is beyond the largest number"),
+        "{error}"
+    );
     for bad in ["7 or 8", "x = 7", "7 apples"] {
         let truth = format!("group,kind,question,answer\na,k,q,{bad}\n");
         assert!(
