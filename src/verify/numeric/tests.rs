@@ -63,6 +63,12 @@ fn a_wrong_final_number_is_confidently_wrong_whatever_the_working_holds() {
         "expected 7, the final answer `\\sqrt{7}` is not a number"
     );
     assert_eq!(g.score, 0.0);
+    // Feedback quotes a long number as it quotes any response, cut to 60 characters.
+    let long = format!("#### 7.{}", "5".repeat(400));
+    assert_eq!(
+        grade("eggs:gsm8k", &long).feedback,
+        format!("expected 7, response said 7.{}...", "5".repeat(58))
+    );
     // A number too large for f64 is infinite, and no answer to any question.
     let huge = format!("#### 7{}", "0".repeat(400));
     for beyond in ["#### 1e400", "The answer is -1e999.", huge.as_str()] {
