@@ -71,7 +71,12 @@ fn a_wrong_final_number_is_confidently_wrong_whatever_the_working_holds() {
     );
     // A number too large for f64 is infinite, and no answer to any question.
     let huge = format!("#### 7{}", "0".repeat(400));
-    for beyond in ["#### 1e400", "The answer is -1e999.", huge.as_str()] {
+    for beyond in [
+        "#### 1e400",
+        "The answer is -1e999.",
+        huge.as_str(),
+        "#### 7e99999999999999999999",
+    ] {
         assert_eq!(outcome("eggs:gsm8k", beyond), (0.0, 0.5, 0.0), "{beyond}");
     }
 }
