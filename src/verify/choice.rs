@@ -257,6 +257,7 @@ impl AnswerRule for Choice {
 
 #[cfg(test)]
 mod tests {
+    use crate::verify::one_answer::testing::{assert_grades, refusal};
     use crate::verify::{Grade, Verifier, build};
 
     fn verifier() -> Box<dyn Verifier> {
@@ -275,7 +276,7 @@ mod tests {
 
     #[test]
     fn every_accepted_form_of_the_right_option_is_right() {
-        for output in [
+        let right = [
             "B",
             "(B)",
             "B.",
@@ -288,15 +289,9 @@ mod tests {
             "It's B.",
             "I choose option B because goggles cover the eyes.",
             "A) gloves protect hands\nB) goggles protect eyes\nC) no\nD) no\n\nANSWER: B",
-        ] {
-            let g = grade("lab:arc", output);
-            assert_eq!(
-                (g.correct, g.score),
-                (true, 1.0),
-                "{output:?}: {}",
-                g.feedback
-            );
-        }
+        ]
+        .map(|output| ("lab:arc", output));
+        assert_grades(grade, right, (true, 1.0, 1.0));
         assert_eq!(grade("lab:arc", "B").feedback, "correct option B");
         assert!(grade("ten:mmlu_pro", "The answer is (J)").correct);
         assert!(grade("city:mmlu", "Answer: Paris").correct);
@@ -336,22 +331,16 @@ mod tests {
 
     #[test]
     fn every_letter_a_to_d_is_no_choice() {
-        for output in [
+        let no_choice = [
             "A B C D",
             "The answer is A, B, C or D.",
             "(A) (B) (C) (D)",
             "Answer: A/B/C/D",
             "A) maybe\nB) maybe\nC) maybe\nD) maybe",
             "B, C or D",
-        ] {
-            let g = grade("lab:arc", output);
-            assert_eq!(
-                (g.correctness, g.composite, g.score),
-                (0.0, 0.0, 0.0),
-                "{output:?}: {}",
-                g.feedback
-            );
-        }
+        ]
+        .map(|output| ("lab:arc", output));
+        assert_grades(grade, no_choice, (false, 0.0, 0.0));
         assert_eq!(
             grade("tf:arc", "True or False").feedback,
             "named 2 of the 2 options, which is no choice; choose one; expected A (True)"
@@ -387,10 +376,7 @@ mod tests {
             ("x,k,q,A,a|A", "option B `A` is empty or repeats another"),
         ] {
             let truth = format!("group,kind,question,answer,options\n{row}\n");
-            let error = build("choice", "c.csv", truth.as_bytes())
-                .err()
-                .unwrap()
-                .to_string();
+            let error = refusal("choice", "c.csv", &truth);
             assert!(error.starts_with("`c.csv` row 2: "), "{error}");
             assert!(error.contains(message), "{error}");
         }

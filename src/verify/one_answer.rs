@@ -130,3 +130,37 @@ impl<R: AnswerRule> Verifier for OneAnswer<R> {
         R::grade(&self.truths[index], output)
     }
 }
+
+/// What the tests of the benchmark verifiers share: asserting the grade of many outputs
+/// at once, and reading the error a bad truth gets.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::verify::{Grade, build};
+
+    /// Asserts that each `(task, output)` of `cases`, graded by `grade`, is `correct`
+    /// with `correctness` and `composite`; a failure names the task, the output and the
+    /// feedback.
+    pub(crate) fn assert_grades<'a>(
+        grade: impl Fn(&str, &str) -> Grade,
+        cases: impl IntoIterator<Item = (&'a str, &'a str)>,
+        (correct, correctness, composite): (bool, f64, f64),
+    ) {
+        for (id, output) in cases {
+            let g = grade(id, output);
+            assert_eq!(
+                (g.correct, g.correctness, g.composite),
+                (correct, correctness, composite),
+                "{id} {output:?}: {}",
+                g.feedback
+            );
+        }
+    }
+
+    /// The message with which the verifier `name` refuses `truth`, read from `file`.
+    pub(crate) fn refusal(name: &str, file: &str, truth: &str) -> String {
+        match build(name, file, truth.as_bytes()) {
+            Ok(_) => panic!("the {name} verifier accepted {truth:?}"),
+            Err(error) => error.to_string(),
+        }
+    }
+}

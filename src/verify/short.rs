@@ -270,6 +270,7 @@ impl AnswerRule for Short {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verify::one_answer::testing::assert_grades;
     use crate::verify::{Verifier, build};
 
     fn verifier() -> Box<dyn Verifier> {
@@ -327,21 +328,15 @@ mod tests {
 
     #[test]
     fn exact_match_after_normalisation_is_right_and_f1_is_partial() {
-        for output in [
+        let right = [
             "Paris",
             "paris.",
             "The answer is Paris.",
             "Answer: **Paris**",
             "Paris\n\nIt is the capital.",
-        ] {
-            let g = grade("fr:capital", output);
-            assert_eq!(
-                (g.correct, g.score),
-                (true, 1.0),
-                "{output:?}: {}",
-                g.feedback
-            );
-        }
+        ]
+        .map(|output| ("fr:capital", output));
+        assert_grades(grade, right, (true, 1.0, 1.0));
         assert!(grade("band:music", "Beatles").correct);
         assert!(grade("dday:date", "June 6, 1944").correct);
         let g = grade("dday:date", "June 1944");
@@ -365,15 +360,9 @@ mod tests {
 
     #[test]
     fn two_answers_offered_are_a_hedge() {
-        for output in ["Paris or Lyon", "Lyon; Paris", "Answer: Paris / Marseille"] {
-            let g = grade("fr:capital", output);
-            assert_eq!(
-                (g.correct, g.correctness),
-                (false, 0.5),
-                "{output:?}: {}",
-                g.feedback
-            );
-        }
+        let hedges = ["Paris or Lyon", "Lyon; Paris", "Answer: Paris / Marseille"]
+            .map(|output| ("fr:capital", output));
+        assert_grades(grade, hedges, (false, 0.5, 0.75));
         assert_eq!(
             grade("fr:capital", "Paris or Lyon").feedback,
             "hedged: Paris among Paris, Lyon; give one answer"

@@ -10,7 +10,7 @@ pub(crate) mod number;
 use self::extract::{Final, final_answer, plain};
 use self::number::{Number, agree, scan};
 use super::one_answer::{AnswerRule, OneAnswer};
-use super::{Grade, Outcome, shape};
+use super::{Grade, Outcome, shape, shown_briefly};
 
 /// Feedback names at most this many of the numbers offered.
 pub(crate) const SHOWN: usize = 10;
@@ -39,10 +39,17 @@ impl AnswerRule for Numeric {
         let text = plain.trim().trim_end_matches('.');
         let numbers = scan(text);
         match numbers.as_slice() {
-            [number] if number.start == 0 && number.end == text.len() => Ok(Expected {
-                number: *number,
-                shown: answer.to_string(),
-            }),
+            [number] if number.start == 0 && number.end == text.len() => {
+                if !number.value().float.is_finite() {
+                    return Err(format!(
+                        "`answer` `{answer}` is beyond the largest number evogate grades (about 1.8e308); check the value"
+                    ));
+                }
+                Ok(Expected {
+                    number: *number,
+                    shown: answer.to_string(),
+                })
+            }
             _ => Err(format!(
                 "`answer` `{answer}` is not one number; write an integer, decimal, fraction (3/4), percent (50%) or scientific notation (1.5e3)"
             )),
@@ -64,19 +71,18 @@ impl AnswerRule for Numeric {
                 Outcome::Wrong,
                 format!(
                     "expected {expected}, the final answer `{}` is not a number",
-                    super::shown_briefly(&content)
+                    shown_briefly(&content)
                 ),
             ),
             Final::Numbers(numbers, _) => {
                 let right = numbers.iter().any(|(n, _)| agree(n, &truth.number));
-                let mut said: Vec<&str> = numbers
+                let mut said: Vec<String> = numbers
                     .iter()
                     .take(SHOWN)
-                    .map(|(_, shown)| shown.as_str())
+                    .map(|(_, shown)| shown_briefly(shown))
                     .collect();
-                let more = format!("... ({} in all)", numbers.len());
                 if numbers.len() > SHOWN {
-                    said.push(&more);
+                    said.push(format!("... ({} in all)", numbers.len()));
                 }
                 match (right, numbers.len()) {
                     (true, 1) => (Outcome::Right, format!("correct number {expected}")),

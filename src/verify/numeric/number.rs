@@ -48,10 +48,14 @@ impl Number {
 }
 
 /// Whether two values are equal: exactly when both are integers, else within
-/// [`RELATIVE_TOLERANCE`].
+/// [`RELATIVE_TOLERANCE`]. A value beyond `f64` (`1e400`, a 400-digit integer) equals
+/// nothing: infinity is within any share of itself, so it would equal every number.
 pub(crate) fn same(a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.integer, b.integer) {
         return x == y;
+    }
+    if !(a.float.is_finite() && b.float.is_finite()) {
+        return false;
     }
     let scale = a.float.abs().max(b.float.abs());
     (a.float - b.float).abs() <= RELATIVE_TOLERANCE * scale
@@ -202,7 +206,7 @@ fn exponent_at(text: &str, at: usize) -> Option<(i64, usize)> {
         let stop = digits_from(bytes, digits);
         let letter_follows = bytes.get(stop).is_some_and(u8::is_ascii_alphabetic);
         if stop > digits && !letter_follows {
-            return Some((text[at + 1..stop].parse().ok()?, stop));
+            return Some((power_of(&text[at + 1..stop]), stop));
         }
         return None;
     }
@@ -222,7 +226,7 @@ fn exponent_at(text: &str, at: usize) -> Option<(i64, usize)> {
     if length == sign {
         return None;
     }
-    let value: i64 = power[..length].parse().ok()?;
+    let value = power_of(&power[..length]);
     let mut stop = text.len() - power.len() + length;
     if braced {
         if bytes.get(stop) != Some(&b'}') {
@@ -231,6 +235,16 @@ fn exponent_at(text: &str, at: usize) -> Option<(i64, usize)> {
         stop += 1;
     }
     Some((value, stop))
+}
+
+/// The power a signed run of digits writes; one past `i64` saturates, so that
+/// `1e99999999999999999999` is too large a number rather than `1` and `e...` after it.
+fn power_of(digits: &str) -> i64 {
+    digits.parse().unwrap_or(if digits.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    })
 }
 
 /// Whether a percent sign follows at `at` (`%`, `\%`, ` percent`), and where it ends.
@@ -339,6 +353,7 @@ mod tests {
         );
         assert_eq!(values("5 eggs"), [(5.0, Some(5), false)]);
         assert_eq!(values("3e"), [(3.0, Some(3), false)]);
+        assert_eq!(values("3e-99999999999999999999"), [(0.0, None, false)]);
     }
 
     #[test]
@@ -352,5 +367,19 @@ mod tests {
         assert!(!agree(&one("0.333"), &one("1/3")));
         assert!(!agree(&one("1000001"), &one("1000000")));
         assert!(agree(&one("1,000,000"), &one("1e6")));
+        // Past f64's range a value is infinite, and agrees with nothing; so does a
+        // power past i64.
+        let huge = format!("7{}", "0".repeat(400));
+        for beyond in [
+            "1e400",
+            "-1e999",
+            huge.as_str(),
+            "1e99999999999999999999",
+            "1 × 10^{99999999999999999999}",
+        ] {
+            assert!(!agree(&one(beyond), &one("7")), "{beyond}");
+            assert!(!agree(&one("7"), &one(beyond)), "{beyond}");
+            assert!(!agree(&one(beyond), &one(beyond)), "{beyond}");
+        }
     }
 }

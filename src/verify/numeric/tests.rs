@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::verify::Verifier;
+use crate::verify::one_answer::testing::{assert_grades, refusal};
 
 fn verifier() -> Box<dyn Verifier> {
     let truth = "group,kind,question,answer\n\
@@ -26,7 +27,7 @@ fn outcome(id: &str, output: &str) -> (f64, f64, f64) {
 
 #[test]
 fn the_final_number_in_any_written_form_is_right() {
-    for (id, output) in [
+    let right = [
         (
             "eggs:gsm8k",
             "She eats 3*7 = 21 eggs a week, 84 in 4 weeks, 84/12 = 7 dozen.\n#### 7",
@@ -43,15 +44,8 @@ fn the_final_number_in_any_written_form_is_right() {
         ("share:gsm8k", "0.25"),
         ("big:science", "about 6.02 × 10^23"),
         ("aime:aime", "\\boxed{33}"),
-    ] {
-        let g = grade(id, output);
-        assert_eq!(
-            (g.correct, g.correctness, g.score),
-            (true, 1.0, 1.0),
-            "{id} {output:?}: {}",
-            g.feedback
-        );
-    }
+    ];
+    assert_grades(grade, right, (true, 1.0, 1.0));
     assert_eq!(grade("eggs:gsm8k", "#### 7").feedback, "correct number 7");
 }
 
@@ -69,45 +63,51 @@ fn a_wrong_final_number_is_confidently_wrong_whatever_the_working_holds() {
         "expected 7, the final answer `\\sqrt{7}` is not a number"
     );
     assert_eq!(g.score, 0.0);
+    // Feedback quotes a long number as it quotes any response, cut to 60 characters.
+    let long = format!("#### 7.{}", "5".repeat(400));
+    assert_eq!(
+        grade("eggs:gsm8k", &long).feedback,
+        format!("expected 7, response said 7.{}...", "5".repeat(58))
+    );
+    // A number too large for f64 is infinite, and no answer to any question.
+    let huge = format!("#### 7{}", "0".repeat(400));
+    for beyond in [
+        "#### 1e400",
+        "The answer is -1e999.",
+        huge.as_str(),
+        "#### 7e99999999999999999999",
+    ] {
+        assert_eq!(outcome("eggs:gsm8k", beyond), (0.0, 0.5, 0.0), "{beyond}");
+    }
 }
 
 #[test]
 fn a_list_of_numbers_holding_the_right_one_is_a_hedge_never_right() {
-    for output in [
+    let hedges = [
         "1, 2, 3, 4, 5, 6, 7",
         "7, 8, 9",
         "It is 5, 6, 7, or 8.",
         "The answer is 6 or 7",
         "\\boxed{6, 7}",
-    ] {
-        let g = grade("eggs:gsm8k", output);
-        assert!(!g.correct, "{output:?}");
-        assert_eq!(
-            (g.correctness, g.composite),
-            (0.5, 0.75),
-            "{output:?}: {}",
-            g.feedback
-        );
-        assert!(g.feedback.starts_with("hedged: 7 among "), "{}", g.feedback);
+    ]
+    .map(|output| ("eggs:gsm8k", output));
+    assert_grades(grade, hedges, (false, 0.5, 0.75));
+    for (id, output) in hedges {
+        let feedback = grade(id, output).feedback;
+        assert!(feedback.starts_with("hedged: 7 among "), "{feedback}");
     }
 }
 
 #[test]
 fn hashes_followed_by_two_numbers_are_a_hedge() {
-    for output in [
+    let hedges = [
         "#### 7 8",
         "#### 8 or 7",
         "working...\n#### 7\n#### 8",
         "\\boxed{7} \\boxed{8}",
-    ] {
-        let g = grade("eggs:gsm8k", output);
-        assert_eq!(
-            (g.correct, g.correctness),
-            (false, 0.5),
-            "{output:?}: {}",
-            g.feedback
-        );
-    }
+    ]
+    .map(|output| ("eggs:gsm8k", output));
+    assert_grades(grade, hedges, (false, 0.5, 0.75));
     let g = grade("eggs:gsm8k", "#### 7 8");
     assert_eq!(g.feedback, "hedged: 7 among 7, 8; give one final answer");
     // The same value twice is one answer.
@@ -129,29 +129,29 @@ fn a_verbose_evasive_answer_earns_nothing() {
 #[test]
 fn a_truth_that_is_not_one_number_is_refused_naming_the_row() {
     let truth = "group,kind,question,answer\na,k,q,7\nb,k,q,seven\n";
-    let error = crate::verify::build("numeric", "n.csv", truth.as_bytes())
-        .err()
-        .unwrap()
-        .to_string();
+    let error = refusal("numeric", "n.csv", truth);
     assert!(
         error.starts_with("`n.csv` row 3: `answer` `seven` is not one number"),
         "{error}"
     );
     let repeated = "group,kind,question,answer\na,k,q,1\nb,k,q,2\na,k,q,3\n";
-    let error = crate::verify::build("numeric", "n.csv", repeated.as_bytes())
-        .err()
-        .unwrap()
-        .to_string();
+    let error = refusal("numeric", "n.csv", repeated);
     assert!(
         error.starts_with("`n.csv` row 4: task `a:k` appears again (first on row 2)"),
         "{error}"
     );
     let empty = "group,kind,question,answer\na,k,,1\n";
-    let error = crate::verify::build("numeric", "n.csv", empty.as_bytes())
-        .err()
-        .unwrap()
-        .to_string();
+    let error = refusal("numeric", "n.csv", empty);
     assert!(error.contains("row 2: `question` is empty"), "{error}");
+    let error = refusal(
+        "numeric",
+        "n.csv",
+        "group,kind,question,answer\na,k,q,1e400\n",
+    );
+    assert!(
+        error.starts_with("`n.csv` row 2: `answer` `1e400` is beyond the largest number"),
+        "{error}"
+    );
     for bad in ["7 or 8", "x = 7", "7 apples"] {
         let truth = format!("group,kind,question,answer\na,k,q,{bad}\n");
         assert!(
