@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::admission::Verdict;
 
-pub(crate) use crate::alpha::spending;
 /// The spending rule lives with the level it shares; the ledger spends by it.
 pub use crate::alpha::spending::attempt_alpha;
 pub(crate) use attempt::check_continues;

@@ -545,16 +545,7 @@ fn under_ledger(
         Ok((decision, admission))
     })?;
     let record = &entry.record;
-    let info = LedgerInfo {
-        path: recorder.path().display().to_string(),
-        holdout_sha256: record.holdout_sha256.clone(),
-        attempt: record.attempt,
-        repeated: entry.repeated,
-        declared_alpha: record.declared_alpha,
-        alpha_this_attempt: record.alpha_this_attempt,
-        alpha_spent_before: record.alpha_spent_before,
-        alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, entry.attempts),
-    };
+    let info = LedgerInfo::of(recorder.path(), record, entry.repeated, entry.attempts);
     let mut evaluation = prepared.evaluation(entry.value);
     evaluation.report.ledger = Some(info);
     evaluation.notes.extend(entry.warning);

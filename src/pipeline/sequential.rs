@@ -159,7 +159,7 @@ pub(crate) fn sequential(
         if monitor.status() != Standing::Continue
             && record.repeated_by(&decision(&monitor, &ordered))
         {
-            let info = ledger_info(&path, record, true, earlier.len() as u64);
+            let info = LedgerInfo::of(&path, record, true, earlier.len() as u64);
             return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)).warned(torn));
         }
     }
@@ -168,7 +168,7 @@ pub(crate) fn sequential(
         .map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))?;
     let peek = run_at(next.alpha)?;
     if peek.status() == Standing::Continue {
-        let info = ledger_info(&path, &next.record(placeholder()), false, next.attempt - 1);
+        let info = LedgerInfo::of(&path, &next.record(placeholder()), false, next.attempt - 1);
         return Ok(finish(&peek, &ordered, settings, inputs, Some(info)).warned(torn));
     }
     // The attempt is identified by the pairs used up to the decision, so a longer file
@@ -186,7 +186,7 @@ pub(crate) fn sequential(
         let monitor = run_at(alpha)?;
         Ok((decision(&monitor, &ordered), monitor))
     })?;
-    let info = ledger_info(&path, &entry.record, entry.repeated, entry.attempts);
+    let info = LedgerInfo::of(&path, &entry.record, entry.repeated, entry.attempts);
     // Read again under the lock: the warning of the read that the append follows.
     Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)).warned(entry.warning))
 }
@@ -244,19 +244,6 @@ fn used_digests(ordered: &Ordered, used: usize) -> (String, String) {
         sha256_hex(text.as_bytes())
     };
     (digest("baseline"), digest("candidate"))
-}
-
-fn ledger_info(path: &Path, record: &ledger::Record, repeated: bool, attempts: u64) -> LedgerInfo {
-    LedgerInfo {
-        path: path.display().to_string(),
-        holdout_sha256: record.holdout_sha256.clone(),
-        attempt: record.attempt,
-        repeated,
-        declared_alpha: record.declared_alpha,
-        alpha_this_attempt: record.alpha_this_attempt,
-        alpha_spent_before: record.alpha_spent_before,
-        alpha_left: ledger::spending::alpha_left_after(record.declared_alpha, attempts),
-    }
 }
 
 fn input_file(role: &str, input: &Input) -> crate::report::InputFile {

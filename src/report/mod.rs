@@ -108,3 +108,25 @@ pub struct LedgerInfo {
     /// Alpha left after the attempts recorded on this holdout.
     pub alpha_left: f64,
 }
+
+impl LedgerInfo {
+    /// Where `record` stands in the ledger at `path`: `repeated` when this run repeated
+    /// it, with `attempts` recorded on its holdout (so the alpha left after them).
+    pub(crate) fn of(
+        path: &std::path::Path,
+        record: &crate::ledger::Record,
+        repeated: bool,
+        attempts: u64,
+    ) -> LedgerInfo {
+        LedgerInfo {
+            path: path.display().to_string(),
+            holdout_sha256: record.holdout_sha256.clone(),
+            attempt: record.attempt,
+            repeated,
+            declared_alpha: record.declared_alpha,
+            alpha_this_attempt: record.alpha_this_attempt,
+            alpha_spent_before: record.alpha_spent_before,
+            alpha_left: crate::alpha::spending::alpha_left_after(record.declared_alpha, attempts),
+        }
+    }
+}
