@@ -17,40 +17,57 @@ use crate::task::Task;
 #[derive(Debug, Clone)]
 pub struct FactsVerifier {
     tasks: Vec<Task>,
-    /// For each task (same index): its display answer and normalised aliases.
+    /// For each task (same index): its answer, an index into `answers`.
+    answer_of: Vec<u32>,
+    /// Every distinct answer: its display form and normalised aliases. Tasks that share
+    /// an answer share one entry, so grading looks at each distinct answer once however
+    /// many tasks give it.
     answers: Vec<(String, Vec<String>)>,
     by_id: BTreeMap<String, usize>,
-    /// For each kind, every task under each of its aliases: an answer's candidates are
-    /// found by looking up its runs of words, not by trying every task of the kind
-    /// (20,000 tasks of one kind took 35 s that way).
+    /// For each kind, every distinct answer under each of its aliases: an answer's
+    /// candidates are found by looking up its runs of words, not by trying every task
+    /// of the kind (20,000 tasks of one kind took 35 s that way).
     kinds: HashMap<String, KindIndex>,
 }
 
-/// The aliases of one kind's tasks, by their text.
+/// The aliases of one kind's answers, by their text.
 #[derive(Debug, Clone, Default)]
 struct KindIndex {
-    /// The tasks (indices) each normalised alias belongs to, in task order.
-    by_alias: HashMap<String, Vec<usize>>,
+    /// The answers (indices into the verifier's `answers`) each normalised alias
+    /// belongs to, each once, in the order of their first task of this kind.
+    by_alias: HashMap<String, Vec<u32>>,
+    /// Each answer of this kind with its first task of this kind.
+    first_task: HashMap<u32, usize>,
     /// How many words the aliases have, each length once, shortest first.
     lengths: Vec<usize>,
 }
 
 impl KindIndex {
-    fn add(&mut self, alias: &str, task: usize) {
-        let tasks = self.by_alias.entry(alias.to_string()).or_default();
-        if tasks.last() != Some(&task) {
-            tasks.push(task);
+    /// Files `task` of this kind under its answer `answer` with normalised `aliases`;
+    /// an answer met before in this kind adds nothing.
+    fn add(&mut self, answer: u32, aliases: &[String], task: usize) {
+        if self.first_task.contains_key(&answer) {
+            return;
         }
-        let words = alias.split(' ').count();
-        if let Err(at) = self.lengths.binary_search(&words) {
-            self.lengths.insert(at, words);
+        self.first_task.insert(answer, task);
+        for alias in aliases {
+            let answers = self.by_alias.entry(alias.clone()).or_default();
+            if answers.last() != Some(&answer) {
+                answers.push(answer);
+            }
+            let words = alias.split(' ').count();
+            if let Err(at) = self.lengths.binary_search(&words) {
+                self.lengths.insert(at, words);
+            }
         }
     }
 
-    /// The tasks with an alias that occurs in `answer` (normalised) as whole words,
-    /// in task order, each once: every run of the answer's words as long as some alias
-    /// looked up (a normalised text's words are separated by single spaces).
-    fn present(&self, answer: &str) -> Vec<usize> {
+    /// The answers with an alias that occurs in `answer` (normalised) as whole words,
+    /// each once, in the order of their first task of this kind: every run of the
+    /// answer's words as long as some alias looked up (a normalised text's words are
+    /// separated by single spaces). Time: the runs looked up and the distinct answers
+    /// found, whatever the number of tasks that give them.
+    fn present(&self, answer: &str) -> Vec<u32> {
         let mut words = Vec::new();
         let mut start = 0;
         for (at, byte) in answer.bytes().enumerate() {
@@ -68,14 +85,14 @@ impl KindIndex {
                 let Some(&(_, end)) = words.get(first + length - 1) else {
                     break;
                 };
-                if let Some(tasks) = self.by_alias.get(&answer[words[first].0..end]) {
-                    found.extend_from_slice(tasks);
+                if let Some(answers) = self.by_alias.get(&answer[words[first].0..end]) {
+                    found.extend(answers.iter().map(|a| (self.first_task[a], *a)));
                 }
             }
         }
         found.sort_unstable();
         found.dedup();
-        found
+        found.into_iter().map(|(_, answer)| answer).collect()
     }
 }
 
@@ -88,11 +105,13 @@ impl FactsVerifier {
         let (group, kind, question, answer) = (group?, kind?, question?, answer?);
         let mut verifier = FactsVerifier {
             tasks: Vec::new(),
+            answer_of: Vec::new(),
             answers: Vec::new(),
             by_id: BTreeMap::new(),
             kinds: HashMap::new(),
         };
         let mut lines: BTreeMap<String, u64> = BTreeMap::new();
+        let mut known: HashMap<(String, Vec<String>), u32> = HashMap::new();
         for row in &table.rows {
             let field = |i: usize| row.fields[i].trim();
             for (i, name) in [
@@ -138,15 +157,24 @@ impl FactsVerifier {
                 .unwrap_or_default()
                 .trim()
                 .to_string();
+            let next = verifier.answers.len() as u32;
+            let answer = *known
+                .entry((shown, aliases))
+                .or_insert_with_key(|(shown, aliases)| {
+                    verifier.answers.push((shown.clone(), aliases.clone()));
+                    next
+                });
             let kind = verifier.kinds.entry(task.kind.clone()).or_default();
-            for alias in &aliases {
-                kind.add(alias, verifier.tasks.len());
-            }
+            kind.add(
+                answer,
+                &verifier.answers[answer as usize].1,
+                verifier.tasks.len(),
+            );
             verifier
                 .by_id
                 .insert(task.task_id.clone(), verifier.tasks.len());
             verifier.tasks.push(task);
-            verifier.answers.push((shown, aliases));
+            verifier.answer_of.push(answer);
         }
         Ok(verifier)
     }
@@ -180,14 +208,16 @@ impl Verifier for FactsVerifier {
     fn grade(&self, index: usize, output: &str) -> Grade {
         let task = &self.tasks[index];
         let answer = normalize(output);
-        let (shown, aliases) = &self.answers[index];
+        let (shown, aliases) = &self.answers[self.answer_of[index] as usize];
         let expected = aliases.iter().any(|alias| contains_words(&answer, alias));
         let mut others: Vec<&str> = Vec::new();
         let present = self.kinds.get(&task.kind).map(|k| k.present(&answer));
+        // The task's own answer, and every other task's that shares an alias with it,
+        // is no other answer.
         for other in present.unwrap_or_default() {
-            let (other_shown, other_aliases) = &self.answers[other];
+            let (other_shown, other_aliases) = &self.answers[other as usize];
             let distinct = !other_aliases.iter().any(|a| aliases.contains(a));
-            if other != index && distinct && !others.contains(&other_shown.as_str()) {
+            if distinct && !others.contains(&other_shown.as_str()) {
                 others.push(other_shown);
             }
         }
@@ -277,9 +307,11 @@ mod tests {
     /// of the kind in turn: the plain oracle of the alias index.
     fn naive_others(v: &FactsVerifier, index: usize, output: &str) -> Vec<String> {
         let answer = normalize(output);
-        let aliases = &v.answers[index].1;
+        let answer_of = |task: usize| &v.answers[v.answer_of[task] as usize];
+        let aliases = &answer_of(index).1;
         let mut others: Vec<String> = Vec::new();
-        for (other, (shown, other_aliases)) in v.answers.iter().enumerate() {
+        for other in 0..v.tasks.len() {
+            let (shown, other_aliases) = answer_of(other);
             if other != index
                 && v.tasks[other].kind == v.tasks[index].kind
                 && !other_aliases.iter().any(|a| aliases.contains(a))
@@ -350,5 +382,49 @@ mod tests {
             hedged += usize::from(grade.correctness == 0.5);
         }
         assert_eq!(hedged, 20_000);
+    }
+
+    #[test]
+    fn tasks_that_share_an_answer_are_one_entry_of_the_index_and_grade_as_the_oracle() {
+        // 3,000 tasks of one kind and three answers (one with an alias of its own and
+        // one the same display answer under other aliases): the index holds three
+        // answers, not 3,000 tasks, so a grade's work does not grow with the tasks that
+        // give an answer.
+        let mut text = String::from("group,kind,question,answer\n");
+        let answers = ["Paris|City of Light", "Berlin", "Paris|Lutetia"];
+        for i in 0..3_000 {
+            text.push_str(&format!("g{i},capital,q,{}\n", answers[i % 3]));
+        }
+        text.push_str("h,river,q,Seine\n");
+        let v =
+            FactsVerifier::from_table(&Table::parse("f.csv", text.as_bytes()).unwrap()).unwrap();
+        assert_eq!(v.answers.len(), 4);
+        let capital = &v.kinds["capital"];
+        assert_eq!(capital.first_task.len(), 3);
+        assert!(capital.by_alias.values().all(|answers| answers.len() <= 2));
+        assert_eq!(capital.by_alias["paris"], vec![0, 2]);
+        for output in [
+            "Paris or Berlin",
+            "Berlin, Lutetia",
+            "the city of light",
+            "Seine",
+        ] {
+            for index in [0, 1, 2, 3, 2_999, 3_000] {
+                let grade = v.grade(index, output);
+                assert_eq!(
+                    named_others(&grade),
+                    naive_others(&v, index, output),
+                    "{output}"
+                );
+            }
+        }
+        let hedge = v.grade(1, "Paris or Berlin");
+        assert_eq!(
+            hedge.feedback,
+            "hedged: Berlin among Berlin, Paris; give one answer"
+        );
+        // Lutetia is another task's alias of Paris, so no other answer.
+        let wrong = v.grade(0, "Berlin, Lutetia");
+        assert_eq!(wrong.feedback, "expected Paris, response said Berlin");
     }
 }
