@@ -13,10 +13,12 @@ mod folder;
 mod inputs;
 pub mod ledger;
 mod pending;
+mod runs;
 pub use folder::{StreamedFile, WriteBytes, replace_folder};
 pub use inputs::refuse_overwriting_inputs;
 #[cfg(unix)]
 pub use pending::watch_signals;
+pub(crate) use runs::TempRuns;
 
 /// A file to write: where, and its whole contents.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -20,6 +20,9 @@ pub(crate) mod join;
 pub(crate) mod losses;
 mod notes;
 pub(crate) mod pairing;
+pub(crate) mod recorded;
+pub(crate) mod rows;
+pub(crate) mod stream;
 pub(crate) mod sufficient;
 pub(crate) mod wording;
 
