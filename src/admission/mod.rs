@@ -22,6 +22,7 @@ mod notes;
 pub(crate) mod pairing;
 pub(crate) mod recorded;
 pub(crate) mod rows;
+mod skeleton;
 pub(crate) mod stream;
 pub(crate) mod sufficient;
 pub(crate) mod wording;

@@ -6,16 +6,19 @@
 //! memory of a batch.
 
 use std::cell::RefCell;
-use std::io::Read;
+use std::io::BufReader;
 use std::sync::mpsc::SyncSender;
 
 use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 
+use super::HoldoutRecord;
+use super::skeleton::{Skeleton, read_skeleton};
 use crate::base::sorter::{Budget, RunStore, Sorter};
 use crate::digest::HashingReader;
 use crate::error::InputError;
 use crate::split::manifest::{FileDigest, HoldoutPower, MANIFEST_SCHEMA};
+use crate::table::Reopen;
 
 /// Ids sent at a time.
 const BATCH: usize = 4096;
@@ -36,6 +39,8 @@ pub(crate) struct Recorded {
 /// gives a field's reader nothing but the field).
 struct Reading<'s> {
     send: SyncSender<Vec<String>>,
+    /// Ids a first, fast reading handed out already.
+    skip: usize,
     batch: Vec<String>,
     /// Whether a holdout split was read already (only the first counts).
     taken: bool,
@@ -54,6 +59,10 @@ thread_local! {
 
 impl Reading<'_> {
     fn send(&mut self, id: String) {
+        if self.skip > 0 {
+            self.skip -= 1;
+            return;
+        }
         if let Some(sorter) = &mut self.sorter
             && let Err(error) = sorter.push(id.as_bytes(), &[])
         {
@@ -183,14 +192,15 @@ fn splits<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, 
     deserializer.deserialize_seq(Splits)
 }
 
-/// Reads the manifest `input` (named `source`), sending the holdout's task ids to
-/// `send` in batches as they are read; with `identity`, also sorts them there for the
-/// holdout's identity. The error is the one
-/// [`HoldoutRecord::from_manifest`](super::HoldoutRecord::from_manifest) gives for the
-/// same bytes.
+/// Reads the manifest (named `source`; `reopen` reads it from its start), sending the
+/// holdout's task ids to `send` in batches as they are read; with `identity`, also
+/// sorts them there for the holdout's identity. A manifest as `split` writes it is read
+/// a buffer at a time ([`read_skeleton`]); one the fast reading gives up on is read
+/// again by serde. On an error, the caller words it as
+/// [`HoldoutRecord::from_manifest`] does for the same bytes.
 pub(crate) fn read_recorded(
     source: &str,
-    input: impl Read,
+    reopen: Reopen<'_>,
     send: SyncSender<Vec<String>>,
     identity: Option<&'static dyn RunStore>,
 ) -> Result<Recorded, InputError> {
@@ -198,26 +208,35 @@ pub(crate) fn read_recorded(
         least: 4 << 20,
         per_record: 8,
     };
-    READING.with(|reading| {
-        *reading.borrow_mut() = Some(Reading {
-            send,
-            batch: Vec::new(),
-            taken: false,
-            name: None,
-            held: Vec::new(),
-            sorter: identity.map(|store| Sorter::new(store, budget)),
-            failed: None,
-        });
-    });
-    let mut hashing = std::io::BufReader::with_capacity(1 << 16, HashingReader::new(input));
-    let parsed = {
-        // serde_json reads a stream a byte at a time: through a buffer, not the file.
-        let mut deserializer = serde_json::Deserializer::from_reader(&mut hashing);
-        Manifest::deserialize(&mut deserializer).and_then(|view| deserializer.end().map(|()| view))
+    let io = |error: std::io::Error| InputError::Io {
+        file: source.to_string(),
+        message: error.to_string(),
     };
-    let reading = READING
-        .with(|reading| reading.borrow_mut().take())
-        .expect("the reading was set up above");
+    let mut reading = Reading {
+        send,
+        skip: 0,
+        batch: Vec::new(),
+        taken: false,
+        name: None,
+        held: Vec::new(),
+        sorter: identity.map(|store| Sorter::new(store, budget)),
+        failed: None,
+    };
+    let mut hashing = BufReader::with_capacity(1 << 16, HashingReader::new(reopen().map_err(io)?));
+    let skeleton =
+        read_skeleton(&mut hashing, &mut |id| reading.send(id.to_string())).map_err(io)?;
+    let (sha256, digest, reading) = match skeleton {
+        Skeleton::Read(skeleton) => {
+            let record = HoldoutRecord::from_manifest(source, &skeleton, None)?;
+            let digest = hashing.into_inner().finish().map_err(io)?;
+            (record.sha256, digest, reading)
+        }
+        Skeleton::GaveUp(handed) => {
+            reading.skip = handed;
+            let (sha256, digest, reading) = read_by_serde(source, reopen, reading)?;
+            (sha256, digest, reading)
+        }
+    };
     let Reading {
         send,
         batch,
@@ -229,17 +248,44 @@ pub(crate) fn read_recorded(
         let _ = send.send(batch);
     }
     drop(send);
+    if let Some(error) = failed {
+        return Err(io(error));
+    }
+    let identity = match sorter {
+        None => None,
+        Some(sorter) => Some(identity_of(&sorter.finish()).map_err(io)?),
+    };
+    Ok(Recorded {
+        sha256,
+        digest,
+        identity,
+    })
+}
+
+/// Reads the manifest by serde, with the field readers above; its holdout file's
+/// SHA-256, the manifest's own, and the reading's state.
+fn read_by_serde(
+    source: &str,
+    reopen: Reopen<'_>,
+    reading: Reading<'static>,
+) -> Result<(String, String, Reading<'static>), InputError> {
     let io = |error: std::io::Error| InputError::Io {
         file: source.to_string(),
         message: error.to_string(),
     };
+    let input = reopen().map_err(io)?;
+    // The field readers reach the reading through a thread-local, for the reading only.
+    READING.with(|slot| *slot.borrow_mut() = Some(reading));
+    let mut hashing = BufReader::with_capacity(1 << 16, HashingReader::new(input));
+    let parsed = {
+        // serde_json reads a stream a byte at a time: through a buffer, not the file.
+        let mut deserializer = serde_json::Deserializer::from_reader(&mut hashing);
+        Manifest::deserialize(&mut deserializer).and_then(|view| deserializer.end().map(|()| view))
+    };
+    let reading = READING
+        .with(|slot| slot.borrow_mut().take())
+        .expect("the reading was set up above");
     let view = parsed.map_err(|e| {
-        if e.is_io() {
-            return InputError::Io {
-                file: source.to_string(),
-                message: e.to_string(),
-            };
-        }
         InputError::invalid(
             source,
             e.line() as u64,
@@ -259,18 +305,8 @@ pub(crate) fn read_recorded(
     let sha256 = view
         .splits
         .ok_or_else(|| InputError::invalid(source, 0, "the manifest records no `holdout` split"))?;
-    if let Some(error) = failed {
-        return Err(io(error));
-    }
-    let identity = match sorter {
-        None => None,
-        Some(sorter) => Some(identity_of(&sorter.finish()).map_err(io)?),
-    };
-    Ok(Recorded {
-        sha256,
-        digest: hashing.into_inner().finish().map_err(io)?,
-        identity,
-    })
+    let digest = hashing.into_inner().finish().map_err(io)?;
+    Ok((sha256, digest, reading))
 }
 
 /// SHA-256 of the sorted ids joined by `\n`.

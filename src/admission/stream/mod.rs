@@ -15,12 +15,11 @@ mod engine;
 mod sources;
 mod unique;
 
-use std::io::Read;
 use std::sync::mpsc::sync_channel;
 
+pub(crate) use crate::table::Reopen;
 pub(crate) use decision::{HoldoutFacts, Streamed};
 pub(crate) use engine::Tuning;
-pub(crate) use unique::Reopen;
 
 use self::collect::{Collector, First, Plan};
 use self::engine::Source;
@@ -73,8 +72,8 @@ pub(crate) struct ListFile<'a> {
 pub(crate) struct ManifestFile<'a> {
     /// Its path as given.
     pub source: &'a str,
-    /// Its bytes.
-    pub input: Box<dyn Read + Send + 'a>,
+    /// It from its start (read once, or twice when the fast reading gives up).
+    pub reopen: Reopen<'a>,
     /// Whether the holdout's identity is wanted (a ledger).
     pub identity: bool,
 }
@@ -167,10 +166,12 @@ pub(crate) fn read_streams(
         let reading = manifest.map(|m| {
             let identity = m.identity.then_some(store);
             let source = manifest_source.clone();
-            let input = m.input;
+            let reopen = m.reopen;
             std::thread::Builder::new()
                 .name("manifest".to_string())
-                .spawn_scoped(scope, move || read_recorded(&source, input, send, identity))
+                .spawn_scoped(scope, move || {
+                    read_recorded(&source, reopen, send, identity)
+                })
         });
         let mut hold = reading.as_ref().map(|_| HoldSource::new(batches));
         let mut sources: [Option<&mut dyn Source>; SIDES] = [None, None, None, None];

@@ -6,17 +6,12 @@
 //! fingerprints compared by their task ids, and the earliest repeat named with both
 //! rows, exactly as a reading that held every task would have.
 
-use std::io::Read;
-
 use super::{HOLD, SIDES};
 use crate::base::hash::{FastMap, FastSet, fingerprint};
 use crate::error::InputError;
 use crate::scores::{Repeat, TASK_ID_COLUMN, trim};
-use crate::table::column;
 use crate::table::scan::RowScanner;
-
-/// Opens a scores file again, from its start, for a second reading.
-pub(crate) type Reopen<'a> = &'a (dyn Fn() -> std::io::Result<Box<dyn Read + Send>> + Sync);
+use crate::table::{Reopen, column};
 
 /// A fingerprint as kept: its top four bits dropped, to make room for the files.
 fn canonical(print: u64) -> u64 {

@@ -18,6 +18,9 @@ use crate::admission::stream::{
 use crate::base::sorter::run_store;
 use crate::error::InputError;
 use crate::report::InputFile;
+use crate::scores::{
+    ANSWERED_COLUMN, CORRECT_COLUMN, FEEDBACK_COLUMN, GROUP_COLUMN, SCORE_COLUMN, TASK_ID_COLUMN,
+};
 use crate::table::ahead::RowsAhead;
 use crate::table::{MAX_WHOLE_BYTES, read_capped};
 
@@ -76,17 +79,35 @@ pub(crate) fn prepare_streamed<'a>(
         tasks,
         manifest,
     } = streams;
-    let mut base_rows = RowsAhead::spawn(&baseline.path, baseline.input)?;
-    let Ok(mut cand_rows) = RowsAhead::spawn(&candidate.path, candidate.input) else {
+    // Only the columns read are handed on from the reading threads: not the baseline's
+    // feedback without a report folder, nor any column a scores file has besides.
+    let strata = settings.strata.as_ref().map(|s| s.column.as_str());
+    let read = |feedback: bool| {
+        move |column: &str| {
+            [
+                TASK_ID_COLUMN,
+                SCORE_COLUMN,
+                CORRECT_COLUMN,
+                GROUP_COLUMN,
+                ANSWERED_COLUMN,
+            ]
+            .contains(&column)
+                || Some(column) == strata
+                || (feedback && column == FEEDBACK_COLUMN)
+        }
+    };
+    let mut base_rows = RowsAhead::spawn_keeping(&baseline.path, baseline.input, &read(keep_rows))?;
+    let Ok(mut cand_rows) = RowsAhead::spawn_keeping(&candidate.path, candidate.input, &read(true))
+    else {
         return Ok(Err(Fallback::CandidateHeader));
     };
     let (tasks_path, tasks_reopen, tasks_input) = match tasks {
         Some(t) => (Some(t.path), Some(t.reopen), Some(t.input)),
         None => (None, None, None),
     };
-    let mut list_rows = tasks_input
-        .zip(tasks_path.as_deref())
-        .map(|(input, path)| RowsAhead::spawn(path, input));
+    let mut list_rows = tasks_input.zip(tasks_path.as_deref()).map(|(input, path)| {
+        RowsAhead::spawn_keeping(path, input, &|column| column == TASK_ID_COLUMN)
+    });
     let list = match (&mut list_rows, tasks_path.as_deref(), tasks_reopen) {
         (Some(rows), Some(source), Some(reopen)) => Some(ListFile {
             source,
@@ -99,7 +120,7 @@ pub(crate) fn prepare_streamed<'a>(
     let manifest_reopen = manifest.as_ref().map(|m| m.reopen);
     let manifest_file = manifest.map(|m| ManifestFile {
         source: manifest_path.as_deref().unwrap_or_default(),
-        input: m.input,
+        reopen: m.reopen,
         identity,
     });
     let request = StreamRequest {

@@ -387,3 +387,53 @@ fn a_repeat_and_a_bad_row_are_told_apart_as_the_held_reading_tells_them() {
         }
     }
 }
+
+#[test]
+fn manifests_the_fast_reading_leaves_to_serde_read_as_the_held_reading_reads_them() {
+    let files = [
+        input(
+            "b.csv",
+            "task_id,correct,score\nt1,1,1\nt2,0,0\n".to_string(),
+        ),
+        input(
+            "c.csv",
+            "task_id,correct,score\nt1,1,1\nt2,1,1\n".to_string(),
+        ),
+    ];
+    let good = manifest(&[1, 2], "x", true);
+    let ids = r#""task_ids":["t1","t2"]"#;
+    for variant in [
+        good.clone(),
+        // Pretty-printed, as split writes it.
+        serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&good).unwrap()).unwrap(),
+        good.replace(r#""t1""#, r#""t\u0031""#),
+        good.replace(r#""t2"]"#, r#""t2\\"]"#),
+        good.replace(ids, r#""task\u005fids":["t1","t2"]"#),
+        good.replace(r#""name":"holdout""#, r#""name":"hold\u006fut""#),
+        good.replace(r#""t1""#, "\"t\u{1}1\""),
+        good.replace(r#""groups":[]"#, r#""groups":[1]"#),
+        good.replace(r#""groups":[]"#, r#""groups":["a" "b"]"#),
+        good.replace(ids, r#""task_ids":["t1","t2",]"#),
+        good.replace(ids, "\"task_ids\" : [ \"t1\" ,\n\t\"t2\" ] "),
+        good.replace(r#""splits":["#, r#""splits":["x","#),
+        good.replace(r#""splits":["#, r#""other":{"splits":[{"task_ids":["t9"]}]},"splits":["#),
+        good.replace(
+            r#"}],"holdout_power""#,
+            r#"},{"name":"holdout","file":{"path":"h","sha256":"y"},"tasks":1,"groups":[],"task_ids":["t7"]}],"holdout_power""#,
+        ),
+        good.replace(ids, r#""task_ids":["t1","t2"],"task_ids":["t3"]"#),
+        good.replace(r#""t1""#, r#""t1"#),
+        good[..good.len() - 40].to_string(),
+        format!("\u{feff}{good}"),
+        good.replace(r#""t1""#, "\"t\u{e9}1\""),
+        good.replace(r#""t1","t2""#, r#""t2","t1""#),
+        good.replace(ids, r#""task_ids":["t1"]"#),
+    ] {
+        let manifest = input("manifest.json", variant.clone());
+        let settings = settings(0, 0, false, false);
+        for tuning in tunings() {
+            let (held, streamed) = both(&files, None, Some(&manifest), &settings, tuning);
+            assert_eq!(held, streamed, "{variant}");
+        }
+    }
+}
