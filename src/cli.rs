@@ -222,15 +222,18 @@ pub struct AdmitArgs {
     /// The baseline's scores: task_id and score, optionally correct, group, kind.
     #[arg(long, value_name = "FILE", required_unless_present = "summary")]
     pub baseline: Option<PathBuf>,
-    /// Decide sequentially on the pairs scored so far (with --order): admitted once
-    /// the improvement e-value reaches its threshold, refused once the candidate cannot
-    /// be better (or below --margin) or a stratum regressed, else continue (exit 3)
-    /// with the e-value, the anytime-valid bounds and the tasks still needed.
-    #[arg(long, requires = "order", conflicts_with_all = ["summary", "tasks", "manifest", "cluster", "allow_missing"])]
+    /// Decide sequentially on the pairs scored so far, in the order of the holdout that
+    /// --manifest records (or of --order): admitted once the improvement e-value reaches
+    /// its threshold, refused once the candidate cannot be better (or below --margin) or
+    /// a stratum regressed, else continue (exit 3) with the e-value, the anytime-valid
+    /// bounds and the tasks still needed. With --ledger (which needs --manifest) the
+    /// first look spends the attempt; later looks of the same run continue it.
+    #[arg(long, conflicts_with_all = ["summary", "tasks", "cluster", "allow_missing"])]
     pub sequential: bool,
-    /// With --sequential: a table whose task_id column lists every holdout task in the
-    /// order fixed before any output was seen (e.g. the holdout.csv `split` wrote). The
-    /// pairs scored in both files must be a prefix of it.
+    /// With --sequential and no --manifest: a table whose task_id column lists every
+    /// holdout task in the order fixed before any output was seen. With --manifest it
+    /// must be the manifest's order (the holdout.csv `split` wrote), or it is refused;
+    /// never a scores file. The pairs scored in both files must be a prefix of it.
     #[arg(long, value_name = "FILE", requires = "sequential")]
     pub order: Option<PathBuf>,
     /// The candidate's scores, on the same tasks.
@@ -247,7 +250,8 @@ pub struct AdmitArgs {
     pub tasks: Option<PathBuf>,
     /// The manifest.json `split` wrote: the tasks used must be its holdout (a summary's
     /// holdout_sha256 must be the SHA-256 of its task ids), and a --tasks file must have
-    /// the recorded SHA-256. Required with --ledger.
+    /// the recorded SHA-256. With --sequential: the holdout in the order it is scored.
+    /// Required with --ledger.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
     /// The level of every one-sided test, in (0, 0.5).

@@ -22,6 +22,7 @@ mod repeat;
 mod report_columns;
 mod score;
 mod sequential;
+mod sequential_ledger;
 mod split;
 mod summary;
 mod terminal;

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Run, assert_input_error, file_names, run, write};
+use crate::util::{Run, assert_input_error, file_names, run, write, write_manifest};
 
 /// The order: tasks t000 … t{n-1}, in that order.
 fn order(dir: &Path, n: usize) {
@@ -206,20 +206,21 @@ fn a_task_outside_the_order_is_an_error_naming_its_row() {
 fn a_decided_run_is_one_attempt_in_the_ledger_however_many_files_follow() {
     let dir = tempfile::tempdir().unwrap();
     order(dir.path(), 100);
-    // Undecided: nothing recorded.
+    let ids: Vec<String> = (0..100).map(|i| format!("t{i:03}")).collect();
+    write_manifest(dir.path(), &ids);
+    let with_ledger = ["--manifest", "manifest.json", "--ledger", "ledger.jsonl"];
+    // Undecided: the first look opens attempt 1.
     scores(dir.path(), &[(0, 1); 5]);
-    assert_eq!(
-        sequential(dir.path(), &["--ledger", "ledger.jsonl"]).code,
-        3
-    );
-    assert!(!dir.path().join("ledger.jsonl").exists());
+    assert_eq!(sequential(dir.path(), &with_ledger).code, 3);
+    let opened = fs::read_to_string(dir.path().join("ledger.jsonl")).unwrap();
+    assert!(opened.contains("\"verdict\":\"open\""), "{opened}");
     // Decided at look 7 (alpha 0.05·6/π² = 0.0304 for attempt 1: 1/alpha = 32.9, so
-    // the look moves to 8, where the e-value is 57.7).
+    // the look moves to 8, where the e-value is 57.7), closing attempt 1.
     for k in [8, 9, 12] {
         scores(dir.path(), &vec![(0, 1); k]);
         let run = sequential(
             dir.path(),
-            &["--ledger", "ledger.jsonl", "--format", "json"],
+            &[&with_ledger[..], &["--format", "json"]].concat(),
         );
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
         let report = json(&run);
@@ -228,7 +229,8 @@ fn a_decided_run_is_one_attempt_in_the_ledger_however_many_files_follow() {
         assert_eq!(report["ledger"]["repeated"], k > 8);
     }
     let ledger = fs::read_to_string(dir.path().join("ledger.jsonl")).unwrap();
-    assert_eq!(ledger.lines().count(), 1, "{ledger}");
+    assert_eq!(ledger.lines().count(), 2, "{ledger}");
+    assert!(ledger.ends_with("\"verdict\":\"admitted\"}\n"), "{ledger}");
     assert!(ledger.contains("\"sequential-mcnemar\""), "{ledger}");
 }
 

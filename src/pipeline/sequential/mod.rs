@@ -5,17 +5,18 @@
 //! refused, or continue. A decided run is one attempt in the ledger, however many
 //! looks it took.
 
-use std::collections::BTreeMap;
+mod look;
+mod pairs;
+
 use std::path::{Path, PathBuf};
 
+use self::pairs::{Ordered, input_file, read_order, read_ordered};
 use super::admit::Input;
-use super::outcome::{AttemptLedger, AttemptOn, CommandOutcome, Status, Write, decide_under};
-use crate::admission::{Baseline, Keep, StrataRequest, TaskList, Test, TestChoice, Verdict};
+use super::outcome::{AttemptLedger, CommandOutcome, Status, Write};
+use crate::admission::{StrataRequest, TestChoice};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
-use crate::digest::sha256_hex;
-use crate::error::InputError;
-use crate::ledger;
+use crate::ledger::RecordVerdict;
 use crate::plot::{EValuePlot, e_value_svg};
 use crate::report::sequential::{
     E_VALUE_CAP, FinalLookReport, SCHEMA, SequentialInterval, SequentialReport, StratumEvidence,
@@ -24,7 +25,6 @@ use crate::report::sequential::{
 use crate::report::{LedgerInfo, ReportFormat, SummaryFormat, json};
 use crate::stats::sequential::{Design, FinalTest, Monitor, Reason, Standing};
 use crate::stats::signed_rank::ZeroMethod;
-use crate::table::Table;
 
 /// The files of one sequential run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,8 +34,10 @@ pub(crate) struct SequentialFiles {
     /// The candidate's scores so far.
     pub candidate: PathBuf,
     /// The order: a table whose `task_id` column lists every holdout task, in the order
-    /// fixed before any output was seen.
-    pub order: PathBuf,
+    /// fixed before any output was seen (with a manifest, it must be the manifest's).
+    pub order: Option<PathBuf>,
+    /// The manifest `split` wrote: the holdout, its order, and the ledger's identity.
+    pub manifest: Option<PathBuf>,
 }
 
 /// What one `admit --sequential` is asked for besides the settings.
@@ -114,14 +116,7 @@ pub(crate) struct SequentialRun {
     pub warning: Option<String>,
 }
 
-/// The pairs to monitor, in the order: (difference, stratum) for each.
-struct Ordered {
-    differences: Vec<(f64, Option<String>)>,
-    binary: bool,
-    holdout: Vec<String>,
-}
-
-/// Runs `admit --sequential`; a decided run is recorded in `ledger`, if any.
+/// Runs `admit --sequential`; the look is recorded in `ledger`, if any.
 pub(crate) fn sequential(
     files: &SequentialFiles,
     settings: &SequentialSettings,
@@ -129,230 +124,58 @@ pub(crate) fn sequential(
 ) -> anyhow::Result<SequentialRun> {
     let baseline = Input::read(&files.baseline)?;
     let candidate = Input::read(&files.candidate)?;
-    let order_input = Input::read(&files.order)?;
-    let order = TaskList::from_table(&Table::parse(&order_input.path, &order_input.bytes)?)?;
+    let order = read_order(files)?;
     let ordered = read_ordered(&baseline, &candidate, &order, settings)?;
-    let inputs = vec![
+    let mut inputs = vec![
         input_file("baseline", &baseline),
         input_file("candidate", &candidate),
-        input_file("order", &order_input),
     ];
-    let holdout_sha256 = ledger::holdout_identity(&ordered.holdout);
+    inputs.extend(order.inputs.iter().cloned());
     let run_at = |alpha: Alpha| monitor(&ordered, settings, alpha);
     let Some(recorder) = ledger else {
         let monitor = run_at(settings.alpha)?;
         return Ok(finish(&monitor, &ordered, settings, inputs, None));
     };
-    // Owned: the recorder is lent out again to record the attempt.
-    let path = recorder.path().to_path_buf();
-    let declared = settings.alpha.get();
-    let (records, torn) = read_records(&path)?;
-    // A run decided before on the same pairs (a longer file decided at the same look)
-    // with the same test, p-value and verdict repeats that attempt: nothing is spent
-    // again.
-    let earlier: Vec<&ledger::Record> = records
-        .iter()
-        .filter(|r| r.holdout_sha256 == holdout_sha256)
-        .collect();
-    for record in &earlier {
-        let monitor = run_at(record.level()?)?;
-        if monitor.status() != Standing::Continue
-            && record.repeated_by(&decision(&monitor, &ordered))
-        {
-            let info = LedgerInfo::of(&path, record, true, earlier.len() as u64);
-            return Ok(finish(&monitor, &ordered, settings, inputs, Some(info)).warned(torn));
-        }
+    if !order.from_manifest {
+        anyhow::bail!(
+            "--ledger needs --manifest: the ledger spends alpha per holdout, and only the manifest `split` wrote says which holdout this is and in which order it is scored"
+        );
     }
-    // An undecided run records nothing: it runs at the alpha its attempt will have.
-    let next = ledger::next_attempt(&records, &holdout_sha256, declared)
-        .map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))?;
-    let peek = run_at(next.alpha)?;
-    if peek.status() == Standing::Continue {
-        let info = LedgerInfo::of(&path, &next.record(placeholder()), false, next.attempt - 1);
-        return Ok(finish(&peek, &ordered, settings, inputs, Some(info)).warned(torn));
-    }
-    // The attempt is identified by the pairs used up to the decision, so a longer file
-    // decided at the same look repeats it instead of spending again.
-    let (baseline_sha256, candidate_sha256) = used_digests(&ordered, peek.pairs() as usize);
-    let look = AttemptOn {
-        holdout_sha256: &holdout_sha256,
-        declared_alpha: declared,
-        inputs: crate::atomic::ledger::Inputs {
-            baseline_sha256: &baseline_sha256,
-            candidate_sha256: &candidate_sha256,
-        },
-    };
-    let entry = decide_under(recorder, look, |alpha| {
-        let monitor = run_at(alpha)?;
-        Ok((decision(&monitor, &ordered), monitor))
-    })?;
-    let info = LedgerInfo::of(&path, &entry.record, entry.repeated, entry.attempts);
-    // Read again under the lock: the warning of the read that the append follows.
-    Ok(finish(&entry.value, &ordered, settings, inputs, Some(info)).warned(entry.warning))
+    let placed = look::look_under(recorder, &order.holdout_sha256, &ordered, settings, &run_at)?;
+    Ok(finish(
+        &placed.monitor,
+        &ordered,
+        settings,
+        inputs,
+        Some(placed.info),
+    )
+    .warned(placed.warning))
 }
 
-/// What a decided `monitor` records: the attempt is identified by the pairs used up to
-/// the decision ([`used_digests`]).
-fn decision(monitor: &Monitor, ordered: &Ordered) -> ledger::Decision {
-    let (baseline_sha256, candidate_sha256) = used_digests(ordered, monitor.pairs() as usize);
-    ledger::Decision {
+/// What a `monitor` at its attempt's alpha records: `open` while undecided, else its
+/// verdict, identified by the digests of the pairs it used.
+fn decision(
+    monitor: &Monitor,
+    ordered: &Ordered,
+    baseline_sha256: String,
+    candidate_sha256: String,
+) -> crate::ledger::Decision {
+    crate::ledger::Decision {
         candidate_sha256,
         baseline_sha256,
         test: format!("sequential-{}", test_name(ordered.binary)),
         n: monitor.pairs(),
         p_improvement: p_improvement(monitor),
         verdict: match monitor.status() {
-            Standing::Admitted => Verdict::Admitted,
-            _ => Verdict::Refused,
+            Standing::Admitted => RecordVerdict::Admitted,
+            Standing::Refused => RecordVerdict::Refused,
+            Standing::Continue => RecordVerdict::Open,
         },
-    }
-}
-
-fn placeholder() -> ledger::Decision {
-    ledger::Decision {
-        candidate_sha256: String::new(),
-        baseline_sha256: String::new(),
-        test: String::new(),
-        n: 0,
-        p_improvement: 1.0,
-        verdict: Verdict::Refused,
-    }
-}
-
-/// The records of the ledger at `path` (none when it does not exist yet) and the
-/// warning for a torn last record, if any.
-fn read_records(path: &Path) -> anyhow::Result<(Vec<ledger::Record>, Option<String>)> {
-    if !path.exists() {
-        return Ok((Vec::new(), None));
-    }
-    // The same guarded read as `ledger show`: no FIFO, no device, at most the cap.
-    let text = crate::atomic::ledger::read_guarded(path)?;
-    let source = path.display().to_string();
-    let ledger = ledger::read_ledger(&source, &text)?;
-    Ok((ledger.records, ledger.tail.warning(&source)))
-}
-
-/// The identity of a decided run in the ledger: SHA-256 of the first `used` pairs in
-/// the order (task, side, difference), one for each side.
-fn used_digests(ordered: &Ordered, used: usize) -> (String, String) {
-    let digest = |side: &str| {
-        let text: String = ordered.holdout[..used]
-            .iter()
-            .zip(&ordered.differences)
-            .map(|(task, (d, _))| format!("{task}\t{side}\t{d}\n"))
-            .collect();
-        sha256_hex(text.as_bytes())
-    };
-    (digest("baseline"), digest("candidate"))
-}
-
-fn input_file(role: &str, input: &Input) -> crate::report::InputFile {
-    crate::report::InputFile {
-        role: role.to_string(),
-        path: input.path.clone(),
-        sha256: sha256_hex(&input.bytes),
     }
 }
 
 fn test_name(binary: bool) -> &'static str {
     if binary { "mcnemar" } else { "signed-rank" }
-}
-
-/// The task ids of a scores file with their rows.
-fn task_rows(input: &Input) -> Result<BTreeMap<String, u64>, InputError> {
-    let table = Table::parse(&input.path, &input.bytes)?;
-    let id = table.require("task_id")?;
-    Ok(table
-        .rows
-        .iter()
-        .map(|row| (row.fields[id].trim().to_string(), row.line))
-        .collect())
-}
-
-/// The pairs scored in both files, checked to be a prefix of the order, in its order.
-fn read_ordered(
-    baseline: &Input,
-    candidate: &Input,
-    order: &TaskList,
-    settings: &SequentialSettings,
-) -> anyhow::Result<Ordered> {
-    let in_baseline = task_rows(baseline)?;
-    let in_candidate = task_rows(candidate)?;
-    let position: BTreeMap<&str, usize> = order
-        .tasks
-        .iter()
-        .enumerate()
-        .map(|(i, (task, _))| (task.as_str(), i))
-        .collect();
-    if let Some((task, row)) = in_candidate
-        .iter()
-        .find(|(task, _)| !position.contains_key(task.as_str()))
-    {
-        anyhow::bail!(
-            "`{}` row {row}: task `{task}` is not in the order `{}`; every scored task must be a holdout task listed there",
-            candidate.path,
-            order.source
-        );
-    }
-    let scored = |task: &str| in_baseline.contains_key(task) && in_candidate.contains_key(task);
-    let used = order
-        .tasks
-        .iter()
-        .position(|(task, _)| !scored(task))
-        .unwrap_or(order.tasks.len());
-    if let Some((late, _)) = order.tasks[used..].iter().find(|(task, _)| scored(task)) {
-        let (gap, gap_row) = &order.tasks[used];
-        let lacking = if in_candidate.contains_key(gap.as_str()) {
-            &baseline.path
-        } else {
-            &candidate.path
-        };
-        anyhow::bail!(
-            "task `{late}` (position {} of `{}`) is scored out of order: `{gap}` (position {}, row {gap_row}) comes before it and is missing from `{lacking}`; score the tasks in the order, or leave `{late}` out until `{gap}` is scored",
-            position[late.as_str()] + 1,
-            order.source,
-            used + 1
-        );
-    }
-    if used == 0 {
-        let (first, _) = &order.tasks[0];
-        anyhow::bail!(
-            "the first task of `{}`, `{first}`, is not scored in both files: there is nothing to look at yet",
-            order.source
-        );
-    }
-    let prefix = TaskList {
-        source: order.source.clone(),
-        tasks: order.tasks[..used].to_vec(),
-    };
-    let column = settings.strata.as_ref().map(|s| s.column.as_str());
-    let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, false)?;
-    let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::Losses)?;
-    let pairs = joined.pair(Some(&prefix), settings.strata.as_ref())?;
-    let test = settings
-        .test
-        .resolve(&pairs, settings.zero, &pairs.baseline, &pairs.candidate)?;
-    let binary = test == Test::McNemar;
-    let by_task: BTreeMap<&str, _> = pairs.pairs.iter().map(|p| (pairs.task(p), p)).collect();
-    let differences = prefix
-        .tasks
-        .iter()
-        .map(|(task, _)| {
-            let pair = by_task[task.as_str()];
-            let difference = if binary {
-                f64::from(u8::from(pair.candidate.correct == Some(true)))
-                    - f64::from(u8::from(pair.baseline.correct == Some(true)))
-            } else {
-                pair.difference()
-            };
-            (difference, pairs.stratum(pair).map(str::to_string))
-        })
-        .collect();
-    Ok(Ordered {
-        differences,
-        binary,
-        holdout: order.tasks.iter().map(|(task, _)| task.clone()).collect(),
-    })
 }
 
 /// Replays the monitoring at `alpha`.
@@ -369,8 +192,8 @@ fn monitor(
         settings.zero,
     );
     let mut monitor = Monitor::new(design)?;
-    for (difference, stratum) in &ordered.differences {
-        if monitor.push(*difference, stratum.as_deref()) != Standing::Continue {
+    for pair in &ordered.pairs {
+        if monitor.push(pair.difference, pair.stratum.as_deref()) != Standing::Continue {
             break;
         }
     }
@@ -493,7 +316,7 @@ fn build_report(
         alpha,
         margin: settings.margin,
         holdout_tasks: ordered.holdout.len() as u64,
-        pairs_scored: ordered.differences.len() as u64,
+        pairs_scored: ordered.pairs.len() as u64,
         look,
         e_value: capped(last.log_e_improvement),
         log10_e_value: last.log_e_improvement / std::f64::consts::LN_10,
@@ -614,10 +437,11 @@ mod tests {
     use std::fs;
 
     use super::*;
-    use crate::atomic::ledger::{Entry, record_or_repeat};
-    use crate::pipeline::outcome::Decide;
+    use crate::atomic::ledger::{Entry, Looked, record_look, record_or_repeat};
+    use crate::pipeline::outcome::{AttemptOn, Decide, LookAt};
 
-    /// The ledger file as `admit --ledger` takes it: [`record_or_repeat`] under its lock.
+    /// The ledger file as `admit --ledger` takes it: [`record_or_repeat`] and
+    /// [`record_look`] under its lock.
     struct FileLedger(PathBuf);
 
     impl AttemptLedger for FileLedger {
@@ -638,24 +462,46 @@ mod tests {
                 |alpha| decide(alpha).map(|decision| (decision, ())),
             )
         }
+
+        fn take_look(&mut self, look: LookAt<'_>) -> anyhow::Result<Looked> {
+            record_look(&self.0, look)
+        }
     }
 
-    /// An order of 40 tasks; the candidate wins the first `wins` and loses none.
+    /// `manifest.json` in `dir` recording the holdout t000 … t{n-1} in that order.
+    fn manifest(dir: &Path, n: usize) -> PathBuf {
+        let ids: Vec<String> = (0..n).map(|i| format!("t{i:03}")).collect();
+        let split = |name: &str, ids: &[String]| {
+            serde_json::json!({"name": name, "file": {"path": format!("{name}.csv"), "sha256": "0".repeat(64)},
+                               "tasks": ids.len(), "groups": ids, "task_ids": ids})
+        };
+        let manifest = serde_json::json!({
+            "schema": "evogate/manifest/v1", "verifier": "arxiv",
+            "truth": {"path": "t.csv", "sha256": "0".repeat(64)}, "seed": 13,
+            "ratios": [50, 25, 25], "cases": "all", "algorithm": "evogate",
+            "splits": [split("train", &[]), split("val", &[]), split("holdout", &ids)],
+            "holdout_power": {"alpha": 0.05, "n": n, "min_discordant": 5, "min_detectable_shift": 0.5},
+        });
+        let path = dir.join("manifest.json");
+        fs::write(&path, manifest.to_string()).unwrap();
+        path
+    }
+
+    /// A holdout of 40 tasks; the candidate wins the first `wins` and loses none.
     fn files(dir: &Path, wins: usize) -> SequentialFiles {
-        let order: String = (0..40).map(|i| format!("t{i:03}\n")).collect();
         let scores = |correct: u8| -> String {
             let rows: String = (0..wins)
                 .map(|i| format!("t{i:03},{correct},{correct}\n"))
                 .collect();
             format!("task_id,correct,score\n{rows}")
         };
-        fs::write(dir.join("order.csv"), format!("task_id\n{order}")).unwrap();
         fs::write(dir.join("b.csv"), scores(0)).unwrap();
         fs::write(dir.join("c.csv"), scores(1)).unwrap();
         SequentialFiles {
             baseline: dir.join("b.csv"),
             candidate: dir.join("c.csv"),
-            order: dir.join("order.csv"),
+            order: None,
+            manifest: Some(manifest(dir, 40)),
         }
     }
 
@@ -698,8 +544,7 @@ mod tests {
         let header = "task_id,correct,score\n";
         fs::write(&files.baseline, format!("{header}{base}")).unwrap();
         fs::write(&files.candidate, format!("{header}{cand}")).unwrap();
-        let order: String = (0..20).map(|i| format!("t{i:03}\n")).collect();
-        fs::write(&files.order, format!("task_id\n{order}")).unwrap();
+        manifest(dir.path(), 20);
 
         let first = run_under(&files, &ledger, TestChoice::SignedRank);
         assert_eq!((first.status, first.report.look), (Standing::Refused, 20));
@@ -711,8 +556,8 @@ mod tests {
     }
 
     /// A ledger whose last append was cut short (killed between two writes) is named
-    /// in a warning on every path: the run that continues, the one that repeats an
-    /// attempt, and the one that records a new attempt (and so removes the torn row).
+    /// in a warning on every path: the run that repeats an attempt, and the one that
+    /// records a new attempt (and so removes the torn row).
     #[test]
     fn a_torn_ledger_is_warned_of_on_every_path() {
         let dir = tempfile::tempdir().unwrap();
@@ -736,19 +581,21 @@ mod tests {
         assert!(repeat.report.ledger.as_ref().unwrap().repeated);
         warned(&repeat);
 
+        // An undecided look of a new candidate opens attempt 2, and so removes the torn row.
         let undecided = files(dir.path(), 2);
         let pending = run_on(&undecided, &ledger);
         assert_eq!(pending.status, Standing::Continue);
+        assert_eq!(pending.report.ledger.as_ref().unwrap().attempt, 2);
         warned(&pending);
-        assert_eq!(fs::read_to_string(&ledger).unwrap(), torn);
+        assert_eq!(fs::read_to_string(&ledger).unwrap().lines().count(), 2);
 
         let mut lost = files(dir.path(), 30);
         let candidate = fs::read_to_string(&lost.candidate).unwrap();
         lost.candidate = dir.path().join("c2.csv");
         fs::write(&lost.candidate, candidate.replace("t001,1", "t001,0")).unwrap();
-        let second = run_on(&lost, &ledger);
-        assert_eq!(second.report.ledger.as_ref().unwrap().attempt, 2);
-        warned(&second);
-        assert_eq!(fs::read_to_string(&ledger).unwrap().lines().count(), 2);
+        let third = run_on(&lost, &ledger);
+        assert_eq!(third.report.ledger.as_ref().unwrap().attempt, 3);
+        assert_eq!(third.warning, None);
+        assert_eq!(fs::read_to_string(&ledger).unwrap().lines().count(), 3);
     }
 }
