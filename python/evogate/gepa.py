@@ -26,9 +26,11 @@ from __future__ import annotations
 import csv
 import json
 import os
+import tempfile
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
 
-from . import EvogateError, admit
+from . import EvogateError, _run, admit
+from .sequential import Sequential
 
 Score = Callable[[Any, List[Dict[str, str]]], Sequence[Any]]
 """``score(candidate, tasks)``: one result per task of ``tasks`` (rows of holdout.csv,
@@ -204,8 +206,80 @@ class HoldoutGate:
             len(rows), admission.report,
         )
 
+    def _strata(self) -> Dict[str, str]:
+        column = self.admit_options.get("strata", "kind")
+        if column in (None, "none"):
+            return {}
+        return {t["task_id"]: t[column] for t in self.tasks if t.get(column)}
+
+    def _look(self, rows: List[Dict[str, Any]], kinds: Mapping[str, str]) -> Dict[str, Any]:
+        """One look of ``admit --sequential --manifest --ledger`` on the pairs so far:
+        the binary records it (the first opens the attempt, the deciding one closes
+        it) and decides at the attempt's alpha."""
+        baseline = {row["task_id"]: row for row in self.baseline()}
+        binary = all("correct" in r and "correct" in baseline[r["task_id"]] for r in rows)
+        with tempfile.TemporaryDirectory(prefix="evogate-gate-") as folder:
+            paths = []
+            for name, arm in (("baseline", [baseline[r["task_id"]] for r in rows]), ("candidate", rows)):
+                path = os.path.join(folder, f"{name}.csv")
+                with open(path, "w", newline="", encoding="utf-8") as handle:
+                    writer = csv.writer(handle, lineterminator="\n")
+                    writer.writerow(["task_id", "kind", "score"] + (["correct"] if binary else []))
+                    for row in arm:
+                        cells = [row["task_id"], kinds.get(row["task_id"], ""), repr(row["score"])]
+                        writer.writerow(cells + ([int(row["correct"])] if binary else []))
+                paths.append(path)
+            args = [
+                "admit", "--sequential", f"--baseline={paths[0]}", f"--candidate={paths[1]}",
+                f"--manifest={self.manifest}", f"--ledger={self.ledger}",
+                f"--alpha={self.alpha!r}", "--format=json",
+            ] + ([] if kinds else ["--strata=none"])
+            done = _run(args, ok=(0, 1, 3))
+        return json.loads(done.stdout)
+
     def _decide_sequential(self, candidate: Any, index: Optional[int]) -> Decision:
-        raise NotImplementedError("sequential decisions need the open-attempt ledger")
+        # Python's Sequential watches every pair at the attempt's alpha; the binary
+        # records the looks that matter in the ledger: the first (which opens the
+        # attempt and names its alpha), the deciding one (which closes it) and, for a
+        # candidate stopped undecided, the last (its attempt stays spent). The binary's
+        # verdict is the one kept; should it not confirm the monitor's, every later
+        # pair is a recorded look.
+        kinds = self._strata()
+        baseline = {row["task_id"]: row for row in self.baseline()}
+        limit = self.max_tasks or len(self.tasks)
+        rows: List[Dict[str, Any]] = []  # the pairs looked at, in the order
+        scored = 0  # the holdout tasks the candidate was scored on (whole batches)
+        monitor: Optional[Sequential] = None
+        look: Dict[str, Any] = {"verdict": "continue"}
+        every_pair = False
+        while scored < limit and look["verdict"] == "continue":
+            chunk = self.tasks[scored:min(scored + self.batch, limit)]
+            results = self._scored(candidate, chunk)
+            scored += len(chunk)
+            for row in results:
+                rows.append(row)
+                base = baseline[row["task_id"]]
+                binary = "correct" in row and "correct" in base
+                pair = (row["task_id"], base["score"], row["score"])
+                correct = (base["correct"], row["correct"]) if binary else None
+                if monitor is None:
+                    look = self._look(rows, kinds)
+                    monitor = Sequential(
+                        holdout=[t["task_id"] for t in self.tasks],
+                        alpha=look["ledger"]["alpha_this_attempt"], strata=kinds,
+                    )
+                    monitor.update(*pair, correct=correct)
+                elif monitor.update(*pair, correct=correct)["verdict"] != "continue" or every_pair:
+                    look = self._look(rows, kinds)
+                    every_pair = look["verdict"] == "continue"
+                if look["verdict"] != "continue":
+                    break
+        if look["verdict"] == "continue" and look.get("look") != len(rows):
+            look = self._look(rows, kinds)  # how far it went; the attempt stays open
+        verdict = "abandoned" if look["verdict"] == "continue" else look["verdict"]
+        ledger = look.get("ledger") or {}
+        return Decision(index, verdict, ledger.get("attempt"), ledger.get("alpha_this_attempt"),
+                        scored, look)
 
     def choose(self, seed: Any, candidate: Any) -> Selection:
         """Decides one ``candidate`` against ``seed`` (DSPy's compiled program against

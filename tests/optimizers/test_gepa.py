@@ -144,3 +144,44 @@ def test_leaders_are_the_strict_running_maxima_of_the_validation_means():
 def test_a_gate_without_a_ledger_is_refused(split, grader):
     with pytest.raises(ValueError, match="needs a ledger"):
         HoldoutGate(split, score_with(grader), ledger=None)
+
+
+def test_a_sequential_gate_stops_scoring_a_real_improvement_early_and_closes_its_attempt(split, grader, tmp_path):
+    result = optimize(split, grader, learn=True)
+    gate = HoldoutGate(split, score_with(grader), ledger=tmp_path / "ledger.jsonl",
+                       sequential=True, batch=4)
+    chosen = gate.select(result)
+    [decision] = chosen.decisions
+    assert chosen.admitted and decision.verdict == "admitted"
+    holdout = len(rows(split, "holdout"))
+    assert decision.tasks < holdout and decision.report["look"] <= decision.tasks
+    records = ledger_lines(tmp_path / "ledger.jsonl")
+    # The first look opened attempt 1 at its alpha; the deciding look closed it.
+    assert [(r["attempt"], r["verdict"]) for r in records] == [(1, "open"), (1, "admitted")]
+    assert records[-1]["n"] == decision.report["look"]
+    assert [r["alpha_this_attempt"] for r in records] == [pytest.approx(spending(1), rel=1e-12)] * 2
+
+
+def test_a_candidate_abandoned_undecided_keeps_its_attempt_spent(split, grader, tmp_path):
+    result = optimize(split, grader, learn=False)
+    found = leaders(result.val_aggregate_scores)
+    gate = HoldoutGate(split, score_with(grader), ledger=tmp_path / "ledger.jsonl",
+                       sequential=True, max_tasks=12)
+    chosen = gate.select(result, put_forward="leaders")
+    assert (chosen.index, chosen.admitted) == (0, False)
+    assert [d.verdict for d in chosen.decisions] == ["abandoned"] * len(found)
+    assert [d.attempt for d in chosen.decisions] == list(range(1, len(found) + 1))
+    records = ledger_lines(tmp_path / "ledger.jsonl")
+    # Every leader opened its own attempt at its own alpha and none was closed: an
+    # abandoned candidate spent what it looked at.
+    assert {r["verdict"] for r in records} == {"open"}
+    assert sorted({r["attempt"] for r in records}) == list(range(1, len(found) + 1))
+    for record in records:
+        assert record["alpha_this_attempt"] == pytest.approx(spending(record["attempt"]), rel=1e-12)
+    assert max(r["n"] for r in records) == 12
+    # The same candidate again is the same run (the same pairs): its attempt, nothing
+    # spent; another candidate on this holdout takes the next attempt.
+    again = gate.decide(result.candidates[found[0]])
+    assert again.attempt == 1
+    other = gate.decide({"instructions": stub.SEED + " [another]"})
+    assert other.attempt == len(found) + 1
