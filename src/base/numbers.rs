@@ -150,6 +150,16 @@ pub fn signed(value: f64) -> String {
     if text == "-0" { "0".to_string() } else { text }
 }
 
+/// Micro-units in a score of 1: scores enter every sum in whole micro-units (six
+/// decimals), so sums and ties are exact (`admit` and `admit --sequential` alike).
+pub(crate) const MICROS: i64 = 1_000_000;
+
+/// A score (or a difference of scores) in whole micro-units: rounded to six decimals,
+/// half away from zero.
+pub(crate) fn micros(score: f64) -> i64 {
+    (score * MICROS as f64).round() as i64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

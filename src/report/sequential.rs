@@ -61,7 +61,8 @@ pub(crate) struct SequentialReport {
     pub final_look: Option<FinalLookReport>,
     /// Each stratum's regression e-value at `look` (refused when one reaches 1/alpha).
     pub strata: Vec<StratumEvidence>,
-    /// This run's attempt in the holdout-reuse ledger (recorded once decided).
+    /// This run's attempt in the holdout-reuse ledger: opened by its first look,
+    /// continued by its later looks, closed by the deciding one.
     pub ledger: Option<LedgerInfo>,
     /// Every input's path as given and SHA-256.
     pub inputs: Vec<InputFile>,
@@ -181,7 +182,7 @@ fn lines(report: &SequentialReport) -> Vec<String> {
             ledger.attempt,
             number(ledger.alpha_this_attempt),
             if report.verdict == "continue" {
-                " (recorded once decided)"
+                " (open: spent whether or not the run goes on; a later look on these pairs and more continues it)"
             } else if ledger.repeated {
                 " (a repeat of that attempt: nothing spent)"
             } else {
