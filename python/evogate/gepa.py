@@ -101,15 +101,24 @@ def _read_split(split: Union[str, os.PathLike]) -> tuple:
             f"`{manifest}`: cannot read the split's manifest ({error}); give the folder "
             "`evogate split --out` wrote"
         ) from None
-    files = [s["file"]["path"] for s in record.get("splits", []) if s.get("name") == "holdout"]
-    if not files:
+    splits = [s for s in record.get("splits", []) if s.get("name") == "holdout"]
+    if not splits:
         raise EvogateError(f"`{manifest}`: no holdout split is recorded; rerun `evogate split`")
-    holdout = os.path.join(folder, files[0])
+    holdout = os.path.join(folder, splits[0]["file"]["path"])
     with open(holdout, newline="", encoding="utf-8") as handle:
         tasks = list(csv.DictReader(handle))
     if not tasks or "task_id" not in tasks[0]:
         raise EvogateError(f"`{holdout}`: no tasks with a `task_id` column")
-    return manifest, holdout, tasks
+    # The order of scoring is the manifest's (the one `admit --sequential --manifest`
+    # holds a run to), and the tasks must be the ones it records.
+    order = [str(task) for task in splits[0].get("task_ids") or [t["task_id"] for t in tasks]]
+    by_id = {t["task_id"]: t for t in tasks}
+    if sorted(by_id) != sorted(order):
+        raise EvogateError(
+            f"`{holdout}` does not hold the tasks `{manifest}` records for the holdout; "
+            "use the files `evogate split` wrote, unedited"
+        )
+    return manifest, holdout, [by_id[task] for task in order]
 
 
 def _row(task: Mapping[str, str], result: Any) -> Dict[str, Any]:

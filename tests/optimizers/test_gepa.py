@@ -185,3 +185,34 @@ def test_a_candidate_abandoned_undecided_keeps_its_attempt_spent(split, grader, 
     assert again.attempt == 1
     other = gate.decide({"instructions": stub.SEED + " [another]"})
     assert other.attempt == len(found) + 1
+
+
+@pytest.mark.parametrize("learn", [True, False])
+def test_the_sequential_gate_decides_as_evogate_sequential_with_a_ledger_fed_every_pair(split, grader, tmp_path, learn):
+    result = optimize(split, grader, learn=learn)
+    candidate = result.candidates[result.best_idx]
+    score = score_with(grader)
+    gate = HoldoutGate(split, score, ledger=tmp_path / "gate.jsonl", sequential=True)
+    gate.seed = result.candidates[0]
+    decision = gate.decide(candidate)
+    # The same pairs through evogate.Sequential given the ledger: a look per pair.
+    holdout = rows(split, "holdout")
+    manifest = json.loads((split / "manifest.json").read_text())
+    order = [s for s in manifest["splits"] if s["name"] == "holdout"][0]["task_ids"]
+    by_id = {t["task_id"]: t for t in holdout}
+    tasks = [by_id[t] for t in order]
+    monitor = evogate.Sequential(alpha=0.05, strata={t["task_id"]: t["kind"] for t in tasks},
+                                 ledger=tmp_path / "every.jsonl", manifest=split / "manifest.json")
+    seed, cand = score(result.candidates[0], tasks), score(candidate, tasks)
+    for task, b, c in zip(tasks, seed, cand):
+        state = monitor.update(task["task_id"], b.score, c.score, correct=(b.correct, c.correct))
+        if state["verdict"] != "continue":
+            break
+    assert decision.verdict == state["verdict"]
+    assert decision.report["look"] == state["look"]
+    assert (decision.attempt, decision.alpha) == (state["attempt"], pytest.approx(state["alpha"], rel=1e-12))
+    # Both ledgers close attempt 1 at the same look; the gate records 2 looks, not one a pair.
+    gate_records, every_records = ledger_lines(tmp_path / "gate.jsonl"), ledger_lines(tmp_path / "every.jsonl")
+    assert gate_records[-1]["n"] == every_records[-1]["n"] == state["look"]
+    assert gate_records[-1]["verdict"] == every_records[-1]["verdict"] == state["verdict"]
+    assert len(gate_records) == 2 and len(every_records) == state["look"]
