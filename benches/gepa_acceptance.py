@@ -18,11 +18,18 @@ Criteria:
   means wins > losses, so this never refuses more than strict: the column shows it.
 - significant-improvement at a: the exact one-sided sign test for improvement
   (McNemar's exact test on the minibatch) gives p <= a.
+- non-inferiority M: the lower bound of evogate's 90% interval for the paired
+  difference of proportions (Tango's score interval, as `admit --margin` checks it) is
+  above -M. The bound of each outcome comes from `evogate admit` itself.
 
-Run: python3 benches/gepa_acceptance.py  (standard library only; under a second)
+Run: python3 benches/gepa_acceptance.py  (with the evogate package importable and its
+binary found; about a minute, most of it the admit calls for the non-inferiority rows)
 """
 
+from functools import lru_cache
 from math import comb, factorial
+
+import evogate
 
 
 def multinomial(m, wins, losses, p_win, p_loss):
@@ -35,6 +42,22 @@ def multinomial(m, wins, losses, p_win, p_loss):
 def sign_p(successes, n):
     """P(Bin(n, 1/2) >= successes): the exact one-sided sign test's p (1 when n = 0)."""
     return sum(comb(n, k) for k in range(successes, n + 1)) / 2**n
+
+
+@lru_cache(maxsize=None)
+def tango_low(wins, losses, ties):
+    """The lower bound of evogate's 90% interval for the minibatch's paired difference."""
+    baseline, candidate = [], []
+    for before, after, count in ((0, 1, wins), (1, 0, losses), (1, 1, ties)):
+        for _ in range(count):
+            task = f"t{len(baseline)}"
+            baseline.append({"task_id": task, "correct": before, "score": before})
+            candidate.append({"task_id": task, "correct": after, "score": after})
+    return evogate.admit(baseline, candidate, strata="none").report["delta"]["low"]
+
+
+def non_inferior(margin, m):
+    return lambda w, l: tango_low(w, l, m - w - l) > -margin
 
 
 CRITERIA = {
@@ -62,11 +85,13 @@ def main():
     print()
     print("| criterion | m | accepts a null proposal | accepts +0.10 | accepts +0.20 | +0.10 / null |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name, accept in CRITERIA.items():
-        for m in sizes:
-            null, small, large = (acceptance(m, d, accept) for d in (0.0, 0.10, 0.20))
-            ratio = f"{small / null:.2f}" if null > 0 else "–"
-            print(f"| {name} | {m} | {null:.4f} | {small:.4f} | {large:.4f} | {ratio} |")
+    rows = [(name, m, accept) for name, accept in CRITERIA.items() for m in sizes]
+    rows += [(f"non-inferiority {margin}", m, non_inferior(margin, m))
+             for margin in (0.1, 0.2) for m in sizes]
+    for name, m, accept in rows:
+        null, small, large = (acceptance(m, d, accept) for d in (0.0, 0.10, 0.20))
+        ratio = f"{small / null:.2f}" if null > 0 else "–"
+        print(f"| {name} | {m} | {null:.4f} | {small:.4f} | {large:.4f} | {ratio} |")
 
 
 if __name__ == "__main__":
