@@ -37,7 +37,8 @@ pub enum Command {
     ///
     /// Groups (papers) are shuffled with a ChaCha20 stream keyed by the seed and dealt
     /// whole to the splits, so no group appears in two. Writes train.csv, val.csv,
-    /// holdout.csv and manifest.json atomically. With --check, audits split files
+    /// holdout.csv (in the order the holdout is to be scored: a shuffle from the same
+    /// stream) and manifest.json atomically. With --check, audits split files
     /// made by any tool: exit 0 clean, 1 leakage found, 2 bad input.
     ///
     /// Example: evogate split --truth data/arxiv/papers.csv --out runs/split --cases 24
