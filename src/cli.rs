@@ -37,7 +37,8 @@ pub enum Command {
     ///
     /// Groups (papers) are shuffled with a ChaCha20 stream keyed by the seed and dealt
     /// whole to the splits, so no group appears in two. Writes train.csv, val.csv,
-    /// holdout.csv and manifest.json atomically. With --check, audits split files
+    /// holdout.csv (in the order the holdout is to be scored: a shuffle from the same
+    /// stream) and manifest.json atomically. With --check, audits split files
     /// made by any tool: exit 0 clean, 1 leakage found, 2 bad input.
     ///
     /// Example: evogate split --truth data/arxiv/papers.csv --out runs/split --cases 24
@@ -144,8 +145,15 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct SplitArgs {
     /// The ground-truth CSV (for arxiv: arxiv_id,title,first_author,year).
-    #[arg(long, value_name = "FILE", required_unless_present = "check")]
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["check", "from_scores"])]
     pub truth: Option<PathBuf>,
+    /// Split the tasks of a scores file instead of a ground truth: an imported suite's
+    /// (evogate import lm-eval, inspect, promptfoo, ...), so it gets a holdout manifest
+    /// for --manifest, --ledger and admit --sequential. Tasks are dealt whole by the
+    /// group their id names (`gsm8k` for `gsm8k:16`; a task whose id has no `:` is its
+    /// own group); --ratios 0,0,1 makes every task the holdout.
+    #[arg(long, value_name = "SCORES", conflicts_with_all = ["truth", "compat", "check"])]
+    pub from_scores: Option<PathBuf>,
     /// The folder to write train.csv, val.csv, holdout.csv and manifest.json into.
     #[arg(long, value_name = "DIR", required_unless_present = "check")]
     pub out: Option<PathBuf>,

@@ -174,7 +174,8 @@ fn compat_splits(compat: Compat, tasks: &[Task], request: &SplitRequest) -> anyh
     })
 }
 
-fn entries(splits: &Splits, files: &[String]) -> Vec<SplitEntry> {
+/// The manifest's entry of each split, its file's text in `files`.
+pub(crate) fn entries(splits: &Splits, files: &[String]) -> Vec<SplitEntry> {
     let groups = splits.groups();
     (0..3)
         .map(|i| {
@@ -195,7 +196,8 @@ fn entries(splits: &Splits, files: &[String]) -> Vec<SplitEntry> {
         .collect()
 }
 
-fn holdout_power(n: usize, alpha: f64) -> anyhow::Result<HoldoutPower> {
+/// What a holdout of `n` tasks can detect at `alpha`.
+pub(crate) fn holdout_power(n: usize, alpha: f64) -> anyhow::Result<HoldoutPower> {
     let Some(k) = min_discordant(alpha) else {
         bail!("--alpha {alpha} is too small for any holdout to reach: use a level such as 0.05");
     };

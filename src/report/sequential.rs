@@ -222,6 +222,9 @@ pub(crate) struct SequentialPowerReport {
     pub fixed_n_power_at_holdout: Option<f64>,
     /// The sequential design, by simulation.
     pub sequential: crate::stats::sequential::Operating,
+    /// The Monte-Carlo error of `sequential.power`: its 95% Wilson interval over the
+    /// simulated runs.
+    pub power_monte_carlo_95: SequentialInterval,
 }
 
 /// The text of `power --sequential`.
@@ -244,10 +247,15 @@ pub(crate) fn power_text(report: &SequentialPowerReport) -> String {
         s.median_tasks,
         s.p90_tasks
     );
+    let percent = |p: f64| number((p * 1000.0).round() / 10.0);
+    let error = &report.power_monte_carlo_95;
     let _ = writeln!(
         out,
-        "  admitted in {}% of runs",
-        number((s.power * 1000.0).round() / 10.0)
+        "  admitted in {}% of runs (Monte-Carlo error: 95% interval {}% to {}% over {} runs)",
+        percent(s.power),
+        percent(error.low),
+        percent(error.high),
+        s.runs
     );
     let fixed = match (report.fixed_n_for_80_power, report.fixed_n_power_at_holdout) {
         (Some(n), Some(p)) => format!(

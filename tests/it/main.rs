@@ -24,6 +24,7 @@ mod score;
 mod sequential;
 mod sequential_ledger;
 mod split;
+mod split_from_scores;
 mod summary;
 mod terminal;
 mod truth;

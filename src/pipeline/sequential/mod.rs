@@ -387,7 +387,7 @@ pub(crate) fn report_files(dir: &Path, run: &SequentialRun) -> anyhow::Result<Ve
 }
 
 /// Runs simulated for `power --sequential`: the power's 95% Monte-Carlo error is at most
-/// ±2.2 points.
+/// ±2.2 points, and each answer prints its own (a Wilson interval).
 pub(crate) const POWER_RUNS: u64 = 2_000;
 
 /// Answers `power --sequential`: the design on `holdout` tasks (default: the fixed-n
@@ -415,6 +415,14 @@ pub(crate) fn power(
     }
     let design = Design::new(alpha, 0.0, holdout, true, ZeroMethod::Wilcox);
     let operating = crate::stats::sequential::operating(&design, discordance, shift, POWER_RUNS)?;
+    let admitted = (operating.power * operating.runs as f64).round() as u64;
+    let error =
+        crate::stats::interval::wilson(admitted, operating.runs, 0.95).ok_or_else(|| {
+            anyhow::anyhow!(
+                "no Monte-Carlo interval for {admitted} of {} runs",
+                operating.runs
+            )
+        })?;
     let report = crate::report::sequential::SequentialPowerReport {
         schema: "evogate/power-sequential/v1",
         alpha: alpha.get(),
@@ -424,6 +432,11 @@ pub(crate) fn power(
         fixed_n_for_80_power: fixed,
         fixed_n_power_at_holdout: mcnemar_power(holdout, discordance, shift, alpha.get()),
         sequential: operating,
+        power_monte_carlo_95: SequentialInterval {
+            low: error.low,
+            high: error.high,
+            confidence: error.confidence,
+        },
     };
     let stdout = match format {
         SummaryFormat::Json => json::document(&report)?,
