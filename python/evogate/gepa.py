@@ -257,6 +257,7 @@ class HoldoutGate:
         baseline = {row["task_id"]: row for row in self.baseline()}
         limit = self.max_tasks or len(self.tasks)
         rows: List[Dict[str, Any]] = []  # the pairs looked at, in the order
+        opened: Dict[str, Any] = {}
         scored = 0  # the holdout tasks the candidate was scored on (whole batches)
         monitor: Optional[Sequential] = None
         look: Dict[str, Any] = {"verdict": "continue"}
@@ -273,6 +274,7 @@ class HoldoutGate:
                 correct = (base["correct"], row["correct"]) if binary else None
                 if monitor is None:
                     look = self._look(rows, kinds)
+                    opened = look.get("ledger") or {}  # the attempt this candidate spends
                     monitor = Sequential(
                         holdout=[t["task_id"] for t in self.tasks],
                         alpha=look["ledger"]["alpha_this_attempt"], strata=kinds,
@@ -286,8 +288,7 @@ class HoldoutGate:
         if look["verdict"] == "continue" and look.get("look") != len(rows):
             look = self._look(rows, kinds)  # how far it went; the attempt stays open
         verdict = "abandoned" if look["verdict"] == "continue" else look["verdict"]
-        ledger = look.get("ledger") or {}
-        return Decision(index, verdict, ledger.get("attempt"), ledger.get("alpha_this_attempt"),
+        return Decision(index, verdict, opened.get("attempt"), opened.get("alpha_this_attempt"),
                         scored, look)
 
     def choose(self, seed: Any, candidate: Any) -> Selection:

@@ -179,12 +179,13 @@ def test_a_candidate_abandoned_undecided_keeps_its_attempt_spent(split, grader, 
     for record in records:
         assert record["alpha_this_attempt"] == pytest.approx(spending(record["attempt"]), rel=1e-12)
     assert max(r["n"] for r in records) == 12
-    # The same candidate again is the same run (the same pairs): its attempt, nothing
-    # spent; another candidate on this holdout takes the next attempt.
+    # Deciding a candidate again from its first pair is a new attempt: a first look
+    # cannot be told from another candidate's. Each later candidate takes the next.
     again = gate.decide(result.candidates[found[0]])
-    assert again.attempt == 1
     other = gate.decide({"instructions": stub.SEED + " [another]"})
-    assert other.attempt == len(found) + 1
+    assert (again.attempt, other.attempt) == (len(found) + 1, len(found) + 2)
+    attempts = {r["attempt"] for r in ledger_lines(tmp_path / "ledger.jsonl")}
+    assert attempts == set(range(1, len(found) + 3))
 
 
 @pytest.mark.parametrize("learn", [True, False])
