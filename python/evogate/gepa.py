@@ -152,7 +152,8 @@ class HoldoutGate:
     as the candidate is decided (or, with ``max_tasks``, abandoning it undecided after
     that many tasks: its attempt stays spent); ``sequential=False`` scores the whole
     holdout and runs ``evogate admit``. ``admit_options`` go to :func:`evogate.admit`
-    (``strata``, ``cluster``, ``margin``, ``test``).
+    (``strata``, ``cluster``, ``margin``, ``test``); a sequential decision takes only
+    ``strata`` (a column of holdout.csv, default ``kind``, or ``"none"``).
 
     The seed's holdout scores are computed once, on the first decision, from the
     candidate :meth:`select` reads as the seed or the ``seed`` given.
@@ -252,7 +253,7 @@ class HoldoutGate:
         # attempt and names its alpha), the deciding one (which closes it) and, for a
         # candidate stopped undecided, the last (its attempt stays spent). The binary's
         # verdict is the one kept; should it not confirm the monitor's, every later
-        # pair is a recorded look.
+        # pair is a recorded look (the monitor's verdict, once reached, stays).
         kinds = self._strata()
         baseline = {row["task_id"]: row for row in self.baseline()}
         limit = self.max_tasks or len(self.tasks)
@@ -261,7 +262,6 @@ class HoldoutGate:
         scored = 0  # the holdout tasks the candidate was scored on (whole batches)
         monitor: Optional[Sequential] = None
         look: Dict[str, Any] = {"verdict": "continue"}
-        every_pair = False
         while scored < limit and look["verdict"] == "continue":
             chunk = self.tasks[scored:min(scored + self.batch, limit)]
             results = self._scored(candidate, chunk)
@@ -280,9 +280,8 @@ class HoldoutGate:
                         alpha=look["ledger"]["alpha_this_attempt"], strata=kinds,
                     )
                     monitor.update(*pair, correct=correct)
-                elif monitor.update(*pair, correct=correct)["verdict"] != "continue" or every_pair:
+                elif monitor.update(*pair, correct=correct)["verdict"] != "continue":
                     look = self._look(rows, kinds)
-                    every_pair = look["verdict"] == "continue"
                 if look["verdict"] != "continue":
                     break
         if look["verdict"] == "continue" and look.get("look") != len(rows):
