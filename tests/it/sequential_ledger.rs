@@ -385,3 +385,20 @@ fn looks_taken_at_once_by_two_processes_take_distinct_attempts() {
     attempts.sort_unstable();
     assert_eq!(attempts, (1..=20).collect::<Vec<u64>>());
 }
+
+/// The declared alpha is the holdout's on every path: a later look of an open run under
+/// another --alpha is refused, not decided at the attempt's alpha in silence.
+#[test]
+fn a_later_look_under_another_alpha_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    holdout(dir.path(), 100);
+    scores(dir.path(), "c.csv", &null_pairs(10, 0));
+    assert_eq!(look(dir.path(), "c.csv", &[]).code, 3);
+    scores(dir.path(), "c.csv", &null_pairs(20, 0));
+    let other = look(dir.path(), "c.csv", &["--alpha", "0.1"]);
+    assert_input_error(
+        &other,
+        &["changing the declared alpha midway", "use --alpha 0.05"],
+    );
+    assert_eq!(summary(dir.path()).len(), 1);
+}
