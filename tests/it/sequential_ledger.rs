@@ -355,3 +355,50 @@ fn a_scores_file_as_the_order_is_refused_with_or_without_a_manifest() {
     assert!(ledger.stderr.contains("--manifest"), "{}", ledger.stderr);
     assert!(!dir.path().join("ledger.jsonl").exists());
 }
+
+/// Looks of different candidates taken at once by two processes each get their own
+/// attempt: every look is read, placed and appended under the ledger's lock.
+#[test]
+fn looks_taken_at_once_by_two_processes_take_distinct_attempts() {
+    let dir = tempfile::tempdir().unwrap();
+    holdout(dir.path(), 136);
+    // Twenty candidates: the same 12 null pairs, then k's five bits as the candidate's
+    // answers on five more tasks, so no two sequences extend each other.
+    for k in 0..20 {
+        let mut pairs = null_pairs(12, 0);
+        pairs.extend((0..5).map(|bit| (0, ((k >> bit) & 1) as u8)));
+        scores(dir.path(), &format!("c{k}.csv"), &pairs);
+    }
+    let threads: Vec<_> = (0..2)
+        .map(|side| {
+            let dir = dir.path().to_path_buf();
+            std::thread::spawn(move || {
+                for k in (side..20).step_by(2) {
+                    let run = look(&dir, &format!("c{k}.csv"), &[]);
+                    assert!([1, 3].contains(&run.code), "{}", run.stderr);
+                }
+            })
+        })
+        .collect();
+    threads.into_iter().for_each(|t| t.join().unwrap());
+    let mut attempts: Vec<u64> = summary(dir.path()).iter().map(|r| r.0).collect();
+    attempts.sort_unstable();
+    assert_eq!(attempts, (1..=20).collect::<Vec<u64>>());
+}
+
+/// The declared alpha is the holdout's on every path: a later look of an open run under
+/// another --alpha is refused, not decided at the attempt's alpha in silence.
+#[test]
+fn a_later_look_under_another_alpha_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    holdout(dir.path(), 100);
+    scores(dir.path(), "c.csv", &null_pairs(10, 0));
+    assert_eq!(look(dir.path(), "c.csv", &[]).code, 3);
+    scores(dir.path(), "c.csv", &null_pairs(20, 0));
+    let other = look(dir.path(), "c.csv", &["--alpha", "0.1"]);
+    assert_input_error(
+        &other,
+        &["changing the declared alpha midway", "use --alpha 0.05"],
+    );
+    assert_eq!(summary(dir.path()).len(), 1);
+}

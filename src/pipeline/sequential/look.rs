@@ -55,6 +55,10 @@ pub(super) fn look_under(
     let held = ordered.pairs.len() as u64;
     let mut placed: Option<(Monitor, Record, bool, u64)> = None;
     let looked = recorder.take_look(&mut |records| {
+        // The next attempt, checked first: a declared alpha other than the holdout's
+        // is an error on every path, a later look of an open run included.
+        let next = ledger::next_attempt(records, holdout_sha256, settings.alpha.get())
+            .map_err(|e| anyhow::anyhow!("`{path}`: {e}"))?;
         let latest = ledger::latest_looks(records, holdout_sha256);
         let mut counts: BTreeSet<u64> = latest
             .iter()
@@ -101,8 +105,6 @@ pub(super) fn look_under(
             // Otherwise the records disagree with this monitoring (they were written
             // by another version): the look is a new attempt, the side that spends.
         }
-        let next = ledger::next_attempt(records, holdout_sha256, settings.alpha.get())
-            .map_err(|e| anyhow::anyhow!("`{path}`: {e}"))?;
         let monitor = run_at(next.alpha)?;
         let record = next.record(found(&monitor));
         placed = Some((monitor, record.clone(), true, next.attempt));
