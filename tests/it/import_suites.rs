@@ -45,7 +45,8 @@ fn ok(done: crate::util::Run) -> crate::util::Run {
     done
 }
 
-/// The selectors of the lm-eval suite: gsm8k's metric comes from its results file.
+/// The selectors of the lm-eval suite: gsm8k's metric comes from its results file;
+/// the other two tasks' results file does not say which way their metrics run.
 const SUITE_SELECTORS: &[&str] = &[
     "--filter",
     "strict-match",
@@ -53,6 +54,7 @@ const SUITE_SELECTORS: &[&str] = &[
     "hellaswag=acc",
     "--metric",
     "arc_easy=acc_norm",
+    "--higher-is-better",
 ];
 
 const GSM8K_BASE: &str = "lm-eval/samples_gsm8k_2025-09-09T13-42-42.857006.jsonl";
@@ -350,6 +352,7 @@ fn a_promptfoo_repeat_3_log_reduces_its_repeats_or_keeps_them_as_groups() {
             "all",
         ],
     ));
+    // Both arms with every repeat, tested on items.
     let admit = evogate(
         dir.path(),
         &[
@@ -559,12 +562,12 @@ fn a_selector_that_does_not_apply_to_the_format_is_an_error() {
     );
     let done = import(
         dir.path(),
-        "lm-eval",
+        "openai-evals",
         from.to_str().unwrap(),
         "s.csv",
         &["--repeats", "mean"],
     );
-    assert_input_error(&done, &["--repeats does not apply to lm-eval logs"]);
+    assert_input_error(&done, &["--repeats does not apply to openai-evals logs"]);
 }
 
 #[test]

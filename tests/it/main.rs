@@ -23,6 +23,7 @@ mod report_columns;
 mod score;
 mod sequential;
 mod split;
+mod suite_import;
 mod summary;
 mod terminal;
 mod truth;
