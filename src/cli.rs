@@ -73,6 +73,11 @@ pub enum Command {
     /// 80% power for its shift: the report gives the tasks that would settle it.
     /// Exit 0 admitted, 1 refused or inconclusive, 2 the tool could not do its job.
     ///
+    /// Repeats of one item (rows `<item>#<r>` whose group is the item, as `import
+    /// --repeats all` writes them) are tested on items, each arm's item score the mean
+    /// of its repeats, never as independent tasks; the report adds pass@1, pass@k,
+    /// pass^k and the flaky items per arm.
+    ///
     /// With --sequential --order FILE: decide on the pairs scored so far, in the order
     /// fixed before scoring, as a user who looked after every pair would have, with an
     /// error rate of alpha however often one looks. Exit 0 admitted, 1 refused, 3
@@ -267,6 +272,7 @@ pub struct AdmitArgs {
     pub margin: Option<f64>,
     /// Decide on clusters too: the exact signed-rank test on per-cluster mean
     /// differences must also show the improvement. The only column supported is `group`.
+    /// Not with repeats (rows `<item>#<r>`), which are tested on their items already.
     #[arg(long, value_name = "COLUMN", value_enum)]
     pub cluster: Option<ClusterColumn>,
     /// Append this attempt to a holdout-reuse ledger (JSON Lines, locked while

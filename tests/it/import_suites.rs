@@ -352,27 +352,20 @@ fn a_promptfoo_repeat_3_log_reduces_its_repeats_or_keeps_them_as_groups() {
             "all",
         ],
     ));
-    // Both arms with every repeat, tested on items.
+    // Both arms with every repeat: admit tests on the two items, not the six rows.
     let admit = evogate(
         dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "a.csv",
-            "--cluster",
-            "group",
-            "--test",
-            "signed-rank",
-        ],
+        &["admit", "--baseline", "b.csv", "--candidate", "a.csv"],
     );
     assert!(admit.code == 0 || admit.code == 1, "{}", admit.stderr);
     assert!(
-        admit.stdout.contains("2 clusters") || admit.stdout.contains("clusters"),
+        admit
+            .stdout
+            .contains("repeats:    6 rows are repeats of 2 items"),
         "{}",
         admit.stdout
     );
+    assert!(admit.stdout.contains(", 2 pairs"), "{}", admit.stdout);
 }
 
 /// Inspect's `pass_at(k)` as its definition: 1 - C(n - c, k) / C(n, k).

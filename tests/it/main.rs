@@ -19,6 +19,7 @@ mod pairs_csv;
 mod power;
 mod readme;
 mod repeat;
+mod repeats_admit;
 mod report_columns;
 mod score;
 mod sequential;
