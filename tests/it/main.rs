@@ -29,3 +29,4 @@ mod summary;
 mod terminal;
 mod truth;
 mod util;
+mod wording;

@@ -355,7 +355,8 @@ fn identical_copies_an_import_recorded_are_warned_of_by_admit() {
     assert!(
         warnings
             .iter()
-            .any(|w| w.starts_with("the candidate's import record (c.import.json) found 1 items")),
+            .any(|w| w
+                .starts_with("the candidate's import record (c.import.json) found 1 item whose")),
         "{warnings:?}"
     );
     assert!(
