@@ -170,7 +170,7 @@ pub(crate) fn run(
     );
     if let Some(repeats) = &report.admission.repeats {
         notes.push(format!("repeats: {}", repeats.tested_on));
-        notes.extend(repeats.warnings.iter().map(|w| format!("warning: {w}")));
+        notes.extend(repeats.warnings.iter().map(|w| format!("repeats: {w}")));
     }
     let mut writes = Vec::new();
     if let Some((dir, files)) = folder {

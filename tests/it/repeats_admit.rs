@@ -191,7 +191,7 @@ fn copies_of_two_wins_are_two_items_not_ten_tasks_and_are_warned_of() {
     }
     assert!(
         done.stderr
-            .contains("warning: the candidate's repeats agree"),
+            .contains("note: repeats: the candidate's repeats agree"),
         "{}",
         done.stderr
     );
