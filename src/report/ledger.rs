@@ -50,10 +50,11 @@ pub(crate) fn render_text(source: &str, records: usize, holdouts: &[HoldoutSumma
             level(holdout.alpha_left),
         ));
         text.push_str(&format!(
-            "  next: attempt {} at alpha {} ({} pairs in the latest attempt)\n",
+            "  next: attempt {} at alpha {} ({} pair{} in the latest attempt)\n",
             holdout.next_attempt,
             level(holdout.next_alpha),
-            holdout.n
+            holdout.n,
+            plural(holdout.n)
         ));
         for open in &holdout.open_attempts {
             text.push_str(&format!(

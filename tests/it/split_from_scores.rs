@@ -46,7 +46,7 @@ fn an_lm_eval_log_gets_a_holdout_manifest_and_its_runs_count_on_it_in_the_ledger
         ],
     );
     assert!(
-        split.contains("holdout      3 tasks from    1 groups"),
+        split.contains("holdout      3 tasks from    1 group\n"),
         "{split}"
     );
     let manifest: serde_json::Value =
