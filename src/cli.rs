@@ -74,6 +74,11 @@ pub enum Command {
     /// 80% power for its shift: the report gives the tasks that would settle it.
     /// Exit 0 admitted, 1 refused or inconclusive, 2 the tool could not do its job.
     ///
+    /// Repeats of one item (rows `<item>#<r>` whose group is the item, as `import
+    /// --repeats all` writes them) are tested on items, each arm's item score the mean
+    /// of its repeats, never as independent tasks; the report adds pass@1, pass@k,
+    /// pass^k and the flaky items per arm.
+    ///
     /// With --sequential --order FILE: decide on the pairs scored so far, in the order
     /// fixed before scoring, as a user who looked after every pair would have, with an
     /// error rate of alpha however often one looks. Exit 0 admitted, 1 refused, 3
@@ -279,6 +284,7 @@ pub struct AdmitArgs {
     pub margin: Option<f64>,
     /// Decide on clusters too: the exact signed-rank test on per-cluster mean
     /// differences must also show the improvement. The only column supported is `group`.
+    /// Not with repeats (rows `<item>#<r>`), which are tested on their items already.
     #[arg(long, value_name = "COLUMN", value_enum)]
     pub cluster: Option<ClusterColumn>,
     /// Append this attempt to a holdout-reuse ledger (JSON Lines, locked while
@@ -442,21 +448,32 @@ pub struct ImportArgs {
     /// task; repeat it per task.
     #[arg(long, value_name = "NAME|TASK=NAME")]
     pub scorer: Vec<String>,
-    /// inspect (epochs), promptfoo (--repeat), helm (train trials): how an item's
-    /// repeats become its score: mean, majority, first, or all (every repeat a row
-    /// `<item>#<repeat>` with the item as its `group`, for admit --cluster group);
-    /// also Inspect's median, mode, max, pass_at_K, at_least_K. Default: the log's own
-    /// reducer (Inspect's epochs_reducer), else it is needed when items repeat.
+    /// inspect (epochs), promptfoo (--repeat), helm (train trials), lm-eval (runs of a
+    /// task: its samples files of several dates), dspy (records of one id, through the
+    /// files given): how an item's repeats become its score: mean, majority, first, or
+    /// all (every repeat a row `<item>#<repeat>` with the item as its `group`, which
+    /// admit tests on items); also Inspect's median, mode, max, pass_at_K, at_least_K.
+    /// Default: the log's own reducer (Inspect's epochs_reducer), else it is needed
+    /// when items repeat. Every item must have every repeat (Inspect's epochs, else
+    /// the most any item has): a missing one exits 2 naming it, unless --on-missing
+    /// intersect leaves its item out.
     #[arg(long, value_name = "RULE", value_parser = crate::import::Repeats::parse)]
     pub repeats: Option<crate::import::Repeats>,
     /// The metric is lower-is-better (a runtime, a WER, a perplexity): scores are
     /// mapped as 1 - x (after --scale), so the file is higher-is-better on [0, 1].
     /// Not needed where the log records the direction (lm-eval's higher_is_better).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "higher_is_better")]
     pub lower_is_better: bool,
-    /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
+    /// The metric is higher-is-better. lm-eval samples read without their
+    /// results_<date>.json (which records higher_is_better) need this or
+    /// --lower-is-better: nothing takes a WER for higher-is-better unsaid.
+    #[arg(long)]
+    pub higher_is_better: bool,
+    /// promptfoo: the arm to read, one provider with one prompt: a provider (id or
+    /// label), a prompt (`prompt:N` or its label), or both as two --arm. An arm that
+    /// still holds several prompts or providers is refused, never mixed.
     #[arg(long, value_name = "NAME")]
-    pub arm: Option<String>,
+    pub arm: Vec<String>,
     /// promptfoo: the test variable that names a test (default: all of them).
     #[arg(long, value_name = "NAME")]
     pub id_var: Option<String>,

@@ -307,6 +307,11 @@ pub(super) fn read_ordered(
     let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, false)?;
     let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::Losses)?;
     let pairs = joined.pair(Some(&prefix), settings.strata.as_ref())?;
+    if crate::admission::repeats::holds_repeats(&pairs) {
+        anyhow::bail!(
+            "admit --sequential looks at one row per task, and the scores hold repeats of items (rows `<item>#<r>` whose group is the item), which it would count as independent tasks; reduce them at import (--repeats mean), or admit without --sequential, which tests on the items"
+        );
+    }
     let test = settings
         .test
         .resolve(&pairs, settings.zero, &pairs.baseline, &pairs.candidate)?;
