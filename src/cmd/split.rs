@@ -14,7 +14,9 @@ use crate::split::{Cases, SplitRequest};
 /// Runs `split`.
 pub(crate) fn run(args: SplitArgs) -> anyhow::Result<Printout> {
     if let Some(files) = &args.check {
-        return Effects::default().finish(split::run_check(files)?);
+        // Declared as inputs: what a killed run left beside them is cleared first.
+        let effects = Effects::default().inputs("--check", files);
+        return effects.finish(split::run_check(files)?);
     }
     let (Some(truth), Some(out)) = (&args.truth, &args.out) else {
         bail!("give --truth FILE and --out DIR, or --check DIR");
