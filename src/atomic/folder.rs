@@ -149,7 +149,7 @@ fn fill(
         })?;
         let path = staging.join(relative);
         if let (Some(folder), Some(shown)) = (path.parent(), final_path.parent()) {
-            fs::create_dir_all(folder).map_err(|e| cannot(shown, "create it", &e))?;
+            created(|| fs::create_dir_all(folder)).map_err(|e| cannot(shown, "create it", &e))?;
         }
         let failed = if first { fault::fails("write") } else { Ok(()) };
         failed
@@ -171,9 +171,17 @@ fn fill(
     }
     Ok(())
 }
+/// Makes an entry inside the new folder in a section: once a stop has begun nothing is
+/// added to the folder it removes, so the removal is whole.
+fn created<T>(make: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let _section = gate::section();
+    make()
+}
+
 /// Creates `path`, writes it through a buffer and syncs it.
 fn write_synced(path: &Path, write: &WriteBytes<'_>) -> io::Result<()> {
-    let mut out = io::BufWriter::with_capacity(1 << 16, fs::File::create(path)?);
+    let file = created(|| fs::File::create(path))?;
+    let mut out = io::BufWriter::with_capacity(1 << 16, file);
     write(&mut out)?;
     out.into_inner()
         .map_err(io::IntoInnerError::into_error)?
@@ -232,19 +240,21 @@ fn carry_over(from: &Path, to: &Path) -> anyhow::Result<()> {
             .map_err(|e| cannot(&source, "read it", &e))?;
         if kind.is_dir() {
             if destination.symlink_metadata().is_err() {
-                fs::create_dir(&destination)
+                created(|| fs::create_dir(&destination))
                     .map_err(|e| cannot(&source, "carry it over to the new folder", &e))?;
             }
             if destination.is_dir() {
                 carry_over(&source, &destination)?;
             }
         } else if destination.symlink_metadata().is_err() {
-            let linked = if kind.is_symlink() {
-                link_symlink(&source, &destination)
-            } else {
-                fs::hard_link(&source, &destination)
-                    .or_else(|_| fs::copy(&source, &destination).map(|_| ()))
-            };
+            let linked = created(|| {
+                if kind.is_symlink() {
+                    link_symlink(&source, &destination)
+                } else {
+                    fs::hard_link(&source, &destination)
+                        .or_else(|_| fs::copy(&source, &destination).map(|_| ()))
+                }
+            });
             linked.map_err(|e| cannot(&source, "carry it over to the new folder", &e))?;
         }
     }
@@ -416,6 +426,22 @@ mod tests {
             Vec::<PathBuf>::new(),
             "removed new folders are still tracked"
         );
+    }
+
+    /// Hostile K04: the error named the new folder's temporary path
+    /// (`…/.rep.evogate-new-OZChOd`), which tempfile adds to its errors, not the target.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_folder_that_cannot_be_made_is_named_by_its_target_alone() {
+        let target = Path::new("/proc/evogate-report");
+        let error = replace_folder(target, &set(target, "a", "b"), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("`/proc/evogate-report`: cannot create the new folder beside it"),
+            "{error}"
+        );
+        assert!(!error.contains("evogate-new"), "{error}");
     }
 
     #[test]

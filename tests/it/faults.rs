@@ -466,3 +466,39 @@ fn import_out_holds_the_old_pair_or_the_new_at_every_fault_and_the_next_reader_c
         ],
     );
 }
+
+#[test]
+fn a_stop_after_the_ledger_records_the_attempt_says_so_and_the_rerun_repeats_it_without_spending() {
+    let dir = tempfile::tempdir().unwrap();
+    admit_inputs(dir.path());
+    crate::util::write_manifest(
+        dir.path(),
+        &(0..10).map(|t| format!("t{t}")).collect::<Vec<_>>(),
+    );
+    let admit = args(
+        "admit --baseline b.csv --candidate c2.csv --manifest manifest.json --ledger l.jsonl --report-dir rep",
+    );
+    let (exit, stderr) = run_faulted(dir.path(), &admit, "synced:term", true);
+    assert_eq!(exit, Exit::Code(2), "{stderr}");
+    assert!(
+        stderr
+            .contains("nothing was replaced; attempt 1 was recorded in `l.jsonl` before the stop"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("rep").exists());
+    let ledger = fs::read_to_string(dir.path().join("l.jsonl")).unwrap();
+    assert_eq!(ledger.lines().count(), 1, "{ledger}");
+    // The same command again writes the report of that attempt and spends nothing.
+    let again = run(dir.path(), &admit);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(dir.path().join("rep/admission.json").exists());
+    let ledger = fs::read_to_string(dir.path().join("l.jsonl")).unwrap();
+    assert_eq!(ledger.lines().count(), 1, "{ledger}");
+    assert_eq!(
+        left(dir.path(), &[])
+            .iter()
+            .filter(|n| n.contains("evogate"))
+            .count(),
+        0
+    );
+}
