@@ -22,14 +22,14 @@ pub mod ledger;
 mod settle;
 mod streamed;
 pub use commit::{Append, Prepared, commit};
-pub use folder::{StreamedFile, WriteBytes, prepare_folder, replace_folder};
+pub use folder::{prepare_folder, replace_folder};
 pub(crate) use gate::section;
 #[cfg(unix)]
 pub use gate::watch_signals;
 pub use gate::{Stop, end_run};
 pub use inputs::refuse_overwriting_inputs;
 pub use settle::settle;
-pub use streamed::{SYNC_EVERY, Streamed};
+pub use streamed::{SYNC_EVERY, Streamed, StreamedFile, WriteBytes};
 
 use commit::{Kind, Swap};
 

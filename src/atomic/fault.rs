@@ -40,6 +40,8 @@ pub(crate) fn at(step: &str) {
     if named != step {
         return;
     }
+    #[cfg(not(unix))]
+    let _ = action;
     #[cfg(unix)]
     {
         use rustix::process::{Signal, getpid, kill_process};

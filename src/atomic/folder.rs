@@ -14,6 +14,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::commit::{Kind, Prepared, Swap, commit};
+use super::streamed::{StreamedFile, WriteBytes};
 use super::{FileToWrite, fault, gate, not_written};
 
 /// Replaces the folder `target` by one holding `files` and the `streamed` files, each
@@ -26,39 +27,6 @@ pub fn replace_folder(
     streamed: &[StreamedFile],
 ) -> anyhow::Result<()> {
     commit(prepare_folder(target, files, streamed)?, &mut [], Some(0))
-}
-
-/// Writes a file's bytes, in order, to the writer given.
-pub type WriteBytes<'a> = dyn Fn(&mut dyn io::Write) -> io::Result<()> + 'a;
-
-/// A file of a folder whose bytes are written as they are made, for a file too large
-/// to hold whole (`pairs.csv` of millions of pairs with their feedback).
-pub struct StreamedFile {
-    /// The final path, inside the folder.
-    pub path: PathBuf,
-    /// Writes the file's bytes, in order, to the writer given.
-    pub write: Box<WriteBytes<'static>>,
-}
-
-impl StreamedFile {
-    /// The file at `path` whose bytes `write` writes.
-    pub fn new(
-        path: PathBuf,
-        write: impl Fn(&mut dyn io::Write) -> io::Result<()> + 'static,
-    ) -> StreamedFile {
-        StreamedFile {
-            path,
-            write: Box::new(write),
-        }
-    }
-}
-
-impl std::fmt::Debug for StreamedFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StreamedFile")
-            .field("path", &self.path)
-            .finish_non_exhaustive()
-    }
 }
 
 /// Writes the new folder for `target` ([`replace_folder`]) under the lock on the

@@ -1,5 +1,7 @@
-//! One file written as it is made (`score --out`'s scores, millions of rows), to a
-//! temporary file beside it that is moved into place only once it is whole.
+//! Files written as they are made, too large to hold whole: [`Streamed`] (`score
+//! --out`'s scores, millions of rows) goes to a temporary file beside its target that is
+//! moved into place only once it is whole, and a [`StreamedFile`] (`pairs.csv`) is
+//! written straight into a new folder ([`super::replace_folder`]).
 
 use std::fs;
 use std::io::{self, Write};
@@ -9,6 +11,39 @@ use std::thread;
 
 use super::commit::{Kind, Prepared, Swap, commit};
 use super::{fault, gate, not_a_file, not_written, temp_path};
+
+/// Writes a file's bytes, in order, to the writer given.
+pub type WriteBytes<'a> = dyn Fn(&mut dyn io::Write) -> io::Result<()> + 'a;
+
+/// A file of a folder whose bytes are written as they are made, for a file too large
+/// to hold whole (`pairs.csv` of millions of pairs with their feedback).
+pub struct StreamedFile {
+    /// The final path, inside the folder.
+    pub path: PathBuf,
+    /// Writes the file's bytes, in order, to the writer given.
+    pub write: Box<WriteBytes<'static>>,
+}
+
+impl StreamedFile {
+    /// The file at `path` whose bytes `write` writes.
+    pub fn new(
+        path: PathBuf,
+        write: impl Fn(&mut dyn io::Write) -> io::Result<()> + 'static,
+    ) -> StreamedFile {
+        StreamedFile {
+            path,
+            write: Box::new(write),
+        }
+    }
+}
+
+impl std::fmt::Debug for StreamedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamedFile")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
 
 /// One file written as it is made, atomically: its bytes go to a temporary file beside
 /// it, created at the first write, and [`Streamed::prepare`] hands it to the commit.
