@@ -60,6 +60,11 @@ impl Prepared {
     pub fn nothing() -> Prepared {
         Prepared::default()
     }
+
+    /// Whether the set replaces nothing.
+    pub fn is_empty(&self) -> bool {
+        self.swaps.is_empty()
+    }
 }
 
 impl Drop for Prepared {

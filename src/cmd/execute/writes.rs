@@ -43,7 +43,10 @@ pub(super) fn carry_out(
         Some(write) => prepare(write, stream)?,
         None => Prepared::nothing(),
     };
-    commit(set, &mut appends, Some(status))
+    // A run that writes nothing (its output is stdout) has no commit point: a stop while
+    // it prints exits 2, its output cut short.
+    let writes = !set.is_empty() || !appends.is_empty();
+    commit(set, &mut appends, writes.then_some(status))
 }
 
 /// Writes the outputs of `write` in full beside their targets.
