@@ -14,7 +14,7 @@ mod inputs;
 pub mod ledger;
 mod pending;
 pub use folder::{StreamedFile, WriteBytes, replace_folder};
-pub use inputs::refuse_overwriting_inputs;
+pub use inputs::{refuse_overwriting_inputs, refuse_same_file};
 #[cfg(unix)]
 pub use pending::watch_signals;
 

@@ -37,7 +37,8 @@ pub enum Command {
     ///
     /// Groups (papers) are shuffled with a ChaCha20 stream keyed by the seed and dealt
     /// whole to the splits, so no group appears in two. Writes train.csv, val.csv,
-    /// holdout.csv and manifest.json atomically. With --check, audits split files
+    /// holdout.csv (in the order the holdout is to be scored: a shuffle from the same
+    /// stream) and manifest.json atomically. With --check, audits split files
     /// made by any tool: exit 0 clean, 1 leakage found, 2 bad input.
     ///
     /// Example: evogate split --truth data/arxiv/papers.csv --out runs/split --cases 24
@@ -149,8 +150,15 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct SplitArgs {
     /// The ground-truth CSV (for arxiv: arxiv_id,title,first_author,year).
-    #[arg(long, value_name = "FILE", required_unless_present = "check")]
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["check", "from_scores"])]
     pub truth: Option<PathBuf>,
+    /// Split the tasks of a scores file instead of a ground truth: an imported suite's
+    /// (evogate import lm-eval, inspect, promptfoo, ...), so it gets a holdout manifest
+    /// for --manifest, --ledger and admit --sequential. Tasks are dealt whole by the
+    /// group their id names (`gsm8k` for `gsm8k:16`; a task whose id has no `:` is its
+    /// own group); --ratios 0,0,1 makes every task the holdout.
+    #[arg(long, value_name = "SCORES", conflicts_with_all = ["truth", "compat", "check"])]
+    pub from_scores: Option<PathBuf>,
     /// The folder to write train.csv, val.csv, holdout.csv and manifest.json into.
     #[arg(long, value_name = "DIR", required_unless_present = "check")]
     pub out: Option<PathBuf>,
@@ -227,15 +235,18 @@ pub struct AdmitArgs {
     /// The baseline's scores: task_id and score, optionally correct, group, kind.
     #[arg(long, value_name = "FILE", required_unless_present = "summary")]
     pub baseline: Option<PathBuf>,
-    /// Decide sequentially on the pairs scored so far (with --order): admitted once
-    /// the improvement e-value reaches its threshold, refused once the candidate cannot
-    /// be better (or below --margin) or a stratum regressed, else continue (exit 3)
-    /// with the e-value, the anytime-valid bounds and the tasks still needed.
-    #[arg(long, requires = "order", conflicts_with_all = ["summary", "tasks", "manifest", "cluster", "allow_missing"])]
+    /// Decide sequentially on the pairs scored so far, in the order of the holdout that
+    /// --manifest records (or of --order): admitted once the improvement e-value reaches
+    /// its threshold, refused once the candidate cannot be better (or below --margin) or
+    /// a stratum regressed, else continue (exit 3) with the e-value, the anytime-valid
+    /// bounds and the tasks still needed. With --ledger (which needs --manifest) the
+    /// first look spends the attempt; later looks of the same run continue it.
+    #[arg(long, conflicts_with_all = ["summary", "tasks", "cluster", "allow_missing"])]
     pub sequential: bool,
-    /// With --sequential: a table whose task_id column lists every holdout task in the
-    /// order fixed before any output was seen (e.g. the holdout.csv `split` wrote). The
-    /// pairs scored in both files must be a prefix of it.
+    /// With --sequential and no --manifest: a table whose task_id column lists every
+    /// holdout task in the order fixed before any output was seen. With --manifest it
+    /// must be the manifest's order (the holdout.csv `split` wrote), or it is refused;
+    /// never a scores file. The pairs scored in both files must be a prefix of it.
     #[arg(long, value_name = "FILE", requires = "sequential")]
     pub order: Option<PathBuf>,
     /// The candidate's scores, on the same tasks.
@@ -252,7 +263,8 @@ pub struct AdmitArgs {
     pub tasks: Option<PathBuf>,
     /// The manifest.json `split` wrote: the tasks used must be its holdout (a summary's
     /// holdout_sha256 must be the SHA-256 of its task ids), and a --tasks file must have
-    /// the recorded SHA-256. Required with --ledger.
+    /// the recorded SHA-256. With --sequential: the holdout in the order it is scored.
+    /// Required with --ledger.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
     /// The level of every one-sided test, in (0, 0.5).

@@ -581,7 +581,7 @@ fn under_ledger(
             },
             n: admission.n as u64,
             p_improvement: admission.tails.p_improvement,
-            verdict: admission.verdict,
+            verdict: admission.verdict.into(),
         };
         Ok((decision, admission))
     })?;
