@@ -54,7 +54,7 @@ def generate(work):
                 (f"g{i}:k,g{i},k,question {i}\n" for i in range(n)))
     write_lines(f"{work}/outputs.csv", "task_id,output\n",
                 (f"g{i}:k,the answer is answer {(i * 7) % 997}\n" for i in range(n)))
-    # facts: 10^6 tasks of one kind sharing 256 answers (quadratic before issue 41: a whole
+    # facts: 10^6 tasks of one kind sharing 256 answers (quadratic when this was written: a whole
     # run takes many minutes, so this workload is only ever stopped).
     m = 10**6
     write_lines(f"{work}/facts_truth.csv", "group,kind,question,answer\n",

@@ -27,7 +27,7 @@ pub(crate) use gate::section;
 #[cfg(unix)]
 pub use gate::watch_signals;
 pub use gate::{Stop, end_run};
-pub use inputs::refuse_overwriting_inputs;
+pub use inputs::{refuse_overwriting_inputs, refuse_same_file};
 pub use settle::settle;
 pub use streamed::{SYNC_EVERY, Streamed, StreamedFile, WriteBytes};
 
