@@ -465,7 +465,7 @@ pub struct ImportArgs {
     #[arg(long, conflicts_with = "higher_is_better")]
     pub lower_is_better: bool,
     /// The metric is higher-is-better. lm-eval samples read without their
-    /// results_<date>.json (which records higher_is_better) need this or
+    /// `results_<date>.json` (which records higher_is_better) need this or
     /// --lower-is-better: nothing takes a WER for higher-is-better unsaid.
     #[arg(long)]
     pub higher_is_better: bool,

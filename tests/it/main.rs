@@ -9,6 +9,7 @@ mod benchmarks;
 mod cluster;
 mod demo;
 mod docs;
+mod faults;
 mod grade;
 mod hostile;
 mod import;
