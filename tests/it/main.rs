@@ -27,3 +27,4 @@ mod summary;
 mod terminal;
 mod truth;
 mod util;
+mod verifier_classes;

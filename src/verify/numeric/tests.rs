@@ -82,20 +82,37 @@ fn a_wrong_final_number_is_confidently_wrong_whatever_the_working_holds() {
 }
 
 #[test]
-fn a_list_of_numbers_holding_the_right_one_is_a_hedge_never_right() {
-    let hedges = [
-        "1, 2, 3, 4, 5, 6, 7",
-        "7, 8, 9",
-        "It is 5, 6, 7, or 8.",
-        "The answer is 6 or 7",
-        "\\boxed{6, 7}",
-    ]
-    .map(|output| ("eggs:gsm8k", output));
-    assert_grades(grade, hedges, (false, 0.5, 0.75));
-    for (id, output) in hedges {
-        let feedback = grade(id, output).feedback;
-        assert!(feedback.starts_with("hedged: 7 among "), "{feedback}");
+fn a_list_of_numbers_holding_the_right_one_is_a_hedge_earning_its_share() {
+    for (output, k) in [
+        ("1, 2, 3, 4, 5, 6, 7", 7),
+        ("7, 8, 9", 3),
+        ("It is 5, 6, 7, or 8.", 4),
+        ("The answer is 6 or 7", 2),
+        ("\\boxed{6, 7}", 2),
+    ] {
+        let share = 1.0 / f64::from(k);
+        let g = grade("eggs:gsm8k", output);
+        // Composite: the mean of the right answer's (1) and the k - 1 wrong ones' (0.5);
+        // score: the mean of their scores (1 and 0).
+        assert_eq!(
+            (g.correct, g.correctness, g.composite, g.score),
+            (false, share, 0.5 * share + 0.3 + 0.2, share),
+            "{output}"
+        );
+        assert_eq!(g.outcome, Outcome::Hedged(k as usize), "{output}");
+        assert!(g.feedback.starts_with("hedged: 7 among "), "{}", g.feedback);
     }
+    // More than ten values is a list, which is no answer.
+    let list = grade("eggs:gsm8k", "#### 0 1 2 3 4 5 6 7 8 9 10");
+    assert_eq!(
+        (list.correctness, list.composite, list.score),
+        (0.0, 0.0, 0.0)
+    );
+    assert_eq!(list.outcome, Outcome::Invalid);
+    assert_eq!(
+        list.feedback,
+        "listed more than 10 numbers (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, ...), which is no answer; give one final answer; expected 7"
+    );
 }
 
 #[test]
@@ -122,7 +139,14 @@ fn a_verbose_evasive_answer_earns_nothing() {
         .repeat(30);
     let g = grade("eggs:gsm8k", &evasive);
     assert_eq!(outcome("eggs:gsm8k", &evasive), (0.0, 0.0, 0.0));
-    assert_eq!(g.feedback, "no number found; expected 7");
+    // It would rather not commit: a refusal, told from an answer that holds no number.
+    assert_eq!(g.outcome, Outcome::Abstained);
+    assert_eq!(g.feedback, "no answer given (a refusal); expected 7");
+    let g = grade("eggs:gsm8k", "It depends on how one counts a dozen.");
+    assert_eq!(
+        (g.outcome, g.feedback.as_str()),
+        (Outcome::Invalid, "no number found; expected 7")
+    );
     assert_eq!(outcome("eggs:gsm8k", ""), (0.0, 0.0, 0.0));
 }
 
