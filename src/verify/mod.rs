@@ -244,6 +244,9 @@ pub fn build<'a>(
 }
 
 #[cfg(test)]
+mod listing;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::task::task_id;

@@ -143,6 +143,25 @@ pub(crate) fn answer_of(output: &str) -> &str {
     line[..reading::reason_start(line).unwrap_or(line.len())].trim()
 }
 
+/// The lines after the answer line (`line`, a slice of `output`) that are further
+/// answers rather than an explanation: the next non-blank lines, while each holds at
+/// most `most_words` words and does not end a sentence (`.`, `!`, `?`, `:`), at most
+/// one more than [`reading::MOST_HEDGED`]. So `Paris\nLondon` offers two answers, and
+/// `Paris\n\nIt is the capital.` one.
+fn further_lines<'a>(output: &'a str, line: &str, most_words: usize) -> Vec<&'a str> {
+    let end = line.as_ptr() as usize - output.as_ptr() as usize + line.len();
+    output[end..]
+        .lines()
+        .map(str::trim)
+        .filter(|next| !next.is_empty())
+        .take_while(|next| {
+            let words = squad_tokens(next).len();
+            (1..=most_words).contains(&words) && !next.ends_with(['.', '!', '?', ':'])
+        })
+        .take(reading::MOST_HEDGED + 1)
+        .collect()
+}
+
 impl Aliases {
     pub(super) fn aliases(&self) -> impl Iterator<Item = Vec<&str>> {
         self.joined
@@ -222,12 +241,13 @@ impl AnswerRule for Short {
         let text = reading::fold(output);
         let line = answer_line(&text);
         let answer = answer_of(&text);
+        let more = further_lines(&text, line, 2 * aliases.longest);
         let tokens = squad_tokens(answer);
         let longest = aliases.longest;
         let said = shown_briefly(answer);
         // A line too long to be a short answer is not one, whatever reason it gives.
         let words = squad_tokens(line).len();
-        let (outcome, feedback) = if aliases.exact(&tokens) {
+        let (outcome, feedback) = if more.is_empty() && aliases.exact(&tokens) {
             (Outcome::Right, format!("exact match {expected}"))
         } else if tokens.is_empty() {
             (
@@ -247,7 +267,7 @@ impl AnswerRule for Short {
                 format!("no answer given (\"{said}\"); expected {expected}"),
             )
         } else {
-            match read_parts(aliases, answer) {
+            match read_parts(aliases, answer, &more) {
                 Reading::Nothing { refused: true } => (
                     Outcome::Abstained,
                     format!("no answer given (\"{said}\"); expected {expected}"),

@@ -185,8 +185,9 @@ impl StartsWithWords for [String] {
     }
 }
 
-/// Reads `answer` (as the output wrote it) into the answers it offers.
-pub(crate) fn read_parts(aliases: &Aliases, answer: &str) -> Reading {
+/// Reads `answer` (as the output wrote it) and the further answers on the lines after
+/// it (`more`) into the answers they offer.
+pub(crate) fn read_parts(aliases: &Aliases, answer: &str, more: &[&str]) -> Reading {
     let mut alias = false;
     let mut shown: Vec<String> = Vec::new();
     let mut others: Vec<Vec<String>> = Vec::new();
@@ -195,7 +196,10 @@ pub(crate) fn read_parts(aliases: &Aliases, answer: &str) -> Reading {
     let mut refused = false;
     // Whether some part rejected or refused what it names, rather than naming nothing.
     let mut declined = false;
-    for part in SEPARATORS.split(answer) {
+    let parts = std::iter::once(answer)
+        .chain(more.iter().copied())
+        .flat_map(|line| SEPARATORS.split(line));
+    for part in parts {
         let all = squad_tokens(part);
         let tokens = without_leads(&all);
         let filler = tokens.len() == 1 && FILLERS.contains(&tokens[0].as_str());
@@ -257,7 +261,7 @@ mod tests {
     use crate::verify::short::Short;
 
     fn read(truth: &str, answer: &str) -> Reading {
-        read_parts(&Short::parse(truth, "").unwrap(), answer)
+        read_parts(&Short::parse(truth, "").unwrap(), answer, &[])
     }
 
     #[test]
