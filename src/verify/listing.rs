@@ -159,11 +159,7 @@ fn settings() -> Vec<Setting> {
 }
 
 /// The grades of `values` listed in `form`, and of each value alone in the same form.
-fn listed_and_alone(
-    setting: &Setting,
-    form: Form,
-    values: &[String],
-) -> (Grade, Vec<Grade>) {
+fn listed_and_alone(setting: &Setting, form: Form, values: &[String]) -> (Grade, Vec<Grade>) {
     let grade = |output: String| setting.verifier.grade(setting.task, &output);
     let alone = values
         .iter()

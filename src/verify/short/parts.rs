@@ -153,10 +153,11 @@ fn without_leads(mut tokens: &[String]) -> &[String] {
 }
 
 /// How many of `tokens` no alias covers, aliases matched from the left, the longest
-/// at each place.
-fn uncovered(aliases: &Aliases, tokens: &[String]) -> usize {
+/// at each place; and how many of those are no alias's word at all (`London` beside
+/// `Paris`, not `William` beside `Shakespeare`).
+fn uncovered(aliases: &Aliases, tokens: &[String]) -> (usize, usize) {
     let mut at = 0;
-    let mut left = 0;
+    let (mut left, mut foreign) = (0, 0);
     while at < tokens.len() {
         let matched = aliases
             .aliases()
@@ -167,11 +168,13 @@ fn uncovered(aliases: &Aliases, tokens: &[String]) -> usize {
             Some(length) => at += length,
             None => {
                 left += 1;
+                let word = tokens[at].as_str();
+                foreign += usize::from(!aliases.aliases().any(|alias| alias.contains(&word)));
                 at += 1;
             }
         }
     }
-    left
+    (left, foreign)
 }
 
 /// Whether a run of tokens begins with the given words.
@@ -228,13 +231,15 @@ pub(crate) fn read_parts(aliases: &Aliases, answer: &str, more: &[&str]) -> Read
                 continue;
             }
         }
-        let left = uncovered(aliases, tokens);
-        if left < tokens.len() {
+        let (left, foreign) = uncovered(aliases, tokens);
+        // An alias beside words of other answers offers those as well; beside only
+        // words of the aliases (`Shakespeare William`), the part is graded whole.
+        if left < tokens.len() && (foreign > 0 || left == 0) {
             if !alias {
                 shown.push(part.trim().to_string());
             }
             alias = true;
-            padding += left;
+            padding += foreign;
         } else if !others.iter().any(|other| other.as_slice() == tokens) {
             others.push(tokens.to_vec());
             credits.push(aliases.f1(tokens));
