@@ -302,6 +302,71 @@ mod tests {
         }
     }
 
+    /// Pieces the benchmark verifiers' rules look at, to build hostile outputs from.
+    const PIECES: [&str; 41] = [
+        "42",
+        "-7",
+        "−3",
+        "1,000",
+        "3/4",
+        "1e-400",
+        "10^2",
+        "^",
+        "_",
+        "$",
+        "\\boxed{",
+        "\\sqrt{",
+        "\\frac{1+",
+        "}",
+        "{",
+        "=",
+        "≈",
+        " so ",
+        " not ",
+        "n't ",
+        " because ",
+        " is wrong",
+        " is correct",
+        "Answer: ",
+        "The answer is ",
+        "答案：",
+        "Respuesta: ",
+        "####",
+        "\n",
+        ", ",
+        " or ",
+        "A",
+        "B",
+        "(C)",
+        "Vitamin D",
+        "Ｂ",
+        "\u{200b}",
+        "ب",
+        "I don't know",
+        "Paris",
+        "New York City",
+    ];
+
+    proptest::proptest! {
+        #[test]
+        fn the_benchmark_verifiers_grade_any_text_without_panicking(
+            picks in proptest::collection::vec(0usize..PIECES.len(), 0..40),
+        ) {
+            let output: String = picks.iter().map(|&i| PIECES[i]).collect();
+            for (name, text) in [
+                ("numeric", "group,kind,question,answer\na,k,q,42\n"),
+                ("choice", "group,kind,question,answer,options\na,k,q,B,Vitamin C|Vitamin D|Paris|New York|York City\n"),
+                ("short", "group,kind,question,answer\na,k,q,Paris|New York City\n"),
+            ] {
+                let verifier = build(name, "t.csv", text.as_bytes()).unwrap();
+                let grade = verifier.grade(0, &output);
+                proptest::prop_assert!((0.0..=1.0).contains(&grade.score), "{name} {output:?}");
+                proptest::prop_assert!(grade.score <= grade.correctness + 1e-12, "{name} {output:?}");
+                proptest::prop_assert!((0.0..=1.0).contains(&grade.composite), "{name} {output:?}");
+            }
+        }
+    }
+
     #[test]
     fn an_unknown_verifier_is_refused_naming_every_registered_one() {
         let error = build("nope", "t.csv", SHIPPED)

@@ -123,7 +123,8 @@ pub(crate) fn rejected(
     joined: impl Fn(&str) -> bool,
 ) -> Vec<bool> {
     let mut rejected = vec![false; spans.len()];
-    let joined_at = |i: usize| joined(&text[spans[i - 1].1..spans[i].0]);
+    // Overlapping candidates (two options' texts sharing words) have no text between.
+    let joined_at = |i: usize| joined(text.get(spans[i - 1].1..spans[i].0).unwrap_or(""));
     for negator in NEGATOR.find_iter(text) {
         let first = spans.partition_point(|&(start, _)| start < negator.end());
         if first == spans.len()

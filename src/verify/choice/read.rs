@@ -162,21 +162,28 @@ impl Options {
                 by_text.push(Mention { start, end, option });
             }
         }
-        // An option found only inside a longer option named there is not named.
-        let inside = |m: &Mention, others: &[Mention]| {
-            others.iter().any(|o| {
-                o.option != m.option
-                    && o.start <= m.start
-                    && m.end <= o.end
-                    && o.end - o.start > m.end - m.start
-            })
+        // An option found only inside a longer option named there is not named: in
+        // start order, longer first at one start, a mention lies inside an earlier one
+        // when an earlier one ends at or after it (two options never share a text, so
+        // never a span). Time: O(m log m) for m mentions.
+        by_text.sort_unstable_by_key(|m| (m.start, std::cmp::Reverse(m.end)));
+        let mut mentions: Vec<Mention> = Vec::with_capacity(by_text.len());
+        let mut reach = 0;
+        // For each mention by text, the furthest end of it and those before it: a
+        // letter at `at` lies inside an option's text when the mentions starting at or
+        // before it reach past it.
+        let mut reaches = Vec::with_capacity(by_text.len());
+        for (i, m) in by_text.iter().enumerate() {
+            if i == 0 || reach < m.end {
+                mentions.push(*m);
+            }
+            reach = reach.max(m.end);
+            reaches.push(reach);
+        }
+        let within_text = |at: usize| {
+            let before = by_text.partition_point(|m| m.start <= at);
+            before > 0 && reaches[before - 1] > at
         };
-        let mut mentions: Vec<Mention> = by_text
-            .iter()
-            .filter(|m| !inside(m, &by_text))
-            .copied()
-            .collect();
-        let within_text = |at: usize| by_text.iter().any(|m| m.start <= at && at < m.end);
         let mut letter = |letter: char, at: usize| {
             if let Some(option) = LETTERS.find(letter).filter(|&i| i < self.count)
                 && !within_text(at)

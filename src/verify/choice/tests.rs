@@ -129,3 +129,109 @@ fn a_truth_with_a_bad_letter_or_options_is_refused_naming_the_row() {
         "Is water wet?\nA. True\nB. False"
     );
 }
+
+#[test]
+fn options_named_many_times_take_linear_work_and_overlapping_ones_are_both_named() {
+    let v = build(
+        "choice",
+        "c.csv",
+        "group,kind,question,answer,options\nnyc,k,q,A,New York|York City|Paris|Lyon\n".as_bytes(),
+    )
+    .unwrap();
+    // Two options sharing a word are both named: a hedge, not a panic.
+    let g = v.grade(0, "Answer: New York City");
+    assert_eq!(
+        (g.correctness, g.feedback.as_str()),
+        (0.5, "hedged: A among A, B; choose one option")
+    );
+    // A hundred thousand mentions and letters are read in one pass each.
+    let long = "New York (B) Paris [C] ".repeat(100_000);
+    assert_eq!(v.grade(0, &long).outcome, crate::verify::Outcome::Invalid);
+}
+
+/// Asserts the outcome of each output for the task `id`.
+fn assert_outcomes(id: &str, cases: &[(&str, crate::verify::Outcome)]) {
+    for (output, expected) in cases {
+        let g = grade(id, output);
+        assert_eq!(g.outcome, *expected, "{output:?}: {}", g.feedback);
+    }
+}
+
+#[test]
+fn an_option_a_negation_rejects_is_not_chosen() {
+    use crate::verify::Outcome::{Abstained, Invalid, Right};
+    assert_outcomes(
+        "lab:arc",
+        &[
+            ("The answer is not B.", Invalid),
+            ("Answer: not B", Invalid),
+            ("I won't choose B.", Abstained),
+            ("B is not correct.", Invalid),
+            ("The answer is not A, it is B.", Right),
+            ("Answer: safety goggles, not rubber gloves", Right),
+            ("The answer is B, not C.", Right),
+            ("Neither A nor C; the answer is B.", Right),
+        ],
+    );
+}
+
+#[test]
+fn a_reason_naming_another_option_is_the_reasons_not_a_second_choice() {
+    assert!(grade("lab:arc", "The answer is B because C is not right.").correct);
+    // `A because` is the letter, not the article.
+    let g = grade("lab:arc", "The answer is A because B is not right.");
+    assert_eq!(
+        g.feedback,
+        "expected B (safety goggles), response chose A (rubber gloves)"
+    );
+    assert!(
+        grade(
+            "lab:arc",
+            "I choose B because goggles cover the eyes, not A."
+        )
+        .correct
+    );
+}
+
+#[test]
+fn a_capital_inside_an_options_own_text_is_part_of_it() {
+    let v = build(
+        "choice",
+        "c.csv",
+        "group,kind,question,answer,options\nvit,k,q,B,Vitamin C|Vitamin D|Iron|Zinc\nplan,k,q,B,Plan A|Plan B|Plan C|Plan D\n"
+            .as_bytes(),
+    )
+    .unwrap();
+    let grade = |id: &str, output: &str| v.grade(v.find_task(id).unwrap(), output);
+    assert!(grade("vit:k", "Answer: Vitamin D").correct);
+    assert_eq!(
+        grade("vit:k", "Answer: Vitamin C").feedback,
+        "expected B (Vitamin D), response chose A (Vitamin C)"
+    );
+    assert!(grade("plan:k", "Answer: Plan B").correct);
+    assert!(grade("plan:k", "The answer is Plan B because Plan A fails.").correct);
+}
+
+#[test]
+fn verdicts_conclusions_and_other_languages_state_a_choice() {
+    let reasoning = "Goggles cover the eyes; gloves protect the hands and the apron stops rays.\n";
+    for closing in [
+        "B is correct.",
+        "Therefore, B.",
+        "So, B.",
+        "I'd go with B.",
+        "Respuesta: B",
+        "Réponse : B",
+        "答案：B",
+        "정답: B",
+        "الإجابة: ب",
+        "Answer: Ｂ",
+        "Answer:\u{200b}\u{200b} B",
+    ] {
+        let g = grade("lab:arc", &format!("{reasoning}{closing}"));
+        assert!(g.correct, "{closing:?}: {}", g.feedback);
+    }
+    // A verdict later than the answer phrase decides; an earlier one does not.
+    assert!(!grade("lab:arc", "The answer is B. On reflection, C is correct.").correct);
+    assert!(grade("lab:arc", "C is correct? No: the answer is B.").correct);
+}

@@ -104,6 +104,10 @@ struct Reading<'a> {
     text: &'a str,
     numbers: Vec<Number>,
     rejected: Vec<bool>,
+    /// For each number, the first number from it on that is not rejected (the count of
+    /// numbers when none is): finding one is then a lookup, whatever runs of rejected
+    /// numbers a text holds.
+    next_kept: Vec<usize>,
 }
 
 impl<'a> Reading<'a> {
@@ -111,10 +115,15 @@ impl<'a> Reading<'a> {
         let numbers = scan(text);
         let spans: Vec<(usize, usize)> = numbers.iter().map(|n| (n.start, n.end)).collect();
         let rejected = reading::rejected(text, &spans, joins);
+        let mut next_kept = vec![numbers.len(); numbers.len() + 1];
+        for i in (0..numbers.len()).rev() {
+            next_kept[i] = if rejected[i] { next_kept[i + 1] } else { i };
+        }
         Reading {
             text,
             numbers,
             rejected,
+            next_kept,
         }
     }
 
@@ -125,9 +134,8 @@ impl<'a> Reading<'a> {
 
     /// The first number not rejected in `from..to`.
     fn first_kept(&self, from: usize, to: usize) -> Option<usize> {
-        (self.first_from(from)..self.numbers.len())
-            .take_while(|&i| self.numbers[i].end <= to)
-            .find(|&i| !self.rejected[i])
+        let kept = self.next_kept[self.first_from(from)];
+        (kept < self.numbers.len() && self.numbers[kept].end <= to).then_some(kept)
     }
 
     /// The numbers offered from number `first` on: it and each next one joined to it,
@@ -407,6 +415,11 @@ mod tests {
         // Only the last MOST_MARKERS `####` are read: the answer after them is found.
         let hashes = "#### ".repeat(100_000) + "7";
         says(&hashes, &["7"], Place::Hashes);
+        // A line of a hundred thousand results each rejected: one lookup each.
+        let rejected = "Answer: ".to_string() + &"= not 1 ".repeat(100_000) + "= 7";
+        says(&rejected, &["7"], Place::Marker);
+        let repeated = "#### ".to_string() + &"1 ".repeat(200_000) + "2";
+        says(&repeated, &["1", "2"], Place::Hashes);
     }
 
     #[test]
