@@ -342,12 +342,10 @@ pub struct LedgerShowArgs {
 #[derive(Debug, Args)]
 pub struct PowerArgs {
     /// Numbers of pairs, comma-separated (`6,24,100`).
-    #[arg(
-        long,
-        value_name = "N[,N...]",
-        required_unless_present = "shift",
-        conflicts_with = "shift"
-    )]
+    // What is missing (--n or --shift; --shift and --discordance for --sequential; and
+    // --sequential for --holdout) is checked by `cmd::power`, which says which flag is
+    // missing and why, where clap would list every flag of every mode as required.
+    #[arg(long, value_name = "N[,N...]", conflicts_with = "shift")]
     pub n: Option<String>,
     /// A paired shift in (0, 1]: print the smallest n whose best case detects it.
     #[arg(long, value_name = "D")]
@@ -367,11 +365,11 @@ pub struct PowerArgs {
     /// With --shift and --discordance: the expected, median and 90th-percentile tasks
     /// `admit --sequential` takes to a decision, and how often it admits (by
     /// simulation), beside the fixed-n exact test's n for 80% power.
-    #[arg(long, requires_all = ["shift", "discordance"], conflicts_with = "n")]
+    #[arg(long, conflicts_with = "n")]
     pub sequential: bool,
     /// With --sequential: the holdout's tasks (the last look), at most 20000; default
     /// the fixed-n test's n for 80% power at the shift.
-    #[arg(long, value_name = "N", requires = "sequential")]
+    #[arg(long, value_name = "N")]
     pub holdout: Option<u64>,
 }
 
@@ -408,7 +406,8 @@ pub struct ImportArgs {
     /// The logs of one run (one arm): files, folders (searched 3 levels down for the
     /// format's logs: lm-eval samples_*.jsonl, inspect .eval/.json, helm run folders)
     /// or globs; repeat it or give several paths after one --from. All become one
-    /// scores file and one record.
+    /// scores file and one record. A glob the shell left unexpanded is matched in the
+    /// last part of the path only (`out/samples_*.jsonl`, not `out/*/samples.jsonl`).
     #[arg(long = "from", value_name = "PATH", required = true, num_args = 1.., action = clap::ArgAction::Append)]
     pub from: Vec<PathBuf>,
     /// Where to write the scores CSV; the record goes beside it as *.import.json.

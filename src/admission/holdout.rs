@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::{Check, Criterion, Finding};
+use crate::base::numbers::count;
 use crate::error::InputError;
 use crate::split::manifest::{MANIFEST_SCHEMA, Manifest};
 
@@ -92,14 +93,15 @@ impl HoldoutRecord {
             Some(digest) if digest.eq_ignore_ascii_case(&recorded) => (
                 Check::Pass,
                 format!(
-                    "The summary's tasks are the holdout recorded in {} ({} tasks).",
+                    "The summary's tasks are the holdout recorded in {} ({}).",
                     self.manifest,
-                    self.task_ids.len()
+                    count(self.task_ids.len() as u64, "task")
                 ),
                 format!(
-                    "the summary's holdout_sha256 {} = the SHA-256 of the {} holdout task ids of {}",
+                    "the summary's holdout_sha256 {} = the SHA-256 of the {} holdout task id{} of {}",
                     short(digest),
                     self.task_ids.len(),
+                    plural(self.task_ids.len()),
                     self.manifest
                 ),
             ),
@@ -158,9 +160,10 @@ impl HoldoutRecord {
             ));
         }
         let mut agreements = vec![format!(
-            "{} tasks used = the {} holdout tasks of {}",
-            used.len(),
+            "{} used = the {} holdout task{} of {}",
+            count(used.len() as u64, "task"),
             recorded.len(),
+            plural(recorded.len()),
             self.manifest
         )];
         if let Some((path, sha)) = &self.tasks_file {
@@ -180,9 +183,9 @@ impl HoldoutRecord {
                 criterion: Criterion::HoldoutIntact,
                 result: Check::Pass,
                 sentence: format!(
-                    "The tasks are exactly the holdout recorded in {} ({} tasks).",
+                    "The tasks are exactly the holdout recorded in {} ({}).",
                     self.manifest,
-                    recorded.len()
+                    count(recorded.len() as u64, "task")
                 ),
                 proof,
             }

@@ -292,6 +292,13 @@ impl Reader {
                 per_task[part.task][entry.filter as usize] = true;
             }
         }
+        // Whether some task's lines have the filter `name`.
+        let in_some_task = |name: &String| {
+            self.filters
+                .index
+                .get(name)
+                .is_some_and(|&i| per_task.iter().any(|has| has[i]))
+        };
         let mut chosen = Vec::with_capacity(self.tasks.len());
         for (task, has) in self.tasks.iter().zip(&per_task) {
             let found: std::collections::BTreeSet<String> = (self.filters.names.iter())
@@ -301,17 +308,44 @@ impl Reader {
                 .collect();
             let matching: Vec<&String> = found.iter().filter(|f| filters.contains(f)).collect();
             let why = format!("task `{task}` has lines for several filters");
+            let listed = |names: &mut dyn Iterator<Item = &String>| {
+                names
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             let pick = match (filters.is_empty(), matching.len()) {
                 (true, _) => choose("--filter", None, &found, &why)?,
                 (false, 1) => matching[0].clone(),
-                (false, _) => {
-                    let given = filters.join(",");
+                // No task has a filter given: the log's filters are listed.
+                (false, 0) if !filters.iter().any(&in_some_task) => {
                     return Err(ImportError::Choice {
                         option: "--filter".to_string(),
-                        given: Some(given),
+                        given: Some(filters.join(",")),
                         choices: found.iter().cloned().collect(),
-                        why: format!("task `{task}` needs exactly one of the filters given"),
+                        why: String::new(),
                     });
+                }
+                // The filter given is in another task's lines, not in this one's.
+                (false, 0) => {
+                    let mut repeated: Vec<&String> = filters.iter().collect();
+                    repeated.extend(found.iter().take(1));
+                    return Err(ImportError::Refused(format!(
+                        "--filter {} is not in the lines of task `{task}`, which have {}; each task reads the one filter given that its lines have, so repeat --filter to give every task its own ({})",
+                        listed(&mut filters.iter()),
+                        listed(&mut found.iter()),
+                        repeated
+                            .iter()
+                            .map(|f| format!("--filter {f}"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )));
+                }
+                (false, _) => {
+                    return Err(ImportError::Refused(format!(
+                        "task `{task}` has lines for more than one of the filters given ({}); each task reads exactly one: leave out all but one of them",
+                        listed(&mut matching.iter().copied())
+                    )));
                 }
             };
             chosen.push(self.filters.index[&pick] as u32);
@@ -463,8 +497,10 @@ impl Reader {
             };
             if let Some(expected) = info.n_samples.filter(|n| *n != documents[index]) {
                 found.notes.push(format!(
-                    "`{}` says task `{task}` ran on {expected} documents (n-samples effective), but its samples file holds {} under the filter chosen: the log may be cut short, or from another run",
-                    info.file, documents[index]
+                    "`{}` says task `{task}` ran on {} (n-samples effective), but its samples file holds {} under the filter chosen: the log may be cut short, or from another run",
+                    info.file,
+                    crate::base::numbers::count(expected, "document"),
+                    documents[index]
                 ));
             }
         }

@@ -701,14 +701,18 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
                 .to_string(),
         };
         return Err(ImportError::Refused(format!(
-            "{} scores are {how} (first: task `{task}` scores {value})",
-            outside.len()
+            "{} {how} (first: task `{task}` scores {value})",
+            if outside.len() == 1 {
+                "1 score is".to_string()
+            } else {
+                format!("{} scores are", outside.len())
+            }
         )));
     }
     if rows.is_empty() {
         return Err(ImportError::Refused(format!(
-            "no task is left to write: {} tasks in the log{}",
-            universe.len(),
+            "no task is left to write: {} in the log{}",
+            crate::base::numbers::count(universe.len() as u64, "task"),
             if left_out {
                 ", every one of them left out as duplicated or errored"
             } else {
@@ -802,14 +806,17 @@ fn reduce_repeats(
         }
         let values: Vec<f64> = run.iter().map(|s| s.score).collect();
         let score = rule.reduce(&values).ok_or_else(|| {
+            let (repeats, are, have) = match values.len() {
+                1 => ("its 1 repeat".to_string(), "is", "has"),
+                n => (format!("its {n} repeats"), "are", "have"),
+            };
             let why = match rule {
-                Repeats::PassAt(k) => format!("are fewer than the {k} pass_at_{k} needs"),
-                _ => "have no value held by more than half".to_string(),
+                Repeats::PassAt(k) => format!("{are} fewer than the {k} pass_at_{k} needs"),
+                _ => format!("{have} no value held by more than half"),
             };
             ImportError::Refused(format!(
-                "task `{}`: its {} repeats {why}; use --repeats mean or first",
-                run[0].task_id,
-                values.len()
+                "task `{}`: {repeats} {why}; use --repeats mean or first",
+                run[0].task_id
             ))
         })?;
         let binary = values.iter().all(|v| *v == 0.0 || *v == 1.0);
@@ -823,7 +830,8 @@ fn reduce_repeats(
     }
     if turned > 0 {
         notes.push(format!(
-            "reducing repeats turned the 0/1 outcomes of {turned} tasks into scores, so the file has no `correct` column and admit uses the signed-rank test"
+            "reducing repeats turned the 0/1 outcomes of {} into scores, so the file has no `correct` column and admit uses the signed-rank test",
+            crate::base::numbers::count(turned as u64, "task")
         ));
     }
     Ok((out, Some(used.into_iter().collect::<Vec<_>>().join(", "))))
@@ -892,7 +900,7 @@ pub fn render_csv(imported: &Imported) -> String {
     let mut csv = CsvWriter::with_capacity(imported.rows.len() * 24 + 32);
     csv.header(&header);
     for row in &imported.rows {
-        // Identifiers are data (issue 19): written as they are, never neutralised, so
+        // Identifiers are data: written as they are, never neutralised, so
         // the two arms' files pair on exactly the ids the logs hold.
         csv.cell(Cell::Trusted(&row.task_id));
         if with_group {

@@ -66,9 +66,9 @@ pub fn summarise(records: &[Record]) -> Vec<HoldoutSummary> {
             let reachable = next.is_some_and(|alpha| alpha.rejects(smallest_p));
             let warning = (!reachable).then(|| {
                 format!(
-                    "the next attempt needs p < {}; with {} pairs the smallest possible p is {}",
+                    "the next attempt needs p < {}; with {} the smallest possible p is {}",
                     significant(next_alpha),
-                    last.n,
+                    crate::base::numbers::count(last.n, "pair"),
                     crate::base::numbers::p_value(smallest_p)
                 )
             });

@@ -10,6 +10,7 @@ use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::LeftOut;
 use crate::atomic::FileToWrite;
+use crate::base::numbers::count;
 use crate::digest::sha256_hex;
 use crate::import::gepa::GepaSelectors;
 use crate::import::record::{
@@ -119,8 +120,8 @@ pub(crate) fn run(
         .collect();
     outcome.notes = imported.notes.clone();
     outcome.notes.push(format!(
-        "wrote {} rows to {} and the record to {}",
-        imported.rows.len(),
+        "wrote {} to {} and the record to {}",
+        count(imported.rows.len() as u64, "row"),
         args.out.display(),
         record_path.display()
     ));
@@ -514,8 +515,12 @@ pub(crate) fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result
     })?;
     if let Some((task, b, c)) = differ.first() {
         anyhow::bail!(
-            "{} tasks were run on different documents in the baseline and the candidate (first: `{task}`, document key {b} vs {c}, from {} and {}); pair runs of the same documents",
-            differ.len(),
+            "{} run on different documents in the baseline and the candidate (first: `{task}`, document key {b} vs {c}, from {} and {}); pair runs of the same documents",
+            if differ.len() == 1 {
+                "1 task was".to_string()
+            } else {
+                format!("{} tasks were", differ.len())
+            },
             companion_path(baseline).display(),
             companion_path(candidate).display()
         );

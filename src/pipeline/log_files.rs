@@ -37,6 +37,16 @@ pub(crate) fn expand(format: Format, from: &[PathBuf]) -> Result<Vec<PathBuf>, I
     for path in from {
         let text = path.to_string_lossy();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        if !path.exists()
+            && let Some((part, above)) = glob_in_folders(path)
+        {
+            return Err(ImportError::malformed(
+                &text,
+                format!(
+                    "`*` and `?` are matched in the last part of a path only (the file name), and `{part}` is a folder part: let the shell expand the pattern (leave it unquoted), or give the folder `{above}`, which is searched {DEPTH} levels down"
+                ),
+            ));
+        }
         if path.is_dir() {
             if format == Format::Helm && path.join("per_instance_stats.json").is_file() {
                 files.push(path.join("per_instance_stats.json"));
@@ -86,6 +96,26 @@ pub(crate) fn expand(format: Format, from: &[PathBuf]) -> Result<Vec<PathBuf>, I
         }
     }
     Ok(files)
+}
+
+/// The first folder part of `path` holding `*` or `?`, and the folder above it (`.` when
+/// none), when there is one: such a glob is not matched.
+fn glob_in_folders(path: &Path) -> Option<(String, String)> {
+    let parent = path.parent()?;
+    let mut above = PathBuf::new();
+    for part in parent.components() {
+        let text = part.as_os_str().to_string_lossy();
+        if text.contains(['*', '?']) {
+            let above = if above.as_os_str().is_empty() {
+                ".".to_string()
+            } else {
+                above.to_string_lossy().into_owned()
+            };
+            return Some((text.into_owned(), above));
+        }
+        above.push(part);
+    }
+    None
 }
 
 /// Files under `folder` whose names pass `test`, `depth` levels down; hidden entries

@@ -13,6 +13,7 @@ use super::outcome::{AttemptLedger, AttemptOn, CommandOutcome, Status, Write, de
 use crate::admission::{Baseline, Keep, StrataRequest, TaskList, Test, TestChoice, Verdict};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
+use crate::base::numbers::count;
 use crate::digest::sha256_hex;
 use crate::error::InputError;
 use crate::ledger;
@@ -459,8 +460,8 @@ fn build_report(
         _ => (
             "continue",
             format!(
-                "not decided after {look} of {} tasks: score the next tasks in the order and run again",
-                ordered.holdout.len()
+                "not decided after {look} of {}: score the next tasks in the order and run again",
+                count(ordered.holdout.len() as u64, "task")
             ),
         ),
     };
@@ -482,6 +483,7 @@ fn build_report(
             method,
             alpha,
             p_value: test.p_value(),
+            fixed_n_p_value: test.fixed_n_p_value(),
             shown: test.shown(),
         }
     });
@@ -517,6 +519,11 @@ fn build_report(
 /// Why the run stopped at look `t`.
 fn sentence(reason: &Reason, t: u64, monitor: &Monitor) -> String {
     let n = monitor.design().holdout;
+    let every = if n == 1 {
+        "the one task".to_string()
+    } else {
+        format!("every one of the {n} tasks")
+    };
     match reason {
         Reason::ImprovementShown => format!(
             "the improvement e-value reached {} at look {t} of {n}",
@@ -531,14 +538,14 @@ fn sentence(reason: &Reason, t: u64, monitor: &Monitor) -> String {
             crate::base::numbers::number(1.0 / monitor.design().alpha.get())
         ),
         Reason::StratumRegressedAtLastLook(name) => format!(
-            "every one of the {n} tasks was scored undecided; the exact test of the last look showed the improvement, but stratum `{name}`'s exact regression test was significant at alpha {}",
+            "{every} was scored undecided; the exact test of the last look showed the improvement, but stratum `{name}`'s exact regression test was significant at alpha {}",
             crate::base::numbers::number(monitor.design().alpha.get())
         ),
         Reason::FinalLook { shown: true } => format!(
-            "every one of the {n} tasks was scored undecided, and the exact test of the last look at the alpha left over showed the improvement"
+            "{every} was scored undecided, and the exact test of the last look at the alpha left over showed the improvement"
         ),
         Reason::FinalLook { shown: false } => format!(
-            "every one of the {n} tasks was scored undecided, and the exact test of the last look at the alpha left over did not show an improvement"
+            "{every} was scored undecided, and the exact test of the last look at the alpha left over did not show an improvement"
         ),
     }
 }

@@ -39,10 +39,11 @@ pub(crate) fn render_text(source: &str, records: usize, holdouts: &[HoldoutSumma
             level(holdout.alpha_left),
         ));
         text.push_str(&format!(
-            "  next: attempt {} at alpha {} ({} pairs in the latest attempt)\n",
+            "  next: attempt {} at alpha {} ({} pair{} in the latest attempt)\n",
             holdout.next_attempt,
             level(holdout.next_alpha),
-            holdout.n
+            holdout.n,
+            plural(holdout.n)
         ));
         if let Some(warning) = &holdout.warning {
             text.push_str(&format!("  warning: {warning}\n"));

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use super::check::find_leaks;
+use crate::base::numbers::count;
 use crate::base::random::Random;
 use crate::task::Task;
 
@@ -53,7 +54,8 @@ pub enum SplitError {
     NoTasks,
     /// More cases than tasks.
     #[error(
-        "{requested} cases requested but the ground truth has only {available} tasks: use --cases {available} or fewer, or --cases all"
+        "{requested} cases requested but the ground truth has only {}: use --cases {available} or fewer, or --cases all",
+        count(*available as u64, "task")
     )]
     TooManyCases {
         /// Cases asked for.
@@ -75,7 +77,10 @@ pub enum SplitError {
     },
     /// A split's groups hold fewer tasks than its exact size needs.
     #[error(
-        "the {split} split needs {needed} tasks but its {groups} groups hold only {held}; use --cases {max_cases} or fewer, or other ratios"
+        "the {split} split needs {} but its {} {} only {held}; use --cases {max_cases} or fewer, or other ratios",
+        count(*needed as u64, "task"),
+        count(*groups as u64, "group"),
+        if *groups == 1 { "holds" } else { "hold" }
     )]
     TooFewTasks {
         /// Which split.

@@ -41,13 +41,13 @@ FLOORS = {
     "math-verify": 0.97,
     "inspect choice() (strings with ANSWER:)": 0.97,
     "lm-eval mmlu_pro (strings with `answer is`)": 0.71,
-    # 25.0% since evogate reads `I choose A because ...` as A (issue 39): HELM reads
-    # only a bare letter.
+    # 25.0% since evogate reads the letter before a reason (`I choose A because ...`
+    # is A, not the article): HELM reads only a bare letter.
     "HELM exact letter (the rest)": 0.22,
     "inspect log": 1.0,
     "helm log": 1.0,
     # 47.0% since evogate reads `It is Tokyo.` as Tokyo and counts the words beside an
-    # alias as other answers offered (issue 39): both are classes below, not errors.
+    # alias as other answers offered: both are classes below, not errors.
     "squad": 0.44,
 }
 SEED = 31

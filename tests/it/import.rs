@@ -145,7 +145,7 @@ fn admit_refuses_lm_eval_runs_made_on_different_documents() {
     );
     assert_input_error(
         &admit,
-        &["1 tasks were run on different documents", "`gsm8k:17`"],
+        &["1 task was run on different documents", "`gsm8k:17`"],
     );
 }
 
@@ -416,7 +416,7 @@ fn inspect_epochs_need_repeats_and_a_mean_turns_outcomes_into_scores() {
     );
     assert!(
         run.stderr
-            .contains("reducing repeats turned the 0/1 outcomes of 1 tasks into scores"),
+            .contains("reducing repeats turned the 0/1 outcomes of 1 task into scores"),
         "{}",
         run.stderr
     );
@@ -809,7 +809,7 @@ fn an_empty_or_unreadable_log_exits_2_naming_the_file() {
     assert!(read(dir.path(), "s.csv").contains("toy:0,toy,1,1\n"));
 }
 
-/// Regression (hostile-3 F1): `import --out` naming the log it reads, or a path whose
+/// Regression: `import --out` naming the log it reads, or a path whose
 /// record (`X.import.json`) is the log or the `--valset`, exited 0 and replaced the
 /// log. Every such run now exits 2 naming both, and the log keeps its bytes.
 #[test]
@@ -886,7 +886,7 @@ fn import_refuses_to_write_over_its_own_log_or_valset() {
     assert!(!dir.path().join("v.csv").exists());
 }
 
-/// Regression (issue 28 review): `admit` reads the import record beside each scores
+/// Regression: `admit` reads the import record beside each scores
 /// file, but only the scores files were guarded, so a GITHUB_STEP_SUMMARY naming
 /// `b.import.json` had the Markdown report appended to it (exit 1), and every later
 /// `admit` on those files exited 2 on the broken record. It now exits 2 before writing,

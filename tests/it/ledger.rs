@@ -205,7 +205,7 @@ fn two_processes_appending_500_records_each_leave_1000_well_formed_records() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_as_the_ledger_is_refused_at_once_instead_of_blocking() {
-    // Hostile L10: `ledger show` and `admit --ledger` on a FIFO blocked forever.
+    // Regression: `ledger show` and `admit --ledger` on a FIFO blocked forever.
     let dir = tempfile::tempdir().unwrap();
     let made = std::process::Command::new("mkfifo")
         .arg(dir.path().join("fifo.jsonl"))

@@ -28,3 +28,4 @@ mod terminal;
 mod truth;
 mod util;
 mod verifier_classes;
+mod wording;

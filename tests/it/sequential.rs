@@ -352,3 +352,76 @@ fn power_sequential_refuses_a_holdout_past_its_limit_naming_the_flag_the_limit_a
     );
     assert_input_error(&small_shift, &["74584", "at most 20000", "give --holdout"]);
 }
+
+/// Outcomes from a pattern: `+` a candidate win, `-` a loss, `.` a tie (both right on
+/// odd tasks, both wrong on even ones).
+fn outcomes_of(pattern: &str) -> Vec<(u8, u8)> {
+    pattern
+        .chars()
+        .enumerate()
+        .map(|(i, c)| match c {
+            '+' => (0, 1),
+            '-' => (1, 0),
+            _ => ((i % 2) as u8, (i % 2) as u8),
+        })
+        .collect()
+}
+
+#[test]
+fn the_last_look_p_is_set_beside_admits_p_for_the_same_counts_and_says_why_it_is_larger() {
+    // 14 wins and 4 losses over 80 tasks, spread so the e-value never crosses 20.
+    let pattern =
+        "...+.+.-......+-......+...+.......++...+.-..+.+....-+...+.....+...+.............";
+    let dir = fixture(80, &outcomes_of(pattern));
+    let fixed = run(
+        dir.path(),
+        &[
+            "admit",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+            "--format",
+            "json",
+        ],
+    );
+    let admit_p = json(&fixed)["p_improvement"].as_f64().unwrap();
+    // McNemar's exact one-sided p of 14 wins in 18 discordant pairs, P(Bin(18, 1/2) ≥ 14)
+    // = (C(18,14) + C(18,15) + C(18,16) + C(18,17) + C(18,18)) / 2^18 = 4048 / 262144.
+    // The JSON keeps 12 significant digits.
+    assert!((admit_p - 4048.0 / 262_144.0).abs() < 1e-13, "{admit_p}");
+    let report = json(&sequential(dir.path(), &["--format", "json"]));
+    assert_eq!(report["verdict"], "admitted", "{report}");
+    let last = &report["final_look"];
+    assert!(
+        (last["fixed_n_p_value"].as_f64().unwrap() - admit_p).abs() < 1e-13,
+        "{last}"
+    );
+    let procedure_p = last["p_value"].as_f64().unwrap();
+    assert!(procedure_p > admit_p && procedure_p <= 0.05, "{last}");
+    let text = sequential(dir.path(), &[]).stdout;
+    assert!(
+        text.contains(
+            "admit gives these counts p 0.01544, smaller because it looks once, while this p also counts every earlier look at which the e-value would have admitted"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("p 0.02114 for the whole procedure against alpha 0.05: shown"),
+        "{text}"
+    );
+    // Its anytime-valid interval holds 0 beside "admitted", and the report says why.
+    assert!(
+        report["interval"]["low"].as_f64().unwrap() <= 0.0,
+        "{report}"
+    );
+    assert!(
+        text.contains("the 90% interval holds 0 although admitted: it is anytime-valid"),
+        "{text}"
+    );
+    let markdown = sequential(dir.path(), &["--format", "markdown"]).stdout;
+    assert!(
+        markdown.contains("admit gives these counts p 0.01544"),
+        "{markdown}"
+    );
+}

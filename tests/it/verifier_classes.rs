@@ -1,6 +1,7 @@
-//! Every string of `tests/data/verifier_classes.jsonl` through `grade --jsonl`: the
-//! outputs that earned credit without committing to the right answer, or missed a
-//! right one, in issue 39 and the hostile round 4 (negations and refusals, lists,
+//! Every string of `tests/data/verifier_classes.jsonl` through `grade --jsonl`: outputs
+//! that earned credit without committing to the right answer, or whose right answer
+//! was missed, found by review and by a hostile test (its case ids, `V02`, `C09`, kept
+//! beside ours: negations and refusals, lists,
 //! equations after the answer phrase, reasons naming another option, answer forms not
 //! read, numbers that are not the answer's value), each with the grade the rules in
 //! docs/grading.md give it: its outcome and its correctness.

@@ -141,6 +141,21 @@ impl FinalTest {
         }
     }
 
+    /// The one-look exact p-value of the same pairs, what `admit` reports for them:
+    /// McNemar's exact one-sided p for the wins among the discordant pairs (never above
+    /// [`FinalTest::p_value`], which also counts the early looks), or the same
+    /// signed-rank p.
+    pub fn fixed_n_p_value(&self) -> f64 {
+        match self {
+            FinalTest::Binomial { look, wins } => {
+                mcnemar_exact(look.discordant - wins, *wins)
+                    .tails
+                    .p_improvement
+            }
+            FinalTest::SignedRank { p_improvement, .. } => *p_improvement,
+        }
+    }
+
     /// Whether it showed the improvement: at least the critical count of wins, or a
     /// signed-rank p-value below its alpha with a positive mean (with the whole of
     /// alpha spent by the e-process nothing is left to test).
