@@ -32,4 +32,5 @@ mod summary;
 mod terminal;
 mod truth;
 mod util;
+mod verifier_classes;
 mod wording;
