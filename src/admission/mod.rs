@@ -19,8 +19,10 @@ pub mod holdout;
 pub(crate) mod join;
 pub(crate) mod losses;
 mod notes;
+pub(crate) mod outcomes;
 pub(crate) mod pairing;
 pub(crate) mod recorded;
+pub(crate) mod repeats;
 pub(crate) mod rows;
 mod skeleton;
 pub(crate) mod stream;
@@ -40,6 +42,7 @@ pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
 pub use notes::stratum_note;
+pub use outcomes::OutcomeCounts;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataChoice, StrataRequest, TaskList};
 pub use sufficient::Statistics;
 
@@ -148,6 +151,13 @@ pub struct ArmSummary {
     pub mean: f64,
     /// Tasks graded correct, when both files carry `correct`.
     pub correct: Option<u64>,
+    /// How many of the pairs' answers came to each outcome (right, hedged, partial,
+    /// wrong, invalid, abstained, unanswered), when the arm's file has the `outcome`
+    /// column that `score` writes; left out of the JSON otherwise. So a reviewer sees a
+    /// candidate that answers less (invalid, abstained) apart from one that answers
+    /// worse (wrong).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcomes: Option<OutcomeCounts>,
 }
 
 /// A paired difference (candidate − baseline) with its two-sided interval.
@@ -361,4 +371,9 @@ pub struct Admission {
     /// The cluster view (tasks of one group tested as one unit), whenever every pair
     /// has a group.
     pub cluster: Option<clustering::ClusterSummary>,
+    /// Only when the scores hold repeats of items (`<item>#<r>` rows grouped by item):
+    /// what the repeats say per arm (pass@1, pass@k, pass^k with intervals, the flaky
+    /// items) and the warnings; every test above then counted items. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<repeats::RepeatsView>,
 }

@@ -4,9 +4,9 @@
 //! handing its rows to a [`Sink`](super::Sink); both give the same rows and errors.
 
 use super::{
-    ANSWERED_COLUMN, CORRECT_COLUMN, Columns, FEEDBACK_COLUMN, GROUP_COLUMN, Refusal, Repeat,
-    SCORE_COLUMN, Shape, TASK_ID_COLUMN, Values, parse_answered, parse_correct, parse_score,
-    repeat_error, trim,
+    ANSWERED_COLUMN, CORRECT_COLUMN, Columns, FEEDBACK_COLUMN, GROUP_COLUMN, OUTCOME_COLUMN,
+    Refusal, Repeat, SCORE_COLUMN, ScoredOutcome, Shape, TASK_ID_COLUMN, Values, parse_answered,
+    parse_correct, parse_outcome, parse_score, repeat_error, trim,
 };
 use crate::error::InputError;
 use crate::table::scan::Rows;
@@ -25,6 +25,8 @@ pub(crate) struct ScoreRow {
     pub correct: Option<bool>,
     /// Whether the task was answered, when the file has an `answered` column.
     pub answered: Option<bool>,
+    /// The grader's outcome, when the file has an `outcome` column.
+    pub outcome: Option<ScoredOutcome>,
     stratum: Option<String>,
     group: Option<String>,
     feedback: Option<String>,
@@ -47,6 +49,7 @@ impl ScoreRow {
             score,
             correct,
             answered,
+            outcome: None,
             stratum,
             group,
             feedback,
@@ -79,6 +82,7 @@ impl ScoreRow {
             group: self.group(),
             feedback: self.feedback(),
             answered: self.answered,
+            outcome: self.outcome,
         }
     }
 }
@@ -133,6 +137,7 @@ impl<'r, R: Rows> ScoreStream<'r, R> {
             group: column(&headers, GROUP_COLUMN),
             feedback: column(&headers, FEEDBACK_COLUMN),
             answered: column(&headers, ANSWERED_COLUMN),
+            outcome: column(&headers, OUTCOME_COLUMN),
         };
         ScoreStream {
             source: source.to_string(),
@@ -155,6 +160,11 @@ impl<'r, R: Rows> ScoreStream<'r, R> {
             self.columns.stratum.is_some(),
             self.columns.answered.is_some(),
         )
+    }
+
+    /// Whether the file has an `outcome` column.
+    pub(crate) fn has_outcome(&self) -> bool {
+        self.columns.outcome.is_some()
     }
 
     /// The next row, once `claim` accepts its task (it is asked before the row's
@@ -225,10 +235,14 @@ impl<'r, R: Rows> ScoreStream<'r, R> {
                 Some(c) => Some(parse_answered(source, line, task_id, row.field(c))?),
                 None => None,
             };
-            Ok((value, correct, answered))
+            let outcome = match columns.outcome {
+                Some(c) => Some(parse_outcome(source, line, task_id, row.field(c))?),
+                None => None,
+            };
+            Ok((value, correct, answered, outcome))
         });
         match checked {
-            Ok((score, correct, answered)) => {
+            Ok((score, correct, answered, outcome)) => {
                 let kept = &mut self.row;
                 kept.line = line;
                 kept.task.clear();
@@ -236,6 +250,7 @@ impl<'r, R: Rows> ScoreStream<'r, R> {
                 kept.score = score;
                 kept.correct = correct;
                 kept.answered = answered;
+                kept.outcome = outcome;
                 keep(
                     &mut kept.stratum,
                     columns.stratum.map(|c| trim(row.field(c))),
@@ -302,6 +317,7 @@ impl<'r, R: Rows> ScoreStream<'r, R> {
             has_correct: self.columns.correct.is_some(),
             has_stratum: self.columns.stratum.is_some(),
             has_answered: self.columns.answered.is_some(),
+            has_outcome: self.columns.outcome.is_some(),
         })
     }
 }

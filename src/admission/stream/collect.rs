@@ -10,6 +10,8 @@ use std::io;
 use super::engine::TaskSink;
 use super::{BASE, CAND, HOLD, LIST, SIDES};
 use crate::admission::losses::{Loss, SHOWN_LOSSES};
+use crate::admission::outcomes::OutcomeCounts;
+use crate::admission::repeats::repeat_in;
 use crate::admission::rows::{PairSorter, PairView, SideView};
 use crate::admission::sufficient::Accumulator;
 use crate::scores::ScoreRow;
@@ -82,6 +84,10 @@ pub(super) struct Collector<'s> {
     pub both_correct: bool,
     /// The losses shown: difference, task, then the loss.
     pub losses: Vec<(f64, Loss)>,
+    /// Each arm's pairs by outcome (of the rows with one).
+    pub outcomes: [OutcomeCounts; 2],
+    /// Whether some pair is a repeat of an item.
+    pub repeats: bool,
     /// Each arm's unanswered tasks.
     pub unanswered: [First<String>; 2],
     /// The first disagreement by task.
@@ -109,6 +115,8 @@ impl<'s> Collector<'s> {
             n: 0,
             both_correct: true,
             losses: Vec::with_capacity(SHOWN_LOSSES + 1),
+            outcomes: Default::default(),
+            repeats: false,
             unanswered: [First::new(SHOWN_UNANSWERED), First::new(SHOWN_UNANSWERED)],
             disagreement: None,
             lacking: [First::new(SHOWN_GAP), First::new(SHOWN_GAP)],
@@ -145,6 +153,12 @@ impl<'s> Collector<'s> {
             ));
         }
         let group = b.group().or(c.group());
+        self.repeats |= group.is_some() && repeat_in(task, group).is_some();
+        for (arm, row) in [(BASE, b), (CAND, c)] {
+            if let Some(outcome) = row.outcome {
+                self.outcomes[arm].add(outcome);
+            }
+        }
         let correct = b.correct.zip(c.correct);
         self.both_correct &= correct.is_some();
         self.sums.add(stratum, group, (b.score, c.score), correct);

@@ -10,6 +10,7 @@ use crate::admission::config::Config;
 use crate::admission::decide::decide_on;
 use crate::admission::holdout::holdout_finding;
 use crate::admission::losses::Loss;
+use crate::admission::outcomes::OutcomeCounts;
 use crate::admission::pairing::{
     Basis, Disagreement, Gap, PairingError, StrataChoice, StrataRequest,
 };
@@ -25,6 +26,8 @@ pub(crate) struct Streamed {
     /// Whether every pair has `correct` on both sides.
     pub both_correct: bool,
     has_answered: [bool; 2],
+    /// Each arm's pairs by outcome, when its file has the `outcome` column.
+    outcomes: [Option<OutcomeCounts>; 2],
     unanswered: [First<String>; 2],
     n: u64,
     missing: First<String>,
@@ -60,6 +63,7 @@ impl StreamJoined {
             has_stratum,
             has_correct,
             has_answered,
+            has_outcome,
             kept,
             ..
         } = self;
@@ -83,6 +87,7 @@ impl StreamJoined {
             n,
             both_correct,
             losses,
+            outcomes,
             unanswered,
             disagreement,
             lacking,
@@ -148,6 +153,7 @@ impl StreamJoined {
             statistics,
             both_correct: both_correct && n > 0,
             has_answered,
+            outcomes: [0, 1].map(|arm| has_outcome[arm].then_some(outcomes[arm])),
             unanswered,
             n,
             missing,
@@ -201,6 +207,8 @@ impl Streamed {
         let holdout = holdout.map(|facts| self.holdout(facts));
         let mut admission = decide_on(&self.statistics, config, answers, holdout);
         admission.losses = self.losses.clone();
+        admission.baseline.outcomes = self.outcomes[0];
+        admission.candidate.outcomes = self.outcomes[1];
         admission
     }
 

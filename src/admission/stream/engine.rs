@@ -21,7 +21,7 @@ use super::unique::Fingerprints;
 use super::{HOLD, SIDES};
 use crate::base::hash::{FastMap, fingerprint};
 use crate::base::sorter::{Budget, Merged, RunStore, Sorter};
-use crate::scores::ScoreRow;
+use crate::scores::{ScoreRow, ScoredOutcome};
 
 /// How long rows may wait for the other files' rows of their task, and how many bytes
 /// of sorted rows wait in memory.
@@ -303,7 +303,8 @@ fn corrupt() -> io::Error {
 }
 
 /// A row without its task: line, score, flags (bit 0 correct known, 1 correct, 2
-/// answered known, 3 answered, 4 stratum, 5 group, 6 feedback), then the texts present.
+/// answered known, 3 answered, 4 stratum, 5 group, 6 feedback, 7 outcome), the
+/// outcome's place in [`ScoredOutcome::ALL`] when known, then the texts present.
 fn encode(out: &mut Vec<u8>, row: &ScoreRow) {
     out.extend_from_slice(&row.line.to_le_bytes());
     out.extend_from_slice(&row.score.to_bits().to_le_bytes());
@@ -313,8 +314,13 @@ fn encode(out: &mut Vec<u8>, row: &ScoreRow) {
         | u8::from(row.answered == Some(true)) << 3
         | u8::from(row.stratum().is_some()) << 4
         | u8::from(row.group().is_some()) << 5
-        | u8::from(row.feedback().is_some()) << 6;
+        | u8::from(row.feedback().is_some()) << 6
+        | u8::from(row.outcome.is_some()) << 7;
     out.push(flags);
+    if let Some(outcome) = row.outcome {
+        let at = ScoredOutcome::ALL.iter().position(|o| *o == outcome);
+        out.push(at.unwrap_or_default() as u8);
+    }
     for text in [row.stratum(), row.group(), row.feedback()]
         .into_iter()
         .flatten()
@@ -335,6 +341,12 @@ fn decode(task: &str, bytes: &[u8]) -> io::Result<ScoreRow> {
     let line = number(take(8)?);
     let score = f64::from_bits(number(take(8)?));
     let flags = take(1)?[0];
+    let outcome = if flags & 1 << 7 == 0 {
+        None
+    } else {
+        let at = usize::from(take(1)?[0]);
+        Some(*ScoredOutcome::ALL.get(at).ok_or_else(corrupt)?)
+    };
     let mut text = |bit: u8| -> io::Result<Option<String>> {
         if flags & bit == 0 {
             return Ok(None);
@@ -347,12 +359,14 @@ fn decode(task: &str, bytes: &[u8]) -> io::Result<ScoreRow> {
     let stratum = text(1 << 4)?;
     let group = text(1 << 5)?;
     let feedback = text(1 << 6)?;
-    Ok(ScoreRow::from_parts(
+    let mut row = ScoreRow::from_parts(
         line,
         task,
         score,
         (flags & 1 != 0).then_some(flags & 2 != 0),
         (flags & 4 != 0).then_some(flags & 8 != 0),
         [stratum, group, feedback],
-    ))
+    );
+    row.outcome = outcome;
+    Ok(row)
 }

@@ -26,6 +26,7 @@ use self::engine::Source;
 use self::sources::{HoldSource, ListSource};
 use self::unique::Fingerprints;
 use super::losses::Loss;
+use super::outcomes::OutcomeCounts;
 use super::pairing::{StrataChoice, StrataRequest};
 use super::recorded::{Recorded, read_recorded};
 use super::rows::{PairSorter, SortedPairs};
@@ -106,6 +107,10 @@ pub(crate) struct StreamJoined {
     has_stratum: [bool; 2],
     has_correct: [bool; 2],
     has_answered: [bool; 2],
+    has_outcome: [bool; 2],
+    /// Whether some pair is a repeat of an item (`<item>#<r>` in group `<item>`): the
+    /// pairs are then collapsed to items, on the files held whole.
+    pub repeats: bool,
     kept: Kept,
 }
 
@@ -116,6 +121,7 @@ struct Kept {
     n: u64,
     both_correct: bool,
     losses: Vec<Loss>,
+    outcomes: [OutcomeCounts; 2],
     unanswered: [First<String>; 2],
     disagreement: Option<collect::Disagreeing>,
     lacking: [First<(String, u64)>; 2],
@@ -138,6 +144,7 @@ pub(crate) fn read_streams(
     let mut b_stream = ScoreStream::new(base.source, base.rows, column, request.keep_rows);
     let mut c_stream = ScoreStream::new(cand.source, cand.rows, column, true);
     let (b_has, c_has) = (b_stream.has(), c_stream.has());
+    let has_outcome = [b_stream.has_outcome(), c_stream.has_outcome()];
     let present = (b_has.1 || c_has.1).then_some(()).and(column);
     let stratified = matches!(
         StrataRequest::choose(request.strata, present),
@@ -242,6 +249,8 @@ pub(crate) fn read_streams(
         n,
         both_correct,
         losses,
+        outcomes,
+        repeats,
         unanswered,
         disagreement,
         lacking,
@@ -257,6 +266,7 @@ pub(crate) fn read_streams(
         n,
         both_correct,
         losses: losses.into_iter().map(|(_, loss)| loss).collect(),
+        outcomes,
         unanswered,
         disagreement,
         lacking,
@@ -275,6 +285,8 @@ pub(crate) fn read_streams(
         has_stratum: [b_has.1, c_has.1],
         has_correct: [b_has.0, c_has.0],
         has_answered: [b_has.2, c_has.2],
+        has_outcome,
+        repeats,
         kept,
     })
 }

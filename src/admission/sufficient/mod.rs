@@ -19,13 +19,9 @@ use std::collections::BTreeMap;
 
 use super::pairing::{Basis, Pairs};
 
-/// Micro-units in a score of 1.
-pub(crate) const MICROS: i64 = 1_000_000;
-
-/// A score in whole micro-units: rounded to six decimals.
-pub(crate) fn micros(score: f64) -> i64 {
-    (score * MICROS as f64).round() as i64
-}
+/// Scores in whole micro-units: shared with the sequential monitor, which must sum as
+/// `admit` sums.
+pub(crate) use crate::base::numbers::{MICROS, micros};
 
 /// McNemar's four outcome counts of one set of pairs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -19,7 +19,8 @@ use crate::base::sorter::run_store;
 use crate::error::InputError;
 use crate::report::InputFile;
 use crate::scores::{
-    ANSWERED_COLUMN, CORRECT_COLUMN, FEEDBACK_COLUMN, GROUP_COLUMN, SCORE_COLUMN, TASK_ID_COLUMN,
+    ANSWERED_COLUMN, CORRECT_COLUMN, FEEDBACK_COLUMN, GROUP_COLUMN, OUTCOME_COLUMN, SCORE_COLUMN,
+    TASK_ID_COLUMN,
 };
 use crate::table::ahead::RowsAhead;
 use crate::table::{MAX_WHOLE_BYTES, read_capped};
@@ -52,6 +53,9 @@ pub(crate) enum Fallback {
     CandidateHeader,
     /// The holdout names a task twice.
     HoldoutRepeats,
+    /// Some pair is a repeat of an item: the pairs are collapsed to items, which the
+    /// reading that holds the files does.
+    Repeats,
 }
 
 /// The inputs of one streamed admission.
@@ -90,6 +94,7 @@ pub(crate) fn prepare_streamed<'a>(
                 CORRECT_COLUMN,
                 GROUP_COLUMN,
                 ANSWERED_COLUMN,
+                OUTCOME_COLUMN,
             ]
             .contains(&column)
                 || Some(column) == strata
@@ -169,6 +174,9 @@ pub(crate) fn prepare_streamed<'a>(
     if joined.holdout_repeats {
         return Ok(Err(Fallback::HoldoutRepeats));
     }
+    if joined.repeats {
+        return Ok(Err(Fallback::Repeats));
+    }
     let recorded = joined.recorded.clone();
     let streamed = joined.pair(settings.strata.as_ref(), listed)?;
     let test = settings.test.resolve_columns(
@@ -200,6 +208,7 @@ pub(crate) fn prepare_streamed<'a>(
             recorded,
             tasks_file,
         })),
+        repeats: None,
         inputs,
         config,
         settings,

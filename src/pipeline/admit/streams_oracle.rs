@@ -17,14 +17,16 @@ use crate::admission::{StrataRequest, TestChoice};
 use crate::alpha::Alpha;
 use crate::base::sorter::Budget;
 use crate::report::{json, markdown, pairs, text};
+use crate::scores::ScoredOutcome;
 use crate::stats::signed_rank::ZeroMethod;
 
 /// One drawn row of a scores file: task number, kind, group, score in quarters,
 /// answered, feedback number, and a fault (0 none, 1 bad score, 2 empty task, 3 a
-/// ragged row, 4 bad correct).
+/// ragged row, 4 bad correct, 5 bad outcome).
 type Drawn = (u8, u8, u8, u8, bool, u8, u8);
 
-/// Which optional columns a file has: kind, group, correct, feedback, answered.
+/// Which optional columns a file has: kind, group, correct, feedback, answered (and
+/// with it `outcome`).
 type Columns = (bool, bool, bool, bool, bool);
 
 fn scores(rows: &[Drawn], columns: Columns, faults: bool) -> String {
@@ -36,6 +38,7 @@ fn scores(rows: &[Drawn], columns: Columns, faults: bool) -> String {
     header.push("score");
     header.extend(feedback.then_some("feedback"));
     header.extend(answered.then_some("answered"));
+    header.extend(answered.then_some("outcome"));
     let mut text = header.join(",") + "\n";
     for &(task, k, g, quarters, was_answered, said, fault) in rows {
         let fault = if faults { fault % 8 } else { 0 };
@@ -60,6 +63,14 @@ fn scores(rows: &[Drawn], columns: Columns, faults: bool) -> String {
         });
         cells.extend(feedback.then(|| format!("\"said, {said}\"")));
         cells.extend(answered.then(|| u8::from(was_answered).to_string()));
+        cells.extend(answered.then(|| {
+            if fault == 5 {
+                "maybe".to_string()
+            } else {
+                let outcome = ScoredOutcome::ALL[usize::from(quarters.wrapping_add(said)) % 7];
+                outcome.name().to_string()
+            }
+        }));
         if fault == 3 {
             cells.pop();
         }
@@ -266,7 +277,7 @@ proptest! {
         orders in any::<[(u8, u64); 4]>(),
         changes in any::<[(u8, u8); 4]>(),
         columns in (any::<(bool, bool, bool, bool, bool)>(), any::<(bool, bool, bool, bool, bool)>(), 0u8..8),
-        fault in prop::option::weighted(0.2, (any::<bool>(), any::<u8>(), 1u8..5)),
+        fault in prop::option::weighted(0.2, (any::<bool>(), any::<u8>(), 1u8..6)),
         listed in prop::option::of(any::<bool>()),
         recorded in prop::option::of((any::<bool>(), any::<bool>())),
         how in (0u8..3, 0u8..3, any::<bool>(), any::<bool>()),
@@ -435,5 +446,30 @@ fn manifests_the_fast_reading_leaves_to_serde_read_as_the_held_reading_reads_the
             let (held, streamed) = both(&files, None, Some(&manifest), &settings, tuning);
             assert_eq!(held, streamed, "{variant}");
         }
+    }
+}
+
+#[test]
+fn scores_that_hold_repeats_of_items_are_decided_on_the_items_as_the_held_reading_decides() {
+    // Items q0..q29 run three times each (`q<i>#<r>` in group `q<i>`), in a different
+    // order in each file: the streamed reading hands them to the reading that
+    // collapses repeats into items.
+    let file = |path: &str, lift: u32, order: u8| {
+        let mut rows = Vec::new();
+        for item in 0..30_u32 {
+            for repeat in 1..=3_u32 {
+                let right = (item * 7 + repeat * 3 + lift) % 5 < 2 + lift;
+                rows.push(format!("q{item}#{repeat},q{item},{}", u8::from(right)));
+            }
+        }
+        let rows = ordered(&rows, order, 5);
+        input(path, format!("task_id,group,score\n{}\n", rows.join("\n")))
+    };
+    let files = [file("b.csv", 0, 0), file("c.csv", 1, 1)];
+    for tuning in tunings() {
+        let (held, streamed) = both(&files, None, None, &settings(0, 0, false, false), tuning);
+        let report = held.clone().expect("repeats are decided");
+        assert!(report[1].contains("30 pairs"), "{}", report[1]);
+        assert_eq!(held, streamed);
     }
 }
