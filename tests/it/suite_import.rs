@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{assert_input_error, run};
+use crate::util::{assert_input_error, import_dspy_repeats, lm_eval_strict, run};
 
 fn formats(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,6 +23,22 @@ fn text(path: &Path) -> String {
 fn put(path: &Path, contents: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, contents).unwrap();
+}
+
+/// Writes `log` to `dir/name` and returns the name.
+fn put_log(dir: &Path, name: &str, log: &Value) -> String {
+    put(&dir.join(name), &log.to_string());
+    name.to_string()
+}
+
+/// A real log of `data/formats/`, parsed.
+fn format_json(rel: &str) -> Value {
+    serde_json::from_str(&text(&formats(rel))).unwrap()
+}
+
+/// The import record `name` in `dir`.
+fn import_record(dir: &Path, name: &str) -> Value {
+    serde_json::from_str(&text(&dir.join(name))).unwrap()
 }
 
 fn ok(done: crate::util::Run) -> crate::util::Run {
@@ -131,8 +147,7 @@ fn a_folder_import_ignores_the_import_record_an_earlier_import_wrote_there() {
         text(&dir.path().join("second.csv")),
         text(&folder.join("first.csv"))
     );
-    let record: Value =
-        serde_json::from_str(&text(&dir.path().join("second.import.json"))).unwrap();
+    let record = import_record(dir.path(), "second.import.json");
     assert_eq!(record["inputs"].as_array().unwrap().len(), 1, "{record}");
 }
 
@@ -165,16 +180,7 @@ fn lm_eval_samples_without_their_results_file_need_the_direction_and_a_wer_is_in
         [0.1, 0.5, 0.25],
     );
     let import = |extra: &[&str]| {
-        let mut args = vec![
-            "import",
-            "lm-eval",
-            "--from",
-            &from,
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-        ];
+        let mut args = lm_eval_strict(&from, "s.csv");
         args.extend(extra);
         run(dir.path(), &args)
     };
@@ -193,11 +199,11 @@ fn lm_eval_samples_without_their_results_file_need_the_direction_and_a_wer_is_in
         text(&dir.path().join("s.csv")),
         "task_id,kind,score\nasr:16,asr,0.9\nasr:17,asr,0.5\nasr:18,asr,0.75\n"
     );
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["direction"]["logged"], "lower");
     assert_eq!(record["direction"]["source"], "--lower-is-better");
     ok(import(&["--higher-is-better"]));
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["direction"]["source"], "--higher-is-better");
     // The two flags together are refused by the parser.
     let both = import(&["--higher-is-better", "--lower-is-better"]);
@@ -238,20 +244,9 @@ fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
         (&base, "b.csv", "--lower-is-better"),
         (&cand, "c.csv", "--higher-is-better"),
     ] {
-        ok(run(
-            dir.path(),
-            &[
-                "import",
-                "lm-eval",
-                "--from",
-                from,
-                "--out",
-                out,
-                "--filter",
-                "strict-match",
-                direction,
-            ],
-        ));
+        let mut args = lm_eval_strict(from, out);
+        args.push(direction);
+        ok(run(dir.path(), &args));
     }
     let admit = run(
         dir.path(),
@@ -270,16 +265,14 @@ fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
 /// The usual promptfoo comparison of two prompts on one provider: the real export's
 /// results, all on `openai:gpt-5`, its two prompts labelled `terse` and `verbose`.
 fn two_prompts(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("promptfoo/sample-export.subset.json"))).unwrap();
+    let mut log = format_json("promptfoo/sample-export.subset.json");
     for result in log["results"]["results"].as_array_mut().unwrap() {
         let prompt = result["promptIdx"].as_u64().unwrap();
         result["provider"] = json!({"id": "openai:gpt-5", "label": ""});
         let label = ["terse", "verbose"][prompt as usize];
         result["prompt"] = json!({"raw": "…", "label": label});
     }
-    put(&dir.join("two.json"), &log.to_string());
-    "two.json".to_string()
+    put_log(dir, "two.json", &log)
 }
 
 /// Regression (issue 42 point 3): `--arm <provider>` on a file of two prompts on that
@@ -333,8 +326,7 @@ fn an_arm_of_two_prompts_is_refused_naming_them_and_a_prompt_label_chooses_one()
 
 /// An Inspect log declaring `epochs: 3` whose sample 2 ran once (hostile-4 R01/R02).
 fn inspect_epochs(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("inspect/data_arc_qwen.json"))).unwrap();
+    let mut log = format_json("inspect/data_arc_qwen.json");
     let first = log["samples"][0].clone();
     let mut samples = Vec::new();
     for (id, epochs, values) in [(1, 3, ["C", "I", "C"]), (2, 1, ["C", "C", "C"])] {
@@ -348,8 +340,7 @@ fn inspect_epochs(dir: &Path) -> String {
     }
     log["samples"] = Value::Array(samples);
     log["eval"]["config"]["epochs"] = json!(3);
-    put(&dir.join("epochs.json"), &log.to_string());
-    "epochs.json".to_string()
+    put_log(dir, "epochs.json", &log)
 }
 
 /// Regression (hostile-4 R02): with `--repeats mean` the sample that ran one of its
@@ -381,7 +372,7 @@ fn an_inspect_item_missing_epochs_is_named_and_never_averaged_over_fewer() {
         text(&dir.path().join("s.csv")),
         "task_id,kind,score\ninspect_evals/arc_easy:1,inspect_evals/arc_easy,0.666667\n"
     );
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["dropped"]["missing"]["count"], 1);
     assert_eq!(
         record["dropped"]["missing"]["first"][0],
@@ -392,8 +383,7 @@ fn an_inspect_item_missing_epochs_is_named_and_never_averaged_over_fewer() {
 /// promptfoo `--repeat 3` where one test of the arm ran three times and the other once
 /// (hostile-4 R08).
 fn promptfoo_short_repeat(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("promptfoo/sample-export.subset.json"))).unwrap();
+    let mut log = format_json("promptfoo/sample-export.subset.json");
     let results = log["results"]["results"].as_array().unwrap().clone();
     let mut repeated = results.clone();
     for _ in 0..2 {
@@ -405,8 +395,7 @@ fn promptfoo_short_repeat(dir: &Path) -> String {
         );
     }
     log["results"]["results"] = Value::Array(repeated);
-    put(&dir.join("short.json"), &log.to_string());
-    "short.json".to_string()
+    put_log(dir, "short.json", &log)
 }
 
 /// Regression (hostile-4 R08): promptfoo repeats of 3 and 1 were averaged with no note
@@ -415,8 +404,8 @@ fn promptfoo_short_repeat(dir: &Path) -> String {
 fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
     let dir = tempfile::tempdir().unwrap();
     let log = promptfoo_short_repeat(dir.path());
-    for repeats in ["mean", "first", "all"] {
-        let done = run(
+    let import = |arm: &str, repeats: &str, out: &str| {
+        run(
             dir.path(),
             &[
                 "import",
@@ -424,15 +413,18 @@ fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
                 "--from",
                 &log,
                 "--arm",
-                "openai:gpt-5",
+                arm,
                 "--id-var",
                 "riddle",
                 "--repeats",
                 repeats,
                 "--out",
-                "s.csv",
+                out,
             ],
-        );
+        )
+    };
+    for repeats in ["mean", "first", "all"] {
+        let done = import("openai:gpt-5", repeats, "s.csv");
         // The ids are the riddles, cut short on the terminal.
         assert_input_error(
             &done,
@@ -443,23 +435,7 @@ fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
         );
     }
     // The other arm ran every test three times: complete.
-    ok(run(
-        dir.path(),
-        &[
-            "import",
-            "promptfoo",
-            "--from",
-            &log,
-            "--arm",
-            "openai:gpt-5-mini",
-            "--id-var",
-            "riddle",
-            "--repeats",
-            "all",
-            "--out",
-            "m.csv",
-        ],
-    ));
+    ok(import("openai:gpt-5-mini", "all", "m.csv"));
     assert_eq!(text(&dir.path().join("m.csv")).lines().count(), 1 + 2 * 3);
 }
 
@@ -483,17 +459,8 @@ fn two_lm_eval_runs_of_one_task_are_its_repeats_under_repeats_and_checked_whole(
         )),
     );
     let import = |extra: &[&str]| {
-        let mut args = vec![
-            "import",
-            "lm-eval",
-            "--from",
-            "runs",
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-            "--higher-is-better",
-        ];
+        let mut args = lm_eval_strict("runs", "s.csv");
+        args.push("--higher-is-better");
         args.extend(extra);
         run(dir.path(), &args)
     };
@@ -533,24 +500,11 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
     let run2 = json!([record("a", "1", true), record("b", "3", true)]);
     put(&dir.path().join("r1.json"), &run1.to_string());
     put(&dir.path().join("r2.json"), &run2.to_string());
-    let done = ok(run(
+    let done = ok(import_dspy_repeats(
         dir.path(),
-        &[
-            "import",
-            "dspy",
-            "--from",
-            "r1.json",
-            "--from",
-            "r2.json",
-            "--id-field",
-            "question",
-            "--metric",
-            "exact_match",
-            "--repeats",
-            "all",
-            "--out",
-            "s.csv",
-        ],
+        &["r1.json", "r2.json"],
+        "all",
+        "s.csv",
     ));
     assert_eq!(
         text(&dir.path().join("s.csv")),
@@ -562,7 +516,7 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
         "{}",
         done.stderr
     );
-    let written: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let written = import_record(dir.path(), "s.import.json");
     assert_eq!(
         written["identical_repeats"],
         json!({"count": 1, "first": ["a"]})
@@ -572,26 +526,11 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
         &dir.path().join("r3.json"),
         &json!([record("a", "1", true)]).to_string(),
     );
-    let short = run(
+    let short = import_dspy_repeats(
         dir.path(),
-        &[
-            "import",
-            "dspy",
-            "--from",
-            "r1.json",
-            "--from",
-            "r2.json",
-            "--from",
-            "r3.json",
-            "--id-field",
-            "question",
-            "--metric",
-            "exact_match",
-            "--repeats",
-            "mean",
-            "--out",
-            "t.csv",
-        ],
+        &["r1.json", "r2.json", "r3.json"],
+        "mean",
+        "t.csv",
     );
     assert_input_error(&short, &["1 repeat missing (first: `b#3`)"]);
 }
