@@ -38,6 +38,24 @@ pub(crate) fn run<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
     }
 }
 
+/// A real log of another tool in `tests/data/formats/` (sources in its SOURCES.md).
+pub(crate) fn formats(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/formats")
+        .join(rel)
+}
+
+/// The text of the file at `path`.
+pub(crate) fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// Writes `contents` to `path`, making its folder first.
+pub(crate) fn put(path: &Path, contents: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, contents).unwrap();
+}
+
 /// Writes `text` to `dir/name` and returns the name.
 pub(crate) fn write(dir: &Path, name: &str, text: &str) -> String {
     std::fs::write(dir.join(name), text).expect("the fixture is written");
