@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
 use crate::admission::SHOWN_LOSSES;
-use crate::admission::{Check, Delta, TestMethod, TestName, TestedMetric};
+use crate::admission::{Check, Delta, TestInfo, TestMethod, TestName, TestedMetric};
 use crate::base::numbers::{number, p_value, shift, signed};
 
 /// What the design effect is, said where it is printed.
@@ -19,20 +19,20 @@ const FEEDBACK_CHARS: usize = 160;
 
 /// The test in words, e.g. `McNemar's exact test`.
 pub(crate) fn test_words(report: &Report) -> String {
-    let method = match report.admission.test.method {
+    test_words_of(&report.admission.test)
+}
+
+/// [`test_words`] of a test alone (`calibrate` reports the test of many admissions).
+pub(crate) fn test_words_of(test: &TestInfo) -> String {
+    let method = match test.method {
         TestMethod::Exact => "exact",
         TestMethod::Saddlepoint => "saddlepoint approximation",
     };
-    match report.admission.test.name {
+    match test.name {
         TestName::McNemar => format!("McNemar's test ({method}) on `correct`"),
         TestName::SignedRank => format!(
             "Wilcoxon signed-rank test ({method}, zeros: {}) on `score`",
-            report
-                .admission
-                .test
-                .zero_method
-                .as_deref()
-                .unwrap_or("wilcox")
+            test.zero_method.as_deref().unwrap_or("wilcox")
         ),
     }
 }
@@ -119,7 +119,7 @@ fn strata_table(md: &mut String, report: &Report, column: &str, confidence: &str
         TestedMetric::MeanScore => ["baseline mean score", "candidate mean score"],
     };
     let margin_header = a.margin.map_or(String::new(), |m| {
-        format!(" lower bound > -{} |", number(m))
+        format!(" non-inferior at {} (p_noninferiority) |", number(m))
     });
     let _ = writeln!(
         md,
@@ -136,10 +136,11 @@ fn strata_table(md: &mut String, report: &Report, column: &str, confidence: &str
             }
             _ => (signed(s.baseline_mean), signed(s.candidate_mean)),
         };
+        let p = s.p_noninferiority.map(p_value).unwrap_or_default();
         let margin = match s.margin_holds {
-            Some(true) => " holds |",
-            Some(false) => " **fails** |",
-            None => "",
+            Some(true) => format!(" holds ({p}) |"),
+            Some(false) => format!(" **fails** ({p}) |"),
+            None => String::new(),
         };
         let _ = writeln!(
             md,
@@ -181,6 +182,13 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
     for reason in &report.admission.reasons {
         let _ = writeln!(md, "- {}", esc(reason));
     }
+    let a = &report.admission;
+    let _ = writeln!(
+        md,
+        "\n**Question:** {} **Verdict: {}.**",
+        esc(&a.question.words),
+        esc(&a.question.answer(a.verdict))
+    );
     let confidence = number(report.admission.delta.confidence * 100.0);
     let _ = writeln!(
         md,
@@ -189,6 +197,17 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
         crate::base::numbers::level(report.admission.alpha),
         report.admission.n
     );
+    if let Some(t) = &a.margin_tests {
+        let _ = writeln!(
+            md,
+            "**Against the margin:** {}: p_noninferiority {}, p_nonsuperiority {}, p_equivalence {} (each one-sided at alpha {}).\n",
+            esc(&t.method),
+            p_value(t.p_noninferiority),
+            p_value(t.p_nonsuperiority),
+            p_value(t.p_equivalence),
+            crate::base::numbers::level(a.alpha)
+        );
+    }
     arms_table(&mut md, report);
     let _ = writeln!(
         md,
