@@ -1,7 +1,9 @@
 """The "Comment on the pull request" step of action.yml: writes the report evogate put
 in the step summary as one comment on the pull request, and on later runs edits that
 comment in place rather than adding another. The comment is found by a hidden marker
-naming this use of the action (its artifact name). Inputs come from the environment:
+naming this use of the action (its artifact name) and by its author, who must be the
+token's own identity: anyone can write a comment that starts with the marker, and such a
+comment is never edited (a new one is written instead). Inputs come from the environment:
 COMMENT ("true" to comment), GITHUB_TOKEN, REPORT_MARKDOWN (the summary file; empty when
 evogate could not decide), MARKER, and the runner's GITHUB_API_URL, GITHUB_REPOSITORY
 and GITHUB_EVENT_PATH. Standard library only."""
@@ -15,6 +17,10 @@ import urllib.request
 # GitHub refuses comment bodies past 65,536 characters.
 LIMIT = 65_000
 
+# The author of comments written with the job's own token (GITHUB_TOKEN), which cannot
+# read `GET /user`.
+ACTIONS_BOT = "github-actions[bot]"
+
 
 def request(method, url, token, body=None):
     data = None if body is None else json.dumps(body).encode("utf-8")
@@ -26,6 +32,23 @@ def request(method, url, token, body=None):
         call.add_header("Content-Type", "application/json")
     with urllib.request.urlopen(call, timeout=30) as answer:
         return json.loads(answer.read().decode("utf-8") or "null")
+
+
+def identity(api, token):
+    """The login comments written with `token` carry: the token's user when `GET /user`
+    answers (a personal access token), else the job token's github-actions[bot]."""
+    try:
+        login = (request("GET", f"{api}/user", token) or {}).get("login")
+    except (urllib.error.URLError, OSError, ValueError, AttributeError):
+        login = None
+    return login if isinstance(login, str) and login else ACTIONS_BOT
+
+
+def ours(comment, marker, login):
+    """Whether `comment` is the one this use of the action wrote: it starts with the
+    marker and its author is `login`."""
+    author = (comment.get("user") or {}).get("login")
+    return author == login and (comment.get("body") or "").startswith(marker + "\n")
 
 
 def pull_request_number(event_path):
@@ -61,6 +84,7 @@ def main():
         text = text[:LIMIT] + "\n\n(cut: the whole report is in the uploaded artifact)\n"
     body = {"body": f"{marker}\n{text}"}
     try:
+        login = identity(api, token)
         existing = None
         page = 1
         while existing is None:
@@ -68,9 +92,7 @@ def main():
             comments = request("GET", url, token)
             if not comments:
                 break
-            existing = next(
-                (c for c in comments if (c.get("body") or "").startswith(marker + "\n")), None
-            )
+            existing = next((c for c in comments if ours(c, marker, login)), None)
             page += 1
         if existing is None:
             request("POST", f"{api}/repos/{repository}/issues/{number}/comments", token, body)

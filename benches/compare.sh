@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-command benchmarks (issue 6): evogate admit against pandas + scipy and against
+# Whole-command benchmarks: evogate admit against pandas + scipy and against
 # only parsing its input, exact signed-rank with ties against scipy, and score on 10^6
 # outputs. Builds the binaries, sets up benches/.venv (scipy and pandas from PyPI),
 # writes seeded inputs under target/bench-inputs, and replaces the part of

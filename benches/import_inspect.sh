@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Time and peak memory of `evogate import inspect` on a large Inspect JSON log and a
-# large .eval (issue 33: under 300 MB on a 1 GB log, at least as fast as before).
+# large .eval (the target: under 300 MB on a 1 GB log, at least as fast as the whole-file reader).
 # Builds, in a scratch folder under /tmp (deleted on exit), from the real sample of
 # tests/data/formats/inspect/log_read_sample.json (about 12 KB: messages, events,
 # output): a JSON log of N samples (ids 1..N, every third scored I) and a .eval

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reading speed of `evogate import lm-eval` against `evogate admit` on the same number
-# of rows (issue 20: within 3x), and against reading and hashing the same file with
-# `cat FILE | sha256sum` (issue 33: within 1.5x). Generates a 10^6-line lm-eval --log_samples file
+# of rows (the target: within 3x), and against reading and hashing the same file with
+# `cat FILE | sha256sum` (the target: within 1.5x). Generates a 10^6-line lm-eval --log_samples file
 # (gsm8k-like lines of about 700 bytes: doc, target, arguments, resps, hashes, one
 # metric, one filter), the 10^6-row scores CSVs admit reads (two files of 5x10^5 rows:
 # 10^6 rows read), then times both alternately, RUNS times each, and prints the

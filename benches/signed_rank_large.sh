@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Time and peak memory of the signed-rank test at n = 2,500 to 100,000 (issue 23,
-# point 1), one process per row so that peak RSS (GNU time's %M) is the row's own.
+# Time and peak memory of the signed-rank test at n = 2,500 to 100,000, one
+# process per row so that peak RSS (GNU time's %M) is the row's own.
 # Writes a Markdown table to stdout. Usage: benches/signed_rank_large.sh [RUNS]
 set -euo pipefail
 runs=${1:-3}

@@ -1,4 +1,4 @@
-//! Issue 16's reader race: the `csv` crate reading one reused `ByteRecord` (as xsv
+//! The reader race: the `csv` crate reading one reused `ByteRecord` (as xsv
 //! does), with the checks the tool needs (every field UTF-8, every row as wide as the
 //! header, its line), against the hand scanner `table::scan::RowScanner`, on the same
 //! files, alternating, so both see the same machine load.

@@ -311,6 +311,22 @@ class Grade(dict):
             raise AttributeError(name) from None
 
 
+def _write_requests(requests: "queue.Queue[Optional[str]]", stdin: Any) -> None:
+    """A Grader's writer thread: writes each request to the service until ``None`` (the
+    Grader closed) or a failed write (the service gone: the reader's empty line then
+    tells the caller). It holds the queue and the pipe, not the Grader, so an unclosed
+    Grader is still collected."""
+    while True:
+        request = requests.get()
+        if request is None:
+            return
+        try:
+            stdin.write(request)
+            stdin.flush()
+        except (OSError, ValueError):
+            return
+
+
 class Grader:
     """Grades outputs one at a time through one long-lived ``evogate grade --jsonl``.
 
@@ -319,10 +335,12 @@ class Grader:
     every caller gets the answer to its own request, and calls run one at a time. For
     grading in parallel, give each thread its own Grader.
 
-    ``timeout`` bounds the wait for one answer, in seconds (``None``, the default,
-    waits as long as it takes). A grader that does not answer in time is stopped, the
-    call raises :class:`EvogateError`, and the Grader is closed: a late answer can never
-    reach a later caller.
+    ``timeout`` bounds one call, in seconds, from writing its request to reading its
+    answer (``None``, the default, waits as long as it takes). A grader that does not
+    take the request and answer it in time (a request of megabytes fills the pipe to a
+    stalled grader) is stopped, the call raises :class:`EvogateError`, and the Grader is
+    closed: a late answer can never reach a later caller, and a thread waiting for its
+    turn gets :class:`EvogateError` too rather than waiting on the stalled grader.
 
     Example::
 
@@ -359,14 +377,23 @@ class Grader:
             encoding="utf-8",
             bufsize=1,
         )
+        self._requests: "queue.Queue[Optional[str]]" = queue.Queue()
         if timeout is not None:
-            # A reader thread owns stdout, so a wait for an answer can time out; it ends
-            # with an empty line when the service's stdout closes. Without a timeout the
-            # caller reads the answer itself (a thread hand-off costs about 0.1 ms).
+            # A reader thread owns stdout and a writer thread stdin, so that neither a
+            # request that fills the pipe nor the wait for its answer can outlast the
+            # timeout; the reader ends with an empty line when the service's stdout
+            # closes. Without a timeout the caller writes and reads itself (a thread
+            # hand-off costs about 0.1 ms).
             reader = threading.Thread(
                 target=self._read, args=(self._process.stdout,), daemon=True
             )
             reader.start()
+            writer = threading.Thread(
+                target=_write_requests,
+                args=(self._requests, self._process.stdin),
+                daemon=True,
+            )
+            writer.start()
 
     def _read(self, stdout: Any) -> None:
         try:
@@ -391,11 +418,14 @@ class Grader:
             if self._closed or process is None or process.poll() is not None:
                 raise EvogateError(self._stopped())
             try:
-                process.stdin.write(request + "\n")
-                process.stdin.flush()
                 if self._timeout is None:
+                    process.stdin.write(request + "\n")
+                    process.stdin.flush()
                     line = process.stdout.readline()
                 else:
+                    # The request is written by the writer thread, so one deadline
+                    # covers writing it and reading its answer.
+                    self._requests.put(request + "\n")
                     line = self._answers.get(timeout=self._timeout)
             except (BrokenPipeError, OSError):
                 line = ""
@@ -444,9 +474,12 @@ class Grader:
             return
         # The process object stays, for its pid and return code; `_closed` ends the use.
         self._closed = True
+        # Ends the writer thread. One still blocked on a full pipe (a stalled service,
+        # killed before this) fails its write and lets go of stdin.
+        self._requests.put(None)
         try:
             process.stdin.close()
-        except OSError:
+        except (OSError, ValueError):
             pass
         try:
             process.wait(timeout=self._timeout)
@@ -535,6 +568,19 @@ class Imported(NamedTuple):
 _IMPORT_FLAGS = {"from": "paths", "out": "out"}
 
 
+def _as_list_advice(message: str) -> str:
+    """The CLI's advice to repeat a flag (``repeat --filter ... (--filter a --filter
+    b)``, its flags already turned into keywords) said as Python says it: a list."""
+
+    def listed(found: "re.Match[str]") -> str:
+        name, why, flags = found.group(1), found.group(2), found.group(3)
+        values = [value.strip() for value in flags.split(f"{name} ") if value.strip()]
+        return f"give {name} a list{why} ({name}={values!r})"
+
+    repeat = r"repeat (\w+)( to give every task its own) \(((?:\1 \S+ ?)+)\)"
+    return re.sub(repeat, listed, message)
+
+
 def import_log(
     format: str,
     paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike]]],
@@ -544,13 +590,17 @@ def import_log(
     """Runs ``evogate import FORMAT --from P ... --out OUT`` and returns the
     :class:`Imported` path and row count.
 
-    Each keyword is passed as ``--name-with-dashes=VALUE``; ``True`` passes the bare
-    flag, ``False`` and ``None`` leave it out.
+    Each keyword is passed as ``--name-with-dashes=VALUE``; a list or tuple passes the
+    flag once per item, as the CLI takes a repeated ``--filter``, ``--metric TASK=NAME``
+    or ``--scorer TASK=NAME``; ``True`` passes the bare flag, ``False`` and ``None``
+    leave it out.
 
     Example::
 
         imported = evogate.import_log("lm-eval", ["samples_arc.jsonl"], "scores.csv", metric="acc")
         imported.path, imported.rows  # ('scores.csv', 1172)
+        evogate.import_log("lm-eval", "out/model", "suite.csv",
+                           filter=["strict-match", "none"], metric=["gsm8k=exact_match", "acc"])
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -564,9 +614,14 @@ def import_log(
         flags[flag[2:]] = name
         if value is True:
             args.append(flag)
+        elif isinstance(value, (list, tuple)):
+            args.extend(_option(flag, item) for item in value)
         elif value is not None and value is not False:
             args.append(_option(flag, value))
-    _run(args, (), flags, ok=(0,))
+    try:
+        _run(args, (), flags, ok=(0,))
+    except EvogateError as error:
+        raise EvogateError(_as_list_advice(str(error))) from None
     scores = os.fspath(out)
     record = os.path.splitext(scores)[0] + ".import.json"
     with open(record, encoding="utf-8") as handle:
@@ -574,5 +629,5 @@ def import_log(
     return Imported(scores, int(rows))
 
 
-# Sequential admission (issue 30) lives in its own module.
+# Sequential admission lives in its own module.
 from .sequential import Sequential  # noqa: E402

@@ -88,12 +88,21 @@ def _format(path: str) -> str:
 
 def _read(spark, path: str):
     """One arm's files. CSV is read with its header and every value as text, so a task
-    id such as `0042` keeps its zeros, as evogate reads it, and a quoted value may hold a
-    line break."""
+    id such as `0042` keeps its zeros, as evogate reads it; a quoted value may hold a
+    line break; and a quote inside a quoted value is written twice (RFC 4180, as
+    evogate, DuckDB and Python's csv module read and write it), not after a backslash."""
     reader = _format(path)
     if reader == "csv":
         # multiLine: a quoted value may hold a line break, as evogate's reader allows.
-        return spark.read.option("header", "true").option("multiLine", "true").csv(path)
+        # escape '"': Spark's default escape is a backslash, which would read the id
+        # `"q""uote"` as `q""uote` (quotes kept) where evogate reads `q"uote`, and so
+        # give another holdout_sha256.
+        return (
+            spark.read.option("header", "true")
+            .option("multiLine", "true")
+            .option("escape", '"')
+            .csv(path)
+        )
     if reader == "json":
         return spark.read.json(path)
     return spark.read.parquet(path)

@@ -310,3 +310,80 @@ def test_a_path_starting_with_a_dash_is_read_like_any_path(tmp_path, monkeypatch
     admission = evogate.admit("-b.csv", "-c.csv", report_dir="-report")
     assert admission.verdict == "admitted"
     assert Path("-report", "admission.json").is_file()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP is POSIX")
+def test_a_stalled_grader_times_out_on_a_request_larger_than_the_pipe_and_frees_other_threads():
+    import signal
+    import threading
+    import time
+
+    grader = evogate.Grader(PAPERS, timeout=1.0)
+    assert grader.grade("1406.2661:year", "2014").correct
+    os.kill(grader._process.pid, signal.SIGSTOP)
+    # 4 MB: far past the pipe's buffer (64 KiB on Linux), so writing it blocks.
+    outcomes = {}
+
+    def call(name, output):
+        started = time.monotonic()
+        try:
+            grader.grade("1406.2661:year", output)
+            outcomes[name] = ("answered", time.monotonic() - started)
+        except evogate.EvogateError as error:
+            outcomes[name] = (str(error), time.monotonic() - started)
+
+    large = threading.Thread(target=call, args=("large", "It came out in 2014. " * 200_000), daemon=True)
+    large.start()
+    time.sleep(0.2)
+    small = threading.Thread(target=call, args=("small", "2014"), daemon=True)
+    small.start()
+    large.join(15)
+    small.join(15)
+    hung = [thread.is_alive() for thread in (large, small)]
+    if any(hung):
+        # Unblock the hung callers so the test ends: kill the service they wait on.
+        grader._process.kill()
+        os.kill(grader._process.pid, signal.SIGCONT)
+    assert hung == [False, False], outcomes
+    assert "no answer within 1.0 s" in outcomes["large"][0] and outcomes["large"][1] < 5, outcomes
+    assert "closed" in outcomes["small"][0] and outcomes["small"][1] < 5, outcomes
+
+
+def _two_filter_suite(folder):
+    """An lm-eval output folder whose tasks name their filters differently: the real
+    gsm8k samples (strict-match, exact_match) and a copy as task `hellaswag` whose lines
+    say filter `none` and metric `acc`."""
+    source = ROOT / "tests" / "data" / "formats" / "lm-eval" / "samples_gsm8k_2025-09-09T13-42-42.857006.jsonl"
+    folder.mkdir()
+    (folder / source.name).write_bytes(source.read_bytes())
+    lines = []
+    for line in source.read_text(encoding="utf-8").splitlines():
+        sample = json.loads(line)
+        sample.update(filter="none", metrics=["acc"], acc=sample.pop("exact_match"))
+        lines.append(json.dumps(sample))
+    (folder / source.name.replace("gsm8k", "hellaswag")).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_import_log_passes_a_list_of_selectors_as_the_flag_repeated(tmp_path):
+    suite = _two_filter_suite(tmp_path / "suite")
+    out = tmp_path / "scores.csv"
+    done = evogate.import_log(
+        "lm-eval", suite, out,
+        filter=["strict-match", "none"], metric=("gsm8k=exact_match", "hellaswag=acc"),
+        higher_is_better=True,
+    )
+    assert done == evogate.Imported(str(out), 6)
+    assert sorted(row["task_id"] for row in rows(out)) == [
+        "gsm8k:16", "gsm8k:17", "gsm8k:18", "hellaswag:16", "hellaswag:17", "hellaswag:18",
+    ]
+    record = json.loads((tmp_path / "scores.import.json").read_text(encoding="utf-8"))
+    assert record["selectors"]["metric"] == "gsm8k=exact_match,hellaswag=acc", record["selectors"]
+    # One filter where each task names its own is refused naming the task that lacks it,
+    # and the advice is Python's: a list.
+    with pytest.raises(evogate.EvogateError) as refused:
+        evogate.import_log("lm-eval", suite, tmp_path / "one.csv", filter="strict-match")
+    assert "not in the lines of task `hellaswag`, which have `none`" in str(refused.value)
+    assert "give filter a list to give every task its own (filter=['strict-match', 'none'])" in str(
+        refused.value
+    )

@@ -10,6 +10,7 @@
 
 use super::pairing::{Pair, Pairs, Side};
 use super::{Check, Criterion, Finding};
+use crate::base::numbers::count;
 
 /// How many unanswered tasks the evidence names.
 const SHOWN_TASKS: usize = 5;
@@ -91,9 +92,10 @@ impl Arm<'_> {
     /// `the baseline did not answer 46 of the 136 tasks (first: ...)`.
     fn sentence(&self, n: usize) -> String {
         let mut text = format!(
-            "the {} did not answer {} of the {n} tasks{}",
+            "the {} did not answer {} of the {}{}",
             self.name,
             self.unanswered,
+            count(n as u64, "task"),
             first(&self.first, self.unanswered)
         );
         if let Some(left) = self.left_out.filter(|l| l.count > 0) {

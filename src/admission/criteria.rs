@@ -9,7 +9,7 @@ use super::sufficient::{Pairing, Statistics};
 use super::wording::compare;
 use super::{Check, Criterion, Finding, Stratum};
 use crate::alpha::Alpha;
-use crate::base::numbers::{p_value, signed};
+use crate::base::numbers::{count, p_value, plural, signed};
 
 /// `kind=year`.
 pub(super) fn label(stratum: &Stratum) -> String {
@@ -30,14 +30,18 @@ pub(super) fn pairing_evidence(summary: &Statistics) -> Finding {
     let (baseline, candidate) = (&summary.baseline, &summary.candidate);
     let proof = match &summary.pairing {
         Pairing::Files(Basis::SameTasks) => {
-            format!("{n} tasks in both {baseline} and {candidate}, each once, paired by task_id")
+            format!(
+                "{} in both {baseline} and {candidate}, each once, paired by task_id",
+                count(n, "task")
+            )
         }
         Pairing::Files(Basis::TaskList {
             source,
             ignored_baseline,
             ignored_candidate,
         }) => format!(
-            "the {n} tasks of {source}, each once in both files, paired by task_id ({} and {} left out)",
+            "the {} of {source}, each once in both files, paired by task_id ({} and {} left out)",
+            count(n, "task"),
             rows(*ignored_baseline, "baseline"),
             rows(*ignored_candidate, "candidate")
         ),
@@ -45,10 +49,17 @@ pub(super) fn pairing_evidence(summary: &Statistics) -> Finding {
             baseline_rows,
             candidate_rows,
         } => format!(
-            "{n} tasks in both {baseline} and {candidate}, each once, paired by task_id (summary: {baseline_rows} baseline and {candidate_rows} candidate rows, 0 duplicates, 0 tasks in one arm only, 0 strata disagreements)"
+            "{} in both {baseline} and {candidate}, each once, paired by task_id (summary: {baseline_rows} baseline and {} candidate row{}, 0 duplicates, 0 tasks in one arm only, 0 strata disagreements)",
+            count(n, "task"),
+            candidate_rows,
+            plural(*candidate_rows)
         ),
     };
-    let sentence = format!("All {n} tasks are paired.");
+    let sentence = if n == 1 {
+        "The one task is paired.".to_string()
+    } else {
+        format!("All {n} tasks are paired.")
+    };
     evidence(Criterion::PairingComplete, true, proof, sentence)
 }
 
@@ -76,8 +87,12 @@ pub(super) fn improvement_evidence(overall: &Analysis, test: Test, alpha: Alpha)
                 )
             } else if b + c == 0 {
                 format!(
-                    "The improvement is not significant: baseline and candidate agree on all {} tasks, so there is no evidence either way (p_improvement 1).",
-                    overall.n
+                    "The improvement is not significant: baseline and candidate agree on {}, so there is no evidence either way (p_improvement 1).",
+                    if overall.n == 1 {
+                        "the one task".to_string()
+                    } else {
+                        format!("all {} tasks", overall.n)
+                    }
                 )
             } else {
                 format!(

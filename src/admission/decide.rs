@@ -265,6 +265,7 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
         evidence,
         losses: Vec::new(),
         cluster,
+        repeats: None,
     }
 }
 

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::{Check, Criterion, Finding};
+use crate::base::numbers::count;
 use crate::error::InputError;
 use crate::split::manifest::{MANIFEST_SCHEMA, Manifest};
 
@@ -29,8 +30,10 @@ pub fn holdout_identity(task_ids: &[String]) -> String {
 pub struct HoldoutRecord {
     /// The manifest as given.
     pub manifest: String,
-    /// The recorded holdout task ids.
+    /// The recorded holdout task ids, in the order in which the holdout is to be scored.
     pub task_ids: Vec<String>,
+    /// The recorded SHA-256 of that order, when the manifest has one.
+    pub order_sha256: Option<String>,
     /// The recorded SHA-256 of `holdout.csv`.
     pub sha256: String,
     /// The `--tasks` file as given and its SHA-256, when one was given.
@@ -70,6 +73,7 @@ impl HoldoutRecord {
             })?;
         Ok(HoldoutRecord {
             manifest: source.to_string(),
+            order_sha256: holdout.order_sha256,
             task_ids: holdout.task_ids,
             sha256: holdout.file.sha256,
             tasks_file,
@@ -92,14 +96,15 @@ impl HoldoutRecord {
             Some(digest) if digest.eq_ignore_ascii_case(&recorded) => (
                 Check::Pass,
                 format!(
-                    "The summary's tasks are the holdout recorded in {} ({} tasks).",
+                    "The summary's tasks are the holdout recorded in {} ({}).",
                     self.manifest,
-                    self.task_ids.len()
+                    count(self.task_ids.len() as u64, "task")
                 ),
                 format!(
-                    "the summary's holdout_sha256 {} = the SHA-256 of the {} holdout task ids of {}",
+                    "the summary's holdout_sha256 {} = the SHA-256 of the {} holdout task id{} of {}",
                     short(digest),
                     self.task_ids.len(),
+                    plural(self.task_ids.len()),
                     self.manifest
                 ),
             ),
@@ -158,9 +163,10 @@ impl HoldoutRecord {
             ));
         }
         let mut agreements = vec![format!(
-            "{} tasks used = the {} holdout tasks of {}",
-            used.len(),
+            "{} used = the {} holdout task{} of {}",
+            count(used.len() as u64, "task"),
             recorded.len(),
+            plural(recorded.len()),
             self.manifest
         )];
         if let Some((path, sha)) = &self.tasks_file {
@@ -180,9 +186,9 @@ impl HoldoutRecord {
                 criterion: Criterion::HoldoutIntact,
                 result: Check::Pass,
                 sentence: format!(
-                    "The tasks are exactly the holdout recorded in {} ({} tasks).",
+                    "The tasks are exactly the holdout recorded in {} ({}).",
                     self.manifest,
-                    recorded.len()
+                    count(recorded.len() as u64, "task")
                 ),
                 proof,
             }

@@ -5,7 +5,7 @@
 use super::EXACT_GUARD_LIMIT;
 use super::guard::{Method, Spread};
 use crate::alpha::Alpha;
-use crate::base::numbers::{p_value, shift as shift_text, significant};
+use crate::base::numbers::{count, p_value, shift as shift_text, significant};
 
 /// `name p < alpha a` or `name p >= alpha a`, with as many digits as it takes for the
 /// printed p not to equal the printed level when the two differ.
@@ -70,19 +70,22 @@ pub(super) fn power_sentence(facts: &PowerFacts) -> String {
     let PowerFacts { n, alpha, .. } = *facts;
     let k = facts.min_discordant;
     let level = crate::base::numbers::level(alpha);
+    let pairs = count(n as u64, "pair");
     let mut text = match (facts.spread, facts.best_case) {
         (Spread::Discordance(_), Some(shift)) => format!(
-            "With {n} pairs, no shift smaller than {} could have been detected at alpha {level}, even in the best case (every disagreement one way); \"no significant regression\" says nothing about regressions smaller than that.",
+            "With {pairs}, no shift smaller than {} could have been detected at alpha {level}, even in the best case (every disagreement one way); \"no significant regression\" says nothing about regressions smaller than that.",
             crate::base::numbers::shift(shift)
         ),
         (Spread::Discordance(_), None) => format!(
-            "With {n} pairs no result could be significant at alpha {level}: even with every disagreement one way it takes at least {k} pairs, so neither an improvement nor a regression could have been detected."
+            "With {pairs} no result could be significant at alpha {level}: even with every disagreement one way it takes at least {k} pairs, so neither an improvement nor a regression could have been detected."
         ),
         (Spread::Differences { .. }, _) if (n as u64) < u64::from(k) => format!(
-            "With {n} pairs no result could be significant at alpha {level}: the signed-rank test needs at least {k} non-zero differences, all one way, so neither an improvement nor a regression could have been detected."
+            "With {pairs} no result could be significant at alpha {level}: the signed-rank test needs at least {k} non-zero differences, all one way, so neither an improvement nor a regression could have been detected."
         ),
         (Spread::Differences { nonzero, .. }, _) => format!(
-            "The signed-rank test can reach alpha {level} with as few as {k} non-zero differences all one way (0.5^{k} < {level}), however small they are: its floor is a number of pairs, not a size of shift. Here {nonzero} of the {n} differences are not zero."
+            "The signed-rank test can reach alpha {level} with as few as {k} non-zero differences all one way (0.5^{k} < {level}), however small they are: its floor is a number of pairs, not a size of shift. Here {nonzero} of the {} {} not zero.",
+            count(n as u64, "difference"),
+            if nonzero == 1 { "is" } else { "are" }
         ),
     };
     match (facts.spread, facts.detectable) {
@@ -129,15 +132,19 @@ fn guard_sentence(facts: &PowerFacts) -> String {
                  n: size,
                  catch,
              }| match catch {
-                Some((shift, _)) => format!("{} on {label} ({size} pairs)", shift_text(*shift)),
-                None if (*size as u64) < u64::from(facts.min_discordant) => {
-                    format!("nothing on {label} ({size} pairs: too few to reach alpha {level})")
-                }
-                None => {
-                    format!(
-                        "an unknown size on {label} ({size} pairs whose differences do not vary)"
-                    )
-                }
+                Some((shift, _)) => format!(
+                    "{} on {label} ({})",
+                    shift_text(*shift),
+                    count(*size as u64, "pair")
+                ),
+                None if (*size as u64) < u64::from(facts.min_discordant) => format!(
+                    "nothing on {label} ({}: too few to reach alpha {level})",
+                    count(*size as u64, "pair")
+                ),
+                None => format!(
+                    "an unknown size on {label} ({} whose differences do not vary)",
+                    count(*size as u64, "pair")
+                ),
             },
         )
         .collect();
@@ -181,10 +188,14 @@ pub(super) fn unflagged_regression(
 ) -> String {
     let caught = match catch {
         Some(shift) => format!(
-            "its check would catch only a regression of {} or more with 80% power ({size} pairs)",
-            shift_text(shift)
+            "its check would catch only a regression of {} or more with 80% power ({})",
+            shift_text(shift),
+            count(size as u64, "pair")
         ),
-        None => format!("its check cannot catch a regression of any size with {size} pairs"),
+        None => format!(
+            "its check cannot catch a regression of any size with {}",
+            count(size as u64, "pair")
+        ),
     };
     format!(
         "{label} leans worse (difference {}) without a significant regression, and {caught}: a regression this size can pass unseen. Rerun with --margin (for example --margin 0.05) to require an exact test in every stratum to rule out a loss of the margin or more.",
@@ -211,7 +222,9 @@ pub(super) fn inconclusive_sentence(
         Spread::Differences { .. } => format!("a mean score shift of {}", shift_text(shift)),
     };
     format!(
-        "Inconclusive: the candidate leans better ({shift}) but the {n} pairs {had}; about {tasks_needed} tasks would give 80% power for a shift this size ({}).",
+        "Inconclusive: the candidate leans better ({shift}) but the {} {had}; about {} would give 80% power for a shift this size ({}).",
+        count(n as u64, "pair"),
+        count(tasks_needed, "task"),
         method.words()
     )
 }

@@ -6,6 +6,7 @@
 use super::cases::{best_case_p, detectable_shift_80, whole_count, worst_case};
 use super::{Claim, ClaimVerdict, Evidence, Judgement, Metric};
 use crate::alpha::{Alpha, Sharing};
+use crate::base::numbers::count;
 use crate::error::InputError;
 use crate::stats::mcnemar::mcnemar_exact;
 use crate::stats::power::min_detectable_shift;
@@ -96,7 +97,8 @@ pub fn judge(claim: &Claim, alpha: Alpha) -> Option<Judgement> {
             if inferred {
                 notes.push(match counts {
                     (Some(base), Some(cand)) => format!(
-                        "Metric inferred binary: the rates are {base} and {cand} of {n} tasks."
+                        "Metric inferred binary: the rates are {base} and {cand} of {}.",
+                        count(n, "task")
                     ),
                     _ => format!(
                         "Metric inferred mean: {} × {n} and {} × {n} are not both whole counts.",
@@ -210,8 +212,9 @@ pub fn judge_admission(
         let expected = claim.clusters.unwrap_or(rerun.n / claim.repeats);
         if found != expected || !rerun.n.is_multiple_of(claim.repeats) {
             return Err(bad(format!(
-                "the score files have {} tasks in {found} groups, but `repeats` and `clusters` say {expected}: make them agree",
-                rerun.n
+                "the score files have {} in {}, but `repeats` and `clusters` say {expected}: make them agree",
+                count(rerun.n, "task"),
+                count(found, "group")
             )));
         }
     }
@@ -319,10 +322,10 @@ fn conclude(claim: &Claim, tested: Alpha, findings: Findings) -> Judgement {
     sentences.extend(f.notes.iter().cloned());
     if claim.repeats > 1 {
         sentences.push(format!(
-            "Each item is scored {} times: tested on {} units, not {} tasks.",
+            "Each item is scored {} times: tested on {}, not {}.",
             claim.repeats,
-            f.units,
-            f.n.unwrap_or_default()
+            count(f.units, "unit"),
+            count(f.n.unwrap_or_default(), "task")
         ));
     }
     if let Some(clusters) = f.clusters {

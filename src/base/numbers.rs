@@ -150,9 +150,53 @@ pub fn signed(value: f64) -> String {
     if text == "-0" { "0".to_string() } else { text }
 }
 
+/// Micro-units in a score of 1: scores enter every sum in whole micro-units (six
+/// decimals), so sums and ties are exact (`admit` and `admit --sequential` alike).
+pub(crate) const MICROS: i64 = 1_000_000;
+
+/// A score (or a difference of scores) in whole micro-units: rounded to six decimals,
+/// half away from zero.
+pub(crate) fn micros(score: f64) -> i64 {
+    (score * MICROS as f64).round() as i64
+}
+
+/// A count and its noun in agreement: `1 task`, `0 tasks`, `2 tasks` (the plural is
+/// the noun and `s`).
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// The ending of a regular noun counted `n` times: `""` for 1, else `"s"`, for
+/// aligned columns where [`count`] cannot keep the widths (`{:>5} task{}`).
+pub fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// [`count`] for a noun whose plural is not the noun and `s`: `1 stratum`, `3 strata`.
+pub fn count_of(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_agrees_with_its_noun() {
+        assert_eq!(count(1, "task"), "1 task");
+        assert_eq!(count(0, "task"), "0 tasks");
+        assert_eq!(count(2, "pair"), "2 pairs");
+        assert_eq!(count_of(1, "stratum", "strata"), "1 stratum");
+        assert_eq!(count_of(3, "criterion", "criteria"), "3 criteria");
+    }
 
     #[test]
     fn p_values_keep_four_significant_digits() {

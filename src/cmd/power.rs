@@ -24,6 +24,11 @@ pub(crate) fn run(args: PowerArgs) -> anyhow::Result<Printout> {
     if !(args.power > 0.0 && args.power < 1.0) {
         bail!("--power {} is outside (0, 1): use e.g. 0.8", args.power);
     }
+    if let (Some(n), false) = (args.holdout, args.sequential) {
+        bail!(
+            "--holdout {n} is the last look of a sequential design, so it needs --sequential with --shift and --discordance (e.g. evogate power --sequential --shift 0.1 --discordance 0.3 --holdout {n}); for what a fixed holdout of {n} pairs can detect, give --n {n}"
+        );
+    }
     if args.sequential {
         return sequential(&args, alpha);
     }
@@ -33,7 +38,9 @@ pub(crate) fn run(args: PowerArgs) -> anyhow::Result<Printout> {
         (None, Some(shift)) => bail!(
             "--shift {shift} is outside (0, 1]: give a paired shift such as 0.05 for 5 points"
         ),
-        (None, None) => bail!("give --n N[,N...] or --shift D"),
+        (None, None) => bail!(
+            "power needs --n N[,N...] (what holdouts of N pairs can detect) or --shift D (the pairs a shift needs), e.g. evogate power --n 6,24,100"
+        ),
     };
     let settings = PowerSettings {
         alpha,
@@ -63,7 +70,21 @@ fn parse_ns(list: &str, exact_power: bool) -> anyhow::Result<Vec<u64>> {
 /// `power --sequential`: a sequential design's tasks to a decision at the shift.
 fn sequential(args: &PowerArgs, alpha: Alpha) -> anyhow::Result<Printout> {
     let (Some(shift), Some(discordance)) = (args.shift, args.discordance) else {
-        bail!("power --sequential needs --shift and --discordance");
+        let missing: Vec<&str> = [
+            ("--shift D (the shift to detect)", args.shift),
+            (
+                "--discordance R (the share of pairs expected to disagree)",
+                args.discordance,
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, given)| given.is_none())
+        .map(|(flag, _)| flag)
+        .collect();
+        bail!(
+            "power --sequential needs {}, e.g. evogate power --sequential --shift 0.1 --discordance 0.3",
+            missing.join(" and ")
+        );
     };
     if !(shift > 0.0 && shift <= discordance) {
         bail!(

@@ -88,6 +88,7 @@ pub(crate) fn read(
             doc_key: None,
             repeat: None,
             group: None,
+            output_key: None,
         });
     }
     let shown = match selectors.candidate {
@@ -262,9 +263,9 @@ impl Naming {
         let field = choose("--id-field", Some(field), &fields, "")?;
         if records.len() != universe.len() {
             return Err(ImportError::Refused(format!(
-                "`{valset}` has {} records but `{file}` scores {} validation examples; give the validation set the run was given",
-                records.len(),
-                universe.len()
+                "`{valset}` has {} but `{file}` scores {}; give the validation set the run was given",
+                crate::base::numbers::count(records.len() as u64, "record"),
+                crate::base::numbers::count(universe.len() as u64, "validation example")
             )));
         }
         let ids = records

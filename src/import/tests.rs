@@ -14,6 +14,7 @@ fn sample(task: &str, score: f64) -> Sample {
         doc_key: None,
         repeat: None,
         group: None,
+        output_key: None,
     }
 }
 
@@ -106,7 +107,7 @@ fn intersect_leaves_out_every_copy_of_a_duplicated_task() {
 
 #[test]
 fn ids_admit_would_read_as_one_are_one_task_here_and_refused_as_duplicated() {
-    // Hostile I22: `x`, ` x` and `x<TAB>` were written as three ids that admit then
+    // Regression: `x`, ` x` and `x<TAB>` were written as three ids that admit then
     // trims to one and refuses ("appears twice").
     let found = Found {
         samples: vec![
@@ -133,7 +134,7 @@ fn scale_parses_min_max_and_refuses_an_empty_range() {
     assert_eq!(Scale::parse("-1:1").unwrap().apply(0.0), 0.5);
     // MIN > MAX maps a lower-is-better metric: 10 becomes 0, 0 becomes 1.
     assert_eq!(Scale::parse("10:0").unwrap().apply(2.5), 0.75);
-    // Hostile I39: a range wider than the largest float divides every score by infinity.
+    // Regression: a range wider than the largest float divides every score by infinity.
     assert!(Scale::parse("0:1e308").is_ok());
     for bad in [
         "1:1",
@@ -203,6 +204,7 @@ fn keyed(rows: &[(&str, &str, u64)]) -> Imported {
             doc_key: Some(key),
             repeat: None,
             group: None,
+            output_key: None,
         })
         .collect();
     rows.sort_by(|a, b| a.task_id.cmp(&b.task_id));
@@ -216,6 +218,7 @@ fn keyed(rows: &[(&str, &str, u64)]) -> Imported {
         direction: Direction::default(),
         selected_on_these_scores: false,
         datasets: BTreeMap::new(),
+        identical_repeats: None,
     }
 }
 

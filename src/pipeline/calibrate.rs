@@ -4,11 +4,11 @@
 //! `admit`'s own evaluation ([`super::admit::evaluate`], not a copy of it), and report
 //! the flips among the A runs, the noise, and the verdicts.
 //!
-//! The rule for runs: a scores file is one run, unless its rows hold repeats, which
-//! are then the runs: a `repeat` column (the item is `task_id`), or task ids
-//! `<item>#<r>` whose `group` is `<item>` (as `import --repeats all` writes them). Run r
-//! of `FILE` is named `FILE#r` and holds the file's rows of repeat r under their item
-//! ids, so that every run pairs by item.
+//! The rule for runs: a scores file is one run, unless its rows are repeats (task ids
+//! `<item>#<r>` whose `group` is `<item>`, as `import --repeats all` writes them and
+//! `admit` reads them: `admission::repeats`), which are then the runs. Run r of `FILE`
+//! is named `FILE#r` and holds the file's rows of repeat r under their item ids, so that
+//! every run pairs by item.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,7 @@ use super::admit::{AdmitOn, AdmitSettings, Evaluation, Input, evaluate};
 use super::outcome::{CommandOutcome, Status, Write};
 use crate::admission::TestName;
 use crate::admission::calibration::{RunPairing, flips, noise};
+use crate::admission::repeats::repeat_in;
 use crate::atomic::FileToWrite;
 use crate::base::csv::{Cell, CsvWriter};
 use crate::base::numbers::level;
@@ -112,7 +113,7 @@ pub(crate) fn calibrate(
     let a_runs = runs.iter().filter(|r| r.arm == "A").count();
     if a_runs < 2 {
         anyhow::bail!(
-            "calibrate needs two or more runs of the same skill, and {} {} given: give --runs A1.csv A2.csv, or a file whose rows hold repeats (a `repeat` column, or `<item>#<r>` task ids with the item as `group`, as `import --repeats all` writes)",
+            "calibrate needs two or more runs of the same skill, and {} {} given: give --runs A1.csv A2.csv, or a file whose rows are repeats (`<item>#<r>` task ids with the item as `group`, as `import --repeats all` writes them)",
             a_runs,
             if a_runs == 1 { "run was" } else { "runs were" }
         );
@@ -276,66 +277,38 @@ fn runs_of(path: &Path, arm: &'static str) -> anyhow::Result<(InputFile, Vec<Run
     Ok((file, runs))
 }
 
-/// A repeat's key: numeric repeats in numeric order, any other after them by text.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum RepeatKey {
-    Number(u64),
-    Text(String),
-}
+/// One repeat of a file: its number and its rows as a scores file of their own.
+type Repeat = (u64, Vec<u8>);
 
-impl std::fmt::Display for RepeatKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RepeatKey::Number(n) => write!(f, "{n}"),
-            RepeatKey::Text(t) => f.write_str(t),
-        }
-    }
-}
-
-fn key(text: &str) -> RepeatKey {
-    text.parse::<u64>()
-        .map_or_else(|_| RepeatKey::Text(text.to_string()), RepeatKey::Number)
-}
-
-/// One repeat of a file: its key and its rows as a scores file of their own.
-type Repeat = (RepeatKey, Vec<u8>);
-
-/// The table's rows split by repeat, each repeat as a scores file of its own (without
-/// the `repeat` column, items under their own ids), in repeat order; `None` when the
-/// rows hold no repeats. An item twice in one repeat is an error naming both rows.
+/// The table's rows split by repeat (`admission::repeats::repeat_in`, the reading
+/// `admit` uses), each repeat as a scores file of its own with the items under their
+/// own ids, in repeat order; `None` when no row is a repeat. Every row must then be one:
+/// a row run once beside repeats is an error naming it, as is an item twice in one
+/// repeat (with both rows).
 fn split_repeats(table: &Table) -> anyhow::Result<Option<Vec<Repeat>>> {
     let task = table.require("task_id")?;
-    let repeat_column = table.column("repeat");
-    let group = table.column("group");
-    // (row index, item, repeat) of every row, or None when the rows hold no repeats.
-    let keyed: Option<Vec<(&str, RepeatKey)>> = match (repeat_column, group) {
-        (Some(column), _) => Some(
-            table
-                .rows
-                .iter()
-                .map(|r| (r.fields[task].as_str(), key(r.fields[column].trim())))
-                .collect(),
-        ),
-        (None, Some(group)) => table
-            .rows
-            .iter()
-            .map(|r| {
-                let (item, repeat) = r.fields[task].rsplit_once('#')?;
-                let numbered = !repeat.is_empty() && repeat.bytes().all(|b| b.is_ascii_digit());
-                (numbered && item == r.fields[group]).then(|| (item, key(repeat)))
-            })
-            .collect(),
-        (None, None) => None,
-    };
-    let Some(keyed) = keyed.filter(|k| !k.is_empty()) else {
+    let Some(group) = table.column("group") else {
         return Ok(None);
     };
-    let kept: Vec<usize> = (0..table.headers.len())
-        .filter(|&c| Some(c) != repeat_column)
+    let keyed: Vec<Option<(&str, u64)>> = table
+        .rows
+        .iter()
+        .map(|r| repeat_in(&r.fields[task], Some(r.fields[group].as_str())))
         .collect();
-    let mut seen: BTreeMap<(&RepeatKey, &str), u64> = BTreeMap::new();
-    let mut files: BTreeMap<&RepeatKey, CsvWriter> = BTreeMap::new();
-    for (row, (item, repeat)) in table.rows.iter().zip(&keyed) {
+    if keyed.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let mut seen: BTreeMap<(u64, &str), u64> = BTreeMap::new();
+    let mut files: BTreeMap<u64, CsvWriter> = BTreeMap::new();
+    for (row, key) in table.rows.iter().zip(&keyed) {
+        let Some((item, repeat)) = *key else {
+            anyhow::bail!(
+                "`{}` row {}: task `{}` is not a repeat (`<item>#<r>` with the item as `group`) while other rows are; give every row of a file of repeats as a repeat, or the runs as files of their own",
+                table.source,
+                row.line,
+                row.fields[task]
+            );
+        };
         if let Some(earlier) = seen.insert((repeat, item), row.line) {
             anyhow::bail!(
                 "`{}` row {}: item `{item}` has repeat {repeat} twice (also row {earlier}); give each repeat of an item once",
@@ -345,24 +318,19 @@ fn split_repeats(table: &Table) -> anyhow::Result<Option<Vec<Repeat>>> {
         }
         let out = files.entry(repeat).or_insert_with(|| {
             let mut writer = CsvWriter::new();
-            let names: Vec<&str> = kept.iter().map(|&c| table.headers[c].as_str()).collect();
+            let names: Vec<&str> = table.headers.iter().map(String::as_str).collect();
             writer.header(&names);
             writer
         });
-        for &c in &kept {
-            let cell = if c == task {
-                *item
-            } else {
-                row.fields[c].as_str()
-            };
-            out.cell(Cell::Trusted(cell));
+        for (c, field) in row.fields.iter().enumerate() {
+            out.cell(Cell::Trusted(if c == task { item } else { field }));
         }
         out.end_row();
     }
     Ok(Some(
         files
             .into_iter()
-            .map(|(repeat, writer)| (repeat.clone(), writer.finish().into_bytes()))
+            .map(|(repeat, writer)| (repeat, writer.finish().into_bytes()))
             .collect(),
     ))
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::open_file;
 use super::outcome::{CommandOutcome, Status, Write};
+use crate::base::numbers::count;
 use crate::grading::{Summary, grade_tasks};
 use crate::outputs::OutputsReader;
 use crate::progress::ProgressSink;
@@ -56,8 +57,8 @@ pub(crate) fn run(
             let mut outcome = CommandOutcome::new(
                 Status::Success,
                 format!(
-                    "scored {} tasks: {} correct; wrote {}\n",
-                    summary.tasks,
+                    "scored {}: {} correct; wrote {}\n",
+                    count(summary.tasks as u64, "task"),
                     summary.correct,
                     path.display()
                 ),
@@ -133,19 +134,27 @@ pub(crate) fn check_answered(
         return Ok(None);
     }
     let unanswered = format!(
-        "{} of {} tasks have no answer in `{}` (first: {}){}",
+        "{} of {} {} no answer in `{}` (first: {}){}",
         summary.missing,
-        summary.tasks,
+        count(summary.tasks as u64, "task"),
+        if summary.missing == 1 { "has" } else { "have" },
         files.outputs.display(),
         summary.first_missing.join(", "),
-        match summary.errored {
-            0 => String::new(),
-            n => format!("; {n} of them carry an error instead of an answer"),
+        match (summary.errored, summary.missing) {
+            (0, _) => String::new(),
+            (1, 1) => "; it carries an error instead of an answer".to_string(),
+            (1, _) => "; 1 of them carries an error instead of an answer".to_string(),
+            (n, _) => format!("; {n} of them carry an error instead of an answer"),
         }
     );
     if !files.allow_missing {
         anyhow::bail!(
-            "{unanswered}; rerun them, or pass --allow-missing to score them as empty answers marked `answered` 0"
+            "{unanswered}; {}",
+            if summary.missing == 1 {
+                "rerun it, or pass --allow-missing to score it as an empty answer marked `answered` 0"
+            } else {
+                "rerun them, or pass --allow-missing to score them as empty answers marked `answered` 0"
+            }
         );
     }
     Ok(Some(format!(

@@ -61,9 +61,9 @@ pub(crate) fn text_report(report: &AuditReport) -> String {
         ));
     }
     out.push_str(&format!(
-        "{} of {} claims supported at alpha {}. {}\n",
+        "{} of {} supported at alpha {}. {}\n",
         report.supported,
-        report.claims,
+        crate::base::numbers::count(report.claims as u64, "claim"),
         report.alpha,
         crate::base::numbers::SHIFT_UNIT
     ));
@@ -73,9 +73,9 @@ pub(crate) fn text_report(report: &AuditReport) -> String {
 /// `--format markdown` and `audit.md`.
 pub(crate) fn markdown_report(report: &AuditReport) -> String {
     let mut out = format!(
-        "# Audit: {} of {} claims supported\n\nAlpha {} (one-sided), divided by a claim's attempts. Each claim is judged on the strongest evidence it has: `supported` is significant under every pairing the evidence allows, `not-supported` has data that are not significant, `unverifiable` is significant in the best case only (or was selected on the scored set), `unsupportable` is not significant even in the best case. {}\n\n| claim | verdict | evidence | p best case | p worst case | b, c | n (effective) | alpha | detectable shift (proportion): best case, 80% power |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        "# Audit: {} of {} supported\n\nAlpha {} (one-sided), divided by a claim's attempts. Each claim is judged on the strongest evidence it has: `supported` is significant under every pairing the evidence allows, `not-supported` has data that are not significant, `unverifiable` is significant in the best case only (or was selected on the scored set), `unsupportable` is not significant even in the best case. {}\n\n| claim | verdict | evidence | p best case | p worst case | b, c | n (effective) | alpha | detectable shift (proportion): best case, 80% power |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
         report.supported,
-        report.claims,
+        crate::base::numbers::count(report.claims as u64, "claim"),
         report.alpha,
         crate::base::numbers::SHIFT_UNIT
     );

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
 use crate::admission::SHOWN_LOSSES;
-use crate::admission::{Check, Delta, TestInfo, TestMethod, TestName, TestedMetric};
+use crate::admission::{Check, Criterion, Delta, TestInfo, TestMethod, TestName, TestedMetric};
 use crate::base::numbers::{number, p_value, shift, signed};
 
 /// What the design effect is, said where it is printed.
@@ -48,6 +48,30 @@ pub(crate) fn interval(delta: &Delta) -> String {
         ),
         _ => signed(delta.estimate),
     }
+}
+
+/// Why the interval can hold 0 beside a significant improvement, said only when it
+/// does: the test and the interval are different procedures answering different
+/// questions, and the verdict follows the test (docs/reports.md).
+pub(crate) fn interval_note(report: &Report) -> Option<String> {
+    let admission = &report.admission;
+    let significant = admission.evidence.iter().any(|finding| {
+        finding.criterion == Criterion::ImprovementSignificant && finding.result == Check::Pass
+    });
+    let low = admission.delta.low?;
+    if !significant || low > 0.0 {
+        return None;
+    }
+    let level = number(admission.delta.confidence * 100.0);
+    Some(match admission.test.name {
+        TestName::McNemar => format!(
+            "The {level}% interval holds 0 although the improvement is significant: the test is McNemar's exact test on the discordant pairs alone, while the interval is Tango's score interval for the difference over all {} pairs, an approximation to another question, and near the edge the two can disagree; the verdict follows the exact test, and --margin is decided by exact tests against the margin, not by the interval.",
+            admission.n
+        ),
+        TestName::SignedRank => format!(
+            "The {level}% interval holds 0 although the improvement is significant: the signed-rank test asks whether the differences lean positive by their ranks, while the interval bounds the mean score difference assuming only that scores lie in [0, 1] (a betting interval), which takes more pairs to exclude 0; the verdict follows the test, and --margin is decided by exact tests against the margin, not by the interval."
+        ),
+    })
 }
 
 /// Renders the report as GitHub Flavored Markdown, for stdout and the step summary.
@@ -192,10 +216,10 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
     let confidence = number(report.admission.delta.confidence * 100.0);
     let _ = writeln!(
         md,
-        "\n**Test:** {}, one-sided for improvement at alpha {}, on {} pairs.\n",
+        "\n**Test:** {}, one-sided for improvement at alpha {}, on {}.\n",
         test_words(report),
         crate::base::numbers::level(report.admission.alpha),
-        report.admission.n
+        crate::base::numbers::count(report.admission.n as u64, "pair")
     );
     if let Some(t) = &a.margin_tests {
         let _ = writeln!(
@@ -219,6 +243,9 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
         p_value(report.admission.tails.p_regression),
         p_value(report.admission.tails.p_two_sided)
     );
+    if let Some(note) = interval_note(report) {
+        let _ = writeln!(md, "{}\n", esc(&note));
+    }
     if !plots.is_empty() {
         let links: Vec<String> = plots
             .iter()
@@ -252,6 +279,7 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
                 .map_or(String::new(), |w| format!(" **Warning:** {}.", esc(w)))
         );
     }
+    super::repeats::markdown(&mut md, report);
     if let Some(l) = &report.ledger {
         let _ = writeln!(
             md,

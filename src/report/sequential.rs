@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::escape::{markdown, plain};
 use super::{InputFile, LedgerInfo};
-use crate::base::numbers::{number, p_value, signed};
+use crate::base::numbers::{count, number, p_value, plural, signed};
 
 /// The schema name of a sequential report.
 pub(crate) const SCHEMA: &str = "evogate/sequential/v1";
@@ -61,7 +61,8 @@ pub(crate) struct SequentialReport {
     pub final_look: Option<FinalLookReport>,
     /// Each stratum's regression e-value at `look` (refused when one reaches 1/alpha).
     pub strata: Vec<StratumEvidence>,
-    /// This run's attempt in the holdout-reuse ledger (recorded once decided).
+    /// This run's attempt in the holdout-reuse ledger: opened by its first look,
+    /// continued by its later looks, closed by the deciding one.
     pub ledger: Option<LedgerInfo>,
     /// Every input's path as given and SHA-256.
     pub inputs: Vec<InputFile>,
@@ -87,6 +88,9 @@ pub(crate) struct FinalLookReport {
     pub alpha: f64,
     /// Its p-value (for `correct`: of the whole procedure, early stops included).
     pub p_value: f64,
+    /// The one-look exact p-value of the same pairs, what `admit` reports for them
+    /// (for `correct` never above `p_value`; for scores the same).
+    pub fixed_n_p_value: f64,
     /// Whether it showed the improvement.
     pub shown: bool,
 }
@@ -130,8 +134,12 @@ pub(crate) fn markdown_report(report: &SequentialReport, plot: Option<&str>) -> 
 fn lines(report: &SequentialReport) -> Vec<String> {
     let mut lines = vec![
         format!(
-            "look {}: {} of {} holdout tasks used ({} scored)",
-            report.look, report.look, report.holdout_tasks, report.pairs_scored
+            "look {}: {} of {} holdout task{} used ({} scored)",
+            report.look,
+            report.look,
+            report.holdout_tasks,
+            plural(report.holdout_tasks),
+            report.pairs_scored
         ),
         format!(
             "e-value {} against the threshold {} (alpha {}; {})",
@@ -151,26 +159,46 @@ fn lines(report: &SequentialReport) -> Vec<String> {
     if report.verdict == "continue" {
         lines.push(match report.tasks_needed {
             Some(n) => format!(
-                "about {n} more tasks if the pairs to come look like these (the last look is at {})",
+                "about {n} more task{} if the pairs to come look like these (the last look is at {})",
+                plural(n),
                 report.holdout_tasks
             ),
             None => "no improvement in sight: the e-value is not growing".to_string(),
         });
     }
     if let Some(last) = &report.final_look {
+        let shown = if last.shown { "shown" } else { "not shown" };
+        lines.push(if report.test == "mcnemar" {
+            format!(
+                "last look: {} at alpha {} (what the early looks left of {}), p {} for the whole procedure against alpha {}: {shown}; admit gives these counts p {}, smaller because it looks once, while this p also counts every earlier look at which the e-value would have admitted",
+                last.method,
+                number(last.alpha),
+                number(report.alpha),
+                p_value(last.p_value),
+                number(report.alpha),
+                p_value(last.fixed_n_p_value)
+            )
+        } else {
+            format!(
+                "last look: {} at alpha {} (what the e-process left of {}), p {}: {shown}; it is the p admit gives these pairs, held to the smaller alpha because the e-process spent the rest",
+                last.method,
+                number(last.alpha),
+                number(report.alpha),
+                p_value(last.p_value)
+            )
+        });
+    }
+    if report.verdict == "admitted" && report.interval.low <= 0.0 {
         lines.push(format!(
-            "last look: {} at alpha {}, p {}: {}",
-            last.method,
-            number(last.alpha),
-            p_value(last.p_value),
-            if last.shown { "shown" } else { "not shown" }
+            "the {}% interval holds 0 although admitted: it is anytime-valid, holding at every look at once, so it is wider than a one-look interval; the verdict comes from the e-value or the exact test of the last look",
+            number(report.interval.confidence * 100.0)
         ));
     }
     for stratum in &report.strata {
         lines.push(format!(
-            "stratum {}: {} pairs, regression e-value {}",
+            "stratum {}: {}, regression e-value {}",
             stratum.stratum,
-            stratum.pairs,
+            count(stratum.pairs, "pair"),
             number(stratum.e_value)
         ));
     }
@@ -181,7 +209,7 @@ fn lines(report: &SequentialReport) -> Vec<String> {
             ledger.attempt,
             number(ledger.alpha_this_attempt),
             if report.verdict == "continue" {
-                " (recorded once decided)"
+                " (open: spent whether or not the run goes on; a later look on these pairs and more continues it)"
             } else if ledger.repeated {
                 " (a repeat of that attempt: nothing spent)"
             } else {
@@ -221,6 +249,9 @@ pub(crate) struct SequentialPowerReport {
     pub fixed_n_power_at_holdout: Option<f64>,
     /// The sequential design, by simulation.
     pub sequential: crate::stats::sequential::Operating,
+    /// The Monte-Carlo error of `sequential.power`: its 95% Wilson interval over the
+    /// simulated runs.
+    pub power_monte_carlo_95: SequentialInterval,
 }
 
 /// The text of `power --sequential`.
@@ -243,18 +274,28 @@ pub(crate) fn power_text(report: &SequentialPowerReport) -> String {
         s.median_tasks,
         s.p90_tasks
     );
+    let percent = |p: f64| number((p * 1000.0).round() / 10.0);
+    let error = &report.power_monte_carlo_95;
     let _ = writeln!(
         out,
-        "  admitted in {}% of runs",
-        number((s.power * 1000.0).round() / 10.0)
+        "  admitted in {}% of runs (Monte-Carlo error: 95% interval {}% to {}% over {} runs)",
+        percent(s.power),
+        percent(error.low),
+        percent(error.high),
+        s.runs
     );
     let fixed = match (report.fixed_n_for_80_power, report.fixed_n_power_at_holdout) {
         (Some(n), Some(p)) => format!(
-            "  fixed-n exact test: {n} tasks for 80% power; {}% power on all {} tasks",
+            "  fixed-n exact test: {} for 80% power; {}% power on {}",
+            count(n, "task"),
             number((p * 1000.0).round() / 10.0),
-            report.holdout
+            if report.holdout == 1 {
+                "the one task".to_string()
+            } else {
+                format!("all {} tasks", report.holdout)
+            }
         ),
-        (Some(n), None) => format!("  fixed-n exact test: {n} tasks for 80% power"),
+        (Some(n), None) => format!("  fixed-n exact test: {} for 80% power", count(n, "task")),
         _ => "  fixed-n exact test: no n up to its limit reaches 80% power".to_string(),
     };
     let _ = writeln!(out, "{fixed}");

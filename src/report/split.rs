@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::base::numbers::{count, plural};
 use crate::split::Leak;
 use crate::split::manifest::Manifest;
 
@@ -20,10 +21,12 @@ pub(crate) fn summary(manifest: &Manifest, out: &Path) -> String {
     let mut text = String::new();
     for entry in &manifest.splits {
         text.push_str(&format!(
-            "{:<8} {:>5} tasks from {:>4} groups\n",
+            "{:<8} {:>5} task{} from {:>4} group{}\n",
             entry.name,
             entry.tasks,
-            entry.groups.len()
+            plural(entry.tasks as u64),
+            entry.groups.len(),
+            plural(entry.groups.len() as u64)
         ));
     }
     let power = &manifest.holdout_power;
@@ -37,8 +40,10 @@ pub(crate) fn summary(manifest: &Manifest, out: &Path) -> String {
             crate::base::numbers::SHIFT_UNIT.trim_end_matches('.').to_lowercase()
         ),
         None => format!(
-            "holdout of {} tasks cannot detect any shift at alpha {}: it needs at least {} tasks\n",
-            power.n, power.alpha, power.min_discordant
+            "holdout of {} cannot detect any shift at alpha {}: it needs at least {}\n",
+            count(power.n as u64, "task"),
+            power.alpha,
+            count(u64::from(power.min_discordant), "task")
         ),
     });
     text.push_str(&format!(
@@ -52,7 +57,7 @@ pub(crate) fn summary(manifest: &Manifest, out: &Path) -> String {
 pub(crate) fn check_text(check: &SplitCheck) -> String {
     let mut text = String::new();
     for (name, tasks) in &check.files {
-        text.push_str(&format!("{name}: {tasks} tasks\n"));
+        text.push_str(&format!("{name}: {}\n", count(*tasks as u64, "task")));
     }
     for leak in &check.leaks {
         text.push_str(&format!("leak: {leak}\n"));

@@ -8,9 +8,9 @@ use std::fmt::Write;
 
 use super::Report;
 use super::escape::plain;
-use super::markdown::{interval, test_words};
+use super::markdown::{interval, interval_note, test_words};
 use crate::admission::{Check, Verdict};
-use crate::base::numbers::{number, p_value, shift, signed};
+use crate::base::numbers::{count, number, p_value, shift, signed};
 
 /// Renders the report as plain text.
 pub(crate) fn render(report: &Report) -> String {
@@ -34,12 +34,15 @@ pub(crate) fn render(report: &Report) -> String {
         ),
         Verdict::Inconclusive => writeln!(
             text,
-            "inconclusive: {failed} of {} criteria fail; {} tasks would give 80% power for the observed shift",
+            "inconclusive: {failed} of {} criteria fail; {} would give 80% power for the observed shift",
             report.admission.evidence.len(),
             report
                 .admission
                 .tasks_needed
-                .map_or("more".to_string(), |n| format!("about {n}"))
+                .map_or("more tasks".to_string(), |n| format!(
+                    "about {}",
+                    count(n, "task")
+                ))
         ),
     };
     for reason in &report.admission.reasons {
@@ -65,10 +68,10 @@ pub(crate) fn render(report: &Report) -> String {
     let confidence = number(report.admission.delta.confidence * 100.0);
     let _ = writeln!(
         text,
-        "test:       {}, one-sided at alpha {}, {} pairs",
+        "test:       {}, one-sided at alpha {}, {}",
         test_words(report).replace('`', ""),
         crate::base::numbers::level(report.admission.alpha),
-        report.admission.n
+        count(report.admission.n as u64, "pair")
     );
     let correct = |c: Option<u64>| c.map_or(String::new(), |c| format!(", {c} correct"));
     let _ = writeln!(
@@ -95,6 +98,9 @@ pub(crate) fn render(report: &Report) -> String {
         p_value(report.admission.tails.p_regression),
         p_value(report.admission.tails.p_two_sided)
     );
+    if let Some(note) = interval_note(report) {
+        let _ = writeln!(text, "            {}", plain(&note));
+    }
     if let Some(column) = &report.admission.strata_column {
         let _ = writeln!(
             text,
@@ -166,6 +172,7 @@ pub(crate) fn render(report: &Report) -> String {
             let _ = writeln!(text, "  warning: {w}");
         }
     }
+    super::repeats::text(&mut text, report);
     if let Some(l) = &report.ledger {
         let _ = writeln!(
             text,

@@ -6,7 +6,10 @@ use crate::verify::arxiv::truth::Problem;
 /// The report of `truth check` on the file `source` of `rows` data rows.
 pub(crate) fn check_text(source: &str, rows: usize, problems: &[Problem]) -> String {
     if problems.is_empty() {
-        return format!("`{source}`: {rows} papers, no problems\n");
+        return format!(
+            "`{source}`: {}, no problems\n",
+            crate::base::numbers::count(rows as u64, "paper")
+        );
     }
     let mut text = String::new();
     for problem in problems {
@@ -16,9 +19,10 @@ pub(crate) fn check_text(source: &str, rows: usize, problems: &[Problem]) -> Str
         ));
     }
     text.push_str(&format!(
-        "{} problem{} in {rows} rows\n",
+        "{} problem{} in {}\n",
         problems.len(),
         if problems.len() == 1 { "" } else { "s" },
+        crate::base::numbers::count(rows as u64, "row"),
     ));
     text
 }

@@ -188,7 +188,32 @@ pub fn build<'a>(
                 ),
             )
         })?;
-    build(rows)
+    let headers = rows.headers().to_vec();
+    build(rows).map_err(|error| other_layout(name, source, &headers, error))
+}
+
+/// A missing column of a truth file that is in another verifier's layout, said as that:
+/// the facts layout given to the arxiv verifier (the default of `--verifier`) asks for
+/// `--verifier facts|numeric|choice|short`, not for an `arxiv_id` column; an arxiv truth
+/// given to another verifier asks for `--verifier arxiv`. Any other error is kept.
+fn other_layout(name: &str, source: &str, headers: &[String], error: InputError) -> InputError {
+    if !matches!(error, InputError::MissingColumn { .. }) {
+        return error;
+    }
+    let has = |column: &str| headers.iter().any(|h| h == column);
+    let header = headers.join(",");
+    let message = if name == "arxiv" && has("question") && has("answer") {
+        format!(
+            "the header `{header}` is the facts layout (a question and its answer a row), which the arxiv verifier, --verifier's default, does not read (it needs arxiv_id,title,first_author,year); give --verifier facts, numeric, choice or short (docs/grading.md says which fits)"
+        )
+    } else if name != "arxiv" && has("arxiv_id") && has("title") {
+        format!(
+            "the header `{header}` is the arxiv layout (arxiv_id,title,first_author,year), which the {name} verifier does not read (it needs group,kind,question,answer); give --verifier arxiv, or leave --verifier out"
+        )
+    } else {
+        return error;
+    };
+    InputError::invalid(source, 1, message)
 }
 
 #[cfg(test)]

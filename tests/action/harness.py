@@ -12,11 +12,19 @@ Scenarios, in order:
 2. two pull request jobs at once against one empty ledger branch (a barrier holds each
    job's first `evogate admit` until both have read the ledger, so both decide attempt
    1 and exactly one push is refused): two records, attempts 1 and 2, the second decided
-   at alpha * 6 / (pi^2 * 4);
+   at alpha * 6 / (pi^2 * 4); a comment by another user that carries the first job's
+   marker is left alone and the job writes its own;
 3. the first job run again on the same files: a repeated attempt, the ledger branch
-   unchanged, its comment edited in place;
+   unchanged, its own comment edited in place (the other user's untouched);
 4. a job whose baseline is missing, over a planted `admission.md`: exit 2, nothing in the
-   summary, no verdict output, the planted folder gone, no comment.
+   summary, no verdict output, the planted folder gone, no comment;
+5. the test, zero method, allow-missing, extra arguments (every line of a multi-line
+   value used) and artifact name inputs;
+6. inputs that cannot be used are refused before evogate runs and before anything is
+   removed: a report folder that is or holds an input, the checkout's .git, RUNNER_TEMP,
+   or any file that is no part of a report;
+7. the comment step with a personal token: it edits the comment its own user wrote, not
+   an older one by another user with the same marker.
 
 Usage: python tests/action/harness.py WHEEL   (PyYAML and the wheel's evogate installed)
 """
@@ -58,11 +66,18 @@ def git(*args, cwd=None):
 
 
 class FakeGitHub(http.server.BaseHTTPRequestHandler):
-    """The issue-comments API of one repository, in memory."""
+    """The issue-comments API of one repository, in memory, and `GET /user`. A comment's
+    author is the token's user: the job's token (`fake-token`) writes as
+    github-actions[bot] and, like GitHub's GITHUB_TOKEN, cannot read `/user`; a personal
+    token `pat-NAME` is the user NAME."""
 
     comments = {}
     calls = []
     lock = threading.Lock()
+
+    def login(self):
+        token = self.headers.get("Authorization", "").removeprefix("Bearer ")
+        return token[4:] if token.startswith("pat-") else "github-actions[bot]"
 
     def log_message(self, *args):
         pass
@@ -81,6 +96,12 @@ class FakeGitHub(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         with self.lock:
             self.calls.append(("GET", self.path))
+            if self.path == "/user":
+                if self.login() == "github-actions[bot]":
+                    self.answer(403, {"message": "Resource not accessible by integration"})
+                else:
+                    self.answer(200, {"login": self.login()})
+                return
             page = int(re.search(r"[?&]page=(\d+)", self.path).group(1))
             listed = sorted(self.comments.values(), key=lambda c: c["id"])
             self.answer(200, listed[(page - 1) * 100 : page * 100])
@@ -88,7 +109,11 @@ class FakeGitHub(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         with self.lock:
             self.calls.append(("POST", self.path))
-            comment = {"id": 1000 + len(self.comments), "body": self.body()["body"]}
+            comment = {
+                "id": 1000 + len(self.comments),
+                "body": self.body()["body"],
+                "user": {"login": self.login()},
+            }
             self.comments[comment["id"]] = comment
             self.answer(201, comment)
 
@@ -211,6 +236,11 @@ class Job:
         return self.statuses
 
 
+def every_file(folder):
+    """Every file and folder under `folder` (hidden ones and .git included), by path."""
+    return {str(path.relative_to(folder)) for path in Path(folder).rglob("*")}
+
+
 def static_checks(action):
     steps = action["runs"]["steps"]
     for step in steps:
@@ -315,6 +345,11 @@ def main():
         check(statuses == [("Install evogate", 0)], f"the install step exits 0: {statuses}")
 
         print("== 2. two pull request jobs at once against one empty ledger branch")
+        # Another user (the pull request's author) plants a comment that starts with the
+        # first job's predictable marker, before the Action has written any.
+        marker = "<!-- evogate-admit evogate-report-admit-0-__evogate_evogate -->"
+        planted_body = f"{marker}\n## evogate admit: admitted\n"
+        FakeGitHub.comments[111] = {"id": 111, "body": planted_body, "user": {"login": "mallory"}}
         jobs = {
             "candidate": Job(base, "admit", 0, {**pr, "candidate": "runs/candidate-scores.csv"}, api),
             "regressing": Job(base, "admit", 1, {**pr, "candidate": "runs/regressing-scores.csv"}, api),
@@ -394,7 +429,17 @@ def main():
         names = {job.outputs["admit"]["artifact_name"] for job in jobs.values()}
         check(len(names) == 2, f"artifact names differ per job: {sorted(names)}")
         posts = [c for c in FakeGitHub.calls if c[0] == "POST"]
-        check(len(posts) == 2 and len(FakeGitHub.comments) == 2, "each job wrote one pull request comment")
+        check(
+            len(posts) == 2 and len(FakeGitHub.comments) == 3
+            and not any(c[0] == "PATCH" for c in FakeGitHub.calls),
+            "each job wrote its own pull request comment; the other user's marked comment was not edited",
+        )
+        check(FakeGitHub.comments[111]["body"] == planted_body, "the planted comment is unchanged")
+        own = [
+            c["id"] for c in FakeGitHub.comments.values()
+            if c["body"].startswith(marker + "\n") and c["user"]["login"] == "github-actions[bot]"
+        ]
+        check(len(own) == 1, f"the first job's own comment: {own}")
 
         print("== 3. the first job again on the same files: a repeated attempt")
         tip = git("--git-dir", str(remote), "rev-parse", "evogate-ledger")
@@ -406,9 +451,14 @@ def main():
         check(git("--git-dir", str(remote), "rev-parse", "evogate-ledger") == tip, "the ledger branch is unchanged")
         check(job.outputs["admit"]["ledger_attempt"] == first_attempt, f"the run repeats attempt {first_attempt}")
         patches = [c for c in FakeGitHub.calls if c[0] == "PATCH"]
-        check(len(patches) == 1 and len(FakeGitHub.comments) == 2, "the comment was edited in place, not added again")
+        check(
+            len(patches) == 1 and patches[0][1].endswith(f"/issues/comments/{own[0]}")
+            and len(FakeGitHub.comments) == 3,
+            f"the job's own comment {own[0]} was edited in place, not added again: {patches}",
+        )
+        check(FakeGitHub.comments[111]["body"] == planted_body, "the planted comment is still unchanged")
 
-        print("== 4. a missing baseline over a planted report (hostile-3 F13)")
+        print("== 4. a missing baseline over a planted report")
         bad = Job(base, "broken", 0, {**pr, "baseline": "runs/missing.csv", "candidate": "runs/candidate-scores.csv"}, api)
         planted = bad.workspace / "evogate-report"
         planted.mkdir()
@@ -444,26 +494,83 @@ def main():
         )
         check(out["artifact_name"] == "gate--arxiv-skill", f"artifact name sanitised: {out['artifact_name']}")
         check(out["verdict"] == report["verdict"] and out["ledger_attempt"] == "", "outputs match, no attempt")
+        # A YAML block scalar of two lines: both reach evogate (newlines are whitespace).
+        lines = Job(base, "lines", 0, {
+            "baseline": "runs/baseline-scores.csv",
+            "candidate": "runs/candidate-scores.csv",
+            "extra-args": "--strata=kind\n--margin=0.5\n",
+        }, api)
+        lines.run(action, after_install)
+        report = json.loads((lines.workspace / "evogate-report" / "admission.json").read_text())
+        check(
+            report["strata_column"] == "kind" and report["margin"] == 0.5,
+            f"a two-line extra-args uses both lines: strata {report['strata_column']}, margin {report['margin']}",
+        )
+        lines.inputs["extra-args"] = "--strata=kind\n--tasks=does-not-exist.csv"
+        lines.run(action, after_install)
+        check(
+            lines.statuses[0] == ("evogate admit", 2) and "`does-not-exist.csv`: cannot read it" in lines.log,
+            "a missing --tasks on the second line of extra-args exits 2 naming it",
+        )
 
-        print("== 6. inputs that cannot be used are refused before evogate runs")
+        print("== 6. inputs that cannot be used are refused before evogate runs or anything is removed")
+        refusals = Job(base, "refusals", 0, {}, api)
+        (refusals.workspace / "notes").mkdir()
+        (refusals.workspace / "notes" / "todo.txt").write_text("keep me\n")
         for bad_inputs, needle in [
             ({"allow-missing": "yes"}, "allow-missing is `yes`"),
             ({"report-dir": "."}, "cannot be removed safely"),
             ({"report-dir": "sub/.."}, "cannot be removed safely"),
             ({"ledger": "eval/ledger.jsonl", "manifest": ""}, "ledger needs manifest"),
             ({"summary": "s.json"}, "not both"),
+            ({"report-dir": "runs"}, "report-dir `runs` is or holds the baseline `runs/baseline-scores.csv`"),
+            ({"report-dir": "eval", "tasks": "eval/split/holdout.csv"},
+             "report-dir `eval` is or holds the tasks `eval/split/holdout.csv`"),
+            ({"report-dir": "eval/split", "extra-args": "--strata=kind\n--tasks eval/split/holdout.csv"},
+             "is or holds `eval/split/holdout.csv` (from extra-args)"),
+            ({"report-dir": ".git"}, "report-dir `.git` is or holds the checkout's .git"),
+            ({"report-dir": str(refusals.temp)}, "is or holds the runner's temporary folder (RUNNER_TEMP)"),
+            ({"report-dir": "notes"}, "report-dir `notes` holds `todo.txt`, which is no part of an evogate report"),
         ]:
-            job = Job(base, "refusals", 0, {
+            refusals.inputs = {
                 "baseline": "runs/baseline-scores.csv",
                 "candidate": "runs/candidate-scores.csv",
                 **bad_inputs,
-            }, api)
-            job.run(action, after_install)
+            }
+            before = every_file(refusals.workspace)
+            runner = every_file(refusals.temp)
+            refusals.run(action, after_install)
             check(
-                job.statuses[0] == ("evogate admit", 2) and needle in job.log
-                and (job.workspace / "runs").is_dir(),
-                f"{bad_inputs}: exit 2, `{needle}`",
+                refusals.statuses[0] == ("evogate admit", 2) and needle in refusals.log
+                and every_file(refusals.workspace) == before
+                and runner <= every_file(refusals.temp),
+                f"{bad_inputs}: exit 2, `{needle}`; every file of the workspace ({len(before)}, "
+                ".git included) and of RUNNER_TEMP is still there",
             )
+
+        print("== 7. the comment step with a personal token edits its own user's comment")
+        step = next(s for s in steps if s.get("name") == "Comment on the pull request")
+        FakeGitHub.comments.clear()
+        marker = "<!-- evogate-admit gate -->"
+        FakeGitHub.comments[5] = {"id": 5, "body": f"{marker}\nplanted", "user": {"login": "mallory"}}
+        FakeGitHub.comments[9] = {"id": 9, "body": f"{marker}\nold", "user": {"login": "gatekeeper"}}
+        report_md = base / "report.md"
+        report_md.write_text("## evogate admit: refused\n")
+        env = dict(
+            os.environ, COMMENT="true", GITHUB_TOKEN="pat-gatekeeper", REPORT_MARKDOWN=str(report_md),
+            MARKER="gate", GITHUB_EVENT_PATH=str(refusals.event), GITHUB_API_URL=api,
+            GITHUB_REPOSITORY="owner/skills", GITHUB_ACTION_PATH=str(ROOT),
+        )
+        calls = len(FakeGitHub.calls)
+        done = subprocess.run(["bash", "-c", step["run"]], env=env, capture_output=True, text=True)
+        made = FakeGitHub.calls[calls:]
+        check(
+            done.returncode == 0 and ("PATCH", "/repos/owner/skills/issues/comments/9") in made
+            and not any(c[0] in ("POST", "PATCH") and c[1].endswith("/5") for c in made)
+            and FakeGitHub.comments[5]["body"] == f"{marker}\nplanted"
+            and FakeGitHub.comments[9]["body"] == f"{marker}\n## evogate admit: refused\n",
+            f"the token's user's comment 9 is edited, mallory's comment 5 is not: {made}",
+        )
     finally:
         server.shutdown()
         shutil.rmtree(base, ignore_errors=True)

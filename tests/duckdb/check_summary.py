@@ -80,9 +80,9 @@ def write_unpaired(con, folder):
 
 
 def write_whitespace(folder):
-    """b.csv and c.csv whose identifiers have whitespace at their ends (hostile Q01,
-    Q02): trimmed as evogate's reader trims them, ids `t1` and `t1<TAB>` pair and groups
-    `=1+1`, `<TAB>=1+1`, `<CR>=1+1` and ` =1+1` are one cluster."""
+    """b.csv and c.csv whose identifiers have whitespace at their ends: trimmed as
+    evogate's reader trims them, ids `t1` and `t1<TAB>` pair and groups `=1+1`,
+    `<TAB>=1+1`, `<CR>=1+1` and ` =1+1` are one cluster."""
     os.makedirs(folder, exist_ok=True)
     ends = ["\t", "\r", " ", "\u00a0", "\u2003", "\x0b", ""]
     for arm, threshold in [("b", 40), ("c", 80)]:

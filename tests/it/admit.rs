@@ -527,7 +527,7 @@ fn appends_the_markdown_report_to_the_github_step_summary() {
     assert!(text.contains("| improvement-significant | pass |"));
 }
 
-/// Regression (hostile-3 F12): a step summary naming the baseline had the report
+/// Regression: a step summary naming the baseline had the report
 /// appended to the CSV, and one naming the ledger broke the ledger. Both exit 2 before
 /// anything is written, and the ledger records no attempt.
 #[test]
@@ -812,4 +812,54 @@ fn the_reports_show_the_same_losses_with_and_without_a_report_folder() {
     }));
     let pairs = fs::read_to_string(dir.path().join("r/pairs.csv")).unwrap();
     assert!(pairs.contains("base says 2,\"cand, 2\""), "{pairs}");
+}
+
+#[test]
+fn an_admission_beside_an_interval_holding_zero_says_why_the_test_and_the_interval_differ() {
+    // Small score gains on most tasks and one loss of 0.1 in seven: the signed ranks
+    // lean positive (admitted), while the betting interval for the mean holds 0.
+    let dir = tempfile::tempdir().unwrap();
+    let gains = [0.02, 0.03, 0.05, -0.01, 0.0, 0.04, -0.1];
+    let (mut base, mut cand) = ("task_id,score\n".to_string(), "task_id,score\n".to_string());
+    for i in 0..60 {
+        let x = ((i * 37) % 80) as f64 / 100.0;
+        let y = (x + gains[i % 7]).clamp(0.0, 1.0);
+        base.push_str(&format!("t{i:02},{x}\n"));
+        cand.push_str(&format!("t{i:02},{y:.2}\n"));
+    }
+    write(dir.path(), "b.csv", &base);
+    write(dir.path(), "c.csv", &cand);
+    let files = ["--baseline", "b.csv", "--candidate", "c.csv"];
+    let report: serde_json::Value = serde_json::from_str(
+        &admit(dir.path(), &[&files[..], &["--format", "json"]].concat()).stdout,
+    )
+    .unwrap();
+    assert_eq!(report["verdict"], "admitted", "{report}");
+    assert!(report["delta"]["low"].as_f64().unwrap() < 0.0, "{report}");
+    let why = "The 90% interval holds 0 although the improvement is significant: the signed-rank test asks whether the differences lean positive by their ranks, while the interval bounds the mean score difference";
+    let text = admit(dir.path(), &files);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains(why), "{}", text.stdout);
+    let markdown = admit(
+        dir.path(),
+        &[&files[..], &["--format", "markdown"]].concat(),
+    );
+    assert!(markdown.stdout.contains(why), "{}", markdown.stdout);
+    // An admission whose interval is above 0 says nothing of the kind.
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/demo");
+    let clear = admit(
+        &demo,
+        &[
+            "--baseline",
+            "baseline-scores.csv",
+            "--candidate",
+            "candidate-scores.csv",
+        ],
+    );
+    assert_eq!(clear.code, 0, "{}", clear.stderr);
+    assert!(
+        !clear.stdout.contains("interval holds 0"),
+        "{}",
+        clear.stdout
+    );
 }

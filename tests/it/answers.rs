@@ -256,6 +256,7 @@ fn tasks_an_import_left_out_count_as_unanswered() {
             "exact_match",
             "--on-missing",
             "intersect",
+            "--higher-is-better",
         ];
         let done = run(dir.path(), &args);
         assert_eq!(done.code, 0, "{}", done.stderr);
@@ -276,7 +277,7 @@ fn tasks_an_import_left_out_count_as_unanswered() {
     }
     let allowed = admit(dir.path(), "b.csv", "c.csv", &["--allow-missing"]);
     assert_eq!(answers(&json(&allowed)).unwrap()["result"], "pass");
-    // The records that changed the verdict are listed with their SHA-256 (hostile R12).
+    // The records that changed the verdict are listed with their SHA-256.
     let inputs = json(&refused)["inputs"].clone();
     for (role, path) in [
         ("baseline-import", "b.import.json"),

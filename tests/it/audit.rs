@@ -232,7 +232,7 @@ fn all_supported_exits_0() {
     );
     let result = run(dir.path(), &["audit", "--claims", "claims.csv"]);
     assert_eq!(result.code, 0, "{}", result.stderr);
-    assert!(result.stdout.contains("1 of 1 claims supported"));
+    assert!(result.stdout.contains("1 of 1 claim supported"));
 }
 
 #[test]
@@ -291,7 +291,7 @@ fn refuses_discordant_counts_too_large_to_test_instead_of_hanging() {
     );
 }
 
-/// Regression (issue 28 review): `audit --report-dir r` with a claim whose score file
+/// Regression: `audit --report-dir r` with a claim whose score file
 /// is `r/audit.md` exited 0 and wrote the report over that score file, since only the
 /// claims file was guarded. The score files a claim names are inputs now: exit 2
 /// naming both, and the file keeps its bytes.

@@ -123,7 +123,7 @@ fn each_pair_is_decided_exactly_as_admit_decides_it() {
 }
 
 #[test]
-fn repeats_within_one_file_are_runs_whichever_way_the_file_marks_them() {
+fn repeats_within_one_file_are_runs_read_as_admit_reads_repeats() {
     let dir = tempfile::tempdir().unwrap();
     three_runs(dir.path());
     let separate = json(&calibrate(
@@ -134,47 +134,45 @@ fn repeats_within_one_file_are_runs_whichever_way_the_file_marks_them() {
     ));
     // `import --repeats all`: `<item>#<r>` with the item as `group`, rows in any order.
     let mut hashed = "task_id,group,kind,correct,score\n".to_string();
-    let mut column = "task_id,repeat,kind,correct,score\n".to_string();
     for r in [3, 1, 2] {
         let file = std::fs::read_to_string(dir.path().join(format!("run{r}.csv"))).unwrap();
         for line in file.lines().skip(1) {
             let (item, rest) = line.split_once(',').unwrap();
             hashed.push_str(&format!("{item}#{r},{item},{rest}\n"));
-            column.push_str(&format!("{item},{r},{rest}\n"));
         }
     }
     write(dir.path(), "hashed.csv", &hashed);
-    write(dir.path(), "column.csv", &column);
-    for file in ["hashed.csv", "column.csv"] {
-        let out = calibrate(dir.path(), &["--runs", file, "--format", "json"]);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        let report = json(&out);
-        let names: Vec<&str> = report["runs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(
-            names,
-            [
-                format!("{file}#1"),
-                format!("{file}#2"),
-                format!("{file}#3")
-            ]
-        );
-        assert_eq!(report["flips"], separate["flips"], "{file}");
-        assert_eq!(report["noise"], separate["noise"], "{file}");
-    }
-    // An item twice in one repeat is named with both rows.
+    let out = calibrate(dir.path(), &["--runs", "hashed.csv", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = json(&out);
+    let names: Vec<&str> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["hashed.csv#1", "hashed.csv#2", "hashed.csv#3"]);
+    assert_eq!(report["flips"], separate["flips"]);
+    assert_eq!(report["noise"], separate["noise"]);
+    // An item twice in one repeat is named with both rows; so is a row run once
+    // beside repeats.
     write(
         dir.path(),
         "twice.csv",
-        "task_id,repeat,correct,score\na,1,1,1\nb,1,0,0\na,2,1,1\na,1,0,0\nb,2,0,0\n",
+        "task_id,group,correct,score\na#1,a,1,1\nb#1,b,0,0\na#2,a,1,1\na#1,a,0,0\nb#2,b,0,0\n",
     );
     assert_input_error(
         &calibrate(dir.path(), &["--runs", "twice.csv"]),
         &["`twice.csv` row 5: item `a` has repeat 1 twice (also row 2)"],
+    );
+    write(
+        dir.path(),
+        "mixed.csv",
+        "task_id,group,correct,score\na#1,a,1,1\nb,b,0,0\na#2,a,1,1\n",
+    );
+    assert_input_error(
+        &calibrate(dir.path(), &["--runs", "mixed.csv"]),
+        &["`mixed.csv` row 3: task `b` is not a repeat"],
     );
 }
 

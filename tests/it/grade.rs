@@ -102,7 +102,7 @@ fn grade_has_the_same_score_as_score_for_the_same_output() {
 
 #[test]
 fn a_bidi_control_in_an_error_answer_is_written_as_a_json_escape() {
-    // Hostile G05: a task id holding U+202E came back raw in the error line.
+    // Regression: a task id holding U+202E came back raw in the error line.
     let dir = tempfile::tempdir().unwrap();
     let output = evogate(dir.path())
         .args(["grade", "--jsonl", "--truth", papers().to_str().unwrap()])
@@ -124,7 +124,7 @@ fn a_bidi_control_in_an_error_answer_is_written_as_a_json_escape() {
 
 #[test]
 fn a_request_line_longer_than_64_mib_ends_in_a_named_error_with_exit_2() {
-    // Hostile G01: `grade --jsonl < /dev/zero` aborted on a failed allocation.
+    // Regression: `grade --jsonl < /dev/zero` aborted on a failed allocation.
     let dir = tempfile::tempdir().unwrap();
     let mut stdin = b"{\"task_id\":\"1406.2661:year\",\"output\":\"2014\"}\n".to_vec();
     stdin.resize(stdin.len() + (64 << 20) + 1, 0);

@@ -1,4 +1,4 @@
-//! `evogate import` of whole suites (issue 33): several tasks or subjects in one arm,
+//! `evogate import` of whole suites: several tasks or subjects in one arm,
 //! repeats, direction and the honesty rules, on suites built from the real logs in
 //! `data/formats/` (sources in its SOURCES.md). Expected values are read by hand from
 //! those logs or computed here from their definitions, never from evogate's output.
@@ -45,7 +45,8 @@ fn ok(done: crate::util::Run) -> crate::util::Run {
     done
 }
 
-/// The selectors of the lm-eval suite: gsm8k's metric comes from its results file.
+/// The selectors of the lm-eval suite: gsm8k's metric comes from its results file;
+/// the other two tasks' results file does not say which way their metrics run.
 const SUITE_SELECTORS: &[&str] = &[
     "--filter",
     "strict-match",
@@ -53,6 +54,7 @@ const SUITE_SELECTORS: &[&str] = &[
     "hellaswag=acc",
     "--metric",
     "arc_easy=acc_norm",
+    "--higher-is-better",
 ];
 
 const GSM8K_BASE: &str = "lm-eval/samples_gsm8k_2025-09-09T13-42-42.857006.jsonl";
@@ -350,26 +352,20 @@ fn a_promptfoo_repeat_3_log_reduces_its_repeats_or_keeps_them_as_groups() {
             "all",
         ],
     ));
+    // Both arms with every repeat: admit tests on the two items, not the six rows.
     let admit = evogate(
         dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "a.csv",
-            "--cluster",
-            "group",
-            "--test",
-            "signed-rank",
-        ],
+        &["admit", "--baseline", "b.csv", "--candidate", "a.csv"],
     );
     assert!(admit.code == 0 || admit.code == 1, "{}", admit.stderr);
     assert!(
-        admit.stdout.contains("2 clusters") || admit.stdout.contains("clusters"),
+        admit
+            .stdout
+            .contains("repeats:    6 rows are repeats of 2 items"),
         "{}",
         admit.stdout
     );
+    assert!(admit.stdout.contains(", 2 pairs"), "{}", admit.stdout);
 }
 
 /// Inspect's `pass_at(k)` as its definition: 1 - C(n - c, k) / C(n, k).
@@ -559,12 +555,12 @@ fn a_selector_that_does_not_apply_to_the_format_is_an_error() {
     );
     let done = import(
         dir.path(),
-        "lm-eval",
+        "openai-evals",
         from.to_str().unwrap(),
         "s.csv",
         &["--repeats", "mean"],
     );
-    assert_input_error(&done, &["--repeats does not apply to lm-eval logs"]);
+    assert_input_error(&done, &["--repeats does not apply to openai-evals logs"]);
 }
 
 #[test]
@@ -732,4 +728,115 @@ fn a_gepa_best_candidate_cannot_be_admitted_on_the_scores_it_was_chosen_on() {
         "{}",
         admit.stdout
     );
+}
+
+/// The real gsm8k lines as task `hellaswag` whose lines name filter `none` and metric
+/// `acc`: a suite whose tasks name their filters differently.
+fn other_filter() -> String {
+    let mut out = String::new();
+    for line in text(&formats(GSM8K_BASE)).lines() {
+        let mut value: Value = serde_json::from_str(line).unwrap();
+        let map = value.as_object_mut().unwrap();
+        let score = map.remove("exact_match").unwrap();
+        map.insert("filter".into(), json!("none"));
+        map.insert("metrics".into(), json!(["acc"]));
+        map.insert("acc".into(), score);
+        out.push_str(&value.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn a_filter_only_some_tasks_have_names_the_task_that_lacks_it_and_says_repeat_the_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("suite");
+    put(
+        &run_dir.join(format!("samples_gsm8k_{DATE}.jsonl")),
+        &text(&formats(GSM8K_BASE)),
+    );
+    put(
+        &run_dir.join(format!("samples_hellaswag_{DATE}.jsonl")),
+        &other_filter(),
+    );
+    let one = import(
+        dir.path(),
+        "lm-eval",
+        "suite",
+        "s.csv",
+        &["--filter", "strict-match"],
+    );
+    assert_input_error(
+        &one,
+        &[
+            "--filter `strict-match` is not in the lines of task `hellaswag`, which have `none`",
+            "repeat --filter to give every task its own (--filter strict-match --filter none)",
+        ],
+    );
+    assert!(!one.stderr.contains("is not in the log"), "{}", one.stderr);
+    // The fix the message gives works: each task reads its own filter.
+    ok(import(
+        dir.path(),
+        "lm-eval",
+        "suite",
+        "s.csv",
+        &[
+            "--filter",
+            "strict-match",
+            "--filter",
+            "none",
+            "--higher-is-better",
+        ],
+    ));
+    let rows = text(&dir.path().join("s.csv"));
+    assert_eq!(rows.lines().count(), 7, "{rows}");
+    assert!(rows.contains("hellaswag:16,hellaswag,1,1"), "{rows}");
+    // A filter no task has is still "not in the log", with the log's filters.
+    let neither = import(
+        dir.path(),
+        "lm-eval",
+        "suite",
+        "n.csv",
+        &["--filter", "flexible-extract"],
+    );
+    assert_input_error(
+        &neither,
+        &["--filter `flexible-extract` is not in the log; the log has: `strict-match`"],
+    );
+}
+
+#[test]
+fn a_glob_in_a_folder_part_is_refused_saying_only_the_file_name_is_matched() {
+    let dir = tempfile::tempdir().unwrap();
+    lm_eval_suite(dir.path());
+    let done = import(
+        dir.path(),
+        "lm-eval",
+        "out/*/samples_*.jsonl",
+        "s.csv",
+        SUITE_SELECTORS,
+    );
+    assert_input_error(
+        &done,
+        &[
+            "`out/*/samples_*.jsonl`",
+            "`*` and `?` are matched in the last part of a path only (the file name), and `*` is a folder part",
+            "give the folder `out`, which is searched 3 levels down",
+        ],
+    );
+    // What the message offers works.
+    ok(import(
+        dir.path(),
+        "lm-eval",
+        "out",
+        "s.csv",
+        SUITE_SELECTORS,
+    ));
+    ok(import(
+        dir.path(),
+        "lm-eval",
+        "out/model/samples_*.jsonl",
+        "g.csv",
+        SUITE_SELECTORS,
+    ));
 }

@@ -122,3 +122,44 @@ fn power_names_the_smallest_n_and_the_n_from_which_it_stays_above_target() {
     assert_eq!(json["rows"][0]["smallest_n_for_power"], 245);
     assert_eq!(json["rows"][0]["n_from_which_power_stays"], 258);
 }
+
+#[test]
+fn a_flag_given_without_its_mode_says_what_is_missing_not_every_flag() {
+    for (args, needles) in [
+        (
+            vec!["--holdout", "18"],
+            vec![
+                "--holdout 18 is the last look of a sequential design, so it needs --sequential with --shift and --discordance",
+                "give --n 18",
+            ],
+        ),
+        (
+            vec!["--sequential", "--shift", "0.1"],
+            vec![
+                "power --sequential needs --discordance R (the share of pairs expected to disagree)",
+            ],
+        ),
+        (
+            vec!["--sequential"],
+            vec!["needs --shift D (the shift to detect) and --discordance R"],
+        ),
+        (vec![], vec!["power needs --n N[,N...]", "or --shift D"]),
+    ] {
+        let result = power(&args);
+        let mut wanted = needles.clone();
+        wanted.push("e.g. evogate power");
+        assert_input_error(&result, &wanted);
+        // One line, not clap's list of every flag of every mode as required.
+        assert_eq!(
+            result.stderr.lines().count(),
+            1,
+            "{args:?}: {}",
+            result.stderr
+        );
+        assert!(
+            !result.stderr.contains("required arguments"),
+            "{}",
+            result.stderr
+        );
+    }
+}

@@ -348,7 +348,7 @@ fn a_failed_run_keeps_the_old_scores_file_and_leaves_no_temporary_file() {
 #[cfg(unix)]
 #[test]
 fn a_file_size_limit_is_a_named_error_with_exit_2_and_no_temporary_file() {
-    // Hostile K03: under `ulimit -f` the kernel's SIGXFSZ killed the run silently and
+    // Regression: under `ulimit -f` the kernel's SIGXFSZ killed the run silently and
     // left `.s.csv.PID.evogate-tmp`.
     let dir = tempfile::tempdir().unwrap();
     let truth = papers();
@@ -400,4 +400,98 @@ fn a_file_size_limit_is_a_named_error_with_exit_2_and_no_temporary_file() {
     );
     let left = crate::util::temporary_files(dir.path());
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// The shipped numeric truth (the facts layout) and its tasks and outputs.
+fn numeric_data(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/numeric")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_facts_layout_truth_without_verifier_asks_for_a_verifier_not_an_arxiv_id_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let (truth, tasks, outputs) = (
+        numeric_data("problems.csv"),
+        numeric_data("tasks.csv"),
+        numeric_data("outputs.jsonl"),
+    );
+    let done = run(
+        dir.path(),
+        &[
+            "score",
+            "--truth",
+            &truth,
+            "--tasks",
+            &tasks,
+            "--outputs",
+            &outputs,
+        ],
+    );
+    assert_input_error(
+        &done,
+        &[
+            "problems.csv` row 1: the header `group,kind,question,answer` is the facts layout",
+            "give --verifier facts, numeric, choice or short",
+        ],
+    );
+    assert!(
+        !done.stderr.contains("add it or pick the right file"),
+        "{}",
+        done.stderr
+    );
+    // The same file with the verifier it was written for is scored.
+    let done = run(
+        dir.path(),
+        &[
+            "score",
+            "--truth",
+            &truth,
+            "--tasks",
+            &tasks,
+            "--outputs",
+            &outputs,
+            "--verifier",
+            "numeric",
+        ],
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+}
+
+#[test]
+fn an_arxiv_truth_given_to_another_verifier_asks_for_the_arxiv_verifier() {
+    let dir = tempfile::tempdir().unwrap();
+    let truth = papers();
+    write(dir.path(), "t.csv", THREE_TASKS);
+    write(
+        dir.path(),
+        "o.csv",
+        "task_id,output\n1706.03762:id,1706.03762\n",
+    );
+    let done = run(
+        dir.path(),
+        &[
+            "score",
+            "--truth",
+            truth.to_str().unwrap(),
+            "--tasks",
+            "t.csv",
+            "--outputs",
+            "o.csv",
+            "--verifier",
+            "short",
+        ],
+    );
+    assert_input_error(
+        &done,
+        &[
+            "row 1: the header `arxiv_id,title,first_author,year` is the arxiv layout",
+            "which the short verifier does not read",
+            "give --verifier arxiv, or leave --verifier out",
+        ],
+    );
 }

@@ -177,7 +177,8 @@ fn the_ledger_needs_a_manifest() {
 
 #[test]
 fn renamed_tasks_or_a_forged_summary_digest_spend_on_the_manifests_holdout_and_are_refused() {
-    // Hostile L03-L05: each restarted the spending at attempt 1 of a "new" holdout.
+    // Regression: renamed tasks and a forged digest each restarted the spending at
+    // attempt 1 of a "new" holdout.
     let dir = tempfile::tempdir().unwrap();
     files(dir.path());
     write_manifest(dir.path(), &first_column(&dir.path().join("b.csv")));
@@ -283,7 +284,7 @@ fn class_chars(class: &str) -> std::collections::BTreeSet<u32> {
 
 #[test]
 fn the_sql_trims_identifiers_exactly_as_the_reader_does() {
-    // Hostile Q01, Q02: DuckDB's trim() keeps tab and CR, evogate's reader trims every
+    // Regression: DuckDB's trim() keeps tab and CR, evogate's reader trims every
     // Unicode White_Space character, so the two paired different tasks.
     let sql = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sql/summary.sql"),

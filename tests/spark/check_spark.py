@@ -17,6 +17,8 @@ DuckDB's reason.
 Usage: check_spark.py EVOGATE_BINARY SQL_FILE WORK_DIR
 """
 
+import csv
+import hashlib
 import json
 import os
 import sys
@@ -173,6 +175,39 @@ def main():
     duck.compare("whitespace", summary, raw)
     passed(f"whitespace ids: Spark equals DuckDB, {account}; {summary['cluster']['clusters']} "
            "clusters, admit --summary equals admit")
+
+    # Identifiers holding quotes (written as RFC 4180 doubles them, `"q""uote"`), commas
+    # and backslashes, every field quoted: Spark reads them as evogate and DuckDB do, so
+    # the holdout digest is that of the ids evogate pairs (its pairs.csv).
+    folder = f"{work}/quotes"
+    os.makedirs(folder, exist_ok=True)
+    ids = ['q"uote', '"lead', 'trail"', 'two""quotes', "a,b", "back\\slash", "end\\",
+           '\\"mixed', "0042"] + [f"plain{i:02d}" for i in range(31)]
+    for arm, threshold in [("base", 30), ("cand", 70)]:
+        with open(f"{folder}/{arm}.csv", "w", encoding="utf-8", newline="") as out:
+            writer = csv.writer(out, quoting=csv.QUOTE_ALL)
+            writer.writerow(["task_id", "kind", "correct", "score"])
+            for i, task in enumerate(ids):
+                correct = int((i * 37) % 100 < threshold)
+                writer.writerow([task, f"k{i % 2}", correct, correct])
+    assert '"q""uote"' in open(f"{folder}/base.csv", encoding="utf-8").read()
+    spark_doc, duck_doc, _ = both(spark, sql_file, f"{folder}/base.csv", f"{folder}/cand.csv", f"{folder}/summary")
+    account = same_documents("quotes", spark_doc, duck_doc)
+    assert spark_doc["overall"]["n"] == len(ids), spark_doc["overall"]
+    status, _, err = duck.admit(binary, ["--baseline", f"{folder}/base.csv", "--candidate",
+                                         f"{folder}/cand.csv", "--report-dir", f"{folder}/report"])
+    assert status in (0, 1), err
+    with open(f"{folder}/report/pairs.csv", encoding="utf-8", newline="") as pairs:
+        read_by_evogate = sorted(row["task_id"] for row in csv.DictReader(pairs))
+    assert read_by_evogate == sorted(ids), read_by_evogate
+    digest = hashlib.sha256("\n".join(read_by_evogate).encode("utf-8")).hexdigest()
+    assert spark_doc["holdout_sha256"] == digest == duck_doc["holdout_sha256"], (
+        spark_doc["holdout_sha256"], digest, duck_doc["holdout_sha256"])
+    duck.decides_as_admit(binary, "quotes", len(ids), f"{folder}/summary.spark.json",
+                          folder, [])
+    passed(f"quoted ids (`\"q\"\"uote\"`, `a,b`, `end\\`): Spark equals DuckDB, {account}; "
+           f"holdout_sha256 {digest[:12]}... is that of the ids evogate pairs; "
+           "admit --summary equals admit")
 
     # Half micro-units: both engines and evogate round each score the same way.
     folder = f"{work}/halves"

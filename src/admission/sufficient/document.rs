@@ -318,7 +318,8 @@ fn set(document: &SetDocument, at: &str) -> Result<Set, String> {
     let total: u128 = histogram.values().map(|&c| u128::from(c)).sum();
     if total != u128::from(document.n) {
         return Err(format!(
-            "`{at}.differences` counts {total} pairs but `{at}.n` is {}",
+            "`{at}.differences` counts {total} pair{} but `{at}.n` is {}",
+            if total == 1 { "" } else { "s" },
             document.n
         ));
     }
@@ -355,8 +356,9 @@ fn set(document: &SetDocument, at: &str) -> Result<Set, String> {
         && o.total() != u128::from(document.n)
     {
         return Err(format!(
-            "`{at}.outcomes` add up to {} pairs but `{at}.n` is {}",
+            "`{at}.outcomes` add up to {} pair{} but `{at}.n` is {}",
             o.total(),
+            if o.total() == 1 { "" } else { "s" },
             document.n
         ));
     }
@@ -409,8 +411,10 @@ fn strata(document: &StrataDocument, overall: &Set) -> Result<Strata, String> {
     }
     if merged != *overall {
         return Err(format!(
-            "the strata do not add up to `overall` ({} pairs in the strata, {} overall, or their sums, outcomes or differences differ); every pair belongs to exactly one stratum",
-            merged.n, overall.n
+            "the strata do not add up to `overall` ({} pair{} in the strata, {} overall, or their sums, outcomes or differences differ); every pair belongs to exactly one stratum",
+            merged.n,
+            plural(merged.n),
+            overall.n
         ));
     }
     Ok(Strata {
@@ -433,8 +437,11 @@ fn clusters(document: &[ClusterDocument], overall: &Set) -> Result<Vec<Cluster>,
             > i128::from(cluster.n) * i128::from(MICROS)
         {
             return Err(format!(
-                "`clusters` group `{}`: difference sum {} is more than {} pairs can differ",
-                cluster.group, cluster.difference_sum_micros, cluster.n
+                "`clusters` group `{}`: difference sum {} is more than {} pair{} can differ",
+                cluster.group,
+                cluster.difference_sum_micros,
+                cluster.n,
+                plural(cluster.n)
             ));
         }
         if clusters.insert(&cluster.group, cluster).is_some() {
@@ -451,8 +458,10 @@ fn clusters(document: &[ClusterDocument], overall: &Set) -> Result<Vec<Cluster>,
         .sum();
     if n != u128::from(overall.n) || sum != i128::from(overall.difference_micros()) {
         return Err(format!(
-            "the clusters hold {n} pairs differing by {sum} micro-units, but `overall` has {} pairs differing by {}; give clusters only when every pair has a group",
+            "the clusters hold {n} pair{} differing by {sum} micro-units, but `overall` has {} pair{} differing by {}; give clusters only when every pair has a group",
+            if n == 1 { "" } else { "s" },
             overall.n,
+            plural(overall.n),
             overall.difference_micros()
         ));
     }

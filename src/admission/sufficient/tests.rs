@@ -388,7 +388,7 @@ fn counts_that_do_not_add_up_are_refused() {
 
 #[test]
 fn outcomes_whose_sum_wraps_past_two_to_the_64_are_refused_naming_the_field() {
-    // u64::MAX + 1 + 1 + 2 wraps to 3 = n: an unchecked sum "adds up" (hostile S01).
+    // u64::MAX + 1 + 1 + 2 wraps to 3 = n: an unchecked sum "adds up".
     let mut value = document();
     value["strata"] = serde_json::Value::Null;
     value["clusters"] = serde_json::Value::Null;
@@ -406,7 +406,7 @@ fn outcomes_whose_sum_wraps_past_two_to_the_64_are_refused_naming_the_field() {
 #[test]
 fn strata_whose_counts_wrap_past_two_to_the_64_are_refused_naming_the_field() {
     // Two strata of 2^63 tied pairs each: 2 * 2^63 wraps to 0, so unchecked sums make
-    // the strata "add up" to overall (hostile S02).
+    // the strata "add up" to overall.
     let half = 1u64 << 63;
     let message = refusal(|v| {
         let strata = v["strata"]["values"].as_array_mut().unwrap();

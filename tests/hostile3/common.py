@@ -156,12 +156,12 @@ def has_raw_controls(data: bytes) -> int:
 @dataclass
 class Case:
     id: str
-    group: str  # "1".."16" = issue 29's points (F1-F14 = hostile-3's root causes), N = note, - = held
+    group: str  # "1".."16" = fix groups (1-14 = hostile-3's root causes F1-F14), N = note, - = held
     expected: str
     kind: str  # what a miss is in hostile-3: "FAIL" or "note"; "pass" cases miss as FAIL too
     heavy: bool
     fn: Callable
-    extra: bool = False  # not one of the 111: issue 29's point 15 from the hidden battery
+    extra: bool = False  # not one of the 111: a fault of group 15, from the hidden battery
 
 
 CASES: list = []

@@ -353,7 +353,7 @@ def p02(ctx, d):
 
 @case("P03", "-", "report_dir and ledger under 'dir with spaces ü ☃/', a baseline path with a space: works")
 def p03(ctx, d):
-    # The demo's arms and holdout with its manifest (a ledger needs one once issue 29 lands).
+    # The demo's arms and holdout with its manifest (a ledger needs one).
     code = """
     import evogate, json, os, shutil
     D = %r

@@ -176,7 +176,7 @@ def m05(ctx, d):
     return r.rc in (0, 1) and 0 < r.maxrss_kb * 1024 <= 1.5 * total, f"{total / 1e9:.1f} GB in; " + r.brief()
 
 
-# ---------------------------------------------------------------- extras: issue 29 point 15
+# ------------------------------------------------ extras: faults from the hidden battery
 
 def score_argv(ctx, out):
     return [ctx.bin, "score", "--truth", REPO / "data" / "arxiv" / "papers.csv",

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Re-runs the 111 cases of hostile-3.md (issue 29) against an evogate binary.
+"""Re-runs the 111 cases of hostile-3.md (the third hostile test) against an evogate binary.
 
 Usage: run.py BINARY [--python PY] [--heavy] [--only ID,ID...] [--keep]
 
 Each case runs in its own folder under a scratch folder made here and removed at the
-end, every command under `timeout`. One line per case: id, group (issue 29's points
-1-16, which are hostile-3's root causes F1-F14 plus 15 faults and 16 notes; N a note
-not in the issue; - a case that held in hostile-3), the result hostile-3 recorded on
+end, every command under `timeout`. One line per case: id, fix group (1-16:
+hostile-3's root causes F1-F14, then 15 faults and 16 notes acted on; N a note not in
+any group; - a case that held in hostile-3), the result hostile-3 recorded on
 commit 152ffa5 (h3), the result now, expected and got. Then totals per group.
 
 A case passes only when the behaviour the table expects holds. When it does not, the
@@ -58,7 +58,7 @@ def main() -> int:
                     "PYTHONPATH, and S/Q cases skipped without duckdb")
     ap.add_argument("--heavy", action="store_true", help="also run the heavy cases (GB files, memory)")
     ap.add_argument("--only", help="comma-separated case ids")
-    ap.add_argument("--extras", action="store_true", help="also run X01-X04, issue 29's point 15 faults that are "
+    ap.add_argument("--extras", action="store_true", help="also run X01-X04, group 15's faults that are "
                     "not among the 111 (SIGINT/SIGTERM before a rename, --margin 1e308, --ratios 2^32); "
                     "counted apart")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder (printed)")
