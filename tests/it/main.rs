@@ -33,4 +33,5 @@ mod summary;
 mod terminal;
 mod truth;
 mod util;
+mod verifier_classes;
 mod wording;
