@@ -374,22 +374,45 @@ pub(super) fn shortfall(
         MarginQuestion::Equivalence => m - estimate.abs(),
     };
     let n = overall.n as u64;
-    let mut tasks_needed = needed(distance, estimate, overall.spread, alpha)?;
+    let claim_failed = evidence
+        .iter()
+        .any(|e| e.criterion == claim && e.result == Check::Fail);
+    let mut tasks_needed = if claim_failed {
+        needed(distance, estimate, overall.spread, alpha)?
+    } else {
+        0
+    };
+    let mut leaning: Vec<String> = Vec::new();
     for (stratum, spread) in strata.iter().filter(|(s, _)| s.margin_holds == Some(false)) {
         let own = stratum.delta.estimate;
         let pairs = needed(own + m, own, *spread, alpha)?;
         let scaled = (pairs as f64 * n as f64 / stratum.n.max(1) as f64).ceil() as u64;
         tasks_needed = tasks_needed.max(scaled);
+        leaning.push(label(stratum));
     }
     if tasks_needed <= n {
         return None;
     }
     let question = Question::of(Some(margin)).claim();
+    let inside = match (claim_failed, leaning.is_empty()) {
+        (true, true) => format!(
+            "the difference {} lies inside the claim ({question})",
+            crate::base::numbers::signed(estimate)
+        ),
+        (true, false) => format!(
+            "the difference {} lies inside the claim ({question}), and so does every stratum that fails the margin ({})",
+            crate::base::numbers::signed(estimate),
+            leaning.join(", ")
+        ),
+        (false, _) => format!(
+            "the claim ({question}) is shown on the whole set, and every stratum that fails the margin leans inside it ({})",
+            leaning.join(", ")
+        ),
+    };
     Some((
         tasks_needed,
         format!(
-            "Inconclusive: the difference {} lies inside the claim ({question}) but the {n} pairs had less than 80% power to show it; about {tasks_needed} tasks would give 80% power at differences this far from the margin (normal approximation).",
-            crate::base::numbers::signed(estimate),
+            "Inconclusive: {inside}, but the {n} pairs had less than 80% power to show it; about {tasks_needed} tasks would give 80% power at differences this far from the margin (normal approximation)."
         ),
     ))
 }

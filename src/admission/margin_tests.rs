@@ -130,3 +130,34 @@ fn at_margin_zero_non_inferiority_is_decided_by_mcnemars_p_improvement() {
         superiority.tails.p_improvement
     );
 }
+
+#[test]
+fn a_claim_shown_overall_with_a_small_stratum_short_of_the_margin_says_the_stratum_is_the_doubt() {
+    // 400 unchanged pairs show non-inferiority at 0.1 on the whole set; the 12 pairs of
+    // `small` (one lost, one won) lean inside the margin but cannot show it, so the
+    // verdict waits on them and the reason names them, not the whole set's difference.
+    let mut rows: Vec<(&str, u8, u8)> = unchanged()
+        .into_iter()
+        .map(|(_, b, c)| ("big", b, c))
+        .collect();
+    rows.extend(repeat("small", 1, 0, 1));
+    rows.extend(repeat("small", 0, 1, 1));
+    rows.extend(repeat("small", 1, 1, 10));
+    let (b, c) = files(&rows, true);
+    let a = run(&b, &c, Some(0.1));
+    assert_eq!(a.verdict, Verdict::Inconclusive, "{a:#?}");
+    assert_eq!(result(&a, Criterion::NonInferiorityShown), Check::Pass);
+    assert_eq!(result(&a, Criterion::MarginHolds), Check::Fail);
+    assert!(
+        a.reasons[0].starts_with(
+            "Inconclusive: the claim (non-inferiority at margin 0.1) is shown on the whole set, and every stratum that fails the margin leans inside it ("
+        ) && a.reasons[0].contains("small"),
+        "{}",
+        a.reasons[0]
+    );
+    // 104 pairs of `small` alone would give 80% power: 104·412/12 in all.
+    assert_eq!(
+        a.tasks_needed,
+        Some((104.0_f64 * 412.0 / 12.0).ceil() as u64)
+    );
+}

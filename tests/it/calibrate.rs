@@ -296,3 +296,137 @@ fn text_and_markdown_say_the_same_and_the_report_folder_holds_both_files() {
     let again = calibrate(dir.path(), &with_dir);
     assert_eq!(again.stdout, md.stdout);
 }
+
+#[test]
+fn scores_flip_when_they_differ_and_their_noise_is_the_spread_of_the_differences() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "s1.csv",
+        "task_id,score\na,1\nb,0.5\nc,0\nd,1\n",
+    );
+    write(
+        dir.path(),
+        "s2.csv",
+        "task_id,score\na,1\nb,0\nc,0\nd,0.5\n",
+    );
+    let out = calibrate(
+        dir.path(),
+        &["--runs", "s1.csv", "s2.csv", "--format", "json"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["test"]["name"], "signed-rank");
+    assert_eq!(report["flips"]["items_that_flip"], 2);
+    assert_eq!(report["flips"]["flip_rate"], 0.5);
+    // The flipping items first (by id), each with its mean score over the runs.
+    let items = report["flips"]["per_item"].as_array().unwrap();
+    let listed: Vec<(&str, f64)> = items
+        .iter()
+        .map(|i| {
+            (
+                i["task_id"].as_str().unwrap(),
+                i["mean_score"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(listed, [("b", 0.25), ("d", 0.75), ("a", 1.0), ("c", 0.0)]);
+    assert_eq!(items[0]["runs_correct"], serde_json::Value::Null);
+    // Differences 0, -0.5, 0, -0.5: sample variance 0.25/3, sd 0.288675134595.
+    let sd = report["noise"]["sd"].as_f64().unwrap();
+    assert!((sd - (0.25_f64 / 3.0).sqrt()).abs() < 1e-12, "{sd}");
+    assert_eq!(report["noise"]["discordance"], serde_json::Value::Null);
+    assert_eq!(
+        report["noise"]["min_detectable_shift"],
+        serde_json::Value::Null
+    );
+}
+
+/// C(n, k) as f64 (exact for the small n used here).
+fn choose(n: u64, k: u64) -> f64 {
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// The one-sided exact McNemar test's power on `n` pairs at discordance `psi` and shift
+/// `delta`, by enumerating every (b, c): a pair is won with probability (ψ + δ)/2, lost
+/// with (ψ − δ)/2, and the test rejects when P(Binomial(b + c, ½) ≥ c) < alpha.
+fn mcnemar_power_by_enumeration(n: u64, psi: f64, delta: f64, alpha: f64) -> f64 {
+    let (won, lost, same) = ((psi + delta) / 2.0, (psi - delta) / 2.0, 1.0 - psi);
+    let mut power = 0.0;
+    for d in 0..=n {
+        for c in 0..=d {
+            let p_value: f64 = (c..=d).map(|x| choose(d, x)).sum::<f64>() / 2f64.powi(d as i32);
+            if p_value < alpha {
+                power += choose(n, d)
+                    * choose(d, c)
+                    * won.powi(c as i32)
+                    * lost.powi((d - c) as i32)
+                    * same.powi((n - d) as i32);
+            }
+        }
+    }
+    power
+}
+
+#[test]
+fn the_detectable_shift_on_0_1_outcomes_is_where_mcnemars_exact_power_reaches_the_target() {
+    // 40 items; the two runs disagree on 8 of them, 4 each way: ψ = 0.2.
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..40).map(|i| format!("t{i:02}")).collect();
+    let one: Vec<(&str, &str, u8)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), "k", u8::from(i < 4 || (8..20).contains(&i))))
+        .collect();
+    let two: Vec<(&str, &str, u8)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), "k", u8::from((4..20).contains(&i))))
+        .collect();
+    write(dir.path(), "r1.csv", &scores(&one));
+    write(dir.path(), "r2.csv", &scores(&two));
+    let out = calibrate(
+        dir.path(),
+        &["--runs", "r1.csv", "r2.csv", "--format", "json"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let noise = &json(&out)["noise"];
+    assert_eq!(noise["discordance"], 0.2);
+    assert_eq!(noise["method"], "exact");
+    // k/n: 5 discordant pairs all won reach p = 1/32 < 0.05, 4 cannot.
+    assert_eq!(noise["min_detectable_shift"], 5.0 / 40.0);
+    let shift = noise["detectable_shift"].as_f64().unwrap();
+    let at = mcnemar_power_by_enumeration(40, 0.2, shift, 0.05);
+    let below = mcnemar_power_by_enumeration(40, 0.2, shift - 1e-6, 0.05);
+    assert!(at >= 0.8 - 1e-12 && below < 0.8, "{shift}: {below} .. {at}");
+}
+
+#[test]
+fn the_detectable_shift_on_scores_is_the_normal_shift_at_the_spread_of_the_differences() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = [0.2, 0.4, 0.9, 1.0, 0.0, 0.5, 0.7, 0.3, 0.6, 0.8];
+    let two = [0.3, 0.4, 0.6, 1.0, 0.1, 0.5, 0.9, 0.3, 0.2, 0.8];
+    for (name, values) in [("s1.csv", one), ("s2.csv", two)] {
+        let mut text = "task_id,score\n".to_string();
+        for (i, v) in values.iter().enumerate() {
+            text.push_str(&format!("t{i},{v}\n"));
+        }
+        write(dir.path(), name, &text);
+    }
+    let out = calibrate(
+        dir.path(),
+        &["--runs", "s1.csv", "s2.csv", "--format", "json"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let noise = &json(&out)["noise"];
+    let d: Vec<f64> = one.iter().zip(two).map(|(a, b)| b - a).collect();
+    let mean = d.iter().sum::<f64>() / 10.0;
+    let sd = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 9.0).sqrt();
+    // scipy.stats.norm.ppf(0.95) + scipy.stats.norm.ppf(0.8).
+    let z = 1.6448536269514722 + 0.8416212335729143;
+    let expected = z * sd / 10f64.sqrt();
+    let shift = noise["detectable_shift"].as_f64().unwrap();
+    assert!((noise["sd"].as_f64().unwrap() - sd).abs() < 1e-12);
+    assert!((shift - expected).abs() < 1e-9, "{shift} vs {expected}");
+    assert_eq!(noise["method"], "normal");
+}
