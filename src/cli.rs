@@ -104,6 +104,13 @@ pub enum Command {
     /// --alpha and --power. An admitted A/A pair is a false admission. Exit 0 when the
     /// gate admits no A/A pair, 1 when it admits one, 2 the tool could not do its job.
     ///
+    /// Make the runs by scoring the unchanged skill again on the holdout (another seed,
+    /// another day, the answer cache off: cached copies of one answer never flip and
+    /// make the eval look quieter than it is). Read the result as: an admitted A/A pair
+    /// means the gate cannot be trusted on these runs (a cache, an order effect, a
+    /// drifting model); a detectable shift larger than the gains you hope for means the
+    /// holdout is too small to decide on them; the flipping items are where the noise is.
+    ///
     /// Example: evogate calibrate --runs runs/a1-scores.csv runs/a2-scores.csv
     /// --placebo runs/placebo-scores.csv --report-dir reports/calibrate
     Calibrate(CalibrateArgs),

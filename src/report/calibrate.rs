@@ -21,6 +21,9 @@ pub(crate) const SCHEMA: &str = "evogate/calibrate/v1";
 /// Items listed in the Markdown's table of flipping items (the JSON lists all).
 pub(crate) const SHOWN_ITEMS: usize = 25;
 
+/// Flipping items listed in the text output.
+pub(crate) const SHOWN_TEXT_ITEMS: usize = 10;
+
 /// One run: a scores file, or one repeat of a file that holds repeats.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) struct Run {
@@ -146,6 +149,37 @@ pub(crate) fn text(report: &CalibrationReport) -> String {
             percent(s.share_that_flip),
             rate(s.flip_rate)
         );
+    }
+    let flipping: Vec<_> = f
+        .per_item
+        .iter()
+        .filter(|i| i.differing_pairs > 0)
+        .collect();
+    if !flipping.is_empty() {
+        let _ = writeln!(
+            out,
+            "items:      {}",
+            if flipping.len() > SHOWN_TEXT_ITEMS {
+                format!(
+                    "the {SHOWN_TEXT_ITEMS} of {} flipping items with the highest flip rate (all in the JSON)",
+                    flipping.len()
+                )
+            } else {
+                "the items that flip, highest flip rate first".to_string()
+            }
+        );
+        for item in flipping.iter().take(SHOWN_TEXT_ITEMS) {
+            let _ = writeln!(
+                out,
+                "  {:<24} flip rate {}{}",
+                plain(&item.task_id),
+                rate(item.flip_rate),
+                item.runs_correct.map_or_else(
+                    || format!(", mean score {}", rate(item.mean_score)),
+                    |c| format!(", right in {c} of {} runs", f.runs)
+                )
+            );
+        }
     }
     let _ = writeln!(out, "noise:      {}", noise_words(report));
     let _ = writeln!(out, "pairs:");

@@ -269,6 +269,14 @@ fn text_and_markdown_say_the_same_and_the_report_folder_holds_both_files() {
         "{}",
         text.stdout
     );
+    // The flipping items by name, as in the Markdown's table.
+    assert!(
+        text.stdout.contains(
+            "items:      the items that flip, highest flip rate first\n  x1                       flip rate 0.6667, right in 2 of 3 runs\n  x2                       flip rate 0.6667, right in 1 of 3 runs\nnoise:"
+        ),
+        "{}",
+        text.stdout
+    );
     let mut with_dir = args.to_vec();
     with_dir.extend(["--format", "markdown", "--report-dir", "cal"]);
     let md = calibrate(dir.path(), &with_dir);
