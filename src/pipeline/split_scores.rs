@@ -12,14 +12,13 @@ use std::path::{Path, PathBuf};
 
 use super::outcome::{CommandOutcome, Status, Write};
 use super::read_file;
-use super::split::{entries, holdout_power, tasks_csv};
+use super::split::{entries, folder_files, holdout_power, tasks_csv};
 use crate::alpha::Alpha;
-use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
 use crate::import::record::companion_path;
 use crate::report::split::summary;
 use crate::split::manifest::{FileDigest, MANIFEST_SCHEMA, Manifest};
-use crate::split::{SPLIT_NAMES, SplitRequest, build_splits};
+use crate::split::{SplitRequest, build_splits};
 use crate::table::Table;
 use crate::task::Task;
 
@@ -65,15 +64,7 @@ pub(crate) fn run(settings: &ScoresSplit, out: &Path) -> anyhow::Result<CommandO
         splits: entries(&splits, &csvs),
         holdout_power: holdout_power(splits.parts[2].len(), settings.alpha.get())?,
     };
-    let mut files: Vec<FileToWrite> = SPLIT_NAMES
-        .iter()
-        .zip(&csvs)
-        .map(|(name, csv)| FileToWrite::new(out.join(format!("{name}.csv")), csv.as_bytes()))
-        .collect();
-    files.push(FileToWrite::new(
-        out.join("manifest.json"),
-        crate::report::json::document(&manifest)?,
-    ));
+    let files = folder_files(out, &csvs, &manifest)?;
     let mut outcome = CommandOutcome::new(Status::Success, summary(&manifest, out));
     outcome.writes.push(Write::Folder {
         dir: out.to_path_buf(),
