@@ -20,6 +20,7 @@ mod power;
 mod readme;
 mod repeat;
 mod repeats_admit;
+mod repeats_holdout;
 mod report_columns;
 mod score;
 mod sequential;
