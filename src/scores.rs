@@ -1,7 +1,7 @@
 //! Scores files as `admit` reads them: `task_id` and `score` are required; `correct`,
-//! `group`, `feedback`, `answered` and the strata column are used when present. Every
-//! value is checked once here (score finite and in [0, 1], `correct` and `answered` 0
-//! or 1, one row per task),
+//! `group`, `feedback`, `answered`, `outcome` and the strata column are used when
+//! present. Every value is checked once here (score finite and in [0, 1], `correct` and
+//! `answered` 0 or 1, `outcome` one of the grader's outcomes, one row per task),
 //! so the admission core can trust what it is given. The file is streamed: each checked
 //! row is handed to a [`Sink`] (the pairing keeps what it needs), and nothing else of
 //! it is held.
@@ -23,6 +23,66 @@ pub(crate) const CORRECT_COLUMN: &str = "correct";
 pub(crate) const GROUP_COLUMN: &str = "group";
 /// The grader's one-line feedback.
 pub(crate) const FEEDBACK_COLUMN: &str = "feedback";
+
+/// The grader's outcome for the task, one of [`ScoredOutcome`]'s names; `score` writes
+/// it after `score`. Files without it (older ones, imported ones) are read as before.
+pub(crate) const OUTCOME_COLUMN: &str = "outcome";
+
+/// The outcome `score --allow-missing` writes for a task with no output, or an error
+/// instead of one.
+pub(crate) const UNANSWERED: &str = "unanswered";
+
+/// What a task's answer amounted to, as a scores file's `outcome` column says: the
+/// grader's outcome (`crate::verify::Outcome`'s names), or `unanswered`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum ScoredOutcome {
+    /// The expected answer alone.
+    Right,
+    /// The expected answer among others.
+    Hedged,
+    /// Partial credit.
+    Partial,
+    /// Only other answers.
+    Wrong,
+    /// Nothing the grader could read as an answer.
+    Invalid,
+    /// A refusal, or "I don't know".
+    Abstained,
+    /// No output, or an error instead of one (`score --allow-missing`).
+    Unanswered,
+}
+
+impl ScoredOutcome {
+    /// Every outcome, in the order reports list them.
+    pub(crate) const ALL: [ScoredOutcome; 7] = [
+        ScoredOutcome::Right,
+        ScoredOutcome::Hedged,
+        ScoredOutcome::Partial,
+        ScoredOutcome::Wrong,
+        ScoredOutcome::Invalid,
+        ScoredOutcome::Abstained,
+        ScoredOutcome::Unanswered,
+    ];
+
+    /// The name in the `outcome` column: `right`, `hedged`, `partial`, `wrong`,
+    /// `invalid`, `abstained` or `unanswered`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            ScoredOutcome::Right => "right",
+            ScoredOutcome::Hedged => "hedged",
+            ScoredOutcome::Partial => "partial",
+            ScoredOutcome::Wrong => "wrong",
+            ScoredOutcome::Invalid => "invalid",
+            ScoredOutcome::Abstained => "abstained",
+            ScoredOutcome::Unanswered => UNANSWERED,
+        }
+    }
+
+    /// The outcome named `name`, if any.
+    pub(crate) fn parse(name: &str) -> Option<ScoredOutcome> {
+        ScoredOutcome::ALL.into_iter().find(|o| o.name() == name)
+    }
+}
 
 /// The column `score --allow-missing` adds after [`crate::grading::SCORE_COLUMNS`]: 1 for a task that
 /// was answered, 0 for one with no output or an error instead of one.
@@ -47,6 +107,8 @@ pub(crate) struct Values<'a> {
     /// Whether the task was answered, when the file has the `answered` column that
     /// `score --allow-missing` writes (0 for no output, or an error instead of one).
     pub answered: Option<bool>,
+    /// The grader's outcome, when the file has an `outcome` column.
+    pub outcome: Option<ScoredOutcome>,
 }
 
 /// Where the rows of a scores file go. The reader calls [`Sink::claim`] with each
@@ -111,6 +173,8 @@ pub(crate) struct Shape {
     pub has_stratum: bool,
     /// Whether it has an `answered` column.
     pub has_answered: bool,
+    /// Whether it has an `outcome` column.
+    pub has_outcome: bool,
 }
 
 /// The columns `admit` uses.
@@ -122,6 +186,7 @@ struct Columns {
     group: Option<usize>,
     feedback: Option<usize>,
     answered: Option<usize>,
+    outcome: Option<usize>,
 }
 
 /// Reads a scores file from a stream into `sink`, one row at a time. `source` names it
@@ -161,6 +226,7 @@ pub(crate) fn read_score_rows<S: Sink>(
         group: column(&headers, GROUP_COLUMN),
         feedback: column(&headers, FEEDBACK_COLUMN),
         answered: column(&headers, ANSWERED_COLUMN),
+        outcome: column(&headers, OUTCOME_COLUMN),
     };
     let mut rows = 0;
     // The first row that failed, its task when it has one, and why.
@@ -213,10 +279,14 @@ pub(crate) fn read_score_rows<S: Sink>(
                 Some(c) => Some(parse_answered(source, line, task_id, row.field(c))?),
                 None => None,
             };
-            Ok((value, correct, answered))
+            let outcome = match columns.outcome {
+                Some(c) => Some(parse_outcome(source, line, task_id, row.field(c))?),
+                None => None,
+            };
+            Ok((value, correct, answered, outcome))
         });
         match checked {
-            Ok((score, correct, answered)) => sink.fill(
+            Ok((score, correct, answered, outcome)) => sink.fill(
                 slot,
                 &Values {
                     line,
@@ -226,6 +296,7 @@ pub(crate) fn read_score_rows<S: Sink>(
                     group: columns.group.map(|c| trim(row.field(c))),
                     feedback: columns.feedback.map(|c| row.field(c)),
                     answered,
+                    outcome,
                 },
             ),
             Err(error) => failure = Some((line, Some(task_id.to_string()), error)),
@@ -252,6 +323,7 @@ pub(crate) fn read_score_rows<S: Sink>(
         has_correct: columns.correct.is_some(),
         has_stratum: columns.stratum.is_some(),
         has_answered: columns.answered.is_some(),
+        has_outcome: columns.outcome.is_some(),
     };
     Ok(shape)
 }
@@ -331,6 +403,27 @@ fn parse_answered(source: &str, line: u64, task_id: &str, text: &str) -> Result<
             ),
         )),
     }
+}
+
+/// `outcome` as `score` writes it: one of [`ScoredOutcome`]'s names.
+fn parse_outcome(
+    source: &str,
+    line: u64,
+    task_id: &str,
+    text: &str,
+) -> Result<ScoredOutcome, InputError> {
+    let text = trim(text);
+    ScoredOutcome::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = ScoredOutcome::ALL.iter().map(|o| o.name()).collect();
+        InputError::invalid(
+            source,
+            line,
+            format!(
+                "task `{task_id}`: outcome `{text}` is not one of {}; give the grader's outcome, or rename a column of your own called `outcome`",
+                names.join(", ")
+            ),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -291,7 +291,10 @@ def admit(
 
 class Grade(dict):
     """One output's grade: a dict with attribute access to ``score``, ``correct``,
-    ``correctness``, ``composite`` and ``feedback``.
+    ``correctness``, ``composite``, ``outcome`` and ``feedback``. ``outcome`` says what
+    the answer amounts to: ``right``, ``hedged``, ``partial``, ``wrong``, ``invalid``
+    (nothing the verifier can read as an answer) or ``abstained`` (a refusal or "I don't
+    know"), as docs/grading.md defines them.
 
     Example::
 
@@ -503,14 +506,26 @@ _GRADER_FLAGS = {"truth": "truth", "verifier": "verifier"}
 
 
 class _Feedback:
-    """``score`` and ``feedback`` for GEPA, when dspy is not importable."""
+    """``score``, ``feedback`` and ``outcome`` for GEPA, when dspy is not importable."""
 
-    def __init__(self, score: float, feedback: str):
+    def __init__(self, score: float, feedback: str, outcome: Optional[str]):
         self.score = score
         self.feedback = feedback
+        self.outcome = outcome
 
     def __repr__(self) -> str:
-        return f"Prediction(score={self.score!r}, feedback={self.feedback!r})"
+        return (
+            f"Prediction(score={self.score!r}, feedback={self.feedback!r}, "
+            f"outcome={self.outcome!r})"
+        )
+
+
+def _feedback_with_outcome(grade: Grade) -> str:
+    """The grade's feedback with its outcome after it, ``expected 24, response said 36
+    (outcome: wrong)``, so the reflecting model reads an answer that gave none
+    (``invalid``, ``abstained``) apart from a wrong one."""
+    outcome = grade.get("outcome")
+    return grade.feedback if outcome is None else f"{grade.feedback} (outcome: {outcome})"
 
 
 def dspy_metric(
@@ -521,8 +536,10 @@ def dspy_metric(
     ``task_id`` names the example's field holding the task id, or is a function of
     the example; ``output`` names the prediction's field holding the answer. The metric
     returns the score, and, when GEPA asks for feedback (``pred_name`` or
-    ``pred_trace`` given), an object with ``score`` and ``feedback``
-    (``dspy.Prediction`` when dspy is importable).
+    ``pred_trace`` given), an object with ``score``, ``feedback`` and ``outcome``
+    (``dspy.Prediction`` when dspy is importable), the feedback ending with the outcome
+    (``... (outcome: abstained)``) so that an answer that gave none is read apart from
+    a wrong one.
 
     Example::
 
@@ -544,9 +561,13 @@ def dspy_metric(
         try:
             import dspy  # noqa: PLC0415 - imported only when present
 
-            return dspy.Prediction(score=grade.score, feedback=grade.feedback)
+            return dspy.Prediction(
+                score=grade.score,
+                feedback=_feedback_with_outcome(grade),
+                outcome=grade.get("outcome"),
+            )
         except ImportError:
-            return _Feedback(grade.score, grade.feedback)
+            return _Feedback(grade.score, _feedback_with_outcome(grade), grade.get("outcome"))
 
     return metric
 

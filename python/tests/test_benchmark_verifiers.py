@@ -44,10 +44,12 @@ def test_grader_grades_every_shipped_output_as_score_does(verifier, tmp_path):
             assert abs(grade.score - float(row["score"])) < 1e-4
             assert grade.correct == (row["correct"] == "1")
             assert grade.feedback == row["feedback"]
-            outcomes.add(grade.correctness)
+            assert grade.outcome == row["outcome"]
+            outcomes.add(grade.outcome)
     assert not expected
-    # The shipped outputs show right, hedged and wrong-or-absent grades.
-    assert {0.0, 0.5, 1.0} <= outcomes
+    # The shipped outputs show every outcome (numeric gives no partial credit).
+    assert outcomes >= {"right", "hedged", "wrong", "invalid", "abstained"}
+    assert ("partial" in outcomes) == (verifier == "short")
 
 
 def test_dspy_metric_scores_an_aime_answer_and_names_the_expected_number():
@@ -55,10 +57,16 @@ def test_dspy_metric_scores_an_aime_answer_and_names_the_expected_number():
         metric = evogate.dspy_metric(grader, task_id="task_id")
         example = {"task_id": "divisors:aime"}
         assert metric(example, {"answer": "360 = 2^3 * 3^2 * 5, so (3+1)(2+1)(1+1) = 24"}) == 1.0
-        assert metric(example, {"answer": "#### 24 36"}) == 0.75
+        # A hedge between two earns half, the mean of the two answers alone.
+        assert metric(example, {"answer": "#### 24 36"}) == 0.5
         feedback = metric(example, {"answer": "\\boxed{36}"}, None, "predict", [])
         assert feedback.score == 0.0
-        assert feedback.feedback == "expected 24, response said 36"
+        assert feedback.feedback == "expected 24, response said 36 (outcome: wrong)"
+        assert feedback.outcome == "wrong"
+        # A refusal is told from a wrong answer, in the feedback GEPA reads.
+        refused = metric(example, {"answer": "I don't know."}, None, "predict", [])
+        assert (refused.score, refused.outcome) == (0.0, "abstained")
+        assert refused.feedback.endswith("(outcome: abstained)")
 
 
 def test_grader_with_the_choice_and_short_verifiers():

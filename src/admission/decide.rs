@@ -43,6 +43,9 @@ pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
     };
     let mut admission = decide_with(&summary, config, rows);
     admission.losses = super::losses::largest_losses(pairs);
+    let (baseline, candidate) = super::outcomes::count(pairs);
+    admission.baseline.outcomes = baseline;
+    admission.candidate.outcomes = candidate;
     admission
 }
 
@@ -216,10 +219,12 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
         baseline: ArmSummary {
             mean: overall.baseline_mean,
             correct: overall.correct.map(|c| c.0),
+            outcomes: None,
         },
         candidate: ArmSummary {
             mean: overall.candidate_mean,
             correct: overall.correct.map(|c| c.1),
+            outcomes: None,
         },
         min_discordant: k,
         min_detectable_shift_80_power: detectable_overall.map(|d| d.0),

@@ -19,6 +19,7 @@ pub mod holdout;
 pub(crate) mod join;
 pub(crate) mod losses;
 mod notes;
+pub(crate) mod outcomes;
 pub(crate) mod pairing;
 pub(crate) mod repeats;
 pub(crate) mod sufficient;
@@ -37,6 +38,7 @@ pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
 pub use notes::stratum_note;
+pub use outcomes::OutcomeCounts;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataChoice, StrataRequest, TaskList};
 pub use sufficient::Statistics;
 
@@ -145,6 +147,13 @@ pub struct ArmSummary {
     pub mean: f64,
     /// Tasks graded correct, when both files carry `correct`.
     pub correct: Option<u64>,
+    /// How many of the pairs' answers came to each outcome (right, hedged, partial,
+    /// wrong, invalid, abstained, unanswered), when the arm's file has the `outcome`
+    /// column that `score` writes; left out of the JSON otherwise. So a reviewer sees a
+    /// candidate that answers less (invalid, abstained) apart from one that answers
+    /// worse (wrong).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcomes: Option<OutcomeCounts>,
 }
 
 /// A paired difference (candidate − baseline) with its two-sided interval.

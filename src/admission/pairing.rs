@@ -12,6 +12,7 @@ use thiserror::Error;
 
 use crate::base::arena::{Text, Texts};
 use crate::error::InputError;
+use crate::scores::ScoredOutcome;
 use crate::table::Table;
 
 /// How many missing tasks an error names before it stops.
@@ -34,6 +35,8 @@ pub struct Side {
     /// The grader's feedback (untrusted text), read through [`Pairs::feedback`]; kept
     /// only where a report shows it.
     pub(super) feedback: Option<Text>,
+    /// The grader's outcome, when the file has an `outcome` column.
+    pub(crate) outcome: Option<ScoredOutcome>,
 }
 
 /// One task scored in both files. Its strings are read through [`Pairs`].
@@ -90,6 +93,10 @@ pub struct Pairs {
     pub baseline_has_answered: bool,
     /// Whether the candidate file has an `answered` column.
     pub candidate_has_answered: bool,
+    /// Whether the baseline file has an `outcome` column.
+    pub baseline_has_outcome: bool,
+    /// Whether the candidate file has an `outcome` column.
+    pub candidate_has_outcome: bool,
     /// The strata column, when the pairs are stratified.
     pub strata_column: Option<String>,
     /// The baseline file as given.
@@ -103,8 +110,8 @@ pub struct Pairs {
 impl PartialEq for Pairs {
     fn eq(&self, other: &Pairs) -> bool {
         let same_side = |x: &Side, y: &Side| {
-            (x.line, x.score.to_bits(), x.correct, x.answered)
-                == (y.line, y.score.to_bits(), y.correct, y.answered)
+            (x.line, x.score.to_bits(), x.correct, x.answered, x.outcome)
+                == (y.line, y.score.to_bits(), y.correct, y.answered, y.outcome)
                 && self.feedback(x) == other.feedback(y)
         };
         let same_pair = |x: &Pair, y: &Pair| {
@@ -126,12 +133,16 @@ impl PartialEq for Pairs {
                 self.candidate_has_correct,
                 self.baseline_has_answered,
                 self.candidate_has_answered,
+                self.baseline_has_outcome,
+                self.candidate_has_outcome,
             ) == (
                 other.both_correct,
                 other.baseline_has_correct,
                 other.candidate_has_correct,
                 other.baseline_has_answered,
                 other.candidate_has_answered,
+                other.baseline_has_outcome,
+                other.candidate_has_outcome,
             )
             && (
                 &self.strata_column,

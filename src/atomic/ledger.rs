@@ -279,11 +279,18 @@ impl<'a> Locked<'a> {
         line.push_str(&serde_json::to_string(record).context("cannot serialise the record")?);
         line.push('\n');
         let context = || format!("`{}`: cannot append to the ledger", self.path.display());
+        // A SIGINT or SIGTERM waits for the append, so no signal tears a record.
+        let _section = super::gate::section();
         if let Tail::Torn { start, .. } = self.tail {
             self.file.set_len(start as u64).with_context(context)?;
         }
         write(&mut self.file, line.as_bytes()).with_context(context)?;
         self.file.sync_data().with_context(context)?;
+        super::gate::recorded(format!(
+            "attempt {} was recorded in `{}`",
+            record.attempt,
+            self.path.display()
+        ));
         Ok(())
     }
 }

@@ -16,7 +16,9 @@ use crate::split::{Cases, SplitRequest};
 /// Runs `split`.
 pub(crate) fn run(args: SplitArgs) -> anyhow::Result<Printout> {
     if let Some(files) = &args.check {
-        return Effects::default().finish(split::run_check(files)?);
+        // Declared as inputs: what a killed run left beside them is cleared first.
+        let effects = Effects::default().inputs("--check", files);
+        return effects.finish(split::run_check(files)?);
     }
     let request = SplitRequest {
         seed: args.seed,

@@ -29,7 +29,8 @@ use crate::base::csv::{Cell, CsvWriter};
 use crate::error::InputError;
 use crate::outputs::{OutputRef, OutputsReader};
 use crate::scores::{
-    ANSWERED_COLUMN, CORRECT_COLUMN, FEEDBACK_COLUMN, GROUP_COLUMN, SCORE_COLUMN, TASK_ID_COLUMN,
+    ANSWERED_COLUMN, CORRECT_COLUMN, FEEDBACK_COLUMN, GROUP_COLUMN, OUTCOME_COLUMN, SCORE_COLUMN,
+    TASK_ID_COLUMN, UNANSWERED,
 };
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
@@ -37,7 +38,7 @@ use crate::task::{TASK_COLUMNS, task_id};
 use crate::verify::Verifier;
 
 /// The columns `score` writes, before any extra columns carried from the tasks file.
-pub(crate) const SCORE_COLUMNS: [&str; 8] = [
+pub(crate) const SCORE_COLUMNS: [&str; 9] = [
     TASK_ID_COLUMN,
     GROUP_COLUMN,
     "kind",
@@ -45,6 +46,7 @@ pub(crate) const SCORE_COLUMNS: [&str; 8] = [
     "correctness",
     "composite",
     SCORE_COLUMN,
+    OUTCOME_COLUMN,
     FEEDBACK_COLUMN,
 ];
 
@@ -407,6 +409,10 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
         csv.number(grade.correctness);
         csv.number(grade.composite);
         csv.number(grade.score);
+        csv.cell(Cell::Trusted(match unanswered {
+            Some(_) => UNANSWERED,
+            None => grade.outcome.name(),
+        }));
         csv.cell(Cell::Text(&grade.feedback));
         if answered {
             csv.cell(Cell::Trusted(if unanswered.is_none() { "1" } else { "0" }));

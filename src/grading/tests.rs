@@ -197,6 +197,13 @@ mod naive_grade {
                 Cell::Text(row.kind),
             ]);
             cells.extend(numbers.iter().map(|n| Cell::Trusted(n)));
+            // Changed since: the outcome, `unanswered` for a task with no output.
+            let unanswered = grade.feedback.starts_with("unanswered:");
+            cells.push(Cell::Trusted(if unanswered {
+                "unanswered"
+            } else {
+                grade.outcome.name()
+            }));
             cells.push(Cell::Text(&grade.feedback));
             cells.extend(row.extra.iter().map(|e| Cell::Text(e)));
             csv.row(&cells);

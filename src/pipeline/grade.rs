@@ -76,6 +76,7 @@ fn grade_line(verifier: &dyn Verifier, line: &str) -> Result<Value, String> {
         "correct": grade.correct,
         "correctness": grade.correctness,
         "composite": grade.composite,
+        "outcome": grade.outcome.name(),
         "feedback": grade.feedback,
     }))
 }

@@ -8,7 +8,9 @@ use std::fmt::Write;
 use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
 use crate::admission::SHOWN_LOSSES;
-use crate::admission::{Check, Criterion, Delta, TestMethod, TestName, TestedMetric};
+use crate::admission::{
+    Check, Criterion, Delta, OutcomeCounts, TestMethod, TestName, TestedMetric,
+};
 use crate::base::numbers::{number, p_value, shift, signed};
 
 /// What the design effect is, said where it is printed.
@@ -128,6 +130,31 @@ fn arms_table(md: &mut String, report: &Report) {
         }
         _ => mean(md, "mean score (the tested metric)"),
     }
+    for (name, baseline, candidate) in outcome_rows(report) {
+        let _ = writeln!(
+            md,
+            "| outcome {name} (not tested) | {baseline} | {candidate} |"
+        );
+    }
+}
+
+/// The outcomes either arm's answers came to, each with its count in both arms (`-`
+/// for an arm whose file has no `outcome` column): the rows of the arms table.
+fn outcome_rows(report: &Report) -> Vec<(&'static str, String, String)> {
+    let a = &report.admission;
+    let each = |arm: &Option<OutcomeCounts>| arm.as_ref().map(OutcomeCounts::each);
+    let (baseline, candidate) = (each(&a.baseline.outcomes), each(&a.candidate.outcomes));
+    let shown = |arm: Option<[(&str, u64); 7]>, at: usize| {
+        arm.map_or("-".to_string(), |counts| counts[at].1.to_string())
+    };
+    let count = |arm: Option<[(&str, u64); 7]>, at: usize| arm.map_or(0, |counts| counts[at].1);
+    OutcomeCounts::default()
+        .each()
+        .iter()
+        .enumerate()
+        .filter(|&(at, _)| count(baseline, at) + count(candidate, at) > 0)
+        .map(|(at, (name, _))| (*name, shown(baseline, at), shown(candidate, at)))
+        .collect()
 }
 
 /// The per-stratum table in the test's metric, with a `margin` column under

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use super::Report;
 use super::escape::plain;
 use super::markdown::{interval, interval_note, test_words};
-use crate::admission::{Check, Verdict};
+use crate::admission::{Check, OutcomeCounts, Verdict};
 use crate::base::numbers::{count, number, p_value, shift, signed};
 
 /// Renders the report as plain text.
@@ -65,6 +65,31 @@ pub(crate) fn render(report: &Report) -> String {
         signed(report.admission.candidate.mean),
         correct(report.admission.candidate.correct)
     );
+    let outcomes = |arm: &Option<OutcomeCounts>| {
+        arm.as_ref()
+            .map_or("no outcome column".to_string(), |counts| {
+                let named: Vec<String> = counts
+                    .each()
+                    .iter()
+                    .filter(|(_, count)| *count > 0)
+                    .map(|(name, count)| format!("{count} {name}"))
+                    .collect();
+                if named.is_empty() {
+                    "no tasks".to_string()
+                } else {
+                    named.join(", ")
+                }
+            })
+    };
+    if report.admission.baseline.outcomes.is_some() || report.admission.candidate.outcomes.is_some()
+    {
+        let _ = writeln!(
+            text,
+            "outcomes:   baseline {}; candidate {}",
+            outcomes(&report.admission.baseline.outcomes),
+            outcomes(&report.admission.candidate.outcomes)
+        );
+    }
     if let Some(d) = report.admission.discordant {
         let _ = writeln!(
             text,

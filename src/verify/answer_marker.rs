@@ -1,7 +1,8 @@
 //! Where the benchmark verifiers (`numeric`, `choice`, `short`) read an output's final
-//! answer: after its last answer phrases (`Answer:`, "the answer is", `**Answer**:`),
-//! on the first non-blank line there, up to the end of its first sentence. One place
-//! for the phrase pattern and the cuts, so that the three read answers alike.
+//! answer: after its last answer phrases (`Answer:`, "the answer is", `**Answer**:`,
+//! or another language's `Respuesta:`, `答案：`, `정답:` ...), on the first non-blank
+//! line there, up to the end of its first sentence. One place for the phrase pattern
+//! and the cuts, so that the three read answers alike.
 
 use regex::Regex;
 
@@ -9,10 +10,19 @@ use regex::Regex;
 /// linear in the output on any input (a line of a million phrases).
 pub(crate) const MOST_MARKERS: usize = 8;
 
+/// The answer phrases of other languages, each followed by a colon: the 41 of
+/// simple-evals' `MULTILINGUAL_ANSWER_REGEXES` (openai/simple-evals, `common.py`), which
+/// its multilingual MMLU reads; written once each (its list repeats some, and its
+/// full-width colons and the zero-width spaces after its second `Answer:` are folded
+/// away before reading, `reading::fold`). Matched case-insensitively, not only at a word
+/// start: Chinese and Japanese write no spaces between words.
+const OTHER_LANGUAGES: &str = "Antwort|Respuesta|Risposta|R\u{e9}ponse|Resposta|Jawaban|Jibu|Idahun|\u{cc}d\u{e1}h\u{f9}n|Id\u{e1}h\u{f9}n|A\u{300}m\u{1ecd}\u{300}na\u{300}|\u{c0}d\u{e1}h\u{f9}n|A\u{300}nu\u{301}go\u{323}|\u{c0}\u{1e63}\u{e0}y\u{e0}n|\u{989}\u{9a4}\u{9cd}\u{9a4}\u{9b0}|\u{909}\u{924}\u{94d}\u{924}\u{930}|\u{b2f5}\u{bcc0}|\u{c815}\u{b2f5}|\u{b2f5}|\u{7b54}\u{6848}|\u{7b54}\u{590d}|\u{7b54}\u{66f0}|\u{7b54}\u{3048}|\u{56de}\u{7b54}|\u{89e3}\u{7b54}|\u{7b54}|\u{627}\u{644}\u{625}\u{62c}\u{627}\u{628}\u{629} \u{627}\u{644}\u{646}\u{647}\u{627}\u{626}\u{64a}\u{629}|\u{627}\u{644}\u{625}\u{62c}\u{627}\u{628}\u{629} \u{627}\u{644}\u{635}\u{62d}\u{64a}\u{62d}\u{629} \u{647}\u{64a}|\u{627}\u{644}\u{625}\u{62c}\u{627}\u{628}\u{629} \u{627}\u{644}\u{635}\u{62d}\u{64a}\u{62d}\u{629}|\u{627}\u{644}\u{625}\u{62c}\u{627}\u{628}\u{629} \u{647}\u{64a}|\u{627}\u{644}\u{62c}\u{648}\u{627}\u{628} \u{627}\u{644}\u{646}\u{647}\u{627}\u{626}\u{64a}|\u{627}\u{644}\u{625}\u{62c}\u{627}\u{628}\u{629}|\u{627}\u{644}\u{62c}\u{648}\u{627}\u{628}|\u{625}\u{62c}\u{627}\u{628}\u{629}";
+
 /// The answer phrases on `nouns` (`answer`, or `answer|choice|option`), case-insensitive:
 /// the noun, any Markdown emphasis closing it, then `is`, `:` or `=`, or with `modal`
 /// also `would be`, `will be` and `should be`; `also` adds whole alternatives
-/// (`I choose`).
+/// (`I choose`). Every verifier also reads the phrases of [`OTHER_LANGUAGES`] and
+/// Bengali's `উত্তরঃ` (whose visarga is its colon).
 pub(crate) fn marker(nouns: &str, modal: bool, also: &str) -> Regex {
     let verbs = if modal {
         r"is\b|would be\b|will be\b|should be\b"
@@ -24,7 +34,9 @@ pub(crate) fn marker(nouns: &str, modal: bool, also: &str) -> Regex {
     } else {
         nouns.to_string()
     };
-    Regex::new(&format!(r"(?i)\b{noun}\b[*_]*\s*(?:{verbs}|[:=]){also}"))
+    Regex::new(&format!(
+        r"(?i)\b{noun}\b[*_]*\s*(?:{verbs}|[:=]){also}|(?:{OTHER_LANGUAGES})\s*:|\u{{989}}\u{{9a4}}\u{{9cd}}\u{{9a4}}\u{{9b0}}\u{{983}}"
+    ))
         .expect("the marker pattern is valid")
 }
 

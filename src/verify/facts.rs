@@ -194,7 +194,7 @@ impl Verifier for FactsVerifier {
         let (outcome, feedback) = match (expected, others.is_empty()) {
             (true, true) => (Outcome::Right, format!("correct answer {shown}")),
             (true, false) => (
-                Outcome::Hedged,
+                Outcome::Hedged(1 + others.len()),
                 format!(
                     "hedged: {shown} among {shown}, {}; give one answer",
                     others.join(", ")
@@ -205,7 +205,7 @@ impl Verifier for FactsVerifier {
                 format!("expected {shown}, response said {}", others.join(", ")),
             ),
             (false, true) => (
-                Outcome::Absent,
+                Outcome::nothing(output),
                 format!("no accepted answer found; expected {shown}"),
             ),
         };

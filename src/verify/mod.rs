@@ -11,6 +11,7 @@ pub(crate) mod flat;
 pub mod normalize;
 pub(crate) mod numeric;
 pub(crate) mod one_answer;
+pub(crate) mod reading;
 pub(crate) mod short;
 
 use crate::error::InputError;
@@ -24,13 +25,17 @@ use crate::task::Task;
 pub struct Grade {
     /// The ground truth's verdict: exactly right (correctness 1).
     pub correct: bool,
-    /// In [0, 1]: 1 right, 0.5 a hedge that includes the right answer, partial credit
-    /// where the verifier gives it, 0 wrong or absent.
+    /// In [0, 1]: 1 right, 1/k a hedge among k answers that includes the right one,
+    /// partial credit where the verifier gives it, 0 wrong or no answer.
     pub correctness: f64,
     /// The shaped score for an optimizer, in [0, 1].
     pub composite: f64,
-    /// The admission score: `composite` when `correctness > 0`, else 0.
+    /// The admission score: correctness × (0.8 + 0.2·conciseness), the composite the
+    /// answer would have were it right, scaled by its correctness; 0 unless
+    /// correctness > 0.
     pub score: f64,
+    /// What the answer amounts to: right, hedged, partial, wrong, invalid or abstained.
+    pub outcome: Outcome,
     /// One line an optimizer can act on; always names the expected value.
     pub feedback: String,
 }
@@ -40,14 +45,55 @@ pub struct Grade {
 pub enum Outcome {
     /// Exactly one candidate, the expected one: correctness 1.
     Right,
-    /// The expected one among several: correctness 0.5.
-    Hedged,
+    /// The expected one among this many distinct candidates (two or more): correctness
+    /// 1/k, the mean of what the k answers alone would earn.
+    Hedged(usize),
     /// Only candidates other than the expected: correctness 0, well-formed.
     Wrong,
-    /// Partial credit (titles): correctness is the share given, well-formed.
+    /// Partial credit: correctness is the share given, well-formed.
     Partial(f64),
-    /// No candidate at all: correctness 0, not well-formed.
-    Absent,
+    /// Nothing the verifier can read as an answer (no candidate, an expression where a
+    /// number is asked for, a list too long to be a choice): correctness 0, not
+    /// well-formed.
+    Invalid,
+    /// A refusal or "I don't know", and no answer besides: correctness 0, not
+    /// well-formed.
+    Abstained,
+}
+
+impl Outcome {
+    /// The outcome's name in grades, scores files and reports: `right`, `hedged`,
+    /// `partial`, `wrong`, `invalid` or `abstained`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Right => "right",
+            Outcome::Hedged(_) => "hedged",
+            Outcome::Wrong => "wrong",
+            Outcome::Partial(_) => "partial",
+            Outcome::Invalid => "invalid",
+            Outcome::Abstained => "abstained",
+        }
+    }
+
+    /// This outcome, except that no answer ([`Outcome::Invalid`]) in an `output` that
+    /// refuses is [`Outcome::Abstained`].
+    pub fn or_refusal(self, output: &str) -> Outcome {
+        match self {
+            Outcome::Invalid => Outcome::nothing(output),
+            other => other,
+        }
+    }
+
+    /// No answer found in `output`: [`Outcome::Abstained`] when it refuses (`I don't
+    /// know`, `I won't say`, `not sure`: the shared reading's refusals), else
+    /// [`Outcome::Invalid`].
+    pub fn nothing(output: &str) -> Outcome {
+        if reading::refuses(output) {
+            Outcome::Abstained
+        } else {
+            Outcome::Invalid
+        }
+    }
 }
 
 /// Answers up to this many characters are fully concise.
@@ -58,15 +104,16 @@ pub const VERBOSE_CHARS: usize = 4000;
 /// Scores an outcome: conciseness 1 up to [`CONCISE_CHARS`], 0 from
 /// [`VERBOSE_CHARS`], linear between, and 0 when nothing was answered; composite =
 /// 0.5·correctness + 0.3·well-formed + 0.2·conciseness clamped to [0, 1]; score =
-/// composite when correctness > 0, else 0, so a confidently wrong answer earns nothing
-/// for admission; correct exactly when correctness is 1.
+/// correctness × (0.8 + 0.2·conciseness), so the format terms scale the credit and
+/// never add to it: a confidently wrong answer earns nothing for admission, and a
+/// hedge among k earns at most 1/k; correct exactly when correctness is 1.
 pub fn shape(outcome: Outcome, output: &str, feedback: String) -> Grade {
     let (correctness, well_formed) = match outcome {
         Outcome::Right => (1.0, 1.0),
-        Outcome::Hedged => (0.5, 1.0),
+        Outcome::Hedged(k) => (1.0 / k.max(1) as f64, 1.0),
         Outcome::Wrong => (0.0, 1.0),
         Outcome::Partial(share) if share.is_finite() => (share.clamp(0.0, 1.0), 1.0),
-        Outcome::Partial(_) | Outcome::Absent => (0.0, 0.0),
+        Outcome::Partial(_) | Outcome::Invalid | Outcome::Abstained => (0.0, 0.0),
     };
     // A text has no more characters than bytes, so a short one needs no counting.
     let chars = if output.len() <= CONCISE_CHARS {
@@ -84,11 +131,17 @@ pub fn shape(outcome: Outcome, output: &str, feedback: String) -> Grade {
         (VERBOSE_CHARS - chars) as f64 / (VERBOSE_CHARS - CONCISE_CHARS) as f64
     };
     let composite = (0.5 * correctness + 0.3 * well_formed + 0.2 * conciseness).clamp(0.0, 1.0);
+    let outcome = match outcome {
+        Outcome::Partial(_) if well_formed == 0.0 => Outcome::Invalid,
+        Outcome::Partial(_) if correctness == 0.0 => Outcome::Wrong,
+        other => other,
+    };
     Grade {
         correct: correctness == 1.0,
         correctness,
         composite,
-        score: if correctness > 0.0 { composite } else { 0.0 },
+        score: (correctness * (0.8 + 0.2 * conciseness)).clamp(0.0, 1.0),
+        outcome,
         feedback,
     }
 }
@@ -217,6 +270,9 @@ fn other_layout(name: &str, source: &str, headers: &[String], error: InputError)
 }
 
 #[cfg(test)]
+mod listing;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::task::task_id;
@@ -268,6 +324,71 @@ mod tests {
                     "{} {answer:?}",
                     task.task_id
                 );
+            }
+        }
+    }
+
+    /// Pieces the benchmark verifiers' rules look at, to build hostile outputs from.
+    const PIECES: [&str; 41] = [
+        "42",
+        "-7",
+        "−3",
+        "1,000",
+        "3/4",
+        "1e-400",
+        "10^2",
+        "^",
+        "_",
+        "$",
+        "\\boxed{",
+        "\\sqrt{",
+        "\\frac{1+",
+        "}",
+        "{",
+        "=",
+        "≈",
+        " so ",
+        " not ",
+        "n't ",
+        " because ",
+        " is wrong",
+        " is correct",
+        "Answer: ",
+        "The answer is ",
+        "答案：",
+        "Respuesta: ",
+        "####",
+        "\n",
+        ", ",
+        " or ",
+        "A",
+        "B",
+        "(C)",
+        "Vitamin D",
+        "Ｂ",
+        "\u{200b}",
+        "ب",
+        "I don't know",
+        "Paris",
+        "New York City",
+    ];
+
+    proptest::proptest! {
+        #[test]
+        fn the_benchmark_verifiers_grade_any_text_without_panicking(
+            picks in proptest::collection::vec(0usize..PIECES.len(), 0..40),
+        ) {
+            let output: String = picks.iter().map(|&i| PIECES[i]).collect();
+            for (name, text) in [
+                ("numeric", "group,kind,question,answer\na,k,q,42\n"),
+                ("choice", "group,kind,question,answer,options\na,k,q,B,Vitamin C|Vitamin D|Paris|New York|York City\n"),
+                ("short", "group,kind,question,answer\na,k,q,Paris|New York City\n"),
+            ] {
+                let verifier = build(name, "t.csv", text.as_bytes()).unwrap();
+                let grade = verifier.grade(0, &output);
+                proptest::prop_assert!((0.0..=1.0).contains(&grade.score), "{name} {output:?}");
+                proptest::prop_assert!(grade.score <= grade.correctness + 1e-12, "{name} {output:?}");
+                proptest::prop_assert!((0.0..=1.0).contains(&grade.composite), "{name} {output:?}");
             }
         }
     }

@@ -41,10 +41,14 @@ FLOORS = {
     "math-verify": 0.97,
     "inspect choice() (strings with ANSWER:)": 0.97,
     "lm-eval mmlu_pro (strings with `answer is`)": 0.71,
-    "HELM exact letter (the rest)": 0.25,
+    # 25.0% since evogate reads the letter before a reason (`I choose A because ...`
+    # is A, not the article): HELM reads only a bare letter.
+    "HELM exact letter (the rest)": 0.22,
     "inspect log": 1.0,
     "helm log": 1.0,
-    "squad": 0.60,
+    # 47.0% since evogate reads `It is Tokyo.` as Tokyo and counts the words beside an
+    # alias as other answers offered: both are classes below, not errors.
+    "squad": 0.44,
 }
 SEED = 31
 PER_VERIFIER = 1200
@@ -467,6 +471,11 @@ CLASSES = {
     "with the explanation below",
     "reordered": "evogate caps F1 credit at 0.99 so only an exact match is correct; SQuAD's "
     "F1 is 1 for the same words in another order",
+    "lead-in": "evogate reads the answer after the words that only lead into it "
+    "(`It is Tokyo.` is Tokyo); SQuAD compares the whole sentence (EM 0, F1 0.5)",
+    "padded": "evogate counts each word beside an alias as another answer offered, 1/(1+m) "
+    "for m of them (`Tokyo City` 0.5), since a short answer's words cannot be told from a "
+    "list of one-word guesses; SQuAD's F1, 2/(2+m), pays such a list more than guessing",
     "reference reads too little": "math-verify stops at the first unparseable step or "
     "reads the first of two boxes; evogate reads the final answer",
 }
@@ -485,6 +494,10 @@ def classify(verifier: str, name: str, case: dict, grade: dict, reference) -> st
         em, f1 = reference
         if grade["correctness"] == 0.99 and f1 == 1.0:
             return "reordered"
+        if feedback.startswith("partial:") and re.search(r" with \d+ other words?;", feedback):
+            return "padded"
+        if grade["correct"] and re.match(r"(?i)\s*(it is|it's|that is|this is)\b", output):
+            return "lead-in"
         better = grade["correctness"] >= f1
         if better and re.search(r"(?i)\banswer\b\s*(is\b|[:=])", output):
             return "after a marker"

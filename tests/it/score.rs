@@ -59,20 +59,21 @@ fn grades_csv_and_jsonl_outputs_alike() {
     let lines: Vec<&str> = csv.stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "task_id,group,kind,correct,correctness,composite,score,feedback"
+        "task_id,group,kind,correct,correctness,composite,score,outcome,feedback"
     );
     assert!(
-        lines[1].starts_with("1706.03762:id,1706.03762,id,1,1,1,1,"),
+        lines[1].starts_with("1706.03762:id,1706.03762,id,1,1,1,1,right,"),
         "{}",
         lines[1]
     );
     assert!(
-        lines[2].starts_with("1706.03762:year,1706.03762,year,0,0,0.5,0,"),
+        lines[2].starts_with("1706.03762:year,1706.03762,year,0,0,0.5,0,wrong,"),
         "{}",
         lines[2]
     );
     assert!(
-        lines[3].starts_with("1810.04805:id,1810.04805,id,0,0,0,0,"),
+        // `No idea.` refuses: abstained, told from an answer that names no ID.
+        lines[3].starts_with("1810.04805:id,1810.04805,id,0,0,0,0,abstained,"),
         "{}",
         lines[3]
     );
@@ -124,10 +125,10 @@ fn allow_missing_scores_unanswered_tasks_as_empty_answers_and_marks_them() {
     assert_eq!(
         lines,
         [
-            "task_id,group,kind,correct,correctness,composite,score,feedback,answered",
-            "1706.03762:id,1706.03762,id,1,1,1,1,correct ID 1706.03762,1",
-            "1706.03762:year,1706.03762,year,0,0,0,0,unanswered: no output for this task,0",
-            "1810.04805:id,1810.04805,id,0,0,0,0,unanswered: no output for this task,0",
+            "task_id,group,kind,correct,correctness,composite,score,outcome,feedback,answered",
+            "1706.03762:id,1706.03762,id,1,1,1,1,right,correct ID 1706.03762,1",
+            "1706.03762:year,1706.03762,year,0,0,0,0,unanswered,unanswered: no output for this task,0",
+            "1810.04805:id,1810.04805,id,0,0,0,0,unanswered,unanswered: no output for this task,0",
         ]
     );
 }
@@ -153,11 +154,9 @@ fn allow_missing_refuses_a_tasks_file_that_has_its_own_answered_column() {
     // Without the flag the column is carried into the scores as before.
     let carried = score(dir.path(), "tasks.csv", "o.csv");
     assert_eq!(carried.code, 0, "{}", carried.stderr);
-    assert!(
-        carried.stdout.starts_with(
-            "task_id,group,kind,correct,correctness,composite,score,feedback,answered\n"
-        )
-    );
+    assert!(carried.stdout.starts_with(
+        "task_id,group,kind,correct,correctness,composite,score,outcome,feedback,answered\n"
+    ));
 }
 
 #[test]
@@ -198,10 +197,10 @@ fn an_output_carrying_an_error_counts_as_missing_not_as_a_wrong_answer() {
         assert_eq!(
             lines[1..],
             [
-                "1706.03762:id,1706.03762,id,1,1,1,1,correct ID 1706.03762,1",
-                "1706.03762:year,1706.03762,year,0,0,0,0,unanswered: the output carries an error instead of an answer,0",
-                "1810.04805:id,1810.04805,id,0,0,0,0,unanswered: the output carries an error instead of an answer,0",
-                "1810.04805:year,1810.04805,year,1,1,1,1,correct year 2018,1",
+                "1706.03762:id,1706.03762,id,1,1,1,1,right,correct ID 1706.03762,1",
+                "1706.03762:year,1706.03762,year,0,0,0,0,unanswered,unanswered: the output carries an error instead of an answer,0",
+                "1810.04805:id,1810.04805,id,0,0,0,0,unanswered,unanswered: the output carries an error instead of an answer,0",
+                "1810.04805:year,1810.04805,year,1,1,1,1,right,correct year 2018,1",
             ],
             "{outputs}"
         );

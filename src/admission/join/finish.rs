@@ -148,6 +148,8 @@ impl Joined {
             candidate_has_correct: candidate.shape.has_correct,
             baseline_has_answered: baseline.shape.has_answered,
             candidate_has_answered: candidate.shape.has_answered,
+            baseline_has_outcome: baseline.shape.has_outcome,
+            candidate_has_outcome: candidate.shape.has_outcome,
             strata_column,
             baseline: baseline.source,
             candidate: candidate.source,

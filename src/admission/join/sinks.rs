@@ -16,6 +16,7 @@ pub(super) const UNSCORED: Side = Side {
     correct: None,
     answered: true,
     feedback: None,
+    outcome: None,
 };
 
 /// The baseline's rows as they arrive.
@@ -59,6 +60,7 @@ impl Sink for BaselineSink<'_> {
         pair.baseline.score = values.score;
         pair.baseline.correct = values.correct;
         pair.baseline.answered = values.answered.unwrap_or(true);
+        pair.baseline.outcome = values.outcome;
         pair.baseline.feedback = feedback;
     }
 
@@ -172,6 +174,7 @@ impl Sink for CandidateSink<'_> {
         pair.candidate.score = values.score;
         pair.candidate.correct = values.correct;
         pair.candidate.answered = values.answered.unwrap_or(true);
+        pair.candidate.outcome = values.outcome;
         pair.candidate.feedback = feedback;
     }
 }

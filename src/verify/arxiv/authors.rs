@@ -257,6 +257,10 @@ impl AuthorName {
         // The name words just before: only white space between (a wrapped line
         // too), none ending a sentence (`Tomas. Mikolov` is not a name).
         let (mut given, mut stranger) = (None, None);
+        // The given words right before the surname, none of another name between: the
+        // name's span when there are any, so that in a list written with spaces (`J.
+        // Hu Jason Wei`) the span of Jason Wei does not swallow Edward J. Hu.
+        let mut adjoining = None;
         let mut at = before;
         for _ in 0..NAME_WORDS_BEFORE {
             if at == 0 || !tokens.joined(at) {
@@ -270,6 +274,9 @@ impl AuthorName {
                 // Particles belong to a surname, this one's or not (`Van Der`).
             } else if self.is_given(word) {
                 given = Some(at - 1);
+                if stranger.is_none() {
+                    adjoining = Some(at - 1);
+                }
             } else if name_word(word) {
                 stranger = stranger.or(Some(at - 1));
             } else {
@@ -277,7 +284,7 @@ impl AuthorName {
             }
             at -= 1;
         }
-        if let Some(start) = given {
+        if let Some(start) = adjoining.or(given) {
             return Some(Reading::Given { start });
         }
         if let Some(start) = stranger {

@@ -83,13 +83,18 @@ fn at_surname(
     i: usize,
 ) -> Option<Mention> {
     let (mut given, mut bare) = (Vec::new(), Vec::new());
-    let (mut given_start, mut stranger_start) = (i, None);
+    let (mut given_start, mut stranger_start) = (None, None);
     for (position, reading) in readings {
         match reading {
-            Reading::Given { start } => {
-                given.push(position);
-                given_start = given_start.min(start);
+            // The names whose given words stand nearest the surname: in `W. Rae Zhuang
+            // Liu`, Zhuang Liu (`Zhuang`), not Wei Liu (`W.`, three words off), so the
+            // words before `Zhuang` stay free to name another person (Jack W. Rae).
+            Reading::Given { start } if given_start.is_none_or(|s| start > s) => {
+                given = vec![position];
+                given_start = Some(start);
             }
+            Reading::Given { start } if given_start == Some(start) => given.push(position),
+            Reading::Given { .. } => {}
             Reading::Stranger { start } => {
                 stranger_start = Some(stranger_start.map_or(start, |s: usize| s.max(start)));
             }
@@ -97,7 +102,7 @@ fn at_surname(
         }
     }
     let core = tokens.text(i).trim_end_matches('.').to_string();
-    let (names, start, full) = if !given.is_empty() {
+    let (names, start, full) = if let Some(given_start) = given_start {
         (given, given_start, true)
     } else if let Some(start) = stranger_start {
         (Vec::new(), start, true)

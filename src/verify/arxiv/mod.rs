@@ -136,7 +136,7 @@ impl ArxivVerifier {
             2 => self.grade_author(index, output),
             _ => self.grade_year(paper, output),
         };
-        shape(result, output, feedback)
+        shape(result.or_refusal(output), output, feedback)
     }
 
     fn grade_id(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
@@ -226,7 +226,7 @@ impl ArxivVerifier {
                 only.quote,
                 only.names.len()
             );
-            return (Outcome::Hedged, feedback);
+            return (Outcome::Hedged(only.names.len()), feedback);
         }
         let has_expected = found.iter().any(is_expected);
         let quotes: Vec<&str> = found.iter().map(|c| c.quote.as_str()).collect();
@@ -331,7 +331,7 @@ fn outcome<T: AsRef<str>>(
             text.push_str(what);
             text.push_str(" found; expected ");
             shown.push(&mut text, expected);
-            Outcome::Absent
+            Outcome::Invalid
         }
         (1, true) => {
             text.push_str("correct ");
@@ -346,7 +346,7 @@ fn outcome<T: AsRef<str>>(
             text.push_str(" among ");
             list(&mut text);
             text.push_str("; give one answer");
-            Outcome::Hedged
+            Outcome::Hedged(found.len())
         }
         (_, false) => {
             text.push_str("expected ");

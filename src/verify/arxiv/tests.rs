@@ -37,7 +37,7 @@ fn the_score_table_holds_row_for_row() {
             "1706.03762:id",
             "It is either 1706.03762 or 1810.04805."
         )),
-        (0.5, 0.75, 0.75, false)
+        (0.5, 0.75, 0.5, false)
     );
     assert_eq!(
         numbers(&grade("1706.03762:id", "That paper is arXiv 1706.03799.")),
@@ -293,10 +293,11 @@ fn a_year_is_shown_as_its_decimal_digits() {
 }
 
 #[test]
-fn a_bare_surname_shared_by_several_first_authors_earns_half() {
-    // Five known first authors are called Chen: `Chen` alone does not say which.
+fn a_bare_surname_shared_by_several_first_authors_earns_a_share_of_them() {
+    // Five known first authors are called Chen: `Chen` alone does not say which, so it
+    // earns what naming one of the five at random would: a fifth.
     let bare = grade("2011.10566:first_author", "The first author is Chen.");
-    assert_eq!(numbers(&bare), (0.5, 0.75, 0.75, false));
+    assert_eq!(numbers(&bare), (0.2, 0.5 * 0.2 + 0.3 + 0.2, 0.2, false));
     assert_eq!(
         bare.feedback,
         "ambiguous: Chen fits 5 known first authors; expected first author Xinlei Chen; give the full name"
@@ -323,7 +324,7 @@ fn listing_namesakes_is_a_hedge_and_a_full_name_settles_a_bare_surname() {
     assert_eq!(
         (listed.correctness, listed.feedback.as_str()),
         (
-            0.5,
+            1.0 / 3.0,
             "hedged: Xinlei Chen among Xi Chen, Ting Chen, Xinlei Chen; give one answer"
         )
     );

@@ -5,9 +5,11 @@
 //! before it are not.
 
 pub(crate) mod extract;
+pub(crate) mod latex;
 pub(crate) mod number;
 
-use self::extract::{Final, final_answer, plain};
+use self::extract::{Final, MOST_HEDGED, final_answer};
+use self::latex::plain;
 use self::number::{Number, agree, scan};
 use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape, shown_briefly};
@@ -40,7 +42,13 @@ impl AnswerRule for Numeric {
         let numbers = scan(text);
         match numbers.as_slice() {
             [number] if number.start == 0 && number.end == text.len() => {
-                if !number.value().float.is_finite() {
+                let float = number.value().float;
+                if float.is_nan() {
+                    return Err(format!(
+                        "`answer` `{answer}` is below the smallest number evogate grades (about 2.2e-308) and cannot be told from 0; check the value"
+                    ));
+                }
+                if !float.is_finite() {
                     return Err(format!(
                         "`answer` `{answer}` is beyond the largest number evogate grades (about 1.8e308); check the value"
                     ));
@@ -63,12 +71,15 @@ impl AnswerRule for Numeric {
     fn grade(truth: &Expected, output: &str) -> Grade {
         let expected = &truth.shown;
         let (outcome, feedback) = match final_answer(output) {
-            Final::Nothing => (
-                Outcome::Absent,
-                format!("no number found; expected {expected}"),
-            ),
+            Final::Nothing => match Outcome::nothing(output) {
+                Outcome::Abstained => (
+                    Outcome::Abstained,
+                    format!("no answer given (a refusal); expected {expected}"),
+                ),
+                nothing => (nothing, format!("no number found; expected {expected}")),
+            },
             Final::NotANumber(content) => (
-                Outcome::Wrong,
+                Outcome::Invalid,
                 format!(
                     "expected {expected}, the final answer `{}` is not a number",
                     shown_briefly(&content)
@@ -76,18 +87,22 @@ impl AnswerRule for Numeric {
             ),
             Final::Numbers(numbers, _) => {
                 let right = numbers.iter().any(|(n, _)| agree(n, &truth.number));
-                let mut said: Vec<String> = numbers
+                let said: Vec<String> = numbers
                     .iter()
                     .take(SHOWN)
                     .map(|(_, shown)| shown_briefly(shown))
                     .collect();
-                if numbers.len() > SHOWN {
-                    said.push(format!("... ({} in all)", numbers.len()));
-                }
                 match (right, numbers.len()) {
+                    (_, k) if k > MOST_HEDGED => (
+                        Outcome::Invalid,
+                        format!(
+                            "listed more than {MOST_HEDGED} numbers ({}, ...), which is no answer; give one final answer; expected {expected}",
+                            said.join(", ")
+                        ),
+                    ),
                     (true, 1) => (Outcome::Right, format!("correct number {expected}")),
-                    (true, _) => (
-                        Outcome::Hedged,
+                    (true, k) => (
+                        Outcome::Hedged(k),
                         format!(
                             "hedged: {expected} among {}; give one final answer",
                             said.join(", ")

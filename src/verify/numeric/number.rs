@@ -25,9 +25,13 @@ pub(crate) struct Number {
     pub end: usize,
 }
 
-/// Two values that are not both integers agree when they differ by at most this share
-/// of the larger magnitude.
+/// Two values agree when they differ by at most this share of the larger magnitude.
 pub(crate) const RELATIVE_TOLERANCE: f64 = 1e-6;
+
+/// An answer agrees with an integer truth only when it is also within this much of it:
+/// `42.0000001` gives 42, `123456900.5` does not give 123456789 (though within 10^-6
+/// of it).
+pub(crate) const INTEGER_TOLERANCE: f64 = 1e-6;
 
 impl Number {
     /// The value the number stands for: `0.5` for `50%`.
@@ -48,8 +52,9 @@ impl Number {
 }
 
 /// Whether two values are equal: exactly when both are integers, else within
-/// [`RELATIVE_TOLERANCE`]. A value beyond `f64` (`1e400`, a 400-digit integer) equals
-/// nothing: infinity is within any share of itself, so it would equal every number.
+/// [`RELATIVE_TOLERANCE`]. A value beyond `f64` (`1e400`, a 400-digit integer) or
+/// below its smallest normal magnitude (`1e-400`, read as not a number) equals
+/// nothing: infinity is within any share of itself, and `1e-400` would be 0.
 pub(crate) fn same(a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.integer, b.integer) {
         return x == y;
@@ -61,12 +66,25 @@ pub(crate) fn same(a: Value, b: Value) -> bool {
     (a.float - b.float).abs() <= RELATIVE_TOLERANCE * scale
 }
 
+/// Whether the answer's value `answer` gives the truth's value `truth`: [`same`], and
+/// for an integer truth also within [`INTEGER_TOLERANCE`] of it, so that the relative
+/// tolerance of a large integer does not accept a decimal off by a hundred.
+pub(crate) fn gives(answer: Value, truth: Value) -> bool {
+    if !same(answer, truth) {
+        return false;
+    }
+    match (truth.integer, answer.integer) {
+        (Some(_), Some(_)) | (None, _) => true,
+        (Some(_), None) => (answer.float - truth.float).abs() <= INTEGER_TOLERANCE,
+    }
+}
+
 /// Whether `answer` gives the number `truth`: the same value (`1/2`, `0.5` and `50%`
 /// agree), or one side is a percent and the other is its number (`50%` and `50`).
 pub(crate) fn agree(answer: &Number, truth: &Number) -> bool {
-    same(answer.value(), truth.value())
-        || (truth.percent && same(answer.value(), truth.written))
-        || (answer.percent && same(answer.written, truth.value()))
+    gives(answer.value(), truth.value())
+        || (truth.percent && gives(answer.value(), truth.written))
+        || (answer.percent && gives(answer.written, truth.value()))
 }
 
 fn digit_at(bytes: &[u8], at: usize) -> bool {
@@ -168,16 +186,26 @@ fn read_number(text: &str, at: usize) -> (Number, usize) {
         end = stop;
     }
     let mut value = decimal_value(&whole, fraction, exponent);
+    let mut ratio = false;
     if fraction.is_empty()
         && exponent == 0
         && bytes.get(end) == Some(&b'/')
         && digit_at(bytes, end + 1)
     {
         let stop = digits_from(bytes, end + 1);
-        if let Some(ratio) = ratio_value(&whole, &text[end + 1..stop]) {
-            value = ratio;
+        if let Some(quotient) = ratio_value(&whole, &text[end + 1..stop]) {
+            value = quotient;
             end = stop;
+            ratio = true;
         }
+    }
+    if exponent == 0
+        && !ratio
+        && bytes.get(end) == Some(&b'^')
+        && let Some((power, stop)) = power_at(text, end + 1)
+    {
+        value = raised(value, power);
+        end = stop;
     }
     let (percent, stop) = percent_at(text, end);
     if negative {
@@ -247,6 +275,44 @@ fn power_of(digits: &str) -> i64 {
     })
 }
 
+/// A power after `^` at `at`: `2`, `{10}`, `{-3}` (at most four digits); the power and
+/// where it ends.
+fn power_at(text: &str, at: usize) -> Option<(i32, usize)> {
+    let bytes = text.as_bytes();
+    let braced = bytes.get(at) == Some(&b'{');
+    let mut digits = at + usize::from(braced);
+    let negative = braced && bytes.get(digits) == Some(&b'-');
+    digits += usize::from(negative);
+    let stop = digits_from(bytes, digits);
+    if stop == digits || stop - digits > 4 {
+        return None;
+    }
+    let mut power: i32 = text[digits..stop].parse().ok()?;
+    if negative {
+        power = -power;
+    }
+    let end = if braced {
+        (bytes.get(stop) == Some(&b'}')).then_some(stop + 1)?
+    } else {
+        stop
+    };
+    Some((power, end))
+}
+
+/// `base` raised to `power`: exact for an integer base and a power from 0 on while it
+/// fits an `i128`, else in floating point (infinite past `f64`, and then equal to
+/// nothing).
+fn raised(base: Value, power: i32) -> Value {
+    let exact = base
+        .integer
+        .zip(u32::try_from(power).ok())
+        .and_then(|(b, p)| b.checked_pow(p));
+    Value {
+        float: base.float.powi(power),
+        integer: exact,
+    }
+}
+
 /// Whether a percent sign follows at `at` (`%`, `\%`, ` percent`), and where it ends.
 fn percent_at(text: &str, at: usize) -> (bool, usize) {
     let rest = &text[at..];
@@ -265,6 +331,17 @@ fn percent_at(text: &str, at: usize) -> (bool, usize) {
 }
 
 fn decimal_value(whole: &str, fraction: &str, exponent: i64) -> Value {
+    // Most numbers are short integers: read them without building strings.
+    if fraction.is_empty()
+        && exponent == 0
+        && whole.len() <= 18
+        && let Ok(integer) = whole.parse::<i64>()
+    {
+        return Value {
+            float: integer as f64,
+            integer: Some(i128::from(integer)),
+        };
+    }
     let float = format!("{whole}.{fraction}0e{exponent}")
         .parse()
         .unwrap_or(f64::NAN);
@@ -282,6 +359,15 @@ fn decimal_value(whole: &str, fraction: &str, exponent: i64) -> Value {
             .then(|| kept.parse::<i128>().ok())
             .flatten()
     };
+    // A magnitude below f64's smallest normal one (`1e-400`) cannot be told from 0:
+    // not a number, as one beyond the largest is infinite.
+    let nonzero = mantissa.bytes().any(|b| b != b'0');
+    if nonzero && float.abs() < f64::MIN_POSITIVE {
+        return Value {
+            float: f64::NAN,
+            integer: None,
+        };
+    }
     Value { float, integer }
 }
 
@@ -353,7 +439,13 @@ mod tests {
         );
         assert_eq!(values("5 eggs"), [(5.0, Some(5), false)]);
         assert_eq!(values("3e"), [(3.0, Some(3), false)]);
-        assert_eq!(values("3e-99999999999999999999"), [(0.0, None, false)]);
+        // Below f64's smallest normal magnitude a number is not a number (NaN).
+        let tiny = values("3e-99999999999999999999 1e-400");
+        assert!(
+            tiny.iter().all(|(f, i, _)| f.is_nan() && i.is_none()),
+            "{tiny:?}"
+        );
+        assert_eq!(values("0e-400"), [(0.0, None, false)]);
     }
 
     #[test]

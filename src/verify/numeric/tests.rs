@@ -82,20 +82,37 @@ fn a_wrong_final_number_is_confidently_wrong_whatever_the_working_holds() {
 }
 
 #[test]
-fn a_list_of_numbers_holding_the_right_one_is_a_hedge_never_right() {
-    let hedges = [
-        "1, 2, 3, 4, 5, 6, 7",
-        "7, 8, 9",
-        "It is 5, 6, 7, or 8.",
-        "The answer is 6 or 7",
-        "\\boxed{6, 7}",
-    ]
-    .map(|output| ("eggs:gsm8k", output));
-    assert_grades(grade, hedges, (false, 0.5, 0.75));
-    for (id, output) in hedges {
-        let feedback = grade(id, output).feedback;
-        assert!(feedback.starts_with("hedged: 7 among "), "{feedback}");
+fn a_list_of_numbers_holding_the_right_one_is_a_hedge_earning_its_share() {
+    for (output, k) in [
+        ("1, 2, 3, 4, 5, 6, 7", 7),
+        ("7, 8, 9", 3),
+        ("It is 5, 6, 7, or 8.", 4),
+        ("The answer is 6 or 7", 2),
+        ("\\boxed{6, 7}", 2),
+    ] {
+        let share = 1.0 / f64::from(k);
+        let g = grade("eggs:gsm8k", output);
+        // Composite: the mean of the right answer's (1) and the k - 1 wrong ones' (0.5);
+        // score: the mean of their scores (1 and 0).
+        assert_eq!(
+            (g.correct, g.correctness, g.composite, g.score),
+            (false, share, 0.5 * share + 0.3 + 0.2, share),
+            "{output}"
+        );
+        assert_eq!(g.outcome, Outcome::Hedged(k as usize), "{output}");
+        assert!(g.feedback.starts_with("hedged: 7 among "), "{}", g.feedback);
     }
+    // More than ten values is a list, which is no answer.
+    let list = grade("eggs:gsm8k", "#### 0 1 2 3 4 5 6 7 8 9 10");
+    assert_eq!(
+        (list.correctness, list.composite, list.score),
+        (0.0, 0.0, 0.0)
+    );
+    assert_eq!(list.outcome, Outcome::Invalid);
+    assert_eq!(
+        list.feedback,
+        "listed more than 10 numbers (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, ...), which is no answer; give one final answer; expected 7"
+    );
 }
 
 #[test]
@@ -122,7 +139,14 @@ fn a_verbose_evasive_answer_earns_nothing() {
         .repeat(30);
     let g = grade("eggs:gsm8k", &evasive);
     assert_eq!(outcome("eggs:gsm8k", &evasive), (0.0, 0.0, 0.0));
-    assert_eq!(g.feedback, "no number found; expected 7");
+    // It would rather not commit: a refusal, told from an answer that holds no number.
+    assert_eq!(g.outcome, Outcome::Abstained);
+    assert_eq!(g.feedback, "no answer given (a refusal); expected 7");
+    let g = grade("eggs:gsm8k", "It depends on how one counts a dozen.");
+    assert_eq!(
+        (g.outcome, g.feedback.as_str()),
+        (Outcome::Invalid, "no number found; expected 7")
+    );
     assert_eq!(outcome("eggs:gsm8k", ""), (0.0, 0.0, 0.0));
 }
 
@@ -159,4 +183,125 @@ fn a_truth_that_is_not_one_number_is_refused_naming_the_row() {
             "{bad}"
         );
     }
+}
+
+/// The outcome and correctness of each output for the task `id`.
+fn assert_outcomes(id: &str, cases: &[(&str, Outcome)]) {
+    for (output, expected) in cases {
+        let g = grade(id, output);
+        assert_eq!(g.outcome, *expected, "{output:?}: {}", g.feedback);
+    }
+}
+
+#[test]
+fn a_number_a_negation_rejects_is_never_the_answer() {
+    assert_outcomes(
+        "eggs:gsm8k",
+        &[
+            ("The answer is not 7, it is 8.", Outcome::Wrong),
+            ("The answer is not 7.", Outcome::Invalid),
+            ("I won't say 7.", Outcome::Abstained),
+            ("#### 7 is wrong; the correct value is 8", Outcome::Wrong),
+            ("The answer is not 6 or 8; it is 7.", Outcome::Right),
+            ("It is not 6 but 7.", Outcome::Right),
+            ("The answer is 7, not 6.", Outcome::Right),
+        ],
+    );
+}
+
+#[test]
+fn the_result_of_working_after_the_answer_phrase_is_the_answer() {
+    assert_outcomes(
+        "eggs:gsm8k",
+        &[
+            ("The answer is 84 / 12 = 7.", Outcome::Right),
+            ("Answer: 3 + 4 = 7", Outcome::Right),
+            ("The answer is $3 \\times 2 + 1 = 7$.", Outcome::Right),
+            (
+                "Answer: 84/13 = 6.46, so 7 dozen are needed.",
+                Outcome::Right,
+            ),
+            (
+                "The answer is: 84 / 13 = 6.46, rounded up to 7.",
+                Outcome::Right,
+            ),
+            // An operand after `so` is working, not a result.
+            ("The answer is 7 so 3 + 4 checks.", Outcome::Right),
+            (
+                "The answer is 7 because 3 + 4 = 7 and not 8.",
+                Outcome::Right,
+            ),
+        ],
+    );
+}
+
+#[test]
+fn answer_forms_of_latex_other_languages_and_full_width_are_read() {
+    assert_outcomes(
+        "eggs:gsm8k",
+        &[
+            ("\\boxed{\\boxed{7}}", Outcome::Right),
+            ("\\boxed{\\textnormal{7}}", Outcome::Right),
+            ("$\\frac{14}{2}$", Outcome::Right),
+            ("The answer is $\\approx 7$.", Outcome::Right),
+            ("The answer is ７.", Outcome::Right),
+            (
+                "Working.\nRespuesta: 7 (comprobado 2 veces)",
+                Outcome::Right,
+            ),
+            ("Working.\n答案：7（检查了 2 次）", Outcome::Right),
+            (
+                "\\boxed{6} first.\nFinal Answer: The final answer is 7. I hope it is correct.",
+                Outcome::Right,
+            ),
+        ],
+    );
+    assert_outcomes(
+        "half:math",
+        &[
+            ("\\cfrac{1}{2}", Outcome::Right),
+            ("\\frac1{2}", Outcome::Right),
+        ],
+    );
+}
+
+#[test]
+fn a_number_inside_an_expression_is_not_a_value() {
+    assert_outcomes(
+        "eggs:gsm8k",
+        &[
+            ("The answer is $\\sqrt{7}$.", Outcome::Invalid),
+            ("$x^7$", Outcome::Invalid),
+            ("$\\frac{1+\\sqrt{7}}{2}$", Outcome::Invalid),
+            ("$7^2$ is 49, so 7", Outcome::Right),
+        ],
+    );
+    let g = grade("eggs:gsm8k", "$x^7$");
+    assert_eq!(
+        g.feedback,
+        "expected 7, the final answer `x^7` is not a number"
+    );
+    assert_eq!((g.correctness, g.composite, g.score), (0.0, 0.0, 0.0));
+}
+
+#[test]
+fn an_integer_truth_is_held_to_its_value_not_only_to_a_share_of_it() {
+    let truth = "group,kind,question,answer\nbig,k,q,123456789\nzero,k,q,0\n";
+    let v = crate::verify::build("numeric", "n.csv", truth.as_bytes()).unwrap();
+    let grade = |id: &str, output: &str| v.grade(v.find_task(id).unwrap(), output).correct;
+    assert!(!grade("big:k", "123456900.5"), "off by 111.5");
+    assert!(!grade("big:k", "123456789.9"));
+    assert!(grade("big:k", "123456789.0000001"));
+    assert!(!grade("zero:k", "0.0000001"));
+    assert!(!grade("zero:k", "#### 1e-400"), "1e-400 is no value, not 0");
+    // A truth below f64's normal range is refused, as one beyond it is.
+    let error = refusal(
+        "numeric",
+        "n.csv",
+        "group,kind,question,answer\na,k,q,1e-400\n",
+    );
+    assert!(
+        error.starts_with("`n.csv` row 2: `answer` `1e-400` is below the smallest number"),
+        "{error}"
+    );
 }
