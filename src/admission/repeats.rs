@@ -67,15 +67,17 @@ pub(crate) fn repeat_form(task: &str) -> Option<(&str, u64)> {
     Some((item, repeat))
 }
 
-/// The (item, repeat) a row is by the one rule: its id `<item>#<r>` and its `group`
-/// `<item>`; `None` for a row that is not a repeat.
-pub(crate) fn repeat_of_row<'a>(task: &'a str, group: Option<&str>) -> Option<(&'a str, u64)> {
+/// The one reading of a repeat: a row whose task id is `<item>#<r>` (r a whole number
+/// from 1, without a leading zero) and whose `group` is `<item>` is repeat r of item
+/// `<item>`; `None` for any other row. `admit` collapses repeats to items; `calibrate`
+/// makes each repeat a run.
+pub(crate) fn repeat_in<'a>(task: &'a str, group: Option<&str>) -> Option<(&'a str, u64)> {
     repeat_form(task).filter(|(item, _)| group == Some(*item))
 }
 
 /// The repeat a paired row is, as (item, repeat), or `None` for a row that is not one.
 fn repeat_of<'a>(pairs: &'a Pairs, pair: &Pair) -> Option<(&'a str, u64)> {
-    repeat_of_row(pairs.task(pair), pairs.group(pair))
+    repeat_in(pairs.task(pair), pairs.group(pair))
 }
 
 /// Whether any paired row is a repeat.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use super::outcome::{CommandOutcome, Status, Write};
 use super::read_file;
 use super::split::{entries, holdout_power, tasks_csv};
-use crate::admission::repeats::repeat_of_row;
+use crate::admission::repeats::repeat_in;
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
@@ -152,7 +152,7 @@ fn tasks_of(table: &Table) -> anyhow::Result<(Vec<Task>, Option<usize>)> {
             .map(|c| row.fields[c].trim().to_string())
             .unwrap_or_default();
         let row_group = group.map(|c| row.fields[c].trim());
-        let Some((item, _)) = repeat_of_row(task_id, row_group) else {
+        let Some((item, _)) = repeat_in(task_id, row_group) else {
             tasks.push(task(task_id, row_kind));
             continue;
         };

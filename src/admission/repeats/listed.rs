@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use thiserror::Error;
 
-use super::{repeat_form, repeat_of_row};
+use super::{repeat_form, repeat_in};
 use crate::admission::join::Joined;
 use crate::admission::pairing::{Pairs, TaskList};
 
@@ -104,7 +104,7 @@ pub(crate) fn rows_to_pair(list: &TaskList, joined: &Joined) -> Result<TaskList,
         let repeat = if found.baseline_line == 0 {
             repeat_form(found.task)
         } else {
-            repeat_of_row(found.task, found.group)
+            repeat_in(found.task, found.group)
         };
         if let Some((item, r)) = repeat
             && listed.contains_key(item)

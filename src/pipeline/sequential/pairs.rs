@@ -240,7 +240,7 @@ fn task_rows(input: &Input) -> anyhow::Result<BTreeMap<String, u64>> {
     for row in &table.rows {
         let task = row.fields[id].trim();
         let group = group.map(|g| row.fields[g].trim());
-        if let Some((item, _)) = crate::admission::repeats::repeat_of_row(task, group) {
+        if let Some((item, _)) = crate::admission::repeats::repeat_in(task, group) {
             anyhow::bail!(
                 "`{}` row {}: `{task}` is a repeat of item `{item}` (its group): admit --sequential looks at one row per task and would count repeats as independent tasks; import again with a reducer (--repeats mean, or majority), one row per item, or admit without --sequential (fixed n), which tests on the items",
                 input.path,
