@@ -1,4 +1,4 @@
-"""The promise measured in GEPA's loop (issue 38 point 6): how often GEPA's own choice
+"""The promise measured in GEPA's loop: how often GEPA's own choice
 and evogate's held-out gate return a candidate no better than the seed, and how often
 evogate admits a real improvement, over many runs of GEPA 0.1.4's real loop
 (`gepa.optimize`) with a stand-in model.
@@ -48,6 +48,9 @@ from gepa.core.adapter import EvaluationBatch
 
 import evogate
 from evogate.gepa import HoldoutGate, leaders
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import wilson  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TRUTH = ROOT / "data" / "arxiv" / "papers.csv"
@@ -120,13 +123,6 @@ class SignificantImprovement:
 class Quiet:
     def log(self, *args, **kwargs):
         pass
-
-
-def wilson(k, n, z=1.959963984540054):
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def rows(split, name):

@@ -1,4 +1,4 @@
-"""False admission with repeats (issue 40): k = 5 repeats of 60 items and no change,
+"""False admission with repeats: k = 5 repeats of 60 items and no change,
 decided by the `evogate admit` binary on the rows as repeats (`<item>#<r>` with the
 item as `group`, which admit tests on items) and on the same rows counted as 300 tasks
 (ids `<item>-r<r>`, no group: McNemar on 300 pairs). Prints the Markdown of the
@@ -30,17 +30,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import wilson  # noqa: E402
+
 ITEMS = 60
 K = 5
 ALPHA = 0.05
-
-
-def wilson(x, n, z=1.959963984540054):
-    """Wilson's 95% score interval for x of n."""
-    p = x / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def logistic(x):

@@ -19,8 +19,9 @@ use crate::admission::repeats::{self, RepeatCounts};
 use crate::admission::rows::PairRows;
 use crate::admission::stream::{HoldoutFacts, Reopen, Tuning};
 use crate::admission::{
-    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
-    StrataChoice, StrataRequest, Test, TestChoice, TestName, Verdict, decide, decide_summary,
+    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, QuestionName,
+    Statistics, StrataChoice, StrataRequest, Test, TestChoice, TestName, Verdict, decide,
+    decide_summary,
 };
 use crate::alpha::Alpha;
 use crate::atomic::ledger::Inputs;
@@ -132,6 +133,9 @@ pub(crate) enum AdmitOn {
         tasks: Option<Input>,
         /// The manifest `split` wrote, if any.
         manifest: Option<Input>,
+        /// Whether the pairs are held in memory ([`PairRows::Held`], as `calibrate`
+        /// compares runs pair by pair) rather than read as streams.
+        held: bool,
     },
     /// A summary document of the pairs.
     Summary {
@@ -408,58 +412,64 @@ pub(crate) fn evaluate(
             candidate,
             tasks,
             manifest,
+            held,
         } => {
             let unchecked = |_: &str, _: &str| Ok(());
-            let reopen = |input: &Input| {
-                let bytes = input.bytes.clone();
-                move || -> std::io::Result<Box<dyn Read + Send>> {
-                    Ok(Box::new(std::io::Cursor::new(bytes.clone())))
-                }
+            let hold = || {
+                let scores = [baseline, candidate].map(|input| {
+                    (
+                        input.path.clone(),
+                        std::io::Cursor::new(input.bytes.clone()),
+                    )
+                });
+                prepare_streams(
+                    scores,
+                    tasks.as_ref(),
+                    manifest.as_ref(),
+                    true,
+                    &unchecked,
+                    settings,
+                )
             };
-            let reopens = [baseline, candidate].map(reopen);
-            let tasks_reopen = tasks.as_ref().map(reopen);
-            let manifest_reopen = manifest.as_ref().map(reopen);
-            let streams = Streams {
-                scores: [
-                    input_stream(baseline, &reopens[0])?,
-                    input_stream(candidate, &reopens[1])?,
-                ],
-                tasks: tasks
-                    .as_ref()
-                    .zip(tasks_reopen.as_ref())
-                    .map(|(t, r)| input_stream(t, r))
-                    .transpose()?,
-                manifest: manifest
-                    .as_ref()
-                    .zip(manifest_reopen.as_ref())
-                    .map(|(m, r)| input_stream(m, r))
-                    .transpose()?,
-            };
-            let streamed = prepare_streamed(
-                streams,
-                true,
-                identity,
-                &unchecked,
-                settings,
-                Tuning::default(),
-            )?;
-            let prepared = match streamed {
-                Ok(prepared) => prepared,
-                Err(_) => {
-                    let scores = [baseline, candidate].map(|input| {
-                        (
-                            input.path.clone(),
-                            std::io::Cursor::new(input.bytes.clone()),
-                        )
-                    });
-                    prepare_streams(
-                        scores,
-                        tasks.as_ref(),
-                        manifest.as_ref(),
-                        true,
-                        &unchecked,
-                        settings,
-                    )?
+            let prepared = if *held {
+                hold()?
+            } else {
+                let reopen = |input: &Input| {
+                    let bytes = input.bytes.clone();
+                    move || -> std::io::Result<Box<dyn Read + Send>> {
+                        Ok(Box::new(std::io::Cursor::new(bytes.clone())))
+                    }
+                };
+                let reopens = [baseline, candidate].map(reopen);
+                let tasks_reopen = tasks.as_ref().map(reopen);
+                let manifest_reopen = manifest.as_ref().map(reopen);
+                let streams = Streams {
+                    scores: [
+                        input_stream(baseline, &reopens[0])?,
+                        input_stream(candidate, &reopens[1])?,
+                    ],
+                    tasks: tasks
+                        .as_ref()
+                        .zip(tasks_reopen.as_ref())
+                        .map(|(t, r)| input_stream(t, r))
+                        .transpose()?,
+                    manifest: manifest
+                        .as_ref()
+                        .zip(manifest_reopen.as_ref())
+                        .map(|(m, r)| input_stream(m, r))
+                        .transpose()?,
+                };
+                let streamed = prepare_streamed(
+                    streams,
+                    true,
+                    identity,
+                    &unchecked,
+                    settings,
+                    Tuning::default(),
+                )?;
+                match streamed {
+                    Ok(prepared) => prepared,
+                    Err(_) => hold()?,
                 }
             };
             (prepared, Vec::new())
@@ -666,6 +676,10 @@ fn prepare<'a>(
     let mut inputs = Vec::from(digests);
     inputs.extend(tasks.map(|t| t.digest("tasks")));
     inputs.extend(manifest.map(|m| m.digest("manifest")));
+    // A list of items (the holdout) pairs on all of their repeats.
+    let list = list
+        .map(|list| repeats::rows_to_pair(&list, &joined))
+        .transpose()?;
     let pairs = joined.pair(list.as_ref(), settings.strata.as_ref())?;
     let (pairs, repeats) = items_of(pairs, settings)?;
     let test = settings
@@ -679,6 +693,9 @@ fn prepare<'a>(
         )?),
         None => None,
     };
+    if let (Some(_), Some(holdout)) = (&repeats, &holdout) {
+        repeats::refuse_holdout_of_repeats(&holdout.manifest, &holdout.task_ids, &pairs)?;
+    }
     let config = settings.config(test, holdout);
     Ok(Prepared {
         source: Source::Pairs(pairs),
@@ -741,15 +758,13 @@ fn under_ledger(
     };
     let entry = decide_under(recorder, look, |alpha| {
         let admission = prepared.decide_at(alpha);
+        let (test, p_value) = ledger_test(&admission);
         let decision = ledger::Decision {
             candidate_sha256: candidate_sha256.clone(),
             baseline_sha256: baseline_sha256.clone(),
-            test: match admission.test.name {
-                TestName::McNemar => "mcnemar".to_string(),
-                TestName::SignedRank => "signed-rank".to_string(),
-            },
+            test,
             n: admission.n as u64,
-            p_improvement: admission.tails.p_improvement,
+            p_improvement: p_value,
             verdict: admission.verdict.into(),
         };
         Ok((decision, admission))
@@ -809,6 +824,34 @@ fn folder_documents(dir: &Path, report: &Report, plots: &[(&str, svg::Plot)]) ->
             markdown::render_in_folder(report, &linked),
         ),
     ]
+}
+
+/// The test and the claim's p-value a ledger records: `mcnemar` or `signed-rank` and
+/// `p_improvement` for superiority; with a margin the question is named too
+/// (`mcnemar non-inferiority 0.05`, `signed-rank equivalence 0.05`) and the p-value is
+/// the claim's, so that asking another question of the same files is a new look.
+fn ledger_test(admission: &Admission) -> (String, f64) {
+    let name = match admission.test.name {
+        TestName::McNemar => "mcnemar",
+        TestName::SignedRank => "signed-rank",
+    };
+    match (&admission.question.name, &admission.margin_tests) {
+        (QuestionName::NonInferiority, Some(t)) => (
+            format!(
+                "{name} {}",
+                admission.question.claim().replace(" at margin", "")
+            ),
+            t.p_noninferiority,
+        ),
+        (QuestionName::Equivalence, Some(t)) => (
+            format!(
+                "{name} {}",
+                admission.question.claim().replace(" within ±", " ")
+            ),
+            t.p_equivalence,
+        ),
+        _ => (name.to_string(), admission.tails.p_improvement),
+    }
 }
 
 /// Every file `--report-dir` may receive, in `dir`.

@@ -7,25 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::util::{assert_input_error, run};
-
-fn formats(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/formats")
-        .join(rel)
-}
-
-fn text(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
+use crate::util::{assert_input_error, formats, put, run, text};
 
 fn json_of(path: &Path) -> Value {
     serde_json::from_str(&text(path)).unwrap()
-}
-
-fn put(path: &Path, contents: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, contents).unwrap();
 }
 
 /// Runs `evogate` with `args` in `dir`.
@@ -791,7 +776,8 @@ fn a_filter_only_some_tasks_have_names_the_task_that_lacks_it_and_says_repeat_th
     let rows = text(&dir.path().join("s.csv"));
     assert_eq!(rows.lines().count(), 7, "{rows}");
     assert!(rows.contains("hellaswag:16,hellaswag,1,1"), "{rows}");
-    // A filter no task has is still "not in the log", with the log's filters.
+    // A filter no task has is still "not in the log", with the filters of every task
+    // (the first task's alone were listed before: `strict-match`, not hellaswag's `none`).
     let neither = import(
         dir.path(),
         "lm-eval",
@@ -801,7 +787,7 @@ fn a_filter_only_some_tasks_have_names_the_task_that_lacks_it_and_says_repeat_th
     );
     assert_input_error(
         &neither,
-        &["--filter `flexible-extract` is not in the log; the log has: `strict-match`"],
+        &["--filter `flexible-extract` is not in the log; the log has: `none`, `strict-match` ("],
     );
 }
 

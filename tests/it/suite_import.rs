@@ -1,28 +1,32 @@
-//! Suite import's remaining holes (issue 42 point 3, hostile-4 L05, R02, R08 and the
-//! direction, arm and record cases): each test fails on the code before the fix, as
-//! its comment says, and the logs are built from the real ones in `data/formats/`
-//! (sources in its SOURCES.md).
+//! Suite import's holes: special files named like logs, repeats missing from some
+//! items, the metric's direction, arms of several prompts and evogate's own records in
+//! an import folder. Each test failed on the code before its fix, as its comment says,
+//! and the logs are built from the real ones in `data/formats/` (sources in its
+//! SOURCES.md).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{assert_input_error, run};
+use crate::util::{
+    assert_input_error, formats, import_dspy_repeats, lm_eval_strict, put, run, text,
+};
 
-fn formats(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/formats")
-        .join(rel)
+/// Writes `log` to `dir/name` and returns the name.
+fn put_log(dir: &Path, name: &str, log: &Value) -> String {
+    put(&dir.join(name), &log.to_string());
+    name.to_string()
 }
 
-fn text(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
+/// A real log of `data/formats/`, parsed.
+fn format_json(rel: &str) -> Value {
+    serde_json::from_str(&text(&formats(rel))).unwrap()
 }
 
-fn put(path: &Path, contents: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, contents).unwrap();
+/// The import record `name` in `dir`.
+fn import_record(dir: &Path, name: &str) -> Value {
+    serde_json::from_str(&text(&dir.join(name))).unwrap()
 }
 
 fn ok(done: crate::util::Run) -> crate::util::Run {
@@ -60,11 +64,11 @@ fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Option<crate::util:
     })
 }
 
-/// Regression (hostile-4 L05): a FIFO named like a samples file inside an import folder
-/// blocked `import` until it was killed. Now it exits 2 at once naming the FIFO.
+/// Asserts that `import lm-eval --from FROM`, in a folder whose `suite` holds the real
+/// gsm8k samples and a FIFO named like a samples file, exits 2 within 30 s naming the
+/// FIFO and writes nothing.
 #[cfg(unix)]
-#[test]
-fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_blocking() {
+fn assert_import_refuses_the_fifo(from: &str) {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("suite");
     put(
@@ -81,7 +85,7 @@ fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_
         "import",
         "lm-eval",
         "--from",
-        "suite",
+        from,
         "--out",
         "s.csv",
         "--higher-is-better",
@@ -98,7 +102,24 @@ fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_
     assert!(!dir.path().join("s.csv").exists());
 }
 
-/// Regression (issue 42 point 3): a folder import read evogate's own `*.import.json`,
+/// Regression: a FIFO named like a samples file inside an import folder
+/// blocked `import` until it was killed. Now it exits 2 at once naming the FIFO.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_blocking() {
+    assert_import_refuses_the_fifo("suite");
+}
+
+/// Regression: a FIFO matched by a glob that `import` expands itself (`--from
+/// 'suite/samples_*.jsonl'`, left unexpanded by the shell) blocked `import` as the folder
+/// walk did before it refused such files. It now exits 2 at once naming the FIFO.
+#[cfg(unix)]
+#[test]
+fn a_fifo_matched_by_an_import_glob_exits_2_naming_it_instead_of_blocking() {
+    assert_import_refuses_the_fifo("suite/samples_*.jsonl");
+}
+
+/// Regression: a folder import read evogate's own `*.import.json`,
 /// left in the folder by an earlier import, as a log and failed. It is never a log.
 #[test]
 fn a_folder_import_ignores_the_import_record_an_earlier_import_wrote_there() {
@@ -131,8 +152,7 @@ fn a_folder_import_ignores_the_import_record_an_earlier_import_wrote_there() {
         text(&dir.path().join("second.csv")),
         text(&folder.join("first.csv"))
     );
-    let record: Value =
-        serde_json::from_str(&text(&dir.path().join("second.import.json"))).unwrap();
+    let record = import_record(dir.path(), "second.import.json");
     assert_eq!(record["inputs"].as_array().unwrap().len(), 1, "{record}");
 }
 
@@ -153,7 +173,7 @@ fn wer_samples(dir: &Path, name: &str, values: [f64; 3]) -> String {
     name.to_string()
 }
 
-/// Regression (issue 42 point 3): lm-eval samples read without their results file were
+/// Regression: lm-eval samples read without their results file were
 /// taken as higher-is-better (`source: default`), so a WER was not inverted and the
 /// better model looked worse. The direction is now needed; with it the WER is mapped.
 #[test]
@@ -165,16 +185,7 @@ fn lm_eval_samples_without_their_results_file_need_the_direction_and_a_wer_is_in
         [0.1, 0.5, 0.25],
     );
     let import = |extra: &[&str]| {
-        let mut args = vec![
-            "import",
-            "lm-eval",
-            "--from",
-            &from,
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-        ];
+        let mut args = lm_eval_strict(&from, "s.csv");
         args.extend(extra);
         run(dir.path(), &args)
     };
@@ -193,11 +204,11 @@ fn lm_eval_samples_without_their_results_file_need_the_direction_and_a_wer_is_in
         text(&dir.path().join("s.csv")),
         "task_id,kind,score\nasr:16,asr,0.9\nasr:17,asr,0.5\nasr:18,asr,0.75\n"
     );
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["direction"]["logged"], "lower");
     assert_eq!(record["direction"]["source"], "--lower-is-better");
     ok(import(&["--higher-is-better"]));
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["direction"]["source"], "--higher-is-better");
     // The two flags together are refused by the parser.
     let both = import(&["--higher-is-better", "--lower-is-better"]);
@@ -218,19 +229,16 @@ fn lm_eval_samples_without_their_results_file_need_the_direction_and_a_wer_is_in
     assert_input_error(&against, &["the log says higher is better"]);
 }
 
-/// Regression (issue 42 point 3): `admit` paired two records whose metrics ran in
-/// opposite directions (one file's scores turned upside down, the other's not) without
-/// a word. It now exits 2 naming both records.
-#[test]
-fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
-    let dir = tempfile::tempdir().unwrap();
+/// Imports a WER task twice into `dir`: `b.csv` with --lower-is-better and `c.csv`
+/// with --higher-is-better, each with its record.
+fn opposite_imports(dir: &Path) {
     let base = wer_samples(
-        dir.path(),
+        dir,
         "samples_asr_2025-01-01T00-00-00.jsonl",
         [0.1, 0.5, 0.25],
     );
     let cand = wer_samples(
-        dir.path(),
+        dir,
         "samples_asr_2025-01-02T00-00-00.jsonl",
         [0.0, 0.4, 0.2],
     );
@@ -238,51 +246,114 @@ fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
         (&base, "b.csv", "--lower-is-better"),
         (&cand, "c.csv", "--higher-is-better"),
     ] {
-        ok(run(
-            dir.path(),
-            &[
-                "import",
-                "lm-eval",
-                "--from",
-                from,
-                "--out",
-                out,
-                "--filter",
-                "strict-match",
-                direction,
-            ],
-        ));
+        let mut args = lm_eval_strict(from, out);
+        args.push(direction);
+        ok(run(dir, &args));
     }
+}
+
+/// The order of `b.csv`'s tasks, as `admit --sequential --order` reads it.
+fn order_of_baseline(dir: &Path) {
+    let ids: String = text(&dir.join("b.csv"))
+        .lines()
+        .skip(1)
+        .map(|line| format!("{}\n", line.split(',').next().unwrap()))
+        .collect();
+    put(&dir.join("order.csv"), &format!("task_id\n{ids}"));
+}
+
+/// `admit --sequential` of `c.csv` against `b.csv` in `order.csv`'s order.
+fn admit_sequential_on_order(dir: &Path) -> crate::util::Run {
+    run(
+        dir,
+        &[
+            "admit",
+            "--sequential",
+            "--order",
+            "order.csv",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+        ],
+    )
+}
+
+/// What `admit` and `admit --sequential` say of the imports [`opposite_imports`] writes.
+const OPPOSITE: [&str; 3] = [
+    "opposite directions",
+    "`b.import.json` says lower is better (--lower-is-better)",
+    "`c.import.json` says higher is better (--higher-is-better)",
+];
+
+/// Regression: `admit` paired two records whose metrics ran in
+/// opposite directions (one file's scores turned upside down, the other's not) without
+/// a word. It now exits 2 naming both records.
+#[test]
+fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
+    let dir = tempfile::tempdir().unwrap();
+    opposite_imports(dir.path());
     let admit = run(
         dir.path(),
         &["admit", "--baseline", "b.csv", "--candidate", "c.csv"],
     );
+    assert_input_error(&admit, &OPPOSITE);
+}
+
+/// Regression: `admit --sequential` read no import record, so two imports whose metrics
+/// ran in opposite directions were paired without a word (exit 1, refused, on WERs
+/// where the candidate is better). It now refuses them as `admit` does.
+#[test]
+fn admit_sequential_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
+    let dir = tempfile::tempdir().unwrap();
+    opposite_imports(dir.path());
+    order_of_baseline(dir.path());
+    let sequential = admit_sequential_on_order(dir.path());
+    assert_input_error(&sequential, &OPPOSITE);
+}
+
+/// Regression: `admit --sequential` paired a scores file with an import record written
+/// for other bytes (a file changed after its import, or an import interrupted between
+/// its two files), which `admit` refuses. It now refuses it too, naming the record.
+#[test]
+fn admit_sequential_refuses_a_scores_file_its_import_record_was_not_written_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = wer_samples(
+        dir.path(),
+        "samples_asr_2025-01-01T00-00-00.jsonl",
+        [0.1, 0.5, 0.25],
+    );
+    for out in ["b.csv", "c.csv"] {
+        let mut args = lm_eval_strict(&samples, out);
+        args.push("--lower-is-better");
+        ok(run(dir.path(), &args));
+    }
+    order_of_baseline(dir.path());
+    // The candidate's scores change after its import: its record no longer fits.
+    let changed = text(&dir.path().join("c.csv")).replacen("asr,0.9\n", "asr,1\n", 1);
+    assert_ne!(changed, text(&dir.path().join("c.csv")));
+    put(&dir.path().join("c.csv"), &changed);
+    let sequential = admit_sequential_on_order(dir.path());
     assert_input_error(
-        &admit,
-        &[
-            "opposite directions",
-            "`b.import.json` says lower is better (--lower-is-better)",
-            "`c.import.json` says higher is better (--higher-is-better)",
-        ],
+        &sequential,
+        &["`c.import.json` was written for another scores file than `c.csv`"],
     );
 }
 
 /// The usual promptfoo comparison of two prompts on one provider: the real export's
 /// results, all on `openai:gpt-5`, its two prompts labelled `terse` and `verbose`.
 fn two_prompts(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("promptfoo/sample-export.subset.json"))).unwrap();
+    let mut log = format_json("promptfoo/sample-export.subset.json");
     for result in log["results"]["results"].as_array_mut().unwrap() {
         let prompt = result["promptIdx"].as_u64().unwrap();
         result["provider"] = json!({"id": "openai:gpt-5", "label": ""});
         let label = ["terse", "verbose"][prompt as usize];
         result["prompt"] = json!({"raw": "…", "label": label});
     }
-    put(&dir.join("two.json"), &log.to_string());
-    "two.json".to_string()
+    put_log(dir, "two.json", &log)
 }
 
-/// Regression (issue 42 point 3): `--arm <provider>` on a file of two prompts on that
+/// Regression: `--arm <provider>` on a file of two prompts on that
 /// provider mixed both prompts into one arm, and a prompt's label was refused as an
 /// arm. The provider alone is now refused naming the prompts, and a label or
 /// `prompt:N` (with the provider or without) chooses one.
@@ -331,10 +402,9 @@ fn an_arm_of_two_prompts_is_refused_naming_them_and_a_prompt_label_chooses_one()
     );
 }
 
-/// An Inspect log declaring `epochs: 3` whose sample 2 ran once (hostile-4 R01/R02).
+/// An Inspect log declaring `epochs: 3` whose sample 2 ran once.
 fn inspect_epochs(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("inspect/data_arc_qwen.json"))).unwrap();
+    let mut log = format_json("inspect/data_arc_qwen.json");
     let first = log["samples"][0].clone();
     let mut samples = Vec::new();
     for (id, epochs, values) in [(1, 3, ["C", "I", "C"]), (2, 1, ["C", "C", "C"])] {
@@ -348,11 +418,10 @@ fn inspect_epochs(dir: &Path) -> String {
     }
     log["samples"] = Value::Array(samples);
     log["eval"]["config"]["epochs"] = json!(3);
-    put(&dir.join("epochs.json"), &log.to_string());
-    "epochs.json".to_string()
+    put_log(dir, "epochs.json", &log)
 }
 
-/// Regression (hostile-4 R02): with `--repeats mean` the sample that ran one of its
+/// Regression: with `--repeats mean` the sample that ran one of its
 /// three declared epochs was averaged over that one, with no missing count and no
 /// note. It is now named as missing repeats (exit 2), or left out whole and counted
 /// under `--on-missing intersect`.
@@ -381,7 +450,7 @@ fn an_inspect_item_missing_epochs_is_named_and_never_averaged_over_fewer() {
         text(&dir.path().join("s.csv")),
         "task_id,kind,score\ninspect_evals/arc_easy:1,inspect_evals/arc_easy,0.666667\n"
     );
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["dropped"]["missing"]["count"], 1);
     assert_eq!(
         record["dropped"]["missing"]["first"][0],
@@ -389,11 +458,10 @@ fn an_inspect_item_missing_epochs_is_named_and_never_averaged_over_fewer() {
     );
 }
 
-/// promptfoo `--repeat 3` where one test of the arm ran three times and the other once
-/// (hostile-4 R08).
+/// promptfoo `--repeat 3` where one test of the arm ran three times and the other
+/// once.
 fn promptfoo_short_repeat(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("promptfoo/sample-export.subset.json"))).unwrap();
+    let mut log = format_json("promptfoo/sample-export.subset.json");
     let results = log["results"]["results"].as_array().unwrap().clone();
     let mut repeated = results.clone();
     for _ in 0..2 {
@@ -405,18 +473,17 @@ fn promptfoo_short_repeat(dir: &Path) -> String {
         );
     }
     log["results"]["results"] = Value::Array(repeated);
-    put(&dir.join("short.json"), &log.to_string());
-    "short.json".to_string()
+    put_log(dir, "short.json", &log)
 }
 
-/// Regression (hostile-4 R08): promptfoo repeats of 3 and 1 were averaged with no note
+/// Regression: promptfoo repeats of 3 and 1 were averaged with no note
 /// (`mean`), and `all` wrote 3 + 1 rows. The missing repeats are now named.
 #[test]
 fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
     let dir = tempfile::tempdir().unwrap();
     let log = promptfoo_short_repeat(dir.path());
-    for repeats in ["mean", "first", "all"] {
-        let done = run(
+    let import = |arm: &str, repeats: &str, out: &str| {
+        run(
             dir.path(),
             &[
                 "import",
@@ -424,15 +491,18 @@ fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
                 "--from",
                 &log,
                 "--arm",
-                "openai:gpt-5",
+                arm,
                 "--id-var",
                 "riddle",
                 "--repeats",
                 repeats,
                 "--out",
-                "s.csv",
+                out,
             ],
-        );
+        )
+    };
+    for repeats in ["mean", "first", "all"] {
+        let done = import("openai:gpt-5", repeats, "s.csv");
         // The ids are the riddles, cut short on the terminal.
         assert_input_error(
             &done,
@@ -443,23 +513,7 @@ fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
         );
     }
     // The other arm ran every test three times: complete.
-    ok(run(
-        dir.path(),
-        &[
-            "import",
-            "promptfoo",
-            "--from",
-            &log,
-            "--arm",
-            "openai:gpt-5-mini",
-            "--id-var",
-            "riddle",
-            "--repeats",
-            "all",
-            "--out",
-            "m.csv",
-        ],
-    ));
+    ok(import("openai:gpt-5-mini", "all", "m.csv"));
     assert_eq!(text(&dir.path().join("m.csv")).lines().count(), 1 + 2 * 3);
 }
 
@@ -483,17 +537,8 @@ fn two_lm_eval_runs_of_one_task_are_its_repeats_under_repeats_and_checked_whole(
         )),
     );
     let import = |extra: &[&str]| {
-        let mut args = vec![
-            "import",
-            "lm-eval",
-            "--from",
-            "runs",
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-            "--higher-is-better",
-        ];
+        let mut args = lm_eval_strict("runs", "s.csv");
+        args.push("--higher-is-better");
         args.extend(extra);
         run(dir.path(), &args)
     };
@@ -533,24 +578,11 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
     let run2 = json!([record("a", "1", true), record("b", "3", true)]);
     put(&dir.path().join("r1.json"), &run1.to_string());
     put(&dir.path().join("r2.json"), &run2.to_string());
-    let done = ok(run(
+    let done = ok(import_dspy_repeats(
         dir.path(),
-        &[
-            "import",
-            "dspy",
-            "--from",
-            "r1.json",
-            "--from",
-            "r2.json",
-            "--id-field",
-            "question",
-            "--metric",
-            "exact_match",
-            "--repeats",
-            "all",
-            "--out",
-            "s.csv",
-        ],
+        &["r1.json", "r2.json"],
+        "all",
+        "s.csv",
     ));
     assert_eq!(
         text(&dir.path().join("s.csv")),
@@ -562,7 +594,7 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
         "{}",
         done.stderr
     );
-    let written: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let written = import_record(dir.path(), "s.import.json");
     assert_eq!(
         written["identical_repeats"],
         json!({"count": 1, "first": ["a"]})
@@ -572,26 +604,11 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
         &dir.path().join("r3.json"),
         &json!([record("a", "1", true)]).to_string(),
     );
-    let short = run(
+    let short = import_dspy_repeats(
         dir.path(),
-        &[
-            "import",
-            "dspy",
-            "--from",
-            "r1.json",
-            "--from",
-            "r2.json",
-            "--from",
-            "r3.json",
-            "--id-field",
-            "question",
-            "--metric",
-            "exact_match",
-            "--repeats",
-            "mean",
-            "--out",
-            "t.csv",
-        ],
+        &["r1.json", "r2.json", "r3.json"],
+        "mean",
+        "t.csv",
     );
     assert_input_error(&short, &["1 repeat missing (first: `b#3`)"]);
 }

@@ -86,7 +86,7 @@ pub(super) struct Collector<'s> {
     pub losses: Vec<(f64, Loss)>,
     /// Each arm's pairs by outcome (of the rows with one).
     pub outcomes: [OutcomeCounts; 2],
-    /// Whether some pair is a repeat of an item.
+    /// Whether a scores file holds a repeat of an item.
     pub repeats: bool,
     /// Each arm's unanswered tasks.
     pub unanswered: [First<String>; 2],
@@ -153,7 +153,6 @@ impl<'s> Collector<'s> {
             ));
         }
         let group = b.group().or(c.group());
-        self.repeats |= group.is_some() && repeat_in(task, group).is_some();
         for (arm, row) in [(BASE, b), (CAND, c)] {
             if let Some(outcome) = row.outcome {
                 self.outcomes[arm].add(outcome);
@@ -239,6 +238,12 @@ impl TaskSink for Collector<'_> {
             .flatten()
             .next()
             .map_or("", |row| row.task.as_str());
+        // A repeat of an item in either scores file, paired or not (a task list or a
+        // holdout may name its items).
+        self.repeats |= [rows[BASE], rows[CAND]]
+            .into_iter()
+            .flatten()
+            .any(|row| row.group().is_some() && repeat_in(&row.task, row.group()).is_some());
         let in_holdout = rows[HOLD].is_some();
         if in_holdout {
             self.recorded += 1;

@@ -108,8 +108,8 @@ pub(crate) struct StreamJoined {
     has_correct: [bool; 2],
     has_answered: [bool; 2],
     has_outcome: [bool; 2],
-    /// Whether some pair is a repeat of an item (`<item>#<r>` in group `<item>`): the
-    /// pairs are then collapsed to items, on the files held whole.
+    /// Whether a scores file holds a repeat of an item (`<item>#<r>` in group
+    /// `<item>`): the pairs are then collapsed to items, on the files held whole.
     pub repeats: bool,
     kept: Kept,
 }

@@ -466,8 +466,14 @@ fn scores_that_hold_repeats_of_items_are_decided_on_the_items_as_the_held_readin
         input(path, format!("task_id,group,score\n{}\n", rows.join("\n")))
     };
     let files = [file("b.csv", 0, 0), file("c.csv", 1, 1)];
-    for tuning in tunings() {
-        let (held, streamed) = both(&files, None, None, &settings(0, 0, false, false), tuning);
+    // Also with a task list that names the items, which no row's task is.
+    let items: Vec<String> = (0..30).map(|item| format!("q{item}")).collect();
+    let listed = input("tasks.csv", format!("task_id\n{}\n", items.join("\n")));
+    for (tasks, tuning) in [None, Some(&listed)]
+        .into_iter()
+        .flat_map(|tasks| tunings().map(|tuning| (tasks, tuning)))
+    {
+        let (held, streamed) = both(&files, tasks, None, &settings(0, 0, false, false), tuning);
         let report = held.clone().expect("repeats are decided");
         assert!(report[1].contains("30 pairs"), "{}", report[1]);
         assert_eq!(held, streamed);
