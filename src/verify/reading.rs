@@ -104,6 +104,14 @@ pub(crate) fn clause_breaks(gap: &str) -> bool {
 
 /// Whether the text right after a candidate rejects it (`is wrong`, `is not right`).
 pub(crate) fn rejected_after(after: &str) -> bool {
+    // Every rejection starts with one of these letters after the closing marks: most
+    // candidates are followed by something else, and need no pattern run.
+    let first = after
+        .bytes()
+        .find(|b| !(b.is_ascii_whitespace() || b")]*_$%".contains(b)));
+    if !first.is_some_and(|b| b"iIwWaAsSlLcC".contains(&b)) {
+        return false;
+    }
     let mut cut = after.len().min(AFTER_BYTES);
     while !after.is_char_boundary(cut) {
         cut -= 1;
@@ -123,6 +131,9 @@ pub(crate) fn rejected(
     joined: impl Fn(&str) -> bool,
 ) -> Vec<bool> {
     let mut rejected = vec![false; spans.len()];
+    if spans.is_empty() {
+        return rejected;
+    }
     // Overlapping candidates (two options' texts sharing words) have no text between.
     let joined_at = |i: usize| joined(text.get(spans[i - 1].1..spans[i].0).unwrap_or(""));
     for negator in NEGATOR.find_iter(text) {

@@ -331,6 +331,17 @@ fn percent_at(text: &str, at: usize) -> (bool, usize) {
 }
 
 fn decimal_value(whole: &str, fraction: &str, exponent: i64) -> Value {
+    // Most numbers are short integers: read them without building strings.
+    if fraction.is_empty()
+        && exponent == 0
+        && whole.len() <= 18
+        && let Ok(integer) = whole.parse::<i64>()
+    {
+        return Value {
+            float: integer as f64,
+            integer: Some(i128::from(integer)),
+        };
+    }
     let float = format!("{whole}.{fraction}0e{exponent}")
         .parse()
         .unwrap_or(f64::NAN);
