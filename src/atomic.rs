@@ -1,22 +1,37 @@
-//! Atomic, all-or-nothing writes of a set of files. Each file is first written in full
-//! to a temporary file in its own folder, and only when every one is written are they
-//! renamed into place, so an interrupted or failed run never leaves a half-written file
-//! and never replaces a report with part of a new one.
+//! Atomic, all-or-nothing writes of a set of outputs: files, a folder, a file written as
+//! it is made. Each output is first written in full beside its target (a temporary file
+//! `.NAME.PID.evogate-tmp`, or a new folder `.NAME.evogate-new-PID-N`) and synced; only
+//! then does the [`commit`] move them all into place, by atomic exchange where the
+//! platform has one, in a section that a SIGINT or SIGTERM waits for
+//! ([`watch_signals`]). So a failed or stopped run leaves every target as it was and
+//! exits 2, a finished one leaves every target new and whole, and what a kill leaves
+//! beside them is completed or cleared by the next run that reads or writes them
+//! ([`settle()`]).
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::thread;
 
+mod commit;
+mod fault;
 mod folder;
+mod gate;
 mod inputs;
+mod journal;
 pub mod ledger;
-mod pending;
-pub use folder::{StreamedFile, WriteBytes, replace_folder};
-pub use inputs::refuse_overwriting_inputs;
+mod settle;
+mod streamed;
+pub use commit::{Append, Prepared, commit};
+pub use folder::{prepare_folder, replace_folder};
+pub(crate) use gate::section;
 #[cfg(unix)]
-pub use pending::watch_signals;
+pub use gate::watch_signals;
+pub use gate::{Stop, end_run};
+pub use inputs::{refuse_overwriting_inputs, refuse_same_file};
+pub use settle::settle;
+pub use streamed::{SYNC_EVERY, Streamed, StreamedFile, WriteBytes};
+
+use commit::{Kind, Swap};
 
 /// A file to write: where, and its whole contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,11 +54,7 @@ impl FileToWrite {
 
 /// Writes every output atomically with the real file system.
 pub fn write_all(outputs: &[FileToWrite]) -> anyhow::Result<()> {
-    write_all_with(outputs, &mut |path, bytes| {
-        let mut file = fs::File::create(path)?;
-        file.write_all(bytes)?;
-        file.sync_all()
-    })
+    commit(prepare_files(outputs)?, &mut [], Some(0))
 }
 
 /// Creates `dir` (and its parents) unless it exists, refusing a path that is a file.
@@ -62,233 +73,56 @@ pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
     })
 }
 
-/// [`write_all`] with the temporary-file writer supplied, so tests can make it fail
-/// midway. Temporary files are removed on failure; the final paths are untouched
-/// unless every temporary file was written.
-pub fn write_all_with(
+/// Writes every output in full to a temporary file beside it, synced: the set, ready
+/// for [`commit`]. Leftovers of killed runs beside the targets are cleared first.
+pub fn prepare_files(outputs: &[FileToWrite]) -> anyhow::Result<Prepared> {
+    prepare_files_with(outputs, &mut |file, bytes| file.write_all(bytes))
+}
+
+/// [`prepare_files`] with the temporary files' writer supplied, so tests can make it
+/// fail midway. On failure the temporary files are removed and no target is touched.
+fn prepare_files_with(
     outputs: &[FileToWrite],
-    write_temp: &mut dyn FnMut(&Path, &[u8]) -> io::Result<()>,
-) -> anyhow::Result<()> {
+    write: &mut dyn FnMut(&mut fs::File, &[u8]) -> io::Result<()>,
+) -> anyhow::Result<Prepared> {
     if let Some(error) = outputs.iter().find_map(|o| not_a_file(&o.path)) {
         return Err(error);
     }
-    let mut written: Vec<(PathBuf, &Path)> = Vec::new();
-    let remove = |temps: &[(PathBuf, &Path)]| {
-        for (temp, _) in temps {
-            let _ = fs::remove_file(temp);
-            pending::untrack(temp);
-        }
-    };
-    let result = (|| -> anyhow::Result<()> {
-        for output in outputs {
-            let temp = temp_path(&output.path);
-            pending::track(&temp);
-            written.push((temp.clone(), &output.path));
-            write_temp(&temp, &output.bytes).map_err(|e| not_written(&output.path, &e))?;
-        }
-        Ok(())
-    })();
-    if let Err(error) = result {
-        remove(&written);
-        return Err(error);
-    }
-    for (index, (temp, path)) in written.iter().enumerate() {
-        fs::rename(temp, path)
-            .inspect_err(|_| remove(&written[index..]))
-            .map_err(|e| not_moved(path, &e))?;
-        pending::untrack(temp);
-    }
-    Ok(())
-}
-
-/// One file written as it is made, atomically: its bytes go to a temporary file beside
-/// it, created at the first write, and [`Streamed::commit`] moves that into place.
-/// The first failure is kept, and later writes are dropped, so a caller that must
-/// finish reading its inputs (whose errors come first) reports it afterwards. A file
-/// never committed leaves nothing behind.
-///
-/// A long file is synced to disk while it is being written: once every
-/// [`SYNC_EVERY`] bytes a background thread syncs what the file holds so far, so the
-/// sync at [`Streamed::commit`] waits only for the last stretch instead of the whole
-/// file (for `score`'s 88 MB of scores, about 0.2 s of a 2.5 s run).
-#[derive(Debug)]
-pub struct Streamed {
-    path: PathBuf,
-    temp: PathBuf,
-    file: Option<io::BufWriter<fs::File>>,
-    failure: Option<io::Error>,
-    /// Whether the file was moved into place.
-    committed: bool,
-    /// Bytes written since the last background sync was asked for.
-    unsynced: usize,
-    /// Bytes after which a background sync is asked for.
-    sync_every: usize,
-    syncer: Option<Syncer>,
-}
-
-/// How many bytes of a [`Streamed`] file are written between background syncs.
-pub const SYNC_EVERY: usize = 4 << 20;
-
-/// A thread syncing a file whenever asked, until the asking side hangs up; it ends
-/// with how many syncs it made, or the first failure.
-#[derive(Debug)]
-struct Syncer {
-    asks: mpsc::Sender<()>,
-    thread: thread::JoinHandle<io::Result<usize>>,
-}
-
-impl Syncer {
-    /// The thread for `file`, or `None` when no thread can be started.
-    fn start(file: fs::File) -> Option<Syncer> {
-        let (asks, asked) = mpsc::channel::<()>();
-        let thread = thread::Builder::new()
-            .name("evogate-sync".into())
-            .spawn(move || {
-                let mut syncs = 0;
-                while asked.recv().is_ok() {
-                    // Asks that came during the last sync are served by this one.
-                    while asked.try_recv().is_ok() {}
-                    file.sync_data()?;
-                    syncs += 1;
-                }
-                Ok(syncs)
-            })
-            .ok()?;
-        Some(Syncer { asks, thread })
-    }
-
-    /// Stops asking and waits for the sync under way: how many syncs were made.
-    fn finish(self) -> io::Result<usize> {
-        drop(self.asks);
-        self.thread
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the syncing thread panicked")))
-    }
-}
-
-impl Streamed {
-    /// A file to be written at `path`; nothing is created yet.
-    pub fn new(path: impl Into<PathBuf>) -> Streamed {
-        Streamed::syncing_every(path, SYNC_EVERY)
-    }
-
-    /// [`Streamed::new`], synced in the background every `bytes` bytes.
-    fn syncing_every(path: impl Into<PathBuf>, bytes: usize) -> Streamed {
-        let path = path.into();
-        Streamed {
-            temp: temp_path(&path),
-            path,
-            file: None,
-            failure: None,
-            committed: false,
-            unsynced: 0,
-            sync_every: bytes,
-            syncer: None,
-        }
-    }
-
-    /// Appends `bytes`, unless a write failed already.
-    pub fn write(&mut self, bytes: &[u8]) {
-        if self.failure.is_some() {
-            return;
-        }
-        let result = match &mut self.file {
-            Some(file) => file.write_all(bytes),
-            None => self.start().and_then(|file| file.write_all(bytes)),
+    settle(outputs.iter().map(|o| o.path.as_path()));
+    let mut set = Prepared::nothing();
+    for (index, output) in outputs.iter().enumerate() {
+        let temp = temp_path(&output.path);
+        let failed = |e: io::Error| not_written(&output.path, &e);
+        let mut file = {
+            let _section = gate::section();
+            gate::track(&temp);
+            let created = fs::File::create(&temp);
+            set.swaps.push(Swap {
+                kind: Kind::File,
+                temp,
+                target: output.path.clone(),
+            });
+            created.map_err(failed)?
         };
-        if let Err(error) = result {
-            self.failure = Some(error);
-            return;
+        if index == 0 {
+            // The fault hook's `write` step: the first file half written.
+            let half = output.bytes.len() / 2;
+            (fault::fails("write"))
+                .and_then(|()| write(&mut file, &output.bytes[..half]))
+                .and_then(|()| file.flush())
+                .map_err(failed)?;
+            fault::at("write");
+            write(&mut file, &output.bytes[half..]).map_err(failed)?;
+        } else {
+            write(&mut file, &output.bytes).map_err(failed)?;
         }
-        self.unsynced += bytes.len();
-        if self.unsynced >= self.sync_every {
-            self.unsynced = 0;
-            self.ask_sync();
-        }
+        file.sync_all().map_err(failed)?;
     }
-
-    /// Asks the syncing thread, started on the first ask, to sync the file. The bytes
-    /// still in the write buffer wait for the next sync.
-    fn ask_sync(&mut self) {
-        if self.syncer.is_none() {
-            let Some(file) = &self.file else {
-                return;
-            };
-            // Without a second handle or a thread, the whole file is synced at commit.
-            let Ok(handle) = file.get_ref().try_clone() else {
-                return;
-            };
-            self.syncer = Syncer::start(handle);
-        }
-        if let Some(syncer) = &self.syncer {
-            // A thread that stopped on a failure reports it at commit.
-            let _ = syncer.asks.send(());
-        }
+    if let Some(first) = outputs.first() {
+        fault::fails("synced").map_err(|e| not_written(&first.path, &e))?;
     }
-
-    /// Creates the temporary file, unless the final path is a folder (reported at
-    /// [`Streamed::commit`]).
-    fn start(&mut self) -> io::Result<&mut io::BufWriter<fs::File>> {
-        if not_a_file(&self.path).is_some() {
-            return Err(io::Error::other("not a file"));
-        }
-        pending::track(&self.temp);
-        let file = fs::File::create(&self.temp)?;
-        Ok(self
-            .file
-            .insert(io::BufWriter::with_capacity(1 << 16, file)))
-    }
-
-    /// The final path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Writes what is buffered, syncs it, and moves the file into place (an empty file
-    /// when nothing was written); reports the first failure, with [`write_all`]'s
-    /// messages.
-    pub fn commit(self) -> anyhow::Result<()> {
-        self.commit_counting().map(|_| ())
-    }
-
-    /// [`Streamed::commit`], telling how many background syncs were made.
-    fn commit_counting(mut self) -> anyhow::Result<usize> {
-        if let Some(error) = not_a_file(&self.path) {
-            return Err(error);
-        }
-        if self.file.is_none() {
-            self.write(b"");
-        }
-        let background = self.syncer.take().map_or(Ok(0), Syncer::finish);
-        let written = match (self.failure.take(), self.file.take(), background) {
-            (Some(error), _, _) | (None, _, Err(error)) => Err(error),
-            (None, Some(file), Ok(syncs)) => file
-                .into_inner()
-                .map_err(io::IntoInnerError::into_error)
-                .and_then(|file| file.sync_all())
-                .map(|()| syncs),
-            (None, None, Ok(syncs)) => Ok(syncs),
-        };
-        let syncs = written.map_err(|e| not_written(&self.path, &e))?;
-        fs::rename(&self.temp, &self.path).map_err(|e| not_moved(&self.path, &e))?;
-        pending::untrack(&self.temp);
-        self.committed = true;
-        Ok(syncs)
-    }
-}
-
-impl Drop for Streamed {
-    /// Removes the temporary file of a file not committed, if it was created.
-    fn drop(&mut self) {
-        if let Some(syncer) = self.syncer.take() {
-            let _ = syncer.finish();
-        }
-        drop(self.file.take());
-        if !self.committed {
-            let _ = fs::remove_file(&self.temp);
-            pending::untrack(&self.temp);
-        }
-    }
+    fault::at("synced");
+    Ok(set)
 }
 
 /// The error of an output path that is a folder.
@@ -355,12 +189,13 @@ mod tests {
             FileToWrite::new(&second, "new b"),
         ];
         let mut calls = 0;
-        let error = write_all_with(&outputs, &mut |path, bytes| {
+        let error = prepare_files_with(&outputs, &mut |file, bytes| {
             calls += 1;
-            if calls == 2 {
+            // The first file is written in two halves.
+            if calls == 3 {
                 return Err(io::Error::other("disk full"));
             }
-            fs::write(path, bytes)
+            file.write_all(bytes)
         })
         .unwrap_err();
         assert!(error.to_string().contains("b.md"), "{error}");
@@ -376,93 +211,6 @@ mod tests {
         let path = dir.path().join("x.csv");
         write_all(&[FileToWrite::new(&path, "a,b\n")]).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "a,b\n");
-    }
-
-    #[test]
-    fn a_streamed_file_appears_whole_at_commit_and_not_before() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.csv");
-        fs::write(&path, "old").unwrap();
-        let mut file = Streamed::new(&path);
-        file.write(b"a,b\n");
-        file.write(b"1,2\n");
-        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
-        file.commit().unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "a,b\n1,2\n");
-        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(left.len(), 1, "a temporary file was left behind");
-    }
-
-    #[test]
-    fn a_long_streamed_file_is_synced_while_it_is_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("long.csv");
-        let mut file = Streamed::syncing_every(&path, 1000);
-        let mut expected = Vec::new();
-        for row in 0..2000 {
-            let line = format!("{row},{}\n", row * 7);
-            file.write(line.as_bytes());
-            expected.extend_from_slice(line.as_bytes());
-        }
-        // 2000 rows of 4 to 10 bytes ask for a sync about every 1000 bytes; asks made
-        // during a sync are served by the next one, so there is at least one.
-        let syncs = file.commit_counting().unwrap();
-        assert!(
-            (1..=expected.len() / 1000).contains(&syncs),
-            "{syncs} syncs"
-        );
-        assert_eq!(fs::read(&path).unwrap(), expected);
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
-    }
-
-    #[test]
-    fn a_short_streamed_file_is_synced_only_at_commit() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("short.csv");
-        let mut file = Streamed::syncing_every(&path, 1000);
-        file.write(&[b'x'; 999]);
-        assert_eq!(file.commit_counting().unwrap(), 0);
-        assert_eq!(fs::read(&path).unwrap().len(), 999);
-    }
-
-    #[test]
-    fn a_streamed_file_dropped_after_background_syncs_leaves_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.csv");
-        let mut file = Streamed::syncing_every(&path, 10);
-        for _ in 0..100 {
-            file.write(b"0123456789");
-        }
-        assert!(file.syncer.is_some(), "no background sync was asked for");
-        drop(file);
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn a_streamed_file_dropped_uncommitted_leaves_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.csv");
-        let mut file = Streamed::new(&path);
-        file.write(b"half");
-        drop(file);
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn a_streamed_file_reports_a_folder_and_a_missing_folder_at_commit() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut folder = Streamed::new(dir.path());
-        folder.write(b"x");
-        let error = folder.commit().unwrap_err().to_string();
-        assert!(error.contains("is a folder"), "{error}");
-        let mut missing = Streamed::new(dir.path().join("no/such/s.csv"));
-        missing.write(b"x");
-        let error = missing.commit().unwrap_err().to_string();
-        assert!(error.contains("cannot write it"), "{error}");
-        let empty = dir.path().join("e.csv");
-        Streamed::new(&empty).commit().unwrap();
-        assert_eq!(fs::read(&empty).unwrap(), b"");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[cfg(unix)]

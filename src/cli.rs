@@ -37,7 +37,8 @@ pub enum Command {
     ///
     /// Groups (papers) are shuffled with a ChaCha20 stream keyed by the seed and dealt
     /// whole to the splits, so no group appears in two. Writes train.csv, val.csv,
-    /// holdout.csv and manifest.json atomically. With --check, audits split files
+    /// holdout.csv (in the order the holdout is to be scored: a shuffle from the same
+    /// stream) and manifest.json atomically. With --check, audits split files
     /// made by any tool: exit 0 clean, 1 leakage found, 2 bad input.
     ///
     /// Example: evogate split --truth data/arxiv/papers.csv --out runs/split --cases 24
@@ -72,6 +73,11 @@ pub enum Command {
     /// only the improvement failed, the candidate leans better and the holdout had under
     /// 80% power for its shift: the report gives the tasks that would settle it.
     /// Exit 0 admitted, 1 refused or inconclusive, 2 the tool could not do its job.
+    ///
+    /// Repeats of one item (rows `<item>#<r>` whose group is the item, as `import
+    /// --repeats all` writes them) are tested on items, each arm's item score the mean
+    /// of its repeats, never as independent tasks; the report adds pass@1, pass@k,
+    /// pass^k and the flaky items per arm.
     ///
     /// With --sequential --order FILE: decide on the pairs scored so far, in the order
     /// fixed before scoring, as a user who looked after every pair would have, with an
@@ -144,8 +150,15 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct SplitArgs {
     /// The ground-truth CSV (for arxiv: arxiv_id,title,first_author,year).
-    #[arg(long, value_name = "FILE", required_unless_present = "check")]
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["check", "from_scores"])]
     pub truth: Option<PathBuf>,
+    /// Split the tasks of a scores file instead of a ground truth: an imported suite's
+    /// (evogate import lm-eval, inspect, promptfoo, ...), so it gets a holdout manifest
+    /// for --manifest, --ledger and admit --sequential. Tasks are dealt whole by the
+    /// group their id names (`gsm8k` for `gsm8k:16`; a task whose id has no `:` is its
+    /// own group); --ratios 0,0,1 makes every task the holdout.
+    #[arg(long, value_name = "SCORES", conflicts_with_all = ["truth", "compat", "check"])]
+    pub from_scores: Option<PathBuf>,
     /// The folder to write train.csv, val.csv, holdout.csv and manifest.json into.
     #[arg(long, value_name = "DIR", required_unless_present = "check")]
     pub out: Option<PathBuf>,
@@ -222,15 +235,18 @@ pub struct AdmitArgs {
     /// The baseline's scores: task_id and score, optionally correct, group, kind.
     #[arg(long, value_name = "FILE", required_unless_present = "summary")]
     pub baseline: Option<PathBuf>,
-    /// Decide sequentially on the pairs scored so far (with --order): admitted once
-    /// the improvement e-value reaches its threshold, refused once the candidate cannot
-    /// be better (or below --margin) or a stratum regressed, else continue (exit 3)
-    /// with the e-value, the anytime-valid bounds and the tasks still needed.
-    #[arg(long, requires = "order", conflicts_with_all = ["summary", "tasks", "manifest", "cluster", "allow_missing"])]
+    /// Decide sequentially on the pairs scored so far, in the order of the holdout that
+    /// --manifest records (or of --order): admitted once the improvement e-value reaches
+    /// its threshold, refused once the candidate cannot be better (or below --margin) or
+    /// a stratum regressed, else continue (exit 3) with the e-value, the anytime-valid
+    /// bounds and the tasks still needed. With --ledger (which needs --manifest) the
+    /// first look spends the attempt; later looks of the same run continue it.
+    #[arg(long, conflicts_with_all = ["summary", "tasks", "cluster", "allow_missing"])]
     pub sequential: bool,
-    /// With --sequential: a table whose task_id column lists every holdout task in the
-    /// order fixed before any output was seen (e.g. the holdout.csv `split` wrote). The
-    /// pairs scored in both files must be a prefix of it.
+    /// With --sequential and no --manifest: a table whose task_id column lists every
+    /// holdout task in the order fixed before any output was seen. With --manifest it
+    /// must be the manifest's order (the holdout.csv `split` wrote), or it is refused;
+    /// never a scores file. The pairs scored in both files must be a prefix of it.
     #[arg(long, value_name = "FILE", requires = "sequential")]
     pub order: Option<PathBuf>,
     /// The candidate's scores, on the same tasks.
@@ -247,7 +263,8 @@ pub struct AdmitArgs {
     pub tasks: Option<PathBuf>,
     /// The manifest.json `split` wrote: the tasks used must be its holdout (a summary's
     /// holdout_sha256 must be the SHA-256 of its task ids), and a --tasks file must have
-    /// the recorded SHA-256. Required with --ledger.
+    /// the recorded SHA-256. With --sequential: the holdout in the order it is scored.
+    /// Required with --ledger.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
     /// The level of every one-sided test, in (0, 0.5).
@@ -267,6 +284,7 @@ pub struct AdmitArgs {
     pub margin: Option<f64>,
     /// Decide on clusters too: the exact signed-rank test on per-cluster mean
     /// differences must also show the improvement. The only column supported is `group`.
+    /// Not with repeats (rows `<item>#<r>`), which are tested on their items already.
     #[arg(long, value_name = "COLUMN", value_enum)]
     pub cluster: Option<ClusterColumn>,
     /// Append this attempt to a holdout-reuse ledger (JSON Lines, locked while
@@ -430,21 +448,32 @@ pub struct ImportArgs {
     /// task; repeat it per task.
     #[arg(long, value_name = "NAME|TASK=NAME")]
     pub scorer: Vec<String>,
-    /// inspect (epochs), promptfoo (--repeat), helm (train trials): how an item's
-    /// repeats become its score: mean, majority, first, or all (every repeat a row
-    /// `<item>#<repeat>` with the item as its `group`, for admit --cluster group);
-    /// also Inspect's median, mode, max, pass_at_K, at_least_K. Default: the log's own
-    /// reducer (Inspect's epochs_reducer), else it is needed when items repeat.
+    /// inspect (epochs), promptfoo (--repeat), helm (train trials), lm-eval (runs of a
+    /// task: its samples files of several dates), dspy (records of one id, through the
+    /// files given): how an item's repeats become its score: mean, majority, first, or
+    /// all (every repeat a row `<item>#<repeat>` with the item as its `group`, which
+    /// admit tests on items); also Inspect's median, mode, max, pass_at_K, at_least_K.
+    /// Default: the log's own reducer (Inspect's epochs_reducer), else it is needed
+    /// when items repeat. Every item must have every repeat (Inspect's epochs, else
+    /// the most any item has): a missing one exits 2 naming it, unless --on-missing
+    /// intersect leaves its item out.
     #[arg(long, value_name = "RULE", value_parser = crate::import::Repeats::parse)]
     pub repeats: Option<crate::import::Repeats>,
     /// The metric is lower-is-better (a runtime, a WER, a perplexity): scores are
     /// mapped as 1 - x (after --scale), so the file is higher-is-better on [0, 1].
     /// Not needed where the log records the direction (lm-eval's higher_is_better).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "higher_is_better")]
     pub lower_is_better: bool,
-    /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
+    /// The metric is higher-is-better. lm-eval samples read without their
+    /// `results_<date>.json` (which records higher_is_better) need this or
+    /// --lower-is-better: nothing takes a WER for higher-is-better unsaid.
+    #[arg(long)]
+    pub higher_is_better: bool,
+    /// promptfoo: the arm to read, one provider with one prompt: a provider (id or
+    /// label), a prompt (`prompt:N` or its label), or both as two --arm. An arm that
+    /// still holds several prompts or providers is refused, never mixed.
     #[arg(long, value_name = "NAME")]
-    pub arm: Option<String>,
+    pub arm: Vec<String>,
     /// promptfoo: the test variable that names a test (default: all of them).
     #[arg(long, value_name = "NAME")]
     pub id_var: Option<String>,

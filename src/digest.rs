@@ -9,6 +9,25 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// The SHA-256 of a text written piece by piece, read off as often as wanted: the
+/// digests of its prefixes, in one pass.
+#[derive(Clone, Default)]
+pub struct RunningDigest {
+    hasher: Sha256,
+}
+
+impl RunningDigest {
+    /// Adds `bytes` to the text.
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.hasher.update(bytes);
+    }
+
+    /// The SHA-256 of the text so far, in lowercase hex.
+    pub fn hex(&self) -> String {
+        hex(&self.hasher.clone().finalize())
+    }
+}
+
 fn hex(digest: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -13,12 +13,18 @@ use evogate::cmd;
 fn main() -> ExitCode {
     // Without the watcher a signal still ends the run, only without the clean-up.
     #[cfg(unix)]
-    let _ = evogate::atomic::watch_signals(|signal| {
-        eprintln!(
-            "error: stopped by {signal}; the files being written were removed and nothing was replaced"
-        );
-        std::process::exit(2)
+    let _ = evogate::atomic::watch_signals(|stop| {
+        eprintln!("{}", stop.message());
+        std::process::exit(stop.code())
     });
+    let code = run();
+    // A stop under way ends the process with its own code instead.
+    evogate::atomic::end_run();
+    code
+}
+
+/// Runs the command line, printing its outcome: the exit code.
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

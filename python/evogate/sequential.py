@@ -14,6 +14,12 @@ Example::
         state = s.update(task, baseline[task], candidate_score(task))
         if state["verdict"] != "continue":
             break
+
+Given a ``ledger`` (and the ``manifest`` ``evogate split`` wrote, whose holdout and
+order are used), every ``update`` is a look recorded by the binary as
+``admit --sequential --ledger`` records one: the first spends the candidate's attempt,
+later ones continue it at that attempt's alpha, the deciding one closes it, and a
+candidate abandoned undecided keeps what it spent.
 """
 
 from __future__ import annotations
@@ -25,6 +31,16 @@ import os
 import subprocess
 import tempfile
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+
+#: Micro-units in a score of 1: the binary sums scores in whole micro-units.
+_MICROS = 1_000_000
+
+
+def _micros(score: Any) -> int:
+    """A score in whole micro-units, rounded half away from zero as the binary rounds."""
+    value = float(score) * _MICROS
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
 def bet_fractions(n: int) -> List[float]:
@@ -84,13 +100,61 @@ class _Track:
         return log_mean_exp(self.components())
 
 
+def _holdout_ids(holdout: Any) -> List[str]:
+    """The holdout's task ids, checked as the binary reads an order: each id trimmed of
+    whitespace at its ends, none blank, none twice."""
+    if isinstance(holdout, (str, bytes, os.PathLike)):
+        raise TypeError(
+            "holdout is a path or a string; give the list of task ids in the order "
+            "(e.g. read from holdout.csv with csv.DictReader), or manifest="
+        )
+    try:
+        items = list(holdout)
+    except TypeError:
+        raise TypeError(
+            f"holdout {holdout!r} is neither a list of task ids nor a number of tasks"
+        ) from None
+    ids: List[str] = []
+    first: Dict[str, int] = {}
+    for position, task in enumerate(items, start=1):
+        task_id = str(task).strip()
+        if not task_id:
+            raise ValueError(f"holdout position {position}: the task id is blank")
+        if task_id in first:
+            raise ValueError(
+                f"holdout position {position}: task {task_id!r} is listed twice "
+                f"(first at position {first[task_id]}); remove the repeat"
+            )
+        first[task_id] = position
+        ids.append(task_id)
+    return ids
+
+
+def _manifest_order(manifest: Any) -> List[str]:
+    """The holdout's task ids, in the order recorded in a ``manifest.json``."""
+    path = os.fspath(manifest)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        splits = {entry["name"]: entry for entry in document["splits"]}
+        return [str(task) for task in splits["holdout"]["task_ids"]]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(
+            f"{path}: not a manifest that `evogate split` wrote ({error}); give the "
+            "manifest.json beside the holdout"
+        ) from None
+
+
 class Sequential:
     """Sequential admission over a holdout whose order is fixed before scoring.
 
     ``holdout`` is the list of task ids in that order (or just their number, when the
-    order is kept elsewhere); ``strata`` maps a task id to its stratum (e.g. its kind),
-    for the per-stratum regression guard. ``update`` takes the pairs in the order and
-    returns the state; once decided, the verdict stays.
+    order is kept elsewhere); with ``manifest`` (the ``manifest.json`` that
+    ``evogate split`` wrote) it may be left out, and must otherwise be the manifest's
+    order. ``strata`` maps a task id to its stratum (e.g. its kind), for the
+    per-stratum regression guard. ``ledger`` (which needs ``manifest``) records every
+    look in the holdout-reuse ledger through the binary. ``update`` takes the pairs in
+    the order and returns the state; once decided, the verdict stays.
     """
 
     #: For scores, the share of alpha the e-process spends (the exact signed-rank test
@@ -99,23 +163,45 @@ class Sequential:
 
     def __init__(
         self,
-        holdout: Any,
+        holdout: Any = None,
         alpha: float = 0.05,
         margin: float = 0.0,
         strata: Optional[Mapping[str, str]] = None,
+        ledger: Any = None,
+        manifest: Any = None,
     ):
-        if not 0.0 < alpha < 1.0:
-            raise ValueError(f"alpha {alpha} is not in (0, 1)")
+        # The levels `--alpha` accepts: (0, 0.5), as the binary refuses the rest.
+        if not (isinstance(alpha, (int, float)) and 0.0 < alpha < 0.5):
+            raise ValueError(f"alpha {alpha!r} is outside (0, 0.5), the levels --alpha accepts")
         if not 0.0 <= margin < 1.0:
             raise ValueError(f"margin {margin} is not in [0, 1)")
+        if ledger is not None and manifest is None:
+            raise ValueError(
+                "ledger needs manifest: the ledger spends alpha per holdout, and only the "
+                "manifest.json `evogate split` wrote says which holdout this is"
+            )
+        self.ledger = None if ledger is None else os.fspath(ledger)
+        self.manifest = None if manifest is None else os.fspath(manifest)
         self.order: Optional[List[str]] = None
+        if holdout is None and manifest is None:
+            raise TypeError("give holdout (the task ids in the order) or manifest")
+        if isinstance(holdout, bool):
+            raise TypeError("holdout is a bool; give the task ids in the order or their number")
         if isinstance(holdout, int):
             size = holdout
         else:
-            self.order = [str(task) for task in holdout]
-            size = len(self.order)
+            recorded = _manifest_order(manifest) if manifest is not None else None
+            self.order = _holdout_ids(holdout) if holdout is not None else recorded
+            if recorded is not None and self.order != recorded:
+                raise ValueError(
+                    f"holdout is not the order {self.manifest} records for the holdout; "
+                    "leave holdout out (the manifest's order is used) or give that order"
+                )
+            size = len(self.order or [])
         if size <= 0:
             raise ValueError("the holdout has no tasks")
+        if self.manifest is not None and self.order is None:
+            raise ValueError("with manifest, give the holdout's task ids (or leave holdout out)")
         self.alpha, self.margin, self.size = alpha, margin, size
         self.strata = dict(strata or {})
         self.bets = bet_fractions(size)
@@ -123,7 +209,8 @@ class Sequential:
         self.pairs: List[Tuple[str, float, float, Optional[Tuple[int, int]]]] = []
         self.path: List[float] = []
         self._tracks: Dict[str, _Track] = {}
-        self._stratum_sums: Dict[str, float] = {}
+        # Each stratum's sum of differences in whole micro-units, as the binary keeps it.
+        self._stratum_sums: Dict[str, int] = {}
         self._state: Dict[str, Any] = {"verdict": "continue", "look": 0}
 
     def threshold(self) -> float:
@@ -142,7 +229,7 @@ class Sequential:
         correct) for 0/1 outcomes: give it for every pair or for none."""
         if self._state["verdict"] != "continue":
             return dict(self._state)
-        task_id = str(task_id)
+        task_id = str(task_id).strip()
         look = len(self.pairs)
         if self.order is not None and (look >= len(self.order) or self.order[look] != task_id):
             expected = self.order[look] if look < len(self.order) else "nothing (all scored)"
@@ -179,7 +266,10 @@ class Sequential:
             if key not in self._tracks:
                 self._tracks[key] = _Track(-1.0, 0.0, self.bets, binary)
             self._tracks[key].push(difference)
-            self._stratum_sums[stratum] = self._stratum_sums.get(stratum, 0.0) + difference
+            step = _micros(candidate_score) - _micros(baseline_score)
+            if binary:
+                step = int(difference) * _MICROS
+            self._stratum_sums[stratum] = self._stratum_sums.get(stratum, 0) + step
         log_e = self._tracks["improvement"].log_e_value()
         self.path.append(log_e)
         alpha_log = -math.log(self.alpha)
@@ -205,15 +295,28 @@ class Sequential:
             state.update(verdict="admitted", reason="the improvement e-value reached its threshold")
         elif self._tracks["futility"].log_e_value() >= alpha_log:
             state.update(verdict="refused", reason="the candidate cannot be better")
-        elif t >= self.size:
+        elif t >= self.size and self.ledger is None:
             final = self.report()
             state.update(verdict=final["verdict"], reason=final["reason"])
+        if self.ledger is not None:
+            # Every look is recorded, and the binary, deciding at the attempt's alpha,
+            # is the authority: its verdict, look, e-value and threshold.
+            looked = self.report()
+            state.update(
+                verdict=looked["verdict"],
+                reason=looked["reason"],
+                look=looked["look"],
+                e_value=looked["e_value"],
+                threshold=looked["threshold"],
+                attempt=looked["ledger"]["attempt"],
+                alpha=looked["ledger"]["alpha_this_attempt"],
+            )
         self._state = state
         return dict(state)
 
     def report(self) -> Dict[str, Any]:
         """The ``evogate admit --sequential`` report (schema evogate/sequential/v1) on
-        the pairs seen, from the binary."""
+        the pairs seen, from the binary (with a ledger, a look recorded in it)."""
         from . import _run  # the package's runner of the binary
 
         if not self.pairs:
@@ -233,15 +336,20 @@ class Sequential:
                         if self.binary:
                             row.append(pair[3][side - 1])
                         writer.writerow(row)
-            with open(paths["o"], "w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle)
-                writer.writerow(["task_id"])
-                writer.writerows([task] for task in order)
             args = [
                 "admit", "--sequential", "--baseline", paths["b"], "--candidate", paths["c"],
-                "--order", paths["o"], "--alpha", repr(self.alpha), "--margin", repr(self.margin),
-                "--format", "json",
+                "--alpha", repr(self.alpha), "--margin", repr(self.margin), "--format", "json",
             ]
+            if self.manifest is not None:
+                args += ["--manifest", self.manifest]
+            else:
+                with open(paths["o"], "w", newline="", encoding="utf-8") as handle:
+                    writer = csv.writer(handle)
+                    writer.writerow(["task_id"])
+                    writer.writerows([task] for task in order)
+                args += ["--order", paths["o"]]
+            if self.ledger is not None:
+                args += ["--ledger", self.ledger]
             if not self.strata:
                 args += ["--strata", "none"]
             done = _run(args, ok=(0, 1, 3))

@@ -357,6 +357,7 @@ def test_import_log_passes_a_list_of_selectors_as_the_flag_repeated(tmp_path):
     done = evogate.import_log(
         "lm-eval", suite, out,
         filter=["strict-match", "none"], metric=("gsm8k=exact_match", "hellaswag=acc"),
+        higher_is_better=True,
     )
     assert done == evogate.Imported(str(out), 6)
     assert sorted(row["task_id"] for row in rows(out)) == [

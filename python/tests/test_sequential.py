@@ -3,6 +3,7 @@ too (tests/data/sequential_vector.tsv), its decisions against the binary's, the 
 it enforces, and the demo's candidates stopped early."""
 
 import csv
+import json
 import math
 from pathlib import Path
 
@@ -77,3 +78,73 @@ def test_the_demo_candidates_are_decided_before_the_holdout_is_scored(arm, verdi
     assert state["verdict"] == verdict
     assert state["look"] < len(order)
     assert s.report()["look"] == state["look"]
+
+
+def test_alpha_at_or_above_one_half_is_refused_as_the_binary_refuses_it():
+    # hostile-4 P06h: alpha 0.6 was accepted and made early decisions at it.
+    for alpha in (0.5, 0.6, 0.99, float("nan"), True):
+        with pytest.raises(ValueError, match="outside \\(0, 0.5\\)"):
+            evogate.Sequential(holdout=["a", "b"], alpha=alpha)
+
+
+def test_the_holdout_is_checked_at_once_as_the_binary_reads_an_order():
+    # hostile-4 P07: `a` and `a ` were two tasks until the last look, where the binary
+    # refused the order naming a temporary file.
+    with pytest.raises(ValueError, match="task 'a' is listed twice \\(first at position 1\\)"):
+        evogate.Sequential(holdout=["a", "a "])
+    with pytest.raises(ValueError, match="position 2: the task id is blank"):
+        evogate.Sequential(holdout=["a", " "])
+    with pytest.raises(TypeError, match="path or a string"):
+        evogate.Sequential(holdout="runs/split/holdout.csv")
+    with pytest.raises(TypeError, match="bool"):
+        evogate.Sequential(holdout=True)
+    s = evogate.Sequential(holdout=[" a", "b\t"])
+    assert s.update("a ", 0.0, 1.0)["look"] == 1
+
+
+def write_manifest(folder, ids):
+    split = lambda name, ids: {"name": name, "file": {"path": f"{name}.csv", "sha256": "0" * 64},
+                               "tasks": len(ids), "groups": ids, "task_ids": ids}
+    manifest = {"schema": "evogate/manifest/v1", "verifier": "arxiv",
+                "truth": {"path": "t.csv", "sha256": "0" * 64}, "seed": 13, "ratios": [50, 25, 25],
+                "cases": "all", "algorithm": "evogate",
+                "splits": [split("train", []), split("val", []), split("holdout", ids)],
+                "holdout_power": {"alpha": 0.05, "n": len(ids), "min_discordant": 5,
+                                  "min_detectable_shift": 0.5}}
+    path = folder / "manifest.json"
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    return path
+
+
+def records(ledger):
+    return [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines()]
+
+
+def test_with_a_ledger_each_candidate_spends_its_attempt_at_its_first_look(tmp_path):
+    order = [f"t{i:03}" for i in range(100)]
+    manifest, ledger = write_manifest(tmp_path, order), tmp_path / "ledger.jsonl"
+    with pytest.raises(ValueError, match="ledger needs manifest"):
+        evogate.Sequential(holdout=order, ledger=ledger)
+    with pytest.raises(ValueError, match="not the order"):
+        evogate.Sequential(holdout=order[::-1], manifest=manifest)
+    # A first candidate, abandoned after five undecided looks: attempt 1 stays spent.
+    first = evogate.Sequential(manifest=manifest, ledger=ledger)
+    for task in order[:5]:
+        state = first.update(task, 0.5, 0.5, correct=(1, 1))
+    assert (state["verdict"], state["attempt"]) == ("continue", 1)
+    assert state["alpha"] == pytest.approx(0.030396355092701331, rel=1e-12)
+    assert [(r["attempt"], r["verdict"], r["n"]) for r in records(ledger)] == [
+        (1, "open", k) for k in range(1, 6)]
+    # The next candidate takes attempt 2; its wins are admitted at attempt 2's alpha
+    # (threshold 1/0.0076 = 131.6: look 10, where the mean of (1 + c)^10 over the bets
+    # 1, 1/2, 1/4, 1/8, 1/16 is 219.2, and 112.5 at look 9), not at attempt 1's look 8.
+    second = evogate.Sequential(holdout=order, manifest=manifest, ledger=ledger)
+    for task in order:
+        state = second.update(task, 0.0, 1.0, correct=(0, 1))
+        assert state["attempt"] == 2
+        if state["verdict"] != "continue":
+            break
+    assert (state["verdict"], state["look"]) == ("admitted", 10)
+    assert state["alpha"] == pytest.approx(0.007599088773175333, rel=1e-12)
+    closing = records(ledger)[-1]
+    assert (closing["attempt"], closing["verdict"], closing["n"]) == (2, "admitted", 10)

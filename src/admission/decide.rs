@@ -242,6 +242,7 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
         evidence,
         losses: Vec::new(),
         cluster,
+        repeats: None,
     }
 }
 

@@ -30,8 +30,10 @@ pub fn holdout_identity(task_ids: &[String]) -> String {
 pub struct HoldoutRecord {
     /// The manifest as given.
     pub manifest: String,
-    /// The recorded holdout task ids.
+    /// The recorded holdout task ids, in the order in which the holdout is to be scored.
     pub task_ids: Vec<String>,
+    /// The recorded SHA-256 of that order, when the manifest has one.
+    pub order_sha256: Option<String>,
     /// The recorded SHA-256 of `holdout.csv`.
     pub sha256: String,
     /// The `--tasks` file as given and its SHA-256, when one was given.
@@ -71,6 +73,7 @@ impl HoldoutRecord {
             })?;
         Ok(HoldoutRecord {
             manifest: source.to_string(),
+            order_sha256: holdout.order_sha256,
             task_ids: holdout.task_ids,
             sha256: holdout.file.sha256,
             tasks_file,

@@ -21,6 +21,7 @@ pub(crate) mod losses;
 mod notes;
 pub(crate) mod outcomes;
 pub(crate) mod pairing;
+pub(crate) mod repeats;
 pub(crate) mod sufficient;
 pub(crate) mod wording;
 
@@ -366,4 +367,9 @@ pub struct Admission {
     /// The cluster view (tasks of one group tested as one unit), whenever every pair
     /// has a group.
     pub cluster: Option<clustering::ClusterSummary>,
+    /// Only when the scores hold repeats of items (`<item>#<r>` rows grouped by item):
+    /// what the repeats say per arm (pass@1, pass@k, pass^k with intervals, the flaky
+    /// items) and the warnings; every test above then counted items. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<repeats::RepeatsView>,
 }

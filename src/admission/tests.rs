@@ -462,6 +462,7 @@ fn the_holdout_check_fails_on_a_different_task_list_or_digest() {
     let record = |ids: Vec<String>, sha: &str| HoldoutRecord {
         manifest: "manifest.json".into(),
         task_ids: ids,
+        order_sha256: None,
         sha256: "ab".repeat(32),
         tasks_file: Some(("holdout.csv".into(), sha.to_string())),
     };

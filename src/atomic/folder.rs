@@ -1,26 +1,21 @@
 //! A folder of outputs replaced as a whole. The new files are written into a fresh
-//! sibling folder, and only when all of them are written and synced is the old folder
-//! renamed aside and the new one renamed into its place. Every state an interrupted run
-//! can leave is the complete old set (at the target, or set aside beside it) or the
-//! complete new set, and the next run recognises the leftovers by name: it puts a
-//! set-aside old folder back when the target is missing and removes the rest. An
-//! exclusive lock on the folder holding it (on unix; a lock file beside it elsewhere)
-//! keeps two runs from interleaving.
+//! sibling folder (`.NAME.evogate-new-PID-N`), and only when all of them are written
+//! and synced does it take the old folder's place in the [commit](super::commit): by
+//! one atomic exchange where the platform has one, so the target holds the complete old
+//! set or the complete new set at every instant, else by two renames (the old folder
+//! aside as `.NAME.evogate-old-PID-N`, the new one into place) with a moment, open only
+//! to a kill, in which the target is missing. The next run recognises the leftovers by
+//! name ([`super::settle`]): it puts a set-aside old folder back when the target is
+//! missing and removes the rest. An exclusive lock on the folder holding it (on unix; a
+//! lock file beside it elsewhere) keeps two runs from interleaving.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{FileToWrite, not_written};
-
-/// The step of a swap that a test may interrupt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Step {
-    /// The old folder was renamed aside; the new one is not yet in place.
-    OldSetAside,
-    /// The new folder is in place; the old one is not yet removed.
-    NewInPlace,
-}
+use super::commit::{Kind, Prepared, Swap, commit};
+use super::streamed::{StreamedFile, WriteBytes};
+use super::{FileToWrite, fault, gate, not_written};
 
 /// Replaces the folder `target` by one holding `files` and the `streamed` files, each
 /// written straight into the new folder as it is made (every path inside `target`),
@@ -31,50 +26,16 @@ pub fn replace_folder(
     files: &[FileToWrite],
     streamed: &[StreamedFile],
 ) -> anyhow::Result<()> {
-    replace_folder_with(target, files, streamed, &mut |_| true)
+    commit(prepare_folder(target, files, streamed)?, &mut [], Some(0))
 }
 
-/// Writes a file's bytes, in order, to the writer given.
-pub type WriteBytes<'a> = dyn Fn(&mut dyn io::Write) -> io::Result<()> + 'a;
-
-/// A file of a folder whose bytes are written as they are made, for a file too large
-/// to hold whole (`pairs.csv` of millions of pairs with their feedback).
-pub struct StreamedFile {
-    /// The final path, inside the folder.
-    pub path: PathBuf,
-    /// Writes the file's bytes, in order, to the writer given.
-    pub write: Box<WriteBytes<'static>>,
-}
-
-impl StreamedFile {
-    /// The file at `path` whose bytes `write` writes.
-    pub fn new(
-        path: PathBuf,
-        write: impl Fn(&mut dyn io::Write) -> io::Result<()> + 'static,
-    ) -> StreamedFile {
-        StreamedFile {
-            path,
-            write: Box::new(write),
-        }
-    }
-}
-
-impl std::fmt::Debug for StreamedFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StreamedFile")
-            .field("path", &self.path)
-            .finish_non_exhaustive()
-    }
-}
-
-/// [`replace_folder`], asking `go_on` after each step whether to continue:
-/// `false` stops at once, leaving the file system as a kill at that moment would.
-pub(crate) fn replace_folder_with(
+/// Writes the new folder for `target` ([`replace_folder`]) under the lock on the
+/// folder holding it, which the returned set holds until it is committed or dropped.
+pub fn prepare_folder(
     target: &Path,
     files: &[FileToWrite],
     streamed: &[StreamedFile],
-    go_on: &mut dyn FnMut(Step) -> bool,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Prepared> {
     if target.exists() && !target.is_dir() {
         anyhow::bail!(
             "`{}` is a file, not a folder: give a folder to write into",
@@ -90,59 +51,48 @@ pub(crate) fn replace_folder_with(
     })?;
     let lock = lock_beside(&parent, &name)
         .map_err(|e| cannot(target, "lock the folder holding it", &e))?;
-    recover(&parent, &name, target)?;
-    let staging = tempfile::Builder::new()
-        .prefix(&format!(".{name}.evogate-new-"))
-        .tempdir_in(&parent)
+    super::settle::clear_folders(&parent, &name);
+    let staging = new_folder(&parent, &name)
         .map_err(|e| cannot(target, "create the new folder beside it", &e))?;
-    // Removed on SIGINT or SIGTERM until it is in place (a set-aside old folder is put
-    // back by the next run).
-    super::pending::track(staging.path());
-    if let Err(error) = fill(target, staging.path(), files, streamed) {
-        // Removed, then untracked: a signal in between finds nothing to remove.
-        let path = staging.path().to_path_buf();
-        drop(staging);
-        super::pending::untrack(&path);
-        return Err(error);
-    }
-    let _ = fs::File::open(staging.path()).and_then(|dir| dir.sync_all());
-    let new = staging.keep();
-    let old = parent.join(format!(
-        ".{name}.evogate-old-{}",
-        new.file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.rsplit('-').next())
-            .unwrap_or("x")
-    ));
-    let had_old = target.is_dir();
-    if had_old {
-        fs::rename(target, &old).map_err(|e| {
-            let _ = fs::remove_dir_all(&new);
-            super::pending::untrack(&new);
-            cannot(target, "move it aside", &e)
-        })?;
-        if !go_on(Step::OldSetAside) {
-            return Ok(());
+    let set = Prepared {
+        swaps: vec![Swap {
+            kind: Kind::Folder,
+            temp: staging.clone(),
+            target: target.to_path_buf(),
+        }],
+        _lock: Some(lock),
+    };
+    // On an error the set is dropped, and the new folder with it.
+    fill(target, &staging, files, streamed)?;
+    fs::File::open(&staging)
+        .and_then(|dir| dir.sync_all())
+        .and_then(|()| fault::fails("synced"))
+        .map_err(|e| not_written(target, &e))?;
+    fault::at("synced");
+    Ok(set)
+}
+
+/// Creates the new folder `.NAME.evogate-new-PID-N` beside `name` in `parent`, tracked
+/// for removal on a stop from before it exists.
+fn new_folder(parent: &Path, name: &str) -> io::Result<PathBuf> {
+    for attempt in 0..1000 {
+        let path = parent.join(format!(
+            ".{name}.evogate-new-{}-{attempt}",
+            std::process::id()
+        ));
+        let _section = gate::section();
+        gate::track(&path);
+        match fs::create_dir(&path) {
+            Ok(()) => return Ok(path),
+            Err(error) => {
+                gate::untrack(&path);
+                if error.kind() != io::ErrorKind::AlreadyExists {
+                    return Err(error);
+                }
+            }
         }
     }
-    if let Err(e) = fs::rename(&new, target) {
-        if had_old {
-            let _ = fs::rename(&old, target);
-        }
-        let _ = fs::remove_dir_all(&new);
-        super::pending::untrack(&new);
-        return Err(cannot(target, "move the new folder into place", &e));
-    }
-    super::pending::untrack(&new);
-    let _ = fs::File::open(&parent).and_then(|dir| dir.sync_all());
-    if !go_on(Step::NewInPlace) {
-        return Ok(());
-    }
-    if had_old {
-        let _ = fs::remove_dir_all(&old);
-    }
-    drop(lock);
-    Ok(())
+    Err(io::Error::other("no free name for the new folder"))
 }
 
 /// Writes `files` and the `streamed` files (each a path inside `target`) into the new
@@ -156,7 +106,8 @@ fn fill(
     files: &[FileToWrite],
     streamed: &[StreamedFile],
 ) -> anyhow::Result<()> {
-    let place = |final_path: &Path, write: &WriteBytes<'_>| -> anyhow::Result<()> {
+    let mut first = true;
+    let mut place = |final_path: &Path, write: &WriteBytes<'_>| -> anyhow::Result<()> {
         let relative = final_path.strip_prefix(target).map_err(|_| {
             anyhow::anyhow!(
                 "`{}` is not inside `{}`",
@@ -165,10 +116,17 @@ fn fill(
             )
         })?;
         let path = staging.join(relative);
-        if let Some(folder) = path.parent() {
-            fs::create_dir_all(folder).map_err(|e| cannot(folder, "create it", &e))?;
+        if let (Some(folder), Some(shown)) = (path.parent(), final_path.parent()) {
+            created(|| fs::create_dir_all(folder)).map_err(|e| cannot(shown, "create it", &e))?;
         }
-        write_synced(&path, write).map_err(|e| not_written(final_path, &e))
+        let failed = if first { fault::fails("write") } else { Ok(()) };
+        failed
+            .and_then(|()| write_synced(&path, write))
+            .map_err(|e| not_written(final_path, &e))?;
+        if std::mem::take(&mut first) {
+            fault::at("write");
+        }
+        Ok(())
     };
     for file in files {
         place(&file.path, &|out| out.write_all(&file.bytes))?;
@@ -181,10 +139,17 @@ fn fill(
     }
     Ok(())
 }
+/// Makes an entry inside the new folder in a section: once a stop has begun nothing is
+/// added to the folder it removes, so the removal is whole.
+fn created<T>(make: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let _section = gate::section();
+    make()
+}
 
 /// Creates `path`, writes it through a buffer and syncs it.
 fn write_synced(path: &Path, write: &WriteBytes<'_>) -> io::Result<()> {
-    let mut out = io::BufWriter::with_capacity(1 << 16, fs::File::create(path)?);
+    let file = created(|| fs::File::create(path))?;
+    let mut out = io::BufWriter::with_capacity(1 << 16, file);
     write(&mut out)?;
     out.into_inner()
         .map_err(io::IntoInnerError::into_error)?
@@ -230,35 +195,9 @@ fn parent_and_name(target: &Path) -> anyhow::Result<(PathBuf, String)> {
     Ok((parent, name))
 }
 
-/// Finishes what an interrupted run left beside `target`: a set-aside old folder goes
-/// back when `target` is missing, and every other leftover is removed.
-fn recover(parent: &Path, name: &str, target: &Path) -> anyhow::Result<()> {
-    let old_prefix = format!(".{name}.evogate-old-");
-    let new_prefix = format!(".{name}.evogate-new-");
-    let Ok(entries) = fs::read_dir(parent) else {
-        return Ok(());
-    };
-    let mut leftovers: Vec<(bool, PathBuf)> = entries
-        .flatten()
-        .filter_map(|entry| {
-            let file_name = entry.file_name().to_string_lossy().into_owned();
-            let old = file_name.starts_with(&old_prefix);
-            (old || file_name.starts_with(&new_prefix)).then(|| (old, entry.path()))
-        })
-        .collect();
-    leftovers.sort();
-    for (old, path) in leftovers {
-        if old && !target.exists() {
-            fs::rename(&path, target).map_err(|e| cannot(&path, "put it back", &e))?;
-        } else {
-            let _ = fs::remove_dir_all(&path);
-        }
-    }
-    Ok(())
-}
-
 /// Copies into `to` every entry of `from` that `to` does not hold: folders entry by
-/// entry, files by hard link where the file system allows it.
+/// entry, files by hard link where the file system allows it. An error names the entry
+/// of `from`, never the new folder's temporary name.
 fn carry_over(from: &Path, to: &Path) -> anyhow::Result<()> {
     for entry in fs::read_dir(from).map_err(|e| cannot(from, "read it", &e))? {
         let entry = entry.map_err(|e| cannot(from, "read it", &e))?;
@@ -269,18 +208,21 @@ fn carry_over(from: &Path, to: &Path) -> anyhow::Result<()> {
             .map_err(|e| cannot(&source, "read it", &e))?;
         if kind.is_dir() {
             if destination.symlink_metadata().is_err() {
-                fs::create_dir(&destination).map_err(|e| cannot(&destination, "create it", &e))?;
+                created(|| fs::create_dir(&destination))
+                    .map_err(|e| cannot(&source, "carry it over to the new folder", &e))?;
             }
             if destination.is_dir() {
                 carry_over(&source, &destination)?;
             }
         } else if destination.symlink_metadata().is_err() {
-            let linked = if kind.is_symlink() {
-                link_symlink(&source, &destination)
-            } else {
-                fs::hard_link(&source, &destination)
-                    .or_else(|_| fs::copy(&source, &destination).map(|_| ()))
-            };
+            let linked = created(|| {
+                if kind.is_symlink() {
+                    link_symlink(&source, &destination)
+                } else {
+                    fs::hard_link(&source, &destination)
+                        .or_else(|_| fs::copy(&source, &destination).map(|_| ()))
+                }
+            });
             linked.map_err(|e| cannot(&source, "carry it over to the new folder", &e))?;
         }
     }
@@ -361,24 +303,43 @@ mod tests {
         );
     }
 
+    /// Leaves in `root` what a run killed at `step` leaves (a PID above Linux's largest
+    /// names its folders): after the exchange, the old set in the new folder's place;
+    /// between the two renames of the path without one, no target at all.
+    fn killed_at(root: &Path, target: &Path, step: &str) {
+        let new = root.join(".report.evogate-new-4194305-0");
+        fs::create_dir(&new).unwrap();
+        // What the run wrote, and what it carried over from the old folder.
+        for (name, text) in [
+            ("admission.json", "new json"),
+            ("admission.md", "new md"),
+            ("mine.txt", "kept"),
+        ] {
+            fs::write(new.join(name), text).unwrap();
+        }
+        match step {
+            "exchanged" => {
+                let aside = root.join("aside");
+                fs::rename(target, &aside).unwrap();
+                fs::rename(&new, target).unwrap();
+                fs::rename(&aside, &new).unwrap();
+            }
+            _ => fs::rename(target, root.join(".report.evogate-old-4194305-0")).unwrap(),
+        }
+    }
+
     #[test]
-    fn a_run_killed_between_the_two_renames_shows_the_old_set_or_the_new_never_a_mix() {
-        for stop in [Step::OldSetAside, Step::NewInPlace] {
+    fn a_run_killed_midway_shows_the_old_set_or_the_new_and_the_next_run_clears_it() {
+        for step in ["exchanged", "aside"] {
             let root = tempfile::tempdir().unwrap();
             let target = root.path().join("report");
             replace_folder(&target, &set(&target, "old json", "old md"), &[]).unwrap();
             fs::write(target.join("mine.txt"), "kept").unwrap();
-            replace_folder_with(
-                &target,
-                &set(&target, "new json", "new md"),
-                &[],
-                &mut |step| step != stop,
-            )
-            .unwrap();
+            killed_at(root.path(), &target, step);
             let seen = read(&target);
             assert!(
                 seen.is_none() || seen == Some(("new json".into(), "new md".into())),
-                "{stop:?}: a reader saw {seen:?}"
+                "{step}: a reader saw {seen:?}"
             );
             // The next run puts the old set back or clears what is left, then writes.
             replace_folder(&target, &set(&target, "third json", "third md"), &[]).unwrap();
@@ -387,26 +348,20 @@ mod tests {
                 Some(("third json".into(), "third md".into()))
             );
             assert_eq!(fs::read_to_string(target.join("mine.txt")).unwrap(), "kept");
-            assert_eq!(names(root.path()), ["report"], "{stop:?}: leftovers stayed");
+            assert_eq!(names(root.path()), ["report"], "{step}: leftovers stayed");
         }
     }
 
     #[test]
-    fn an_interrupted_swap_is_rolled_back_to_the_complete_old_set() {
+    fn a_reader_puts_back_the_old_set_that_a_killed_run_left_aside() {
         let root = tempfile::tempdir().unwrap();
-        let target = root.path().join("split");
+        let target = root.path().join("report");
         replace_folder(&target, &set(&target, "old json", "old md"), &[]).unwrap();
-        replace_folder_with(
-            &target,
-            &set(&target, "new json", "new md"),
-            &[],
-            &mut |_| false,
-        )
-        .unwrap();
+        killed_at(root.path(), &target, "aside");
         assert!(!target.exists());
-        recover(root.path(), "split", &target).unwrap();
+        super::super::settle::settle([target.join("admission.json").as_path()]);
         assert_eq!(read(&target), Some(("old json".into(), "old md".into())));
-        assert_eq!(names(root.path()), ["split"]);
+        assert_eq!(names(root.path()), ["report"]);
     }
 
     #[test]
@@ -435,10 +390,26 @@ mod tests {
         assert!(replace_folder(&target, &[], &[pairs]).is_err());
         assert_eq!(names(root.path()), Vec::<String>::new());
         assert_eq!(
-            super::super::pending::tracked_in(root.path()),
+            super::super::gate::tracked_in(root.path()),
             Vec::<PathBuf>::new(),
             "removed new folders are still tracked"
         );
+    }
+
+    /// Hostile K04: the error named the new folder's temporary path
+    /// (`…/.rep.evogate-new-OZChOd`), which tempfile adds to its errors, not the target.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_folder_that_cannot_be_made_is_named_by_its_target_alone() {
+        let target = Path::new("/proc/evogate-report");
+        let error = replace_folder(target, &set(target, "a", "b"), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("`/proc/evogate-report`: cannot create the new folder beside it"),
+            "{error}"
+        );
+        assert!(!error.contains("evogate-new"), "{error}");
     }
 
     #[test]

@@ -30,6 +30,30 @@ pub fn refuse_overwriting_inputs<'a>(
     Ok(())
 }
 
+/// Refuses when `file` (named by `option`) is the same file as one of `others` (each
+/// with the option that named it), by identity, not by name: a hard link or another
+/// path to it is the same file. `why` says why the two must differ.
+pub fn refuse_same_file(
+    (option, file): (&str, &Path),
+    others: &[(&str, &Path)],
+    why: &str,
+) -> anyhow::Result<()> {
+    let Some(id) = identity(file) else {
+        return Ok(());
+    };
+    if let Some((other, path)) = others
+        .iter()
+        .find(|(_, path)| identity(path).is_some_and(|other| other == id))
+    {
+        anyhow::bail!(
+            "`{}` ({option}) is the same file as `{}` ({other}): {why}",
+            file.display(),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 #[cfg(unix)]
 type Identity = (u64, u64);
 

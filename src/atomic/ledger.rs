@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::alpha::Alpha;
-use crate::ledger::{Attempt, Decision, Record, Tail, check_continues, next_attempt, read_ledger};
+use crate::ledger::{Attempt, Decision, Record, Streams, Tail, next_attempt, read_ledger};
 
 /// Records one attempt on `holdout_sha256` in the ledger at `path` (created when absent).
 ///
@@ -133,9 +133,45 @@ pub fn record_or_repeat<T>(
     })
 }
 
+/// What [`record_look`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Looked {
+    /// Whether a record was appended.
+    pub appended: bool,
+    /// The warning for a torn last record that the read skipped (and an append cut
+    /// off), naming its row.
+    pub warning: Option<String>,
+}
+
+/// Records one look of a sequential run in the ledger at `path` (created when absent):
+/// under one exclusive lock, reads and checks the ledger, calls `look` with its records
+/// (which decides where the look stands and returns the record it adds, if any: the
+/// attempt opened, a later look of it, or the look that decided it), checks that record
+/// against the ledger as read (the rules `ledger show` reads by) and appends it. When `look` fails
+/// nothing is written.
+pub fn record_look(
+    path: &Path,
+    look: impl FnOnce(&[Record]) -> anyhow::Result<Option<Record>>,
+) -> anyhow::Result<Looked> {
+    let mut ledger = Locked::open(path)?;
+    let records = ledger.read()?;
+    let warning = ledger.tail.warning(&path.display().to_string());
+    let Some(record) = look(&records)? else {
+        return Ok(Looked {
+            appended: false,
+            warning,
+        });
+    };
+    ledger.append(&records, &record, &mut |file, bytes| file.write_all(bytes))?;
+    Ok(Looked {
+        appended: true,
+        warning,
+    })
+}
+
 /// Appends `record` to the ledger at `path` (created when absent), under the lock, after
-/// checking that it is exactly the next attempt of its holdout's stream as the ledger
-/// stands. Prefer [`record_attempt`], which computes the attempt under the same lock.
+/// checking that it continues its holdout's stream as the ledger stands (the next
+/// attempt, or a later look of an open one). Prefer [`record_attempt`], which computes the attempt under the same lock.
 pub fn append(path: &Path, record: &Record) -> anyhow::Result<()> {
     let mut ledger = Locked::open(path)?;
     let records = ledger.read()?;
@@ -235,12 +271,7 @@ impl<'a> Locked<'a> {
             )
         };
         record.check().map_err(refuse)?;
-        let mut earlier = records
-            .iter()
-            .filter(|r| r.holdout_sha256 == record.holdout_sha256);
-        let first_alpha = earlier.next().map(|r| r.declared_alpha);
-        let count = u64::from(first_alpha.is_some()) + earlier.count() as u64;
-        check_continues(record, count, first_alpha).map_err(refuse)?;
+        Streams::of(records).check(record).map_err(refuse)?;
         let mut line = match self.tail {
             Tail::Unterminated => "\n".to_string(),
             Tail::Clean | Tail::Torn { .. } => String::new(),
@@ -248,11 +279,18 @@ impl<'a> Locked<'a> {
         line.push_str(&serde_json::to_string(record).context("cannot serialise the record")?);
         line.push('\n');
         let context = || format!("`{}`: cannot append to the ledger", self.path.display());
+        // A SIGINT or SIGTERM waits for the append, so no signal tears a record.
+        let _section = super::gate::section();
         if let Tail::Torn { start, .. } = self.tail {
             self.file.set_len(start as u64).with_context(context)?;
         }
         write(&mut self.file, line.as_bytes()).with_context(context)?;
         self.file.sync_data().with_context(context)?;
+        super::gate::recorded(format!(
+            "attempt {} was recorded in `{}`",
+            record.attempt,
+            self.path.display()
+        ));
         Ok(())
     }
 }
@@ -272,6 +310,7 @@ mod tests {
     use crate::ledger::{parse_ledger, summarise};
 
     fn decision(p_improvement: f64, verdict: Verdict) -> Decision {
+        let verdict = verdict.into();
         Decision {
             candidate_sha256: crate::digest::sha256_hex(b"candidate"),
             baseline_sha256: crate::digest::sha256_hex(b"baseline"),

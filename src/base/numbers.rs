@@ -150,6 +150,16 @@ pub fn signed(value: f64) -> String {
     if text == "-0" { "0".to_string() } else { text }
 }
 
+/// Micro-units in a score of 1: scores enter every sum in whole micro-units (six
+/// decimals), so sums and ties are exact (`admit` and `admit --sequential` alike).
+pub(crate) const MICROS: i64 = 1_000_000;
+
+/// A score (or a difference of scores) in whole micro-units: rounded to six decimals,
+/// half away from zero.
+pub(crate) fn micros(score: f64) -> i64 {
+    (score * MICROS as f64).round() as i64
+}
+
 /// A count and its noun in agreement: `1 task`, `0 tasks`, `2 tasks` (the plural is
 /// the noun and `s`).
 pub fn count(n: u64, noun: &str) -> String {

@@ -1,23 +1,24 @@
 //! The one executor of a command's side effects. A command names its inputs (each with
 //! the option that gave it) and the outputs it plans, which are checked before the use
-//! case runs; then every write the use case's [`CommandOutcome`] asks for is checked again
-//! against every input, by file identity, and only then carried out: files atomically,
-//! folders as a set, the streamed file moved into place, the Markdown appended to the
-//! GitHub step summary. Large values are left to the process exit here, once. The
-//! ledger's attempt, decided under the ledger's lock, is the one write made while the
-//! use case runs: through the [`attempts::LockedLedger`] handed out here, once its
-//! path has passed the same guard.
+//! case runs, and what a killed run left beside them is cleared ([`settle`]); then every
+//! write the use case's [`CommandOutcome`] asks for is checked again against every
+//! input, by file identity, written in full beside its target and committed: files,
+//! a folder or the streamed file moved into place together with the Markdown appended
+//! to the GitHub step summary, all or none. Large values are left to the process exit
+//! here, once. The ledger's attempt, decided under the ledger's lock, is the one write
+//! made while the use case runs: through the [`attempts::LockedLedger`] handed out here,
+//! once its path has passed the same guard.
 
 mod attempts;
-mod step_summary;
+mod writes;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use self::step_summary::{append, step_summary};
+use self::writes::step_summary;
 use super::Printout;
-use crate::atomic::{Streamed, refuse_overwriting_inputs, replace_folder, write_all};
+use crate::atomic::{Streamed, refuse_overwriting_inputs, settle};
 use crate::pipeline::outcome::{CommandOutcome, Write};
 
 /// The inputs of one run, its ledger and the file being streamed, if any.
@@ -29,8 +30,10 @@ pub(super) struct Effects {
 }
 
 impl Effects {
-    /// Adds the input `path`, given by `option`.
+    /// Adds the input `path`, given by `option`, and clears what a killed run left
+    /// beside it.
     pub(super) fn input(mut self, option: &'static str, path: &Path) -> Effects {
+        settle([path]);
         self.inputs.push((option, path.to_path_buf()));
         self
     }
@@ -45,6 +48,7 @@ impl Effects {
 
     /// Adds every path of a repeatable option.
     pub(super) fn inputs(mut self, option: &'static str, paths: &[PathBuf]) -> Effects {
+        settle(paths.iter().map(PathBuf::as_path));
         self.inputs
             .extend(paths.iter().map(|path| (option, path.clone())));
         self
@@ -58,6 +62,8 @@ impl Effects {
         outputs: impl IntoIterator<Item = &'a Path>,
         step_summary: bool,
     ) -> anyhow::Result<()> {
+        let outputs: Vec<&Path> = outputs.into_iter().collect();
+        settle(outputs.iter().copied());
         self.refuse(outputs)?;
         self.ledger()?;
         if step_summary {
@@ -70,6 +76,7 @@ impl Effects {
     /// has passed the guard; [`Write::Stream`] moves it into place.
     pub(super) fn stream(&mut self, path: &Path) -> anyhow::Result<&mut Streamed> {
         self.refuse([path])?;
+        settle([path]);
         Ok(self.stream.insert(Streamed::new(path)))
     }
 
@@ -85,24 +92,9 @@ impl Effects {
         {
             self.refuse_step_summary()?;
         }
-        for write in std::mem::take(&mut outcome.writes) {
-            match write {
-                Write::Files(files) => write_all(&files)?,
-                Write::Folder { dir, files, large } => replace_folder(&dir, &files, &large)?,
-                Write::Stream(path) => match self.stream.take() {
-                    Some(stream) if stream.path() == path => stream.commit()?,
-                    _ => anyhow::bail!("`{}` was not opened to stream into", path.display()),
-                },
-                Write::StepSummary(text) => {
-                    if let Some(summary) = step_summary() {
-                        append(&summary, &text)?;
-                        outcome
-                            .notes
-                            .push("appended the report to the GitHub step summary".to_string());
-                    }
-                }
-            }
-        }
+        let status = outcome.status.code();
+        let writes = std::mem::take(&mut outcome.writes);
+        writes::carry_out(writes, &mut self.stream, status, &mut outcome.notes)?;
         // Freeing a million pairs, or a verifier over a big truth, one allocation at a
         // time takes a visible share of the run, and the process ends right after this.
         std::mem::forget(outcome.held);

@@ -26,6 +26,7 @@ pub(crate) fn run(args: ImportArgs) -> anyhow::Result<Printout> {
         scorer: args.scorer,
         repeats: args.repeats,
         lower_is_better: args.lower_is_better,
+        higher_is_better: args.higher_is_better,
         arm: args.arm,
         id_var: args.id_var,
         drop_assert: args.drop_assert,

@@ -8,6 +8,7 @@ use super::Printout;
 use super::execute::Effects;
 use crate::admission::StrataRequest;
 use crate::alpha::Alpha;
+use crate::atomic::refuse_same_file;
 use crate::cli::AdmitArgs;
 use crate::pipeline::outcome::AttemptLedger;
 use crate::pipeline::sequential::{
@@ -29,15 +30,30 @@ pub(crate) fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         zero: args.zero_method,
         strata: StrataRequest::from_flag(args.strata.as_deref()),
     };
-    let (Some(baseline), Some(candidate), Some(order)) =
-        (&args.baseline, &args.candidate, &args.order)
-    else {
-        anyhow::bail!("admit --sequential needs --baseline, --candidate and --order");
+    let (Some(baseline), Some(candidate)) = (&args.baseline, &args.candidate) else {
+        anyhow::bail!("admit --sequential needs --baseline and --candidate");
     };
+    if args.order.is_none() && args.manifest.is_none() {
+        anyhow::bail!(
+            "admit --sequential needs --manifest (the manifest.json `evogate split` wrote: the holdout in the order it is scored) or --order"
+        );
+    }
+    if let Some(order) = &args.order {
+        let scores = [
+            ("--baseline", baseline.as_path()),
+            ("--candidate", candidate.as_path()),
+        ];
+        refuse_same_file(
+            ("--order", order),
+            &scores,
+            "the order must be fixed before any output is seen, and one read from the outputs can choose the verdict; give the holdout.csv `evogate split` wrote, or --manifest",
+        )?;
+    }
     let effects = Effects::default()
         .input("--baseline", baseline)
         .input("--candidate", candidate)
-        .input("--order", order)
+        .input_if("--order", args.order.as_deref())
+        .input_if("--manifest", args.manifest.as_deref())
         .ledger_if(args.ledger.as_deref());
     let planned = args.report_dir.as_deref().map(report_names);
     effects.plan(planned.iter().flatten().map(PathBuf::as_path), true)?;
@@ -45,7 +61,8 @@ pub(crate) fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         files: SequentialFiles {
             baseline: baseline.clone(),
             candidate: candidate.clone(),
-            order: order.clone(),
+            order: args.order.clone(),
+            manifest: args.manifest.clone(),
         },
         report_dir: args.report_dir,
         format: args.format,

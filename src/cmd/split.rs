@@ -1,6 +1,6 @@
 //! `evogate split`: turn the arguments into settings and build the splits
-//! ([`crate::pipeline::split`]), or (`--check`) report the leaks among
-//! split files made by any tool.
+//! ([`crate::pipeline::split`], or [`crate::pipeline::split_scores`] for
+//! `--from-scores`), or (`--check`) report the leaks among split files made by any tool.
 
 use anyhow::bail;
 
@@ -8,25 +8,43 @@ use super::Printout;
 use super::execute::Effects;
 use crate::alpha::Alpha;
 use crate::cli::SplitArgs;
+use crate::import::record::companion_path;
 use crate::pipeline::split::{self, SplitSettings};
+use crate::pipeline::split_scores::{self, ScoresSplit};
 use crate::split::{Cases, SplitRequest};
 
 /// Runs `split`.
 pub(crate) fn run(args: SplitArgs) -> anyhow::Result<Printout> {
     if let Some(files) = &args.check {
-        return Effects::default().finish(split::run_check(files)?);
+        // Declared as inputs: what a killed run left beside them is cleared first.
+        let effects = Effects::default().inputs("--check", files);
+        return effects.finish(split::run_check(files)?);
+    }
+    let request = SplitRequest {
+        seed: args.seed,
+        ratios: parse_ratios(&args.ratios)?,
+        cases: parse_cases(&args.cases)?,
+    };
+    if let (Some(scores), Some(out)) = (&args.from_scores, &args.out) {
+        let settings = ScoresSplit {
+            scores: scores.clone(),
+            request,
+            cases: args.cases.trim().to_string(),
+            alpha: Alpha::new(args.alpha)?,
+        };
+        let record = companion_path(scores);
+        let effects = Effects::default()
+            .input("--from-scores", scores)
+            .input("--from-scores' import record", &record);
+        return effects.finish(split_scores::run(&settings, out)?);
     }
     let (Some(truth), Some(out)) = (&args.truth, &args.out) else {
-        bail!("give --truth FILE and --out DIR, or --check DIR");
+        bail!("give --truth FILE (or --from-scores SCORES) and --out DIR, or --check DIR");
     };
     let settings = SplitSettings {
         truth: truth.clone(),
         verifier: args.verifier.clone(),
-        request: SplitRequest {
-            seed: args.seed,
-            ratios: parse_ratios(&args.ratios)?,
-            cases: parse_cases(&args.cases)?,
-        },
+        request,
         cases: args.cases.trim().to_string(),
         alpha: Alpha::new(args.alpha)?,
         compat: args.compat,

@@ -5,7 +5,9 @@
 //! fields and the metric's value under the metric's name. The records carry no ids of
 //! their own, so `--id-field` names the example field that identifies the task;
 //! `--metric` names the score field (booleans, as GEPA's metrics may return, read as 1
-//! and 0).
+//! and 0). The runs of one program may be given as several files: the k-th record of
+//! an id, counted through the files in the order given, is its repeat k (a file that
+//! lists an example k times holds k repeats), reduced by `--repeats`.
 
 use std::collections::BTreeSet;
 
@@ -14,15 +16,47 @@ use serde_json::Value;
 use super::gepa::{self, GepaSelectors};
 use super::{Found, ImportError, Sample, choose, id_text, numeric};
 
-/// The samples of a saved evaluation or of one candidate of a GEPA result.
+/// The samples of saved evaluations (the runs of one program, in the order given)
+/// or of one candidate of a GEPA result (one file).
 pub(crate) fn read(
+    inputs: &[(String, Vec<u8>)],
+    selectors: &GepaSelectors,
+) -> Result<Found, ImportError> {
+    let mut found = Found::default();
+    let mut before: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for (file, bytes) in inputs {
+        let mut run = read_one(file, bytes, selectors, inputs.len())?;
+        // The k-th record of an id, counted through the files in order, is its
+        // repeat k.
+        for sample in &mut run.samples {
+            let offset = before.get(&sample.task_id).copied().unwrap_or(0);
+            sample.repeat = sample.repeat.map(|r| r + offset);
+        }
+        for sample in &run.samples {
+            let most = before.entry(sample.task_id.clone()).or_insert(0);
+            *most = (*most).max(sample.repeat.unwrap_or(0));
+        }
+        found.absorb(run);
+    }
+    Ok(found)
+}
+
+/// One file of [`read`]; `files` is how many were given.
+fn read_one(
     file: &str,
     bytes: &[u8],
     selectors: &GepaSelectors,
+    files: usize,
 ) -> Result<Found, ImportError> {
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ImportError::malformed(file, format!("not JSON: {e}")))?;
     if gepa::is_gepa_result(&value) {
+        if files > 1 {
+            return Err(ImportError::malformed(
+                file,
+                "a GEPA result is read alone: import each candidate from its one file",
+            ));
+        }
         return gepa::read(file, &value, selectors);
     }
     for (option, given) in [
@@ -82,6 +116,7 @@ fn read_records(
         "the records carry several numbers",
     )?;
     let mut found = Found::default();
+    let mut seen: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
     for (index, record) in records.iter().enumerate() {
         let task_id = record.get(&id_field).map(id_text).ok_or_else(|| {
             ImportError::malformed(file, format!("record {} has no `{id_field}`", index + 1))
@@ -90,13 +125,18 @@ fn read_records(
         let Some(score) = record.get(&metric).and_then(numeric) else {
             continue;
         };
+        let repeat = seen.entry(task_id.clone()).or_insert(0);
+        *repeat += 1;
         found.samples.push(Sample {
             task_id,
             score,
             kind: None,
             doc_key: None,
-            repeat: None,
+            repeat: Some(*repeat),
             group: None,
+            // The whole record (keys sorted): the example's and the prediction's
+            // fields, so equal digests are repeats that answered alike.
+            output_key: Some(super::record::doc_key(&record.to_string())),
         });
     }
     found.selectors.insert("id-field".to_string(), id_field);

@@ -88,6 +88,7 @@ pub(crate) fn read(
             doc_key: None,
             repeat: None,
             group: None,
+            output_key: None,
         });
     }
     let shown = match selectors.candidate {

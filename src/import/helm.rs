@@ -236,6 +236,7 @@ pub(crate) fn read(
                 doc_key: run.instance_keys.get(bare).copied(),
                 repeat: Some(trial),
                 group: None,
+                output_key: None,
             });
         }
     }

@@ -5,7 +5,9 @@
 //! Inspect's `value_to_float` maps them (C 1, P 0.5, I and N 0, booleans, numbers,
 //! numeric strings, yes/no, true/false), except that an unknown value is refused rather
 //! than read as 0. Epochs are repeats, reduced by `--repeats` or else by the log's own
-//! `epochs_reducer`; a sample with an `error` is missing, not wrong.
+//! `epochs_reducer`, and every sample must have every epoch `eval.config.epochs`
+//! declares; a sample with an `error` is missing, not wrong. The digest of each
+//! sample's `output.completion` tells repeats that are copies of one answer.
 //!
 //! Both kinds are read as streams: a sample's messages, events and output (nearly all
 //! of a log's bytes) are stepped over, never built, so memory holds one sample at a
@@ -36,6 +38,8 @@ pub(crate) struct Log {
     pub status: Option<String>,
     /// `eval.config.epochs_reducer`, when it names one reducer.
     pub reducer: Option<Repeats>,
+    /// `eval.config.epochs`: how many times each sample was to run.
+    pub epochs: Option<u64>,
     /// `eval.dataset` as `name location (N samples)`.
     pub dataset: Option<String>,
     /// The samples, one per sample and epoch.
@@ -55,6 +59,8 @@ pub(crate) struct LogSample {
     pub scores: Vec<(String, Value)>,
     /// A key of the sample's `input` ([`doc_key`] of its compact JSON).
     pub input_key: Option<u64>,
+    /// A key of the sample's `output.completion` text, when it has one.
+    pub output_key: Option<u64>,
 }
 
 /// A sample as it sits in the log; `id` and `epoch` checked later, with the file's name.
@@ -70,6 +76,8 @@ struct RawSample {
     scores: Option<BTreeMap<String, RawScore>>,
     #[serde(default, deserialize_with = "input_digest")]
     input: Option<u64>,
+    #[serde(default, deserialize_with = "completion_digest")]
+    output: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -92,6 +100,17 @@ fn input_digest<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64
     Ok((!value.is_null()).then(|| doc_key(&value.to_string())))
 }
 
+/// The key of `output.completion`, the text the model answered with.
+fn completion_digest<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    #[derive(Deserialize)]
+    struct Output {
+        #[serde(default)]
+        completion: Option<String>,
+    }
+    let output: Option<Output> = Option::deserialize(deserializer)?;
+    Ok(output.and_then(|o| o.completion).map(|text| doc_key(&text)))
+}
+
 /// `eval` (a JSON log) or the header's `eval` (a `.eval`).
 #[derive(Deserialize, Default)]
 struct EvalSpec {
@@ -105,6 +124,8 @@ struct EvalSpec {
 
 #[derive(Deserialize, Default)]
 struct EvalConfig {
+    #[serde(default)]
+    epochs: Option<Value>,
     #[serde(default)]
     epochs_reducer: Option<Value>,
 }
@@ -192,7 +213,9 @@ fn from_parts(
             "no `eval.task`; is this an Inspect log?",
         ));
     };
-    let reducer = match eval.config.and_then(|c| c.epochs_reducer) {
+    let config = eval.config.unwrap_or_default();
+    let epochs = config.epochs.as_ref().and_then(Value::as_u64);
+    let reducer = match config.epochs_reducer {
         Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(str::to_string),
         Some(Value::String(name)) => Some(name),
         _ => None,
@@ -212,6 +235,7 @@ fn from_parts(
         task,
         status,
         reducer,
+        epochs,
         dataset,
         samples,
     })
@@ -245,6 +269,7 @@ fn checked(file: &str, raw: RawSample) -> Result<LogSample, ImportError> {
         error: raw.error,
         scores,
         input_key: raw.input,
+        output_key: raw.output,
     })
 }
 
@@ -396,6 +421,10 @@ pub(crate) fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportErro
         if let Some(reducer) = log.reducer {
             found.reducers.insert(log.task.clone(), reducer);
         }
+        if let Some(epochs) = log.epochs {
+            let known = found.declared_repeats.entry(log.task.clone()).or_insert(0);
+            *known = (*known).max(epochs);
+        }
         if let Some(dataset) = &log.dataset {
             found.datasets.insert(log.file.clone(), dataset.clone());
         }
@@ -426,6 +455,7 @@ pub(crate) fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportErro
                 doc_key: sample.input_key,
                 repeat: Some(sample.epoch),
                 group: None,
+                output_key: sample.output_key,
             });
         }
     }

@@ -34,6 +34,9 @@ pub struct TaskResults {
     pub higher_is_better: BTreeMap<String, bool>,
     /// `n-samples` `effective`: the documents the task ran on.
     pub n_samples: Option<u64>,
+    /// The task config's `repeats`: how many responses lm-eval drew per document
+    /// before its filter reduced them to one.
+    pub repeats: Option<u64>,
 }
 
 /// The tasks of a `results_<date>.json` written beside the samples files.
@@ -57,6 +60,7 @@ pub fn read_results(
                 .pointer("/metric_list/0/metric")
                 .and_then(Value::as_str)
                 .map(str::to_string);
+            info.repeats = config.get("repeats").and_then(Value::as_u64);
             tasks.insert(task.clone(), info);
         }
     }
@@ -109,6 +113,8 @@ struct Entry {
 /// metric indices are the part's own until [`Reader::merge`] makes them the run's.
 struct Part {
     task: usize,
+    /// The run this part's file is, when several runs of its task are its repeats.
+    repeat: Option<u64>,
     ids: String,
     values: Vec<(u32, f64)>,
     entries: Vec<Entry>,
@@ -194,6 +200,18 @@ impl Reader {
         task: &str,
         input: impl Read + Send,
     ) -> Result<String, ImportError> {
+        self.add_run(file, task, None, input)
+    }
+
+    /// [`Reader::add`] for one of several runs of `task` read as its repeats: every
+    /// line of the file is repeat `repeat` of its document.
+    pub fn add_run(
+        &mut self,
+        file: &str,
+        task: &str,
+        repeat: Option<u64>,
+        input: impl Read + Send,
+    ) -> Result<String, ImportError> {
         let task_index = match self.tasks.iter().position(|t| t == task) {
             Some(i) => i,
             None => {
@@ -207,7 +225,11 @@ impl Reader {
             input,
             self.chunk,
             self.workers,
-            |bytes| Part::parse(task_index, bytes),
+            |bytes| {
+                let mut part = Part::parse(task_index, bytes);
+                part.repeat = repeat;
+                part
+            },
             |part| {
                 let at = lines;
                 lines += part.lines;
@@ -366,6 +388,9 @@ impl Reader {
         let given = super::per_task("--metric", metrics, &task_set)?;
         let mut metric_of = Vec::with_capacity(self.tasks.len());
         let mut lower: Option<(bool, String)> = None;
+        // Tasks whose metric's direction no results file gives: never taken as
+        // higher-is-better unsaid (a WER would not be inverted).
+        let mut unknown: Vec<String> = Vec::new();
         for (index, task) in self.tasks.iter().enumerate() {
             let names: std::collections::BTreeSet<String> = (self.metrics.names.iter())
                 .zip(&carried[index])
@@ -397,9 +422,19 @@ impl Reader {
                     ),
                 )?,
             };
-            if let Some((file, higher)) =
-                info.and_then(|r| Some((&r.file, *r.higher_is_better.get(&name)?)))
-            {
+            let logged = info.and_then(|r| Some((&r.file, *r.higher_is_better.get(&name)?)));
+            if logged.is_none() {
+                unknown.push(match info {
+                    Some(r) => format!(
+                        "`{}` gives no `higher_is_better` for `{name}` of task `{task}`",
+                        r.file
+                    ),
+                    None => format!(
+                        "no results_<date>.json beside the samples of task `{task}` gives `higher_is_better` for `{name}`"
+                    ),
+                });
+            }
+            if let Some((file, higher)) = logged {
                 match &lower {
                     Some((l, source)) if *l == higher => {
                         return Err(ImportError::Refused(format!(
@@ -451,8 +486,9 @@ impl Reader {
                     score,
                     kind: Some(Arc::clone(&kinds[part.task])),
                     doc_key: entry.doc_key,
-                    repeat: None,
+                    repeat: part.repeat,
                     group: None,
+                    output_key: None,
                 });
             }
         }
@@ -478,10 +514,11 @@ impl Reader {
             found.lower_is_better = Some(lower);
             found.direction_source = Some(source);
         }
+        found.direction_unknown = unknown;
         // A results file's sample count against the documents read: a cut log.
         let mut documents = vec![0u64; self.tasks.len()];
         if !results.is_empty() {
-            for sample in &found.samples {
+            for sample in found.samples.iter().filter(|s| s.repeat.unwrap_or(1) == 1) {
                 if let Some(index) = sample
                     .kind
                     .as_ref()
@@ -495,6 +532,12 @@ impl Reader {
             let Some(info) = results.get(task) else {
                 continue;
             };
+            if let Some(k) = info.repeats.filter(|k| *k > 1) {
+                found.notes.push(format!(
+                    "`{}` says task `{task}` drew {k} responses per document (repeats: {k}), and its samples hold one score per document, after the filter reduced them: those repeats are not in the log (runs of the task given together with --repeats are)",
+                    info.file
+                ));
+            }
             if let Some(expected) = info.n_samples.filter(|n| *n != documents[index]) {
                 found.notes.push(format!(
                     "`{}` says task `{task}` ran on {} (n-samples effective), but its samples file holds {} under the filter chosen: the log may be cut short, or from another run",
@@ -514,6 +557,7 @@ impl Part {
     fn parse(task: usize, bytes: &[u8]) -> Part {
         let mut part = Part {
             task,
+            repeat: None,
             ids: String::new(),
             values: Vec::new(),
             entries: Vec::new(),

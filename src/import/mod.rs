@@ -24,6 +24,7 @@ pub use lm_eval_scan::readings as lm_eval_scan_readings;
 pub(crate) mod openai_evals;
 pub(crate) mod promptfoo;
 pub(crate) mod record;
+mod repeats;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -416,6 +417,10 @@ pub struct Sample {
     pub repeat: Option<u64>,
     /// Under `--repeats all`, the item a repeat belongs to (the file's `group`).
     pub group: Option<Arc<str>>,
+    /// A 64-bit digest of the output text, where the log carries it (Inspect's
+    /// `output.completion`, promptfoo's `response.output`, a DSPy record): repeats of
+    /// one item with one digest are byte-identical copies.
+    pub output_key: Option<u64>,
 }
 
 /// What a format's reader found in the logs.
@@ -436,10 +441,17 @@ pub struct Found {
     pub notes: Vec<String>,
     /// The log's own reducer of repeats, by `kind` (Inspect's `epochs_reducer`).
     pub reducers: BTreeMap<String, Repeats>,
+    /// The repeats the log declares for each item, by `kind` (Inspect's `epochs`).
+    pub declared_repeats: BTreeMap<String, u64>,
     /// The metric's direction when the log records it (`Some(true)`: lower is better).
     pub lower_is_better: Option<bool>,
     /// Where the direction was read, for the record (e.g. `higher_is_better` in a file).
     pub direction_source: Option<String>,
+    /// Metrics whose direction the log does not record and that the format cannot
+    /// take as higher-is-better unsaid (lm-eval samples read without the
+    /// `higher_is_better` of their results file), in words: the import then needs
+    /// `--higher-is-better` or `--lower-is-better`.
+    pub direction_unknown: Vec<String>,
     /// The log chose these scores' arm on these very scores (GEPA's best candidate).
     pub selected_on_these_scores: bool,
     /// What identifies the data each input ran on (Inspect's `eval.dataset`), by input.
@@ -471,11 +483,16 @@ impl Found {
             }
         }
         self.reducers.extend(other.reducers);
+        for (kind, k) in other.declared_repeats {
+            let known = self.declared_repeats.entry(kind).or_insert(k);
+            *known = (*known).max(k);
+        }
         self.lower_is_better = match (self.lower_is_better, other.lower_is_better) {
             (Some(a), _) => Some(a),
             (None, b) => b,
         };
         self.direction_source = self.direction_source.take().or(other.direction_source);
+        self.direction_unknown.extend(other.direction_unknown);
         self.selected_on_these_scores |= other.selected_on_these_scores;
         self.datasets.extend(other.datasets);
     }
@@ -492,6 +509,8 @@ pub struct Rules {
     pub repeats: Option<Repeats>,
     /// `--lower-is-better`.
     pub lower_is_better: bool,
+    /// `--higher-is-better`.
+    pub higher_is_better: bool,
 }
 
 /// The direction of the logged metric and where it was read.
@@ -577,6 +596,8 @@ pub struct Imported {
     pub selected_on_these_scores: bool,
     /// What identifies the data each input ran on.
     pub datasets: BTreeMap<String, String>,
+    /// Items whose every repeat gave byte-identical output text.
+    pub identical_repeats: Option<Tally>,
 }
 
 /// Applies the shared rules to what a reader found: repeats reduced (by `--repeats`,
@@ -591,8 +612,10 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
         selectors,
         mut notes,
         reducers,
+        declared_repeats,
         lower_is_better,
         direction_source,
+        direction_unknown,
         selected_on_these_scores,
         datasets,
     } = found;
@@ -637,16 +660,23 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
         }
         start = end;
     }
+    // Every item has every repeat: a missing one is named, never averaged away.
+    let repeat_check = repeats::check(&samples, &declared_repeats, &twice);
     let has_sample = |task: &str| {
         samples
             .binary_search_by(|s| s.task_id.as_str().cmp(task))
             .is_ok()
     };
-    let missing: BTreeSet<String> = universe
+    let mut missing: BTreeSet<String> = universe
         .iter()
         .filter(|t| !has_sample(t) && !errored.contains(*t))
         .cloned()
         .collect();
+    let incomplete = repeat_check.describe();
+    if rules.on_missing == OnMissing::Intersect {
+        // Left out whole and counted as missing, so `admit` counts them unanswered.
+        missing.extend(repeat_check.incomplete.iter().cloned());
+    }
     let dropped = Dropped {
         missing: Tally::of(&missing),
         duplicated: Tally::of(&twice),
@@ -660,23 +690,61 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
     .into_iter()
     .flatten()
     .collect();
+    // Missing repeats are said apart from the tasks; under intersect their items are
+    // among the missing tasks already.
+    let mut refusal: Vec<String> = Vec::new();
     if !problems.is_empty() {
+        refusal.push(format!("tasks {}", problems.join("; ")));
+    }
+    if let Some(incomplete) = incomplete {
+        match rules.on_missing {
+            OnMissing::Fail => refusal.push(incomplete),
+            OnMissing::Intersect => notes.push(format!(
+                "{incomplete}: those items are left out whole and counted as missing"
+            )),
+        }
+    }
+    if !refusal.is_empty() {
         match rules.on_missing {
             OnMissing::Fail => {
                 return Err(ImportError::Refused(format!(
-                    "tasks {}; fix the log, or leave them out with --on-missing intersect (the counts go into the companion record)",
-                    problems.join("; ")
+                    "{}; fix the log, or leave them out with --on-missing intersect (the counts go into the companion record)",
+                    refusal.join("; ")
                 )));
             }
             OnMissing::Intersect => notes.push(format!("left out: {}", problems.join("; "))),
         }
     }
-    let left_out = !(twice.is_empty() && errored.is_empty());
+    let left_out = !(twice.is_empty() && errored.is_empty() && missing.is_empty());
     if left_out {
-        samples.retain(|s| !(twice.contains(&s.task_id) || errored.contains(&s.task_id)));
+        samples.retain(|s| {
+            !(twice.contains(&s.task_id)
+                || errored.contains(&s.task_id)
+                || missing.contains(&s.task_id))
+        });
+    }
+    if let Some(copies) = repeat_check.identical_tally() {
+        notes.push(format!(
+            "the repeats of {} of the {} items whose outputs the log carries are byte-identical copies of one output (first: {}), as a cache replays them: such repeats add no evidence, so the effective number of those items is {}, not {} rows",
+            copies.count,
+            repeat_check.with_outputs,
+            copies
+                .first
+                .iter()
+                .map(|i| format!("`{i}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            copies.count,
+            repeat_check.identical_rows
+        ));
     }
     let (samples, repeats) = reduce_repeats(samples, most_repeats, &rules, &reducers, &mut notes)?;
-    let direction = direction(lower_is_better, direction_source, &rules)?;
+    let direction = direction(
+        lower_is_better,
+        direction_source,
+        &direction_unknown,
+        &rules,
+    )?;
     let flip = direction.logged == "lower" && !rules.scale.is_some_and(Scale::reverses);
     // The rows are the samples kept, in place.
     let mut rows = samples;
@@ -714,7 +782,7 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
             "no task is left to write: {} in the log{}",
             crate::base::numbers::count(universe.len() as u64, "task"),
             if left_out {
-                ", every one of them left out as duplicated or errored"
+                ", every one of them left out as duplicated, errored or missing a repeat"
             } else {
                 ", none with a score under the selectors"
             }
@@ -731,6 +799,7 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
         direction,
         selected_on_these_scores,
         datasets,
+        identical_repeats: repeat_check.identical_tally(),
     })
 }
 
@@ -837,15 +906,39 @@ fn reduce_repeats(
     Ok((out, Some(used.into_iter().collect::<Vec<_>>().join(", "))))
 }
 
-/// The logged metric's direction: the log's word, `--lower-is-better` or a reversed
-/// `--scale`; two that disagree, or two reversals, are an error.
+/// The logged metric's direction: the log's word, `--lower-is-better`,
+/// `--higher-is-better` or a reversed `--scale`; two that disagree, or two reversals,
+/// are an error, and so is a metric whose direction the log leaves `unknown` (lm-eval
+/// samples without their results file) when no flag gives it.
 fn direction(
     logged: Option<bool>,
     source: Option<String>,
+    unknown: &[String],
     rules: &Rules,
 ) -> Result<Direction, ImportError> {
     let reversed = rules.scale.is_some_and(Scale::reverses);
     let source = source.unwrap_or_else(|| "the log".to_string());
+    if rules.higher_is_better && (rules.lower_is_better || reversed) {
+        return Err(ImportError::Refused(
+            "--higher-is-better contradicts --lower-is-better or a --scale with MIN > MAX; give one direction".to_string(),
+        ));
+    }
+    if rules.higher_is_better && logged == Some(true) {
+        return Err(ImportError::Refused(format!(
+            "the log says lower is better for this metric ({source}), so --higher-is-better would leave it upside down; leave it out"
+        )));
+    }
+    if let Some(first) = unknown.first()
+        && !(rules.higher_is_better || rules.lower_is_better || reversed)
+    {
+        let more = match unknown.len() {
+            1 => String::new(),
+            n => format!(" ({n} metrics in all)"),
+        };
+        return Err(ImportError::Refused(format!(
+            "which way the metric runs is not in the log: {first}{more}, and a metric such as a WER or a perplexity is better lower; give --higher-is-better or --lower-is-better (or import the samples beside their results_<date>.json)"
+        )));
+    }
     let lower = match (logged, rules.lower_is_better, reversed) {
         (Some(false), true, _) | (Some(false), _, true) => {
             return Err(ImportError::Refused(format!(
@@ -860,6 +953,9 @@ fn direction(
         (Some(lower), _, _) => Some((lower, source)),
         (None, true, false) => Some((true, "--lower-is-better".to_string())),
         (None, false, true) => Some((true, "--scale with MIN > MAX".to_string())),
+        (None, false, false) if rules.higher_is_better => {
+            Some((false, "--higher-is-better".to_string()))
+        }
         (None, false, false) => None,
     };
     Ok(match lower {

@@ -110,6 +110,7 @@ pub(crate) fn read(
             doc_key: None,
             repeat: None,
             group: None,
+            output_key: None,
         });
     }
     found.selectors.insert("event".to_string(), event.clone());

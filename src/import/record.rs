@@ -71,6 +71,11 @@ pub(crate) struct ImportRecord {
     /// What identifies the data each input ran on (Inspect's `eval.dataset`), by input.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub datasets: BTreeMap<String, String>,
+    /// The items whose every repeat gave byte-identical output text (where the log
+    /// carries it), as a cache replays one answer: `admit` warns that such repeats add
+    /// no evidence. Absent when there are none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identical_repeats: Option<super::Tally>,
 }
 
 /// One lm-eval task's documents: the row `<task>:<id>` ran on the document whose key
@@ -256,6 +261,7 @@ impl ImportRecord {
             direction: imported.direction.clone(),
             selected_on_these_scores: imported.selected_on_these_scores,
             datasets: imported.datasets.clone(),
+            identical_repeats: imported.identical_repeats.clone(),
         }
     }
 
@@ -267,10 +273,14 @@ impl ImportRecord {
     }
 }
 
+/// How the name of every import record ends: a folder import never takes such a file
+/// for a log.
+pub(crate) const RECORD_SUFFIX: &str = ".import.json";
+
 /// Where the record of the scores file `scores` goes: its extension replaced by
 /// `import.json`.
 pub(crate) fn companion_path(scores: &Path) -> PathBuf {
-    scores.with_extension("import.json")
+    scores.with_extension(&RECORD_SUFFIX[1..])
 }
 
 /// The part of a record `admit` reads back.
@@ -294,6 +304,23 @@ pub(crate) struct Documents {
     /// v3 records: notes (e.g. that GEPA chose on these scores).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// v2 and v3 records: which way the logged metric ran and where that was read.
+    #[serde(default)]
+    pub direction: Option<LoggedDirection>,
+    /// v3 records: the items whose repeats are byte-identical copies.
+    #[serde(default)]
+    pub identical_repeats: Option<super::Tally>,
+}
+
+/// A record's `direction`, as `admit` reads it back.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub(crate) struct LoggedDirection {
+    /// `higher` or `lower`: which logged values were better.
+    #[serde(default)]
+    pub logged: String,
+    /// Where that was read (`default (...)` when nothing said).
+    #[serde(default)]
+    pub source: String,
 }
 
 impl Documents {

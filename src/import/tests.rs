@@ -14,6 +14,7 @@ fn sample(task: &str, score: f64) -> Sample {
         doc_key: None,
         repeat: None,
         group: None,
+        output_key: None,
     }
 }
 
@@ -203,6 +204,7 @@ fn keyed(rows: &[(&str, &str, u64)]) -> Imported {
             doc_key: Some(key),
             repeat: None,
             group: None,
+            output_key: None,
         })
         .collect();
     rows.sort_by(|a, b| a.task_id.cmp(&b.task_id));
@@ -216,6 +218,7 @@ fn keyed(rows: &[(&str, &str, u64)]) -> Imported {
         direction: Direction::default(),
         selected_on_these_scores: false,
         datasets: BTreeMap::new(),
+        identical_repeats: None,
     }
 }
 

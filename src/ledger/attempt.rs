@@ -1,11 +1,11 @@
 //! The next attempt on a holdout: its number and the alpha it may use, found from the
-//! records already in the ledger, and the check that each record read continues its
-//! holdout's stream exactly as the rule says.
+//! records already in the ledger (each record read was checked to continue its
+//! holdout's stream exactly as the rule says: [`super::Streams`]).
 
 use thiserror::Error;
 
-use super::{ALPHA_TOLERANCE, Record, SCHEMA, Verdict};
-use crate::alpha::spending::{alpha_left_after, alpha_spent_before, attempt_alpha};
+use super::{ALPHA_TOLERANCE, Record, RecordVerdict, SCHEMA};
+use crate::alpha::spending::{alpha_left_after, alpha_spent_before};
 use crate::alpha::{Alpha, AlphaError, Sharing};
 
 /// The attempt about to be made on a holdout, under the spending rule.
@@ -39,8 +39,9 @@ pub struct Decision {
     pub n: u64,
     /// The one-sided p-value for improvement.
     pub p_improvement: f64,
-    /// The verdict, reached at [`Attempt::alpha`].
-    pub verdict: Verdict,
+    /// The verdict, reached at [`Attempt::alpha`] (`open` for a sequential run that
+    /// has not decided).
+    pub verdict: RecordVerdict,
 }
 
 /// Why the next attempt cannot be made.
@@ -92,7 +93,11 @@ pub fn next_attempt(
         .iter()
         .filter(|r| r.holdout_sha256 == holdout_sha256);
     let first = earlier.next();
-    let attempts = u64::from(first.is_some()) + earlier.count() as u64;
+    // Attempts are numbered 1, 2, ... in the order they first appear, and a sequential
+    // attempt may have several records (its looks), so the count is the largest number.
+    let attempts = first.map_or(0, |first| {
+        earlier.fold(first.attempt, |k, r| k.max(r.attempt))
+    });
     if let Some(first) = first
         && !same_alpha(first.declared_alpha, declared_alpha)
     {
@@ -124,6 +129,19 @@ pub fn next_attempt(
 }
 
 impl Attempt {
+    /// The attempt `record` belongs to, as it was when that attempt was taken: a later
+    /// look of a sequential run continues it under the same number and alpha.
+    pub fn continued(record: &Record) -> Result<Attempt, AlphaError> {
+        Ok(Attempt {
+            holdout_sha256: record.holdout_sha256.clone(),
+            declared_alpha: record.declared_alpha,
+            attempt: record.attempt,
+            alpha: record.level()?,
+            alpha_spent_before: record.alpha_spent_before,
+            alpha_left: alpha_left_after(record.declared_alpha, record.attempt),
+        })
+    }
+
     /// The ledger record of this attempt with what `decision` found.
     pub fn record(&self, decision: Decision) -> Record {
         Record {
@@ -176,53 +194,8 @@ impl Record {
     }
 }
 
-/// Checks that `record`, read after `earlier` records of its holdout whose first
-/// declared `first_alpha`, is the next attempt exactly as the rule makes it.
-pub(crate) fn check_continues(
-    record: &Record,
-    earlier: u64,
-    first_alpha: Option<f64>,
-) -> Result<(), String> {
-    let expected = earlier + 1;
-    if record.attempt != expected {
-        return Err(format!(
-            "attempt {} on holdout {} follows {earlier} recorded attempt(s) on it, so it \
-             should be attempt {expected}; the ledger was edited or two ledgers were joined",
-            record.attempt, record.holdout_sha256
-        ));
-    }
-    if let Some(first) = first_alpha
-        && !same_alpha(first, record.declared_alpha)
-    {
-        return Err(format!(
-            "declared alpha {} differs from the {first} of the holdout's first attempt",
-            record.declared_alpha
-        ));
-    }
-    let declared = record.declared_alpha;
-    for (name, found, rule) in [
-        (
-            "alpha_this_attempt",
-            record.alpha_this_attempt,
-            attempt_alpha(declared, expected),
-        ),
-        (
-            "alpha_spent_before",
-            record.alpha_spent_before,
-            alpha_spent_before(declared, expected),
-        ),
-    ] {
-        if !same_alpha(found, rule) {
-            return Err(format!(
-                "`{name}` {found} is not the rule's {rule} for attempt {expected} at alpha {declared}"
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// Equal up to [`ALPHA_TOLERANCE`], relative to the larger.
-fn same_alpha(a: f64, b: f64) -> bool {
+pub(crate) fn same_alpha(a: f64, b: f64) -> bool {
     (a - b).abs() <= ALPHA_TOLERANCE * a.abs().max(b.abs())
 }
 
@@ -231,6 +204,7 @@ fn same_alpha(a: f64, b: f64) -> bool {
 #[allow(clippy::excessive_precision)]
 pub(crate) mod tests {
     use super::*;
+    use crate::alpha::spending::attempt_alpha;
 
     /// A well-formed record of attempt `attempt` on a holdout named by `tag`.
     pub(crate) fn record(tag: &str, attempt: u64, declared: f64) -> Record {
@@ -246,7 +220,7 @@ pub(crate) mod tests {
             test: "mcnemar".into(),
             n: 24,
             p_improvement: 0.5,
-            verdict: Verdict::Refused,
+            verdict: RecordVerdict::Refused,
         }
     }
 

@@ -5,11 +5,16 @@
 //! A record names the holdout by [`holdout_identity`], the two score files by their
 //! SHA-256, and carries the attempt number, the alpha it was decided at and the p-value.
 //! Records carry no timestamp, so replaying the same attempts writes the same bytes.
+//! A sequential run spends its attempt at its first look: it records the attempt
+//! `open`, each later look of the same run records how far it went under the same
+//! number, and the deciding look closes it ([`extended_run`]).
 //! Parsing, the rule and the summary are pure; [`crate::atomic::ledger`] does the locked appends.
 
 mod attempt;
 mod parse;
+mod runs;
 pub mod simulation;
+mod stream;
 mod summary;
 
 use serde::{Deserialize, Serialize};
@@ -18,16 +23,17 @@ use crate::admission::Verdict;
 
 /// The spending rule lives with the level it shares; the ledger spends by it.
 pub use crate::alpha::spending::attempt_alpha;
-pub(crate) use attempt::check_continues;
 #[cfg(test)]
 pub(crate) use attempt::tests as attempt_tests;
 pub use attempt::{Attempt, AttemptError, Decision, next_attempt};
 pub use parse::{Ledger, Tail, parse_ledger, read_ledger};
+pub use runs::{RunLook, extended_run, latest_looks};
+pub(crate) use stream::Streams;
 
 /// The holdout's identity lives with the holdout; the ledger names records by it.
 pub use crate::admission::holdout::holdout_identity;
 pub(crate) use summary::significant;
-pub use summary::{HoldoutSummary, summarise};
+pub use summary::{HoldoutSummary, OpenAttempt, summarise};
 
 /// The `schema` of every record this version writes and reads.
 pub const SCHEMA: &str = "evogate/ledger/v1";
@@ -62,9 +68,47 @@ pub struct Record {
     pub n: u64,
     /// The one-sided p-value for improvement.
     pub p_improvement: f64,
-    /// The verdict: `admitted`, `refused` or (since the third verdict) `inconclusive`.
-    /// Every verdict was a look at the holdout, so each one spends an attempt.
-    pub verdict: Verdict,
+    /// The verdict: `admitted`, `refused` or (since the third verdict) `inconclusive`;
+    /// or `open`, a sequential run that looked at the holdout and has not decided. Every
+    /// verdict was a look at the holdout, so each one spends an attempt.
+    pub verdict: RecordVerdict,
+}
+
+/// What a record says of its attempt: one of the admission's verdicts, or `open`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordVerdict {
+    /// The candidate was admitted.
+    Admitted,
+    /// The candidate was refused.
+    Refused,
+    /// More tasks could have settled it (fixed-n `admit`).
+    Inconclusive,
+    /// A sequential run looked at the holdout and had not decided: the attempt is
+    /// spent, and a later look of the same run continues it under the same number.
+    Open,
+}
+
+impl RecordVerdict {
+    /// The word written in the ledger and in `ledger show`.
+    pub fn word(self) -> &'static str {
+        match self {
+            RecordVerdict::Admitted => "admitted",
+            RecordVerdict::Refused => "refused",
+            RecordVerdict::Inconclusive => "inconclusive",
+            RecordVerdict::Open => "open",
+        }
+    }
+}
+
+impl From<Verdict> for RecordVerdict {
+    fn from(verdict: Verdict) -> RecordVerdict {
+        match verdict {
+            Verdict::Admitted => RecordVerdict::Admitted,
+            Verdict::Refused => RecordVerdict::Refused,
+            Verdict::Inconclusive => RecordVerdict::Inconclusive,
+        }
+    }
 }
 
 impl Record {
@@ -114,13 +158,16 @@ impl Record {
         if self.n == 0 {
             return Err("`n` is 0; an attempt is decided on at least one pair".into());
         }
-        if self.verdict == Verdict::Admitted && self.p_improvement >= self.alpha_this_attempt {
+        if self.verdict == RecordVerdict::Admitted && self.p_improvement >= self.alpha_this_attempt
+        {
             return Err(format!(
                 "verdict `admitted` but `p_improvement` {} is not below this attempt's alpha {}",
                 self.p_improvement, self.alpha_this_attempt
             ));
         }
-        if self.verdict == Verdict::Inconclusive && self.p_improvement < self.alpha_this_attempt {
+        if self.verdict == RecordVerdict::Inconclusive
+            && self.p_improvement < self.alpha_this_attempt
+        {
             return Err(format!(
                 "verdict `inconclusive` but `p_improvement` {} is below this attempt's alpha {}: a significant improvement is never inconclusive",
                 self.p_improvement, self.alpha_this_attempt
@@ -145,7 +192,7 @@ mod tests {
     #[test]
     fn an_admitted_record_needs_p_below_its_attempts_alpha() {
         let mut record = attempt::tests::record("a", 1, 0.05);
-        record.verdict = Verdict::Admitted;
+        record.verdict = RecordVerdict::Admitted;
         record.p_improvement = 0.04;
         let error = record.check().unwrap_err();
         assert!(error.contains("not below this attempt's alpha"), "{error}");
@@ -156,7 +203,7 @@ mod tests {
     #[test]
     fn an_inconclusive_record_round_trips_and_needs_p_at_or_above_its_attempts_alpha() {
         let mut record = attempt::tests::record("a", 1, 0.05);
-        record.verdict = Verdict::Inconclusive;
+        record.verdict = RecordVerdict::Inconclusive;
         record.p_improvement = 0.5;
         assert_eq!(record.check(), Ok(()));
         let line = serde_json::to_string(&record).unwrap();
@@ -166,7 +213,7 @@ mod tests {
         // A ledger written before the third verdict still reads.
         let old = line.replace("\"inconclusive\"", "\"refused\"");
         let old: Record = serde_json::from_str(&old).unwrap();
-        assert_eq!(old.verdict, Verdict::Refused);
+        assert_eq!(old.verdict, RecordVerdict::Refused);
         record.p_improvement = 0.01;
         let error = record.check().unwrap_err();
         assert!(error.contains("never inconclusive"), "{error}");

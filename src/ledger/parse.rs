@@ -2,10 +2,7 @@
 //! Every record is checked on its own and as the next attempt of its holdout's stream,
 //! so a ledger that parses is one whose alpha accounting can be trusted.
 
-use std::collections::BTreeMap;
-
-use super::Record;
-use super::attempt::check_continues;
+use super::{Record, Streams};
 use crate::error::InputError;
 
 /// A ledger as read: its complete records, and how its last line ends.
@@ -59,14 +56,14 @@ pub fn parse_ledger(source: &str, text: &str) -> Result<Vec<Record>, InputError>
 /// short: skipped and reported in [`Ledger::tail`] (kept, when it is a whole valid
 /// record). Errors name the 1-based line: a line that is not a record, a blank line, or
 /// a record that does not continue its holdout's stream (attempt numbers 1, 2, 3, ...
-/// in file order, one declared alpha, and each alpha as `super::spending` makes it).
+/// in file order, one declared alpha, each alpha as `super::spending` makes it, and
+/// later looks only of open attempts, each holding more pairs).
 /// Time: O(lines).
 pub fn read_ledger(source: &str, text: &str) -> Result<Ledger, InputError> {
     let mut records = Vec::new();
     let mut tail = Tail::Clean;
     let mut start = 0;
-    // Per holdout: attempts read so far and the first one's declared alpha.
-    let mut streams: BTreeMap<String, (u64, f64)> = BTreeMap::new();
+    let mut streams = Streams::default();
     let mut lines = text.split('\n').enumerate().peekable();
     while let Some((index, line)) = lines.next() {
         let number = index as u64 + 1;
@@ -80,10 +77,9 @@ pub fn read_ledger(source: &str, text: &str) -> Result<Ledger, InputError> {
             let whole = serde_json::from_str::<Record>(line)
                 .ok()
                 .filter(|r| r.check().is_ok());
-            let continues = whole.as_ref().is_some_and(|record| {
-                let stream = streams.get(&record.holdout_sha256).copied();
-                check_continues(record, stream.map_or(0, |s| s.0), stream.map(|s| s.1)).is_ok()
-            });
+            let continues = whole
+                .as_ref()
+                .is_some_and(|record| streams.check(record).is_ok());
             match whole {
                 Some(record) if continues => {
                     records.push(record);
@@ -112,13 +108,10 @@ pub fn read_ledger(source: &str, text: &str) -> Result<Ledger, InputError> {
         record
             .check()
             .map_err(|message| InputError::invalid(source, number, message))?;
-        let stream = streams.get(&record.holdout_sha256).copied();
-        check_continues(&record, stream.map_or(0, |s| s.0), stream.map(|s| s.1))
+        streams
+            .check(&record)
             .map_err(|message| InputError::invalid(source, number, message))?;
-        let entry = streams
-            .entry(record.holdout_sha256.clone())
-            .or_insert((0, record.declared_alpha));
-        entry.0 += 1;
+        streams.push(&record);
         records.push(record);
     }
     Ok(Ledger { records, tail })

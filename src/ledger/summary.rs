@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Record, Verdict};
+use super::{Record, RecordVerdict};
 use crate::alpha::spending::{alpha_left_after, alpha_spent_before};
 use crate::alpha::{Alpha, Sharing};
 
@@ -15,10 +15,13 @@ use crate::alpha::{Alpha, Sharing};
 pub struct HoldoutSummary {
     /// The holdout's identity.
     pub holdout_sha256: String,
-    /// Attempts recorded on it.
+    /// Attempts recorded on it (a sequential attempt once, however many looks it took).
     pub attempts: u64,
     /// How many of them admitted their candidate.
     pub admitted: u64,
+    /// The attempts whose run has looked at the holdout and not decided (abandoned, or
+    /// still going): each is spent.
+    pub open_attempts: Vec<OpenAttempt>,
     /// The alpha declared for the stream.
     pub declared_alpha: f64,
     /// The alpha the recorded attempts spent.
@@ -29,7 +32,7 @@ pub struct HoldoutSummary {
     pub next_attempt: u64,
     /// The level the next attempt will be decided at.
     pub next_alpha: f64,
-    /// The pairs the latest attempt used.
+    /// The pairs the latest record used.
     pub n: u64,
     /// The smallest one-sided p-value any result on `n` pairs can give: 0.5^n, every
     /// pair favouring the candidate (exact McNemar and the exact signed-rank test alike).
@@ -38,6 +41,17 @@ pub struct HoldoutSummary {
     pub next_can_reach_significance: bool,
     /// When it cannot, why, in a sentence.
     pub warning: Option<String>,
+}
+
+/// An attempt whose latest record is `open`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpenAttempt {
+    /// Its number on the holdout.
+    pub attempt: u64,
+    /// The level it is decided at.
+    pub alpha: f64,
+    /// The pairs its latest look held.
+    pub pairs: u64,
 }
 
 /// Summarises `records` (as [`super::parse_ledger`] returns them) per holdout, sorted by
@@ -54,7 +68,16 @@ pub fn summarise(records: &[Record]) -> Vec<HoldoutSummary> {
         .into_iter()
         .filter_map(|(holdout, stream)| {
             let last = stream.last()?;
-            let attempts = stream.len() as u64;
+            // The latest record of each attempt, attempt k at index k − 1 (the stream was
+            // checked to number them 1, 2, ... as they first appear).
+            let mut latest: Vec<&Record> = Vec::new();
+            for record in &stream {
+                match latest.get_mut(record.attempt as usize - 1) {
+                    Some(slot) => *slot = record,
+                    None => latest.push(record),
+                }
+            }
+            let attempts = latest.len() as u64;
             let declared = last.declared_alpha;
             // A ledger read back holds only levels `Alpha` accepts (`read_ledger`).
             let next = Alpha::new(declared)
@@ -75,10 +98,19 @@ pub fn summarise(records: &[Record]) -> Vec<HoldoutSummary> {
             Some(HoldoutSummary {
                 holdout_sha256: holdout.to_string(),
                 attempts,
-                admitted: stream
+                admitted: latest
                     .iter()
-                    .filter(|r| r.verdict == Verdict::Admitted)
+                    .filter(|r| r.verdict == RecordVerdict::Admitted)
                     .count() as u64,
+                open_attempts: latest
+                    .iter()
+                    .filter(|r| r.verdict == RecordVerdict::Open)
+                    .map(|r| OpenAttempt {
+                        attempt: r.attempt,
+                        alpha: r.alpha_this_attempt,
+                        pairs: r.n,
+                    })
+                    .collect(),
                 declared_alpha: declared,
                 alpha_spent: alpha_spent_before(declared, attempts + 1),
                 alpha_left: alpha_left_after(declared, attempts),
@@ -120,7 +152,7 @@ mod tests {
     #[test]
     fn counts_attempts_admissions_and_alpha_per_holdout_in_identity_order() {
         let mut admitted = record("a", 2, 0.05);
-        admitted.verdict = Verdict::Admitted;
+        admitted.verdict = RecordVerdict::Admitted;
         admitted.p_improvement = 0.001;
         let records = vec![record("a", 1, 0.05), record("b", 1, 0.01), admitted];
         let summaries = summarise(&records);

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::outcome::{AttemptLedger, AttemptOn, CommandOutcome, Status, Write, decide_under};
 use super::{open_file, read_file};
+use crate::admission::repeats::{self, RepeatCounts};
 use crate::admission::{
     Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
     StrataChoice, StrataRequest, Test, TestChoice, TestName, Verdict, decide, decide_summary,
@@ -167,6 +168,10 @@ pub(crate) fn run(
             .as_ref()
             .and_then(|c| c.warning.clone()),
     );
+    if let Some(repeats) = &report.admission.repeats {
+        notes.push(format!("repeats: {}", repeats.tested_on));
+        notes.extend(repeats.warnings.iter().map(|w| format!("repeats: {w}")));
+    }
     let mut writes = Vec::new();
     if let Some((dir, files)) = folder {
         let streamed: Vec<StreamedFile> = (pairs.clone().into_iter())
@@ -229,6 +234,9 @@ pub(crate) struct Evaluation {
 /// so that a refused setting never opens one.
 struct Prepared<'a> {
     source: Source,
+    /// What the repeats say, when the scores held repeats of items (the pairs are then
+    /// the items).
+    repeats: Option<RepeatCounts>,
     inputs: Vec<InputFile>,
     /// The decision's settings, at `settings.alpha` until [`Prepared::decide_at`].
     config: Config,
@@ -245,10 +253,12 @@ impl Prepared<'_> {
     /// Decides at `alpha` (more than once only when a ledger checks for a repeat).
     fn decide_at(&mut self, alpha: Alpha) -> Admission {
         self.config.alpha = alpha;
-        match &self.source {
+        let mut admission = match &self.source {
             Source::Pairs(pairs) => decide(pairs, &self.config),
             Source::Statistics(summary) => decide_summary(summary, &self.config),
-        }
+        };
+        admission.repeats = (self.repeats.as_ref()).and_then(|r| r.view(alpha.confidence()));
+        admission
     }
 
     /// The evaluation of `admission`, decided on these pairs or statistics.
@@ -325,6 +335,7 @@ fn prepare_summary<'a>(
     Ok(Prepared {
         inputs,
         source: Source::Statistics(summary),
+        repeats: None,
         config,
         settings,
     })
@@ -368,6 +379,9 @@ pub(crate) fn evaluate(
                 &check,
                 settings,
             )?;
+            if let Some(repeats) = prepared.repeats.as_mut() {
+                repeats.extra_warnings = imports.identical_repeats.clone();
+            }
             prepared.config.answers.left_out = imports.left_out;
             prepared.config.answers.selected_on_these_scores = imports.selected_on_these_scores;
             prepared.inputs.extend(imports.records);
@@ -484,6 +498,7 @@ fn prepare<'a>(
     inputs.extend(tasks.map(|t| t.digest("tasks")));
     inputs.extend(manifest.map(|m| m.digest("manifest")));
     let pairs = joined.pair(list.as_ref(), settings.strata.as_ref())?;
+    let (pairs, repeats) = items_of(pairs, settings)?;
     let test = settings
         .test
         .resolve(&pairs, settings.zero, &pairs.baseline, &pairs.candidate)?;
@@ -498,10 +513,36 @@ fn prepare<'a>(
     let config = settings.config(test, holdout);
     Ok(Prepared {
         source: Source::Pairs(pairs),
+        repeats,
         inputs,
         config,
         settings,
     })
+}
+
+/// The pairs as items: when the scores hold repeats (`<item>#<r>` rows grouped by
+/// item), one pair per item with what the repeats say; otherwise the pairs as they are.
+/// McNemar and `--cluster` do not apply to repeats of more than one run.
+fn items_of(
+    pairs: Pairs,
+    settings: &AdmitSettings,
+) -> anyhow::Result<(Pairs, Option<RepeatCounts>)> {
+    if !repeats::holds_repeats(&pairs) {
+        return Ok((pairs, None));
+    }
+    if settings.cluster {
+        anyhow::bail!(
+            "--cluster group: the scores hold repeats (rows `<item>#<r>` whose group is the item), and admit already tests on the items; leave --cluster out"
+        );
+    }
+    let collapsed = repeats::collapse(pairs)?;
+    if collapsed.counts.k_max > 1 && settings.test == TestChoice::McNemar {
+        anyhow::bail!(
+            "--test mcnemar needs one 0/1 outcome per item, and the scores hold up to {} repeats of each: an item's share of right repeats is a score, so the items are compared with --test signed-rank (what --test auto chooses here)",
+            collapsed.counts.k_max
+        );
+    }
+    Ok((collapsed.pairs, Some(collapsed.counts)))
 }
 
 /// Takes the alpha the ledger leaves for this attempt on this holdout, decides at it,
@@ -540,7 +581,7 @@ fn under_ledger(
             },
             n: admission.n as u64,
             p_improvement: admission.tails.p_improvement,
-            verdict: admission.verdict,
+            verdict: admission.verdict.into(),
         };
         Ok((decision, admission))
     })?;

@@ -47,8 +47,12 @@ pub(crate) struct ImportSettings {
     pub repeats: Option<crate::import::Repeats>,
     /// The metric is lower-is-better.
     pub lower_is_better: bool,
-    /// promptfoo: the provider (id or label) or prompt (`prompt:N`) to read.
-    pub arm: Option<String>,
+    /// The metric is higher-is-better (needed where the log does not say, as for
+    /// lm-eval samples read without their results file).
+    pub higher_is_better: bool,
+    /// promptfoo: the provider (id or label) or prompt (`prompt:N` or its label) to
+    /// read, or one of each.
+    pub arm: Vec<String>,
     /// promptfoo: the test variable that names a test (default: all of them).
     pub id_var: Option<String>,
     /// promptfoo: assertion types left out of the score, comma-separated.
@@ -96,6 +100,7 @@ pub(crate) fn run(
         scale,
         repeats: args.repeats,
         lower_is_better: args.lower_is_better,
+        higher_is_better: args.higher_is_better,
     };
     let imported = assemble(found, rules).map_err(|e| naming(e.into(), &from))?;
     // The scores and the record (a million rows each for a large log) are built on two
@@ -168,9 +173,9 @@ fn applies(args: &ImportSettings) -> anyhow::Result<()> {
         (
             "--repeats",
             args.repeats.is_some(),
-            &[Inspect, Promptfoo, Helm],
+            &[Inspect, Promptfoo, Helm, LmEval, Dspy],
         ),
-        ("--arm", args.arm.is_some(), &[Promptfoo]),
+        ("--arm", !args.arm.is_empty(), &[Promptfoo]),
         ("--id-var", args.id_var.is_some(), &[Promptfoo]),
         ("--drop-assert", !args.drop_assert.is_empty(), &[Promptfoo]),
         ("--event", args.event.is_some(), &[OpenaiEvals]),
@@ -324,12 +329,10 @@ fn read_logs(
             }
         }
         Format::Dspy => {
-            let [path] = from else {
-                anyhow::bail!(
-                    "dspy reads one --from (a GEPA result or one saved evaluation); import each file to its own scores file"
-                );
-            };
-            let (name, bytes) = whole(path)?;
+            let runs = from
+                .iter()
+                .map(|path| whole(path))
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let valset = args.valset.as_deref().map(&mut whole).transpose()?;
             let selectors = GepaSelectors {
                 candidate: args.candidate.as_deref(),
@@ -337,7 +340,7 @@ fn read_logs(
                 valset: valset.as_ref().map(|(n, b)| (n.as_str(), b.as_slice())),
                 metric: single_metric(&args.metric)?,
             };
-            found = dspy::read(&name, &bytes, &selectors)?;
+            found = dspy::read(&runs, &selectors)?;
         }
     }
     Ok((found, inputs))
@@ -371,9 +374,10 @@ fn read_lm_eval(
     let mut inputs = Vec::new();
     let mut results = std::collections::BTreeMap::new();
     let mut results_read = std::collections::BTreeSet::new();
+    let mut tasks = Vec::with_capacity(from.len());
     for path in from {
         let name = path.display().to_string();
-        let task = match (&args.task, from.len()) {
+        tasks.push(match (&args.task, from.len()) {
             (Some(task), 1) => task.clone(),
             _ => lm_eval::task_from_file_name(&name).ok_or_else(|| {
                 ImportError::malformed(
@@ -381,8 +385,12 @@ fn read_lm_eval(
                     "the file name is not samples_<task>_<date>.jsonl, so it does not name the task; keep lm-eval's name (or give --task with a single --from)",
                 )
             })?,
-        };
-        let sha256 = reader.add(&name, &task, progress.reader(open_file(path)?))?;
+        });
+    }
+    let runs = lm_eval_runs(from, &tasks, args.repeats.is_some())?;
+    for ((path, task), repeat) in from.iter().zip(&tasks).zip(runs) {
+        let name = path.display().to_string();
+        let sha256 = reader.add_run(&name, task, repeat, progress.reader(open_file(path)?))?;
         inputs.push(InputLog { path: name, sha256 });
         let results_path = path
             .file_name()
@@ -406,6 +414,57 @@ fn read_lm_eval(
     ))
 }
 
+/// Each lm-eval file's repeat: when a task has samples files of several runs (dates
+/// in `samples_<task>_<date>.jsonl`), under `--repeats` run k in date order is repeat
+/// k of each document; without it, an error naming the runs. A task of one run has
+/// none.
+fn lm_eval_runs(
+    from: &[PathBuf],
+    tasks: &[String],
+    as_repeats: bool,
+) -> anyhow::Result<Vec<Option<u64>>> {
+    let date = |path: &Path| -> String {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        name.as_deref()
+            .and_then(|n| n.strip_suffix(".jsonl"))
+            .and_then(|n| n.rsplit_once('_'))
+            .map(|(_, date)| date.to_string())
+            .unwrap_or_default()
+    };
+    let mut dates: std::collections::BTreeMap<&str, std::collections::BTreeSet<String>> =
+        std::collections::BTreeMap::new();
+    for (path, task) in from.iter().zip(tasks) {
+        dates.entry(task).or_default().insert(date(path));
+    }
+    if !as_repeats && let Some((task, runs)) = dates.iter().find(|(_, runs)| runs.len() > 1) {
+        let files: Vec<String> = from
+            .iter()
+            .zip(tasks)
+            .filter(|(_, t)| t == task)
+            .map(|(p, _)| format!("`{}`", p.display()))
+            .collect();
+        anyhow::bail!(
+            "task `{task}` has samples files of {} runs ({}): give --repeats to read the runs as repeats of each document (mean, majority, first, all, ...), or import each run to its own scores file",
+            runs.len(),
+            files.join(", ")
+        );
+    }
+    Ok(from
+        .iter()
+        .zip(tasks)
+        .map(|(path, task)| {
+            let runs = &dates[task.as_str()];
+            (runs.len() > 1)
+                .then(|| {
+                    runs.iter()
+                        .position(|d| *d == date(path))
+                        .map(|i| i as u64 + 1)
+                })
+                .flatten()
+        })
+        .collect())
+}
+
 /// What the companion records of two scores files say, for `admit`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Imports {
@@ -421,6 +480,8 @@ pub(crate) struct Imports {
     pub selected_on_these_scores: Option<String>,
     /// Things the report should say (a record beside one file only).
     pub notes: Vec<String>,
+    /// What each record says of repeats that were byte-identical copies, as warnings.
+    pub identical_repeats: Vec<String>,
 }
 
 impl Imports {
@@ -487,6 +548,19 @@ pub(crate) fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result
             .filter(|d| d.selected_on_these_scores)
             .map(|_| companion_path(candidate).display().to_string()),
         notes: Vec::new(),
+        identical_repeats: [("baseline", baseline, &base), ("candidate", candidate, &cand)]
+            .into_iter()
+            .filter_map(|(arm, scores, record)| {
+                let copies = record.as_ref()?.identical_repeats.as_ref()?;
+                Some(format!(
+                    "the {arm}'s import record ({}) found {} {} whose every repeat is the same output text byte for byte (first: {}): copies of one answer, as a cache replays it, which add no evidence beyond the item",
+                    companion_path(scores).display(),
+                    copies.count,
+                    if copies.count == 1 { "item" } else { "items" },
+                    copies.first.join(", ")
+                ))
+            })
+            .collect(),
         records: records.take(),
     };
     let (base, cand) = match (base, cand) {
@@ -506,6 +580,19 @@ pub(crate) fn check_imports(baseline: &Path, candidate: &Path) -> anyhow::Result
             return Ok(imports);
         }
     };
+    if let (Some(b), Some(c)) = (&base.direction, &cand.direction)
+        && b.logged != c.logged
+    {
+        anyhow::bail!(
+            "the two imports read their metrics in opposite directions: `{}` says {} is better ({}), `{}` says {} is better ({}), so one file's scores were turned upside down and the other's were not; import both with the same direction (--higher-is-better or --lower-is-better, or beside the log's own word)",
+            companion_path(baseline).display(),
+            b.logged,
+            b.source,
+            companion_path(candidate).display(),
+            c.logged,
+            c.source
+        );
+    }
     let differ = different_documents(&base, &cand).map_err(|(which, e)| {
         let scores = if which == 0 { baseline } else { candidate };
         anyhow::anyhow!(

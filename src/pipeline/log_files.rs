@@ -2,6 +2,9 @@
 //! inside it (searched [`DEPTH`] levels down, sorted); a glob (`*` and `?` in the last
 //! part of the path, for a shell that left it unexpanded) as the files it matches. A
 //! folder or glob that yields nothing is an error naming it and what was looked for.
+//! Inside a folder, a name like a log that is not a regular file (a FIFO, a socket, a
+//! device) is an error naming it, since opening it could wait forever; evogate's own
+//! import records (`*.import.json`) are never taken for logs.
 
 use std::path::{Path, PathBuf};
 
@@ -17,16 +20,21 @@ fn wanted(format: Format) -> (&'static str, fn(&str) -> bool) {
             n.starts_with("samples_") && n.ends_with(".jsonl")
         }),
         Format::Inspect => (".eval and .json logs", |n| {
-            n.ends_with(".eval")
-                || (n.ends_with(".json") && !matches!(n, "logs.json" | "eval-set.json"))
+            n.ends_with(".eval") || (json_log(n) && !matches!(n, "logs.json" | "eval-set.json"))
         }),
-        Format::Promptfoo => (".json results", |n| n.ends_with(".json")),
+        Format::Promptfoo => (".json results", json_log),
         Format::OpenaiEvals => (".jsonl record logs", |n| n.ends_with(".jsonl")),
         Format::Helm => ("run folders (holding per_instance_stats.json)", |n| {
             n == "per_instance_stats.json"
         }),
-        Format::Dspy => (".json files", |n| n.ends_with(".json")),
+        Format::Dspy => (".json files", json_log),
     }
+}
+
+/// A `.json` name that is not an import record evogate wrote (`SCORES.import.json`,
+/// which an earlier import may have left in the very folder it read).
+fn json_log(name: &str) -> bool {
+    name.ends_with(".json") && !name.ends_with(crate::import::record::RECORD_SUFFIX)
 }
 
 /// The files `from` names for `format`, in the order given (each folder's and glob's
@@ -53,9 +61,7 @@ pub(crate) fn expand(format: Format, from: &[PathBuf]) -> Result<Vec<PathBuf>, I
                 continue;
             }
             let before = files.len();
-            walk(path, test, DEPTH, &mut files).map_err(|e| {
-                ImportError::malformed(&text, format!("cannot list the folder: {e}"))
-            })?;
+            walk(path, test, DEPTH, &mut files)?;
             files[before..].sort();
             if files.len() == before {
                 return Err(ImportError::malformed(
@@ -119,15 +125,21 @@ fn glob_in_folders(path: &Path) -> Option<(String, String)> {
 }
 
 /// Files under `folder` whose names pass `test`, `depth` levels down; hidden entries
-/// are skipped.
+/// are skipped. A name that passes but is no regular file (a FIFO, a socket, a
+/// device: opening a FIFO waits for a writer that may never come) is an error naming
+/// it; one whose kind cannot be read (a broken link) is kept, and reading it names
+/// the error.
 fn walk(
     folder: &Path,
     test: fn(&str) -> bool,
     depth: usize,
     files: &mut Vec<PathBuf>,
-) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(folder)? {
-        let entry = entry?;
+) -> Result<(), ImportError> {
+    let text = folder.display().to_string();
+    let listing =
+        |e: std::io::Error| ImportError::malformed(&text, format!("cannot list the folder: {e}"));
+    for entry in std::fs::read_dir(folder).map_err(listing)? {
+        let entry = entry.map_err(listing)?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') {
             continue;
@@ -138,6 +150,14 @@ fn walk(
                 walk(&path, test, depth - 1, files)?;
             }
         } else if test(&name) {
+            if let Ok(meta) = std::fs::metadata(&path)
+                && !meta.is_file()
+            {
+                return Err(ImportError::malformed(
+                    &path.display().to_string(),
+                    "named like a log but not a regular file (a FIFO, a socket or a device), which evogate does not open inside a folder: reading it could wait forever; move it out of the folder, or give the logs themselves",
+                ));
+            }
             files.push(path);
         }
     }

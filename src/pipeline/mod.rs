@@ -17,6 +17,7 @@ pub(crate) mod power;
 pub(crate) mod score;
 pub(crate) mod sequential;
 pub(crate) mod split;
+pub(crate) mod split_scores;
 pub(crate) mod truth;
 
 #[cfg(test)]

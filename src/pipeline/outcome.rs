@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::alpha::Alpha;
-use crate::atomic::ledger::{Entry, Inputs};
+use crate::atomic::ledger::{Entry, Inputs, Looked};
 use crate::atomic::{FileToWrite, StreamedFile};
-use crate::ledger::Decision;
+use crate::ledger::{Decision, Record};
 
 /// What a command's result means for its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,7 +128,16 @@ pub(crate) trait AttemptLedger {
     /// nothing is appended or spent). `decide` is called at each alpha tried, and the
     /// entry's decision is always the one of its last call.
     fn take_attempt(&mut self, on: AttemptOn<'_>, decide: Decide<'_>) -> anyhow::Result<Entry<()>>;
+
+    /// Records one look of a sequential run: under the lock, `look` is given the
+    /// ledger's records and returns the record to append, if any (checked against them
+    /// before it is appended).
+    fn take_look(&mut self, look: LookAt<'_>) -> anyhow::Result<Looked>;
 }
+
+/// Where a sequential look stands given the ledger's records, for
+/// [`AttemptLedger::take_look`]: the record to append, if any.
+pub(crate) type LookAt<'a> = &'a mut dyn FnMut(&[Record]) -> anyhow::Result<Option<Record>>;
 
 /// What an attempt looks at: the holdout, the level declared for it, and the scores
 /// files.
@@ -176,8 +185,7 @@ pub(crate) fn decide_under<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::admission::Verdict;
-    use crate::ledger::{Record, next_attempt};
+    use crate::ledger::{Record, RecordVerdict as Verdict, next_attempt};
 
     /// A ledger in memory that tries every earlier attempt's alpha before the next
     /// attempt's (as a run on files already decided does), then takes that attempt.
@@ -212,6 +220,16 @@ mod tests {
                 attempts: attempt.attempt,
                 warning: None,
                 value: (),
+            })
+        }
+
+        fn take_look(&mut self, look: LookAt<'_>) -> anyhow::Result<Looked> {
+            let record = look(&self.records)?;
+            let appended = record.is_some();
+            self.records.extend(record);
+            Ok(Looked {
+                appended,
+                warning: None,
             })
         }
     }

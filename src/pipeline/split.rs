@@ -15,7 +15,9 @@ use crate::digest::sha256_hex;
 use crate::report::split::{SplitCheck, check_text, summary};
 use crate::split::Cases;
 use crate::split::hermes::Compat;
-use crate::split::manifest::{FileDigest, HoldoutPower, MANIFEST_SCHEMA, Manifest, SplitEntry};
+use crate::split::manifest::{
+    FileDigest, HoldoutPower, MANIFEST_SCHEMA, Manifest, SplitEntry, order_sha256,
+};
 use crate::split::{Leak, SPLIT_NAMES, SplitRequest, Splits, build_splits, find_leaks};
 use crate::stats::power::{min_detectable_shift, min_discordant};
 use crate::task::{TASK_COLUMNS, Task};
@@ -172,23 +174,30 @@ fn compat_splits(compat: Compat, tasks: &[Task], request: &SplitRequest) -> anyh
     })
 }
 
-fn entries(splits: &Splits, files: &[String]) -> Vec<SplitEntry> {
+/// The manifest's entry of each split, its file's text in `files`.
+pub(crate) fn entries(splits: &Splits, files: &[String]) -> Vec<SplitEntry> {
     let groups = splits.groups();
     (0..3)
-        .map(|i| SplitEntry {
-            name: SPLIT_NAMES[i].to_string(),
-            file: FileDigest {
-                path: format!("{}.csv", SPLIT_NAMES[i]),
-                sha256: sha256_hex(files[i].as_bytes()),
-            },
-            tasks: splits.parts[i].len(),
-            groups: groups[i].clone(),
-            task_ids: splits.parts[i].iter().map(|t| t.task_id.clone()).collect(),
+        .map(|i| {
+            let task_ids: Vec<String> = splits.parts[i].iter().map(|t| t.task_id.clone()).collect();
+            SplitEntry {
+                name: SPLIT_NAMES[i].to_string(),
+                file: FileDigest {
+                    path: format!("{}.csv", SPLIT_NAMES[i]),
+                    sha256: sha256_hex(files[i].as_bytes()),
+                },
+                tasks: splits.parts[i].len(),
+                groups: groups[i].clone(),
+                // The holdout's order is the one it is scored in: `admit --sequential`.
+                order_sha256: (SPLIT_NAMES[i] == "holdout").then(|| order_sha256(&task_ids)),
+                task_ids,
+            }
         })
         .collect()
 }
 
-fn holdout_power(n: usize, alpha: f64) -> anyhow::Result<HoldoutPower> {
+/// What a holdout of `n` tasks can detect at `alpha`.
+pub(crate) fn holdout_power(n: usize, alpha: f64) -> anyhow::Result<HoldoutPower> {
     let Some(k) = min_discordant(alpha) else {
         bail!("--alpha {alpha} is too small for any holdout to reach: use a level such as 0.05");
     };

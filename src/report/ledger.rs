@@ -12,7 +12,8 @@ pub(crate) struct LedgerReport<'a> {
     pub schema: &'static str,
     /// The ledger as the user named it.
     pub ledger: &'a str,
-    /// Records (attempts) in the ledger.
+    /// Records in the ledger: one per attempt, and one per later look of a sequential
+    /// attempt.
     pub records: usize,
     /// One entry per holdout, sorted by identity.
     pub holdouts: &'a [HoldoutSummary],
@@ -21,15 +22,25 @@ pub(crate) struct LedgerReport<'a> {
 /// The human-readable summary.
 pub(crate) fn render_text(source: &str, records: usize, holdouts: &[HoldoutSummary]) -> String {
     let level = ledger::significant;
+    let attempts: u64 = holdouts.iter().map(|h| h.attempts).sum();
+    let looks = if records as u64 == attempts {
+        String::new()
+    } else {
+        format!(" ({records} records)")
+    };
     let mut text = format!(
-        "`{source}`: {records} attempt{} on {} holdout{}\n",
-        plural(records as u64),
+        "`{source}`: {attempts} attempt{}{looks} on {} holdout{}\n",
+        plural(attempts),
         holdouts.len(),
         plural(holdouts.len() as u64)
     );
     for holdout in holdouts {
+        let open = match holdout.open_attempts.len() {
+            0 => String::new(),
+            count => format!(" ({count} open)"),
+        };
         text.push_str(&format!(
-            "holdout {}: {} attempt{}, {} admitted; declared alpha {}, spent {}, left {}\n",
+            "holdout {}: {} attempt{}{open}, {} admitted; declared alpha {}, spent {}, left {}\n",
             holdout.holdout_sha256,
             holdout.attempts,
             plural(holdout.attempts),
@@ -45,6 +56,14 @@ pub(crate) fn render_text(source: &str, records: usize, holdouts: &[HoldoutSumma
             holdout.n,
             plural(holdout.n)
         ));
+        for open in &holdout.open_attempts {
+            text.push_str(&format!(
+                "  open: attempt {} at alpha {} after {} pairs (undecided: abandoned or still going; spent either way)\n",
+                open.attempt,
+                level(open.alpha),
+                open.pairs
+            ));
+        }
         if let Some(warning) = &holdout.warning {
             text.push_str(&format!("  warning: {warning}\n"));
         }

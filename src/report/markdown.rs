@@ -287,6 +287,7 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
                 .map_or(String::new(), |w| format!(" **Warning:** {}.", esc(w)))
         );
     }
+    super::repeats::markdown(&mut md, report);
     if let Some(l) = &report.ledger {
         let _ = writeln!(
             md,

@@ -10,6 +10,7 @@ pub(crate) mod ledger;
 pub(crate) mod markdown;
 pub(crate) mod pairs;
 pub(crate) mod power;
+pub(crate) mod repeats;
 pub(crate) mod sequential;
 pub(crate) mod split;
 pub(crate) mod svg;

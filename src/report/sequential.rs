@@ -61,7 +61,8 @@ pub(crate) struct SequentialReport {
     pub final_look: Option<FinalLookReport>,
     /// Each stratum's regression e-value at `look` (refused when one reaches 1/alpha).
     pub strata: Vec<StratumEvidence>,
-    /// This run's attempt in the holdout-reuse ledger (recorded once decided).
+    /// This run's attempt in the holdout-reuse ledger: opened by its first look,
+    /// continued by its later looks, closed by the deciding one.
     pub ledger: Option<LedgerInfo>,
     /// Every input's path as given and SHA-256.
     pub inputs: Vec<InputFile>,
@@ -208,7 +209,7 @@ fn lines(report: &SequentialReport) -> Vec<String> {
             ledger.attempt,
             number(ledger.alpha_this_attempt),
             if report.verdict == "continue" {
-                " (recorded once decided)"
+                " (open: spent whether or not the run goes on; a later look on these pairs and more continues it)"
             } else if ledger.repeated {
                 " (a repeat of that attempt: nothing spent)"
             } else {
@@ -248,6 +249,9 @@ pub(crate) struct SequentialPowerReport {
     pub fixed_n_power_at_holdout: Option<f64>,
     /// The sequential design, by simulation.
     pub sequential: crate::stats::sequential::Operating,
+    /// The Monte-Carlo error of `sequential.power`: its 95% Wilson interval over the
+    /// simulated runs.
+    pub power_monte_carlo_95: SequentialInterval,
 }
 
 /// The text of `power --sequential`.
@@ -270,10 +274,15 @@ pub(crate) fn power_text(report: &SequentialPowerReport) -> String {
         s.median_tasks,
         s.p90_tasks
     );
+    let percent = |p: f64| number((p * 1000.0).round() / 10.0);
+    let error = &report.power_monte_carlo_95;
     let _ = writeln!(
         out,
-        "  admitted in {}% of runs",
-        number((s.power * 1000.0).round() / 10.0)
+        "  admitted in {}% of runs (Monte-Carlo error: 95% interval {}% to {}% over {} runs)",
+        percent(s.power),
+        percent(error.low),
+        percent(error.high),
+        s.runs
     );
     let fixed = match (report.fixed_n_for_80_power, report.fixed_n_power_at_holdout) {
         (Some(n), Some(p)) => format!(

@@ -176,6 +176,7 @@ pub(crate) fn render(report: &Report) -> String {
             let _ = writeln!(text, "  warning: {w}");
         }
     }
+    super::repeats::text(&mut text, report);
     if let Some(l) = &report.ledger {
         let _ = writeln!(
             text,

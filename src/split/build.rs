@@ -34,7 +34,8 @@ pub struct SplitRequest {
     pub cases: Cases,
 }
 
-/// The splits built, each a list of tasks in the verifier's task order.
+/// The splits built: train and validation in the verifier's task order, the holdout in
+/// the order it is to be scored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Splits {
     /// Train, validation and holdout, as [`SPLIT_NAMES`].
@@ -125,8 +126,10 @@ pub fn largest_remainder(total: usize, ratios: [u32; 3]) -> [usize; 3] {
 /// Builds the splits: shuffle the groups (first-appearance order, then Fisher–Yates on
 /// the seed's stream), deal them by `ratios` with largest-remainder rounding, and with
 /// [`Cases::Exactly`] shuffle each split's tasks with the same stream and keep the first
-/// `size` of them. Each split is returned in the tasks' original order. The leakage
-/// check runs on the result; a leak is an error, never a file.
+/// `size` of them. Train and validation are returned in the tasks' original order, the
+/// holdout in the order it is to be scored: its tasks in original order, shuffled with
+/// the same stream after every draw above. The leakage check runs on the result; a leak
+/// is an error, never a file.
 pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, SplitError> {
     if request.ratios.iter().all(|&r| r == 0) {
         return Err(SplitError::ZeroRatios(request.ratios));
@@ -184,12 +187,16 @@ pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, Sp
             pool.truncate(size);
         }
     }
-    let parts = pools.map(|mut pool| {
+    let mut parts = pools.map(|mut pool| {
         pool.sort_unstable();
         pool.into_iter()
             .map(|i| tasks[i].clone())
             .collect::<Vec<_>>()
     });
+    // The holdout in the order it is to be scored: its tasks in truth order shuffled
+    // with the same stream, after every draw above, so the order is fixed by the seed
+    // before any output exists (`admit --sequential` monitors in it).
+    stream.shuffle(&mut parts[2]);
     let splits = Splits { parts };
     let leaks = find_leaks(&splits.named());
     if let Some(leak) = leaks.first() {

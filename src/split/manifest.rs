@@ -50,8 +50,20 @@ pub(crate) struct SplitEntry {
     pub tasks: usize,
     /// Its groups, in task order.
     pub groups: Vec<String>,
-    /// Its task ids, in file order.
+    /// Its task ids, in file order (for the holdout: the order in which it is to be
+    /// scored).
     pub task_ids: Vec<String>,
+    /// The holdout only: [`order_sha256`] of `task_ids`, the order `admit
+    /// --sequential --manifest` takes. Absent from manifests written before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order_sha256: Option<String>,
+}
+
+/// The digest of a holdout's order: the SHA-256 (lowercase hex) of its task ids in
+/// that order, joined by `\n`, with no trailing newline. Python gives the same value
+/// with `hashlib.sha256("\n".join(ids).encode()).hexdigest()`.
+pub(crate) fn order_sha256(task_ids: &[String]) -> String {
+    crate::digest::sha256_hex(task_ids.join("\n").as_bytes())
 }
 
 /// The holdout's minimum detectable shift at `alpha`.

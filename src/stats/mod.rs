@@ -30,6 +30,7 @@ pub mod mcnemar;
 pub(crate) mod normal;
 pub(crate) mod normal_power;
 pub mod power;
+pub mod repeats;
 pub mod sequential;
 pub mod signed_rank;
 pub(crate) mod tails;

@@ -256,6 +256,7 @@ fn tasks_an_import_left_out_count_as_unanswered() {
             "exact_match",
             "--on-missing",
             "intersect",
+            "--higher-is-better",
         ];
         let done = run(dir.path(), &args);
         assert_eq!(done.code, 0, "{}", done.stderr);

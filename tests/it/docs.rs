@@ -64,7 +64,10 @@ fn commands_page() -> String {
          not supported), 2 the tool could not do its job (usage, unreadable or invalid input,\n\
          I/O), and 3 for `admit --sequential` only: not decided yet, score more tasks.\n\
          Errors are printed once on stderr as `error: ...`, naming the file, the row and\n\
-         the fix; notes as `note: ...`.\n",
+         the fix; notes as `note: ...`. Outputs change at one commit point: exit 2 means no\n\
+         output was changed (on SIGINT or SIGTERM too, which stop a run within a second),\n\
+         and 0, 1 or 3 means every output is new and whole; what a killed run leaves is\n\
+         cleared by the next run (see `docs/reports.md`, Interruptions).\n",
     );
     for (path, text) in found {
         let title = if path.is_empty() {

@@ -137,7 +137,7 @@ fn admit_refuses_lm_eval_runs_made_on_different_documents() {
         "lm-eval",
         &["samples_gsm8k_2025-01-01T00-00-00.0.jsonl".to_string()],
         "b.csv",
-        &[],
+        &["--higher-is-better"],
     );
     let admit = run(
         dir.path(),
@@ -161,7 +161,13 @@ const TWO_FILTERS_NAME: &str = "samples_toy_2025-01-01T00-00-00.jsonl";
 fn lm_eval_reads_the_nested_layout_and_the_filter_chooses_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let from = [write(dir.path(), TWO_FILTERS_NAME, TWO_FILTERS)];
-    let flexible = &["--filter", "flexible-extract", "--metric", "exact_match"];
+    let flexible = &[
+        "--filter",
+        "flexible-extract",
+        "--metric",
+        "exact_match",
+        "--higher-is-better",
+    ];
     assert_eq!(
         import(dir.path(), "lm-eval", &from, "s.csv", flexible).code,
         0
@@ -245,7 +251,13 @@ fn a_selector_naming_what_the_log_lacks_exits_2_listing_the_choices() {
 fn scores_outside_the_unit_interval_are_refused_unless_scale_maps_them() {
     let dir = tempfile::tempdir().unwrap();
     let from = [write(dir.path(), TWO_FILTERS_NAME, TWO_FILTERS)];
-    let bleu = ["--filter", "strict-match", "--metric", "bleu"];
+    let bleu = [
+        "--filter",
+        "strict-match",
+        "--metric",
+        "bleu",
+        "--higher-is-better",
+    ];
     let run = import(dir.path(), "lm-eval", &from, "s.csv", &bleu);
     assert_input_error(
         &run,
@@ -282,7 +294,11 @@ fn missing_samples_fail_by_default_and_intersect_records_them() {
         &run,
         &["1 missing (first: `toy:2`)", "--on-missing intersect"],
     );
-    let opt_in = [&strict[..], &["--on-missing", "intersect"]].concat();
+    let opt_in = [
+        &strict[..],
+        &["--on-missing", "intersect", "--higher-is-better"],
+    ]
+    .concat();
     let run = import(dir.path(), "lm-eval", &from, "s.csv", &opt_in);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let rec = record(dir.path(), "s.import.json");
@@ -420,9 +436,18 @@ fn inspect_epochs_need_repeats_and_a_mean_turns_outcomes_into_scores() {
         "{}",
         run.stderr
     );
+    // t:1 ran one of the two epochs t:2 ran: left out whole as missing, never
+    // averaged over its one epoch (hostile-4 R02).
+    assert!(
+        run.stderr
+            .contains("1 repeat missing (first: `t:1#2`) in 1 item"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read(dir.path(), "s.csv"), "task_id,kind,score\nt:2,t,0.5\n");
     assert_eq!(
-        read(dir.path(), "s.csv"),
-        "task_id,kind,score\nt:1,t,1\nt:2,t,0.5\n"
+        record(dir.path(), "s.import.json")["dropped"]["missing"]["first"][0],
+        "t:1"
     );
 }
 
@@ -801,6 +826,7 @@ fn an_empty_or_unreadable_log_exits_2_naming_the_file() {
         "strict-match",
         "--metric",
         "exact_match",
+        "--higher-is-better",
     ];
     assert_eq!(
         import(dir.path(), "lm-eval", &unnamed, "s.csv", &named).code,

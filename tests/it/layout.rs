@@ -129,13 +129,14 @@ const PIPELINE_FORBIDDEN: [&str; 26] = [
 /// (`write_all`, `replace_folder`, `ensure_dir`, `Streamed`, `ledger::record_attempt`,
 /// `ledger::record_or_repeat`, `ledger::append`, and whatever is added later) is the
 /// executor's. An entry naming a type allows its associated items too.
-const PIPELINE_ATOMIC: [&str; 7] = [
+const PIPELINE_ATOMIC: [&str; 8] = [
     "FileToWrite",
     "StreamedFile",
     "WriteBytes",
     "ledger",
     "ledger::Entry",
     "ledger::Inputs",
+    "ledger::Looked",
     "ledger::read_guarded",
 ];
 

@@ -33,7 +33,7 @@ fn fill(path: &Path, holdout: &str, attempts: u64, n: u64, p_improvement: f64) {
                 test: "mcnemar".into(),
                 n,
                 p_improvement,
-                verdict,
+                verdict: verdict.into(),
             };
             Ok((decision, ()))
         })
@@ -150,7 +150,7 @@ fn append_as_child(path: &str, name: &str) {
                 test: "mcnemar".into(),
                 n: 40,
                 p_improvement: 0.5,
-                verdict: Verdict::Refused,
+                verdict: Verdict::Refused.into(),
             };
             Ok((decision, ()))
         })
@@ -253,12 +253,23 @@ fn a_ledger_naming_an_input_is_refused_before_anything_is_written() {
     crate::util::write_manifest(dir.path(), &["a", "b"]);
     std::fs::hard_link(dir.path().join("c.csv"), dir.path().join("alias.csv")).unwrap();
     let admit = [&ADMIT_B_C[..], &["--manifest", "manifest.json"]].concat();
-    let sequential = [&ADMIT_B_C[..], &["--sequential", "--order", "order.csv"]].concat();
-    let cases: [(&[&str], &str, &str); 4] = [
+    let sequential = [
+        &ADMIT_B_C[..],
+        &[
+            "--sequential",
+            "--order",
+            "order.csv",
+            "--manifest",
+            "manifest.json",
+        ],
+    ]
+    .concat();
+    let cases: [(&[&str], &str, &str); 5] = [
         (&admit, "b.csv", "--baseline"),
         (&admit, "manifest.json", "--manifest"),
         (&admit, "alias.csv", "--candidate"),
         (&sequential, "order.csv", "--order"),
+        (&sequential, "manifest.json", "--manifest"),
     ];
     for (command, ledger, option) in cases {
         let args = [command, &["--ledger", ledger]].concat();

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Run, assert_input_error, file_names, run, write};
+use crate::util::{Run, assert_input_error, file_names, run, write, write_manifest};
 
 /// The order: tasks t000 … t{n-1}, in that order.
 fn order(dir: &Path, n: usize) {
@@ -206,20 +206,21 @@ fn a_task_outside_the_order_is_an_error_naming_its_row() {
 fn a_decided_run_is_one_attempt_in_the_ledger_however_many_files_follow() {
     let dir = tempfile::tempdir().unwrap();
     order(dir.path(), 100);
-    // Undecided: nothing recorded.
+    let ids: Vec<String> = (0..100).map(|i| format!("t{i:03}")).collect();
+    write_manifest(dir.path(), &ids);
+    let with_ledger = ["--manifest", "manifest.json", "--ledger", "ledger.jsonl"];
+    // Undecided: the first look opens attempt 1.
     scores(dir.path(), &[(0, 1); 5]);
-    assert_eq!(
-        sequential(dir.path(), &["--ledger", "ledger.jsonl"]).code,
-        3
-    );
-    assert!(!dir.path().join("ledger.jsonl").exists());
+    assert_eq!(sequential(dir.path(), &with_ledger).code, 3);
+    let opened = fs::read_to_string(dir.path().join("ledger.jsonl")).unwrap();
+    assert!(opened.contains("\"verdict\":\"open\""), "{opened}");
     // Decided at look 7 (alpha 0.05·6/π² = 0.0304 for attempt 1: 1/alpha = 32.9, so
-    // the look moves to 8, where the e-value is 57.7).
+    // the look moves to 8, where the e-value is 57.7), closing attempt 1.
     for k in [8, 9, 12] {
         scores(dir.path(), &vec![(0, 1); k]);
         let run = sequential(
             dir.path(),
-            &["--ledger", "ledger.jsonl", "--format", "json"],
+            &[&with_ledger[..], &["--format", "json"]].concat(),
         );
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
         let report = json(&run);
@@ -228,7 +229,8 @@ fn a_decided_run_is_one_attempt_in_the_ledger_however_many_files_follow() {
         assert_eq!(report["ledger"]["repeated"], k > 8);
     }
     let ledger = fs::read_to_string(dir.path().join("ledger.jsonl")).unwrap();
-    assert_eq!(ledger.lines().count(), 1, "{ledger}");
+    assert_eq!(ledger.lines().count(), 2, "{ledger}");
+    assert!(ledger.ends_with("\"verdict\":\"admitted\"}\n"), "{ledger}");
     assert!(ledger.contains("\"sequential-mcnemar\""), "{ledger}");
 }
 
@@ -295,6 +297,16 @@ fn power_sequential_gives_tasks_to_a_decision_beside_the_fixed_n_tests_n() {
     assert!(median <= p90 && p90 <= holdout, "{report}");
     let power = sequential["power"].as_f64().unwrap();
     assert!(power > 0.6 && power < 0.9, "{report}");
+    // Its Monte-Carlo error: a 95% Wilson interval over the 2,000 runs, about ±1.96 ·
+    // √(p(1 − p)/2000) around the power (±1.7 points at 80%).
+    let error = &report["power_monte_carlo_95"];
+    let (low, high) = (
+        error["low"].as_f64().unwrap(),
+        error["high"].as_f64().unwrap(),
+    );
+    let half = 1.96 * (power * (1.0 - power) / 2000.0).sqrt();
+    assert!(low < power && power < high, "{report}");
+    assert!(((high - low) / 2.0 - half).abs() < 0.001, "{report}");
     // A shift larger than the discordance cannot be.
     let bad = crate::util::run(
         dir.path(),
@@ -351,6 +363,49 @@ fn power_sequential_refuses_a_holdout_past_its_limit_naming_the_flag_the_limit_a
         ],
     );
     assert_input_error(&small_shift, &["74584", "at most 20000", "give --holdout"]);
+}
+
+/// One positive-mean rule for `admit` and `admit --sequential` (hostile-4): a loss of 1
+/// and ten gains of 0.4 − 0.3 have a mean difference of exactly 0, which `admit`
+/// refuses; the sequential last look (signed-rank p 57/2048 = 0.0278, below the alpha
+/// left 0.0375) summed the differences in floats (+2.2e-16) and admitted. Both now sum
+/// in micro-units and refuse.
+#[test]
+fn a_mean_difference_of_exactly_zero_is_refused_by_admit_and_admit_sequential_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut base, mut cand, mut order) = (
+        "task_id,score\nt000,1\n".to_string(),
+        "task_id,score\nt000,0\n".to_string(),
+        "task_id\nt000\n".to_string(),
+    );
+    for i in 1..=10 {
+        base.push_str(&format!("t{i:03},0.3\n"));
+        cand.push_str(&format!("t{i:03},0.4\n"));
+        order.push_str(&format!("t{i:03}\n"));
+    }
+    write(dir.path(), "b.csv", &base);
+    write(dir.path(), "c.csv", &cand);
+    write(dir.path(), "order.csv", &order);
+    let fixed = run(
+        dir.path(),
+        &[
+            "admit",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(fixed.code, 1, "{}{}", fixed.stdout, fixed.stderr);
+    assert_eq!(json(&fixed)["verdict"], "refused");
+    let sequential = sequential(dir.path(), &["--format", "json"]);
+    let report = refused_because(&sequential, "did not show an improvement");
+    assert_eq!(report["look"], 11);
+    assert_eq!(report["mean_difference"], 0.0);
+    let p = report["final_look"]["p_value"].as_f64().unwrap();
+    assert!((p - 57.0 / 2048.0).abs() < 1e-12, "{p}");
 }
 
 /// Outcomes from a pattern: `+` a candidate win, `-` a loss, `.` a tie (both right on

@@ -143,6 +143,7 @@ fn a_count_of_one_takes_the_singular_in_notes_reports_and_errors() {
         "samples_gsm8k_2025-09-09T13-42-42.857006.jsonl",
         "--out",
         "i.csv",
+        "--higher-is-better",
     ]);
     assert!(
         imported.stderr.contains("wrote 1 row to i.csv"),

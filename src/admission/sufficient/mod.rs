@@ -18,13 +18,9 @@ use super::pairing::{Basis, Pairs};
 use crate::base::arena::Text;
 use crate::base::hash::FastMap;
 
-/// Micro-units in a score of 1.
-pub(crate) const MICROS: i64 = 1_000_000;
-
-/// A score in whole micro-units: rounded to six decimals.
-pub(crate) fn micros(score: f64) -> i64 {
-    (score * MICROS as f64).round() as i64
-}
+/// Scores in whole micro-units: shared with the sequential monitor, which must sum as
+/// `admit` sums.
+pub(crate) use crate::base::numbers::{MICROS, micros};
 
 /// McNemar's four outcome counts of one set of pairs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use super::Effects;
-use crate::atomic::ledger::{Entry, record_or_repeat};
+use crate::atomic::ledger::{Entry, Looked, record_look, record_or_repeat};
 use crate::atomic::refuse_overwriting_inputs;
-use crate::pipeline::outcome::{AttemptLedger, AttemptOn, Decide};
+use crate::pipeline::outcome::{AttemptLedger, AttemptOn, Decide, LookAt};
 
 impl Effects {
     /// Adds the holdout-reuse ledger given by `--ledger`, if any: an input that no
@@ -30,7 +30,8 @@ impl Effects {
 }
 
 /// The ledger on disk, as the use cases see it: each attempt is taken, decided and
-/// appended under the file's exclusive lock ([`record_or_repeat`]). Only
+/// appended under the file's exclusive lock ([`record_or_repeat`], and
+/// [`record_look`] for a sequential run's look). Only
 /// [`Effects::ledger`] makes one, after the guard.
 #[derive(Debug)]
 pub(crate) struct LockedLedger {
@@ -55,5 +56,9 @@ impl AttemptLedger for LockedLedger {
             inputs,
             |alpha| decide(alpha).map(|decision| (decision, ())),
         )
+    }
+
+    fn take_look(&mut self, look: LookAt<'_>) -> anyhow::Result<Looked> {
+        record_look(&self.path, look)
     }
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use super::final_look::{FinalLook, final_look};
 use super::track::{BetOn, Track};
 use crate::alpha::Alpha;
+use crate::base::numbers::{MICROS, micros};
 use crate::stats::bounded_mean::{Histogram, bet_fractions, lower_bound_with};
 use crate::stats::interval::Interval;
 use crate::stats::mcnemar::mcnemar_exact;
@@ -192,6 +193,8 @@ pub struct Monitor {
     /// come so that checking it costs nothing.
     strata_behind: usize,
     differences: Vec<f64>,
+    /// The sum of the differences in whole micro-units: the mean's sign is `admit`'s.
+    sum_micros: i64,
     looks: Vec<Look>,
     decided: Option<(Standing, Reason, u64)>,
     final_test: Option<FinalTest>,
@@ -205,8 +208,9 @@ struct Stratum {
     log_e: f64,
     /// The differences, in order, for the exact test of the last look.
     differences: Vec<f64>,
-    /// Their running sum, added in order (as summing `differences` would).
-    sum: f64,
+    /// Their sum in whole micro-units ([`micros`]): exact, so a stratum whose
+    /// differences cancel is not behind by float noise.
+    sum_micros: i64,
 }
 
 impl Stratum {
@@ -215,7 +219,7 @@ impl Stratum {
             track: Track::new(BetOn::Baseline, 0.0, bets, binary),
             log_e: 0.0,
             differences: Vec::new(),
-            sum: 0.0,
+            sum_micros: 0,
         }
     }
 
@@ -223,12 +227,12 @@ impl Stratum {
         self.track.push(difference, bets);
         self.log_e = self.track.log_e_value(bets);
         self.differences.push(difference);
-        self.sum += difference;
+        self.sum_micros += micros(difference);
     }
 
-    /// Whether its mean difference so far is negative.
+    /// Whether its mean difference so far is negative, in exact micro-unit sums.
     fn behind(&self) -> bool {
-        self.sum < 0.0
+        self.sum_micros < 0
     }
 }
 
@@ -251,6 +255,7 @@ impl Monitor {
             strata: BTreeMap::new(),
             strata_behind: 0,
             differences: Vec::new(),
+            sum_micros: 0,
             looks: Vec::new(),
             decided: None,
             final_test: None,
@@ -307,6 +312,7 @@ impl Monitor {
             }
         }
         self.differences.push(difference);
+        self.sum_micros += micros(difference);
         let alpha_log = -self.design.alpha.get().ln();
         // Each stratum's e-value was computed when its last pair came; the first (by
         // name) at 1/alpha refuses.
@@ -426,10 +432,13 @@ impl Monitor {
         self.differences.len() as u64
     }
 
-    /// The mean of the differences used; `None` before the first pair.
+    /// The mean of the differences used, from their sum in whole micro-units (each
+    /// difference rounded to six decimals, as `admit` rounds scores), so its sign is
+    /// exact: differences that cancel give 0, whatever float addition would give.
+    /// `None` before the first pair.
     pub fn mean_difference(&self) -> Option<f64> {
         (!self.differences.is_empty())
-            .then(|| self.differences.iter().sum::<f64>() / self.differences.len() as f64)
+            .then(|| self.sum_micros as f64 / (self.differences.len() as f64 * MICROS as f64))
     }
 
     /// Each stratum's regression e-value and pairs, by stratum name.
@@ -487,13 +496,13 @@ mod tests {
 
     use super::*;
 
-    /// The hold as its definition reads: some stratum's differences so far sum below 0,
-    /// summed afresh at every look (O(n) a look).
+    /// The hold as its definition reads: some stratum's differences so far sum below 0
+    /// in micro-units, summed afresh at every look (O(n) a look).
     fn naive_held(monitor: &Monitor) -> bool {
         monitor
             .strata
             .values()
-            .any(|s| s.differences.iter().sum::<f64>() < 0.0)
+            .any(|s| s.differences.iter().map(|&d| micros(d)).sum::<i64>() < 0)
     }
 
     /// Each stratum's regression e-value computed afresh from its differences.

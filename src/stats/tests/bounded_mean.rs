@@ -86,6 +86,13 @@ fn bet_fractions_halve_from_one_to_the_first_at_or_below_one_over_root_n() {
     assert_eq!(bet_fractions(16), [1.0, 0.5, 0.25]);
     assert_eq!(bet_fractions(17), [1.0, 0.5, 0.25, 0.125]);
     assert_eq!(bet_fractions(1_000).len(), 6);
+    // The counts docs/statistics.md gives for the sequential holdouts, and the closed
+    // form J = 1 + ⌈log₂ √N⌉ they follow (it once said 6 at 136 and 8 at 1,000).
+    for (n, j) in [(100, 5), (136, 5), (400, 6), (1_000, 6), (20_000, 9)] {
+        assert_eq!(bet_fractions(n).len(), j, "N = {n}");
+        let closed = 1 + (n as f64).sqrt().log2().ceil() as usize;
+        assert_eq!(closed, j, "N = {n}");
+    }
 }
 
 #[test]

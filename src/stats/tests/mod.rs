@@ -15,6 +15,7 @@ mod mcnemar;
 mod normal;
 mod normal_power;
 mod power;
+mod repeats;
 mod sequential;
 mod signed_rank;
 mod signed_rank_large;

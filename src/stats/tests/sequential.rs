@@ -427,3 +427,36 @@ fn the_scores_last_look_tests_at_the_alpha_left_and_shows_nothing_when_none_is_l
     );
     assert_eq!(monitor.status(), Standing::Refused);
 }
+
+/// The last look's positive-mean rule decides on exact micro-unit sums, as `admit`'s
+/// does: one difference of −1 and ten of 0.4 − 0.3 (0.10000000000000003 in floats) sum
+/// to exactly 0 in micro-units, where float addition gives +2.2e-16. The signed-rank
+/// test (ten tied wins of rank 5.5, one loss of rank 11: W− ≤ 11 in 1 + 1 + 10 + 45 of
+/// the 2^11 sign patterns, p = 57/2048 = 0.0278) is below the alpha left (0.0375), so
+/// the mean alone decides: a mean of exactly 0 is not positive, and the run is refused.
+/// Summed in floats it was admitted (hostile-4: `admit` refused such data, `admit
+/// --sequential` admitted it).
+#[test]
+fn a_mean_of_exactly_zero_in_micro_units_is_not_positive_whatever_float_addition_gives() {
+    let differences: Vec<f64> = std::iter::once(0.0 - 1.0)
+        .chain(std::iter::repeat_n(0.4 - 0.3, 10))
+        .collect();
+    assert!(
+        differences.iter().sum::<f64>() > 0.0,
+        "the float sum is positive"
+    );
+    let mut monitor = Monitor::new(design(11, false)).unwrap();
+    for &difference in &differences {
+        monitor.push(difference, None);
+    }
+    let Some(FinalTest::SignedRank { p_improvement, .. }) = monitor.final_test().cloned() else {
+        panic!("the last look was reached: {:?}", monitor.decision());
+    };
+    assert_relative(p_improvement, 57.0 / 2048.0, EXACT_TOLERANCE, "p");
+    assert_eq!(monitor.mean_difference(), Some(0.0));
+    assert_eq!(
+        monitor.decision(),
+        Some((&Reason::FinalLook { shown: false }, 11))
+    );
+    assert_eq!(monitor.status(), Standing::Refused);
+}
