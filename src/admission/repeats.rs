@@ -182,8 +182,7 @@ pub(crate) fn collapse(pairs: Pairs) -> Result<Collapsed, RepeatsError> {
                 correct: if k_max == 1 { sides[0].correct } else { None },
                 answered: sides.iter().all(|s| s.answered),
                 feedback: sides.iter().find_map(|s| s.feedback),
-                // One run's outcome stands for the item only when it is one run, as
-                // `correct` does; the mean of several runs has no single outcome.
+                // An item's outcome is one run's: with repeats there is no one outcome.
                 outcome: if k_max == 1 { sides[0].outcome } else { None },
             }
         };
@@ -205,6 +204,8 @@ pub(crate) fn collapse(pairs: Pairs) -> Result<Collapsed, RepeatsError> {
         both_correct: one_each && pairs.both_correct,
         baseline_has_correct: one_each && pairs.baseline_has_correct,
         candidate_has_correct: one_each && pairs.candidate_has_correct,
+        baseline_has_outcome: one_each && pairs.baseline_has_outcome,
+        candidate_has_outcome: one_each && pairs.candidate_has_outcome,
         ..pairs
     };
     Ok(Collapsed {

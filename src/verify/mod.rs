@@ -84,8 +84,9 @@ impl Outcome {
         }
     }
 
-    /// No answer found in `output`: [`Outcome::Abstained`] when it refuses
-    /// ([`reading::refuses`]), else [`Outcome::Invalid`].
+    /// No answer found in `output`: [`Outcome::Abstained`] when it refuses (`I don't
+    /// know`, `I won't say`, `not sure`: the shared reading's refusals), else
+    /// [`Outcome::Invalid`].
     pub fn nothing(output: &str) -> Outcome {
         if reading::refuses(output) {
             Outcome::Abstained
