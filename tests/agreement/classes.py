@@ -270,6 +270,8 @@ SHORT = {
         lambda t, w, r: (f"{t} is wrong", ("wrong",)),
         lambda t, w, r: (f"It isn't {t}.", ("wrong",)),
         lambda t, w, r: (f"{t} (not {w})", ("right",)),
+        lambda t, w, r: (f"{w}\n{t} (not sure)", ("wrong",)),
+        lambda t, w, r: (f"{w} (not sure)\n{t} (not sure)", ("wrong",)),
     ],
     "listing": [
         lambda t, w, r: ("{}, {}".format(*shuffled(r, [t, w])), ("list", 2)),

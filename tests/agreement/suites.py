@@ -275,7 +275,8 @@ KNOWN_MISSES = [
      "a sentence-form answer phrase of another language after reasoning (`La respuesta es B.`) is not "
      "an answer phrase; only the marker forms (`Respuesta:`) are"),
     ("short", r".+ \(not [^()]+\)",
-     "a negation in brackets (`Paris (not London)`) is read as padding: partial credit 1/3"),
+     "a negation in brackets (`Paris (not London)`) rejects the part it stands in, the answer "
+     "with it: no answer"),
 ]
 
 
