@@ -70,15 +70,15 @@ const LEADS: [&str; 22] = [
     "im afraid",
 ];
 
-/// Words (SQuAD-normalised) that, before what a part names, reject it (`not Paris`,
-/// `definitely not Paris`).
+/// Words (SQuAD-normalised) that, anywhere in a part outside the alias it holds, reject
+/// what it names (`not Paris`, `definitely not Paris`, `Paris (not sure)`).
 const NEGATORS: [&str; 6] = ["not", "never", "isnt", "wasnt", "neither", "nor"];
 
 /// Words (SQuAD-normalised) that, alone in a part, name no answer (`No, it is Paris`).
 const FILLERS: [&str; 4] = ["yes", "no", "ok", "okay"];
 
-/// Words (SQuAD-normalised) that, before what a part names, refuse to give it (`I
-/// won't say Paris`).
+/// Words (SQuAD-normalised) that, anywhere in a part outside the alias it holds, refuse
+/// to give what it names (`I won't say Paris`).
 const REFUSING: [&str; 9] = [
     "wont", "cant", "cannot", "dont", "doesnt", "didnt", "wouldnt", "shouldnt", "couldnt",
 ];
