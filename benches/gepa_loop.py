@@ -1,4 +1,4 @@
-"""The promise measured in GEPA's loop (issue 38 point 6): how often GEPA's own choice
+"""The promise measured in GEPA's loop: how often GEPA's own choice
 and evogate's held-out gate return a candidate no better than the seed, and how often
 evogate admits a real improvement, over many runs of GEPA 0.1.4's real loop
 (`gepa.optimize`) with a stand-in model.

@@ -1,4 +1,4 @@
-"""False admission with repeats (issue 40): k = 5 repeats of 60 items and no change,
+"""False admission with repeats: k = 5 repeats of 60 items and no change,
 decided by the `evogate admit` binary on the rows as repeats (`<item>#<r>` with the
 item as `group`, which admit tests on items) and on the same rows counted as 300 tasks
 (ids `<item>-r<r>`, no group: McNemar on 300 pairs). Prints the Markdown of the

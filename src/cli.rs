@@ -68,11 +68,14 @@ pub enum Command {
     /// improvement at alpha (McNemar's exact test on `correct` when both files carry it,
     /// the Wilcoxon signed-rank test on `score` otherwise), and a one-sided test for
     /// regression in every stratum. Admitted only when the improvement is significant,
-    /// no stratum regressed significantly, the margin holds (with --margin) and the
-    /// tasks are the recorded holdout (with --manifest). Inconclusive, not refused, when
-    /// only the improvement failed, the candidate leans better and the holdout had under
-    /// 80% power for its shift: the report gives the tasks that would settle it.
-    /// Exit 0 admitted, 1 refused or inconclusive, 2 the tool could not do its job.
+    /// no stratum regressed significantly and the tasks are the recorded holdout (with
+    /// --manifest). Inconclusive, not refused, when only the improvement failed, the
+    /// candidate leans better and the holdout had under 80% power for its shift: the
+    /// report gives the tasks that would settle it. With --margin M the question is
+    /// non-inferiority (worse by less than M), with --equivalence M equivalence (less
+    /// than M apart either way), each shown by exact tests; the report names the
+    /// question. Exit 0 admitted (the claim asked is shown), 1 refused or inconclusive,
+    /// 2 the tool could not do its job.
     ///
     /// Repeats of one item (rows `<item>#<r>` whose group is the item, as `import
     /// --repeats all` writes them) are tested on items, each arm's item score the mean
@@ -88,6 +91,29 @@ pub enum Command {
     /// runs/candidate-scores.csv --tasks runs/split/holdout.csv --manifest
     /// runs/split/manifest.json --report-dir reports/pr-42
     Admit(AdmitArgs),
+    /// Say how often the gate would flip on no change: A/A runs of one skill.
+    ///
+    /// Give two or more runs of the same skill on the same items (--runs), or one file
+    /// whose rows are repeats (`<item>#<r>` task ids with the item as `group`, as `import
+    /// --repeats all` writes and admit reads them): each repeat is then a run, named
+    /// FILE#r. Optionally --placebo: runs of a same-length neutral edit of the skill.
+    /// Reports each item's and each stratum's flip rate (the share of run pairs that
+    /// differ on it), the share of items that flip, the gate's verdict on every ordered
+    /// pair of runs (decided exactly as `admit` decides: admitted, refused or
+    /// inconclusive), and the smallest shift the gate can tell from that noise at
+    /// --alpha and --power. An admitted A/A pair is a false admission. Exit 0 when the
+    /// gate admits no A/A pair, 1 when it admits one, 2 the tool could not do its job.
+    ///
+    /// Make the runs by scoring the unchanged skill again on the holdout (another seed,
+    /// another day, the answer cache off: cached copies of one answer never flip and
+    /// make the eval look quieter than it is). Read the result as: an admitted A/A pair
+    /// means the gate cannot be trusted on these runs (a cache, an order effect, a
+    /// drifting model); a detectable shift larger than the gains you hope for means the
+    /// holdout is too small to decide on them; the flipping items are where the noise is.
+    ///
+    /// Example: evogate calibrate --runs runs/a1-scores.csv runs/a2-scores.csv
+    /// --placebo runs/placebo-scores.csv --report-dir reports/calibrate
+    Calibrate(CalibrateArgs),
     /// Run split, score, admit and audit on the shipped data and write reports/demo/.
     ///
     /// Uses the ground truth data/arxiv/papers.csv and the outputs in data/demo/ as
@@ -278,13 +304,24 @@ pub struct AdmitArgs {
     /// when a file has it; `none` to test the whole set only.
     #[arg(long, value_name = "COLUMN")]
     pub strata: Option<String>,
-    /// Non-inferiority margin: every stratum's lower confidence bound on the paired
-    /// difference must be above -M.
+    /// Ask non-inferiority at margin M instead of superiority: admitted when exact tests
+    /// show the candidate worse than the baseline by less than M, overall and in every
+    /// stratum (the melded exact McNemar test on `correct`; on `score` both the
+    /// signed-rank test on the differences plus M and the betting test of their mean);
+    /// no improvement is needed. With --sequential: the smallest improvement worth
+    /// having.
     #[arg(long, value_name = "M")]
     pub margin: Option<f64>,
+    /// Ask equivalence within ±M instead of superiority (a refactor, a cheaper model, a
+    /// rerun that should change nothing): admitted when two one-sided exact tests (the
+    /// tests of --margin, each side at alpha) show the difference is less than M either
+    /// way, and every stratum is non-inferior at M.
+    #[arg(long, value_name = "M", conflicts_with_all = ["margin", "cluster", "sequential"])]
+    pub equivalence: Option<f64>,
     /// Decide on clusters too: the exact signed-rank test on per-cluster mean
-    /// differences must also show the improvement. The only column supported is `group`.
-    /// Not with repeats (rows `<item>#<r>`), which are tested on their items already.
+    /// differences must also show the improvement (superiority only). The only column
+    /// supported is `group`. Not with repeats (rows `<item>#<r>`), which are tested on
+    /// their items already.
     #[arg(long, value_name = "COLUMN", value_enum)]
     pub cluster: Option<ClusterColumn>,
     /// Append this attempt to a holdout-reuse ledger (JSON Lines, locked while
@@ -306,6 +343,43 @@ pub struct AdmitArgs {
     #[arg(long, default_value = "text", value_enum)]
     pub format: ReportFormat,
     /// Write admission.json, admission.md, pairs.csv and SVG plots here (atomically).
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+}
+
+/// `evogate calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// Scores files of the skill's runs on the same items (two or more runs in all; a
+    /// file whose rows hold repeats gives one run per repeat).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub runs: Vec<PathBuf>,
+    /// Scores files of runs of a placebo (a same-length neutral edit of the skill),
+    /// paired with every run both ways; their verdicts are reported, not counted in the
+    /// exit status.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub placebo: Vec<PathBuf>,
+    /// The level of every one-sided test, as for admit.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The power at which the smallest detectable shift is stated, in (0, 1).
+    #[arg(long, default_value_t = 0.8)]
+    pub power: f64,
+    /// `auto` (McNemar when the files carry `correct`, else signed-rank), `mcnemar` or
+    /// `signed-rank`, as for admit.
+    #[arg(long, default_value = "auto", value_enum)]
+    pub test: TestChoice,
+    /// The column whose values are tested (and whose flip rates are reported) one by
+    /// one; default `kind` when a file has it; `none` for the whole set only.
+    #[arg(long, value_name = "COLUMN")]
+    pub strata: Option<String>,
+    /// Signed-rank zeros, as for admit.
+    #[arg(long, default_value = "wilcox", value_enum)]
+    pub zero_method: ZeroMethod,
+    /// What to print: `text`, `json` (schema evogate/calibrate/v1) or `markdown`.
+    #[arg(long, default_value = "text", value_enum)]
+    pub format: ReportFormat,
+    /// Write calibrate.json and calibrate.md here (atomically).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
 }

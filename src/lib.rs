@@ -44,6 +44,7 @@
 //! ground truth (CSV) ──split──▶ train.csv / val.csv / holdout.csv + manifest.json
 //! tasks + outputs (CSV/JSONL) + ground truth ──score──▶ scores.csv (one row per task)
 //! baseline scores + candidate scores ──admit──▶ verdict (exit code) + report
+//! runs of one skill (A/A, repeats) ──calibrate──▶ flip rates, the gate's verdicts on every pair, the noise
 //! past claims (CSV) ──audit──▶ which claims of improvement the evidence supports
 //! n / alpha / shift ──power──▶ what a holdout of this size can and cannot detect
 //! eval tools' logs (lm-eval, Inspect, ...) ──import──▶ scores.csv + scores.import.json (then admit)

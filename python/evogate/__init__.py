@@ -223,6 +223,7 @@ _ADMIT_FLAGS = {
     "test": "test",
     "strata": "strata",
     "margin": "margin",
+    "equivalence": "equivalence",
     "cluster": "cluster",
     "ledger": "ledger",
     "tasks": "tasks",
@@ -239,6 +240,7 @@ def admit(
     test: str = "auto",
     strata: Optional[str] = None,
     margin: Optional[float] = None,
+    equivalence: Optional[float] = None,
     cluster: Optional[str] = None,
     ledger: Optional[Union[str, os.PathLike]] = None,
     tasks: Optional[Union[str, os.PathLike]] = None,
@@ -251,7 +253,9 @@ def admit(
     and optionally ``correct``, ``group``, ``kind``; booleans are written as 1 and 0).
     Input errors raise :class:`EvogateError` with the CLI's message in Python's terms:
     a bad row dict is named by the argument and its index (``candidate[3]``), an option
-    by its keyword (``report_dir``).
+    by its keyword (``report_dir``). ``margin`` asks non-inferiority at that margin and
+    ``equivalence`` equivalence within it, instead of superiority; the report's
+    ``question`` names the question and ``verdict`` answers it.
 
     Example::
 
@@ -272,6 +276,7 @@ def admit(
         options = {
             "--strata": strata,
             "--margin": None if margin is None else repr(float(margin)),
+            "--equivalence": None if equivalence is None else repr(float(equivalence)),
             "--cluster": cluster,
             "--ledger": ledger,
             "--tasks": tasks,

@@ -60,6 +60,20 @@ def test_admit_accepts_row_dicts_with_booleans_and_counts_the_discordant_pairs()
     assert not evogate.admit(cand, base)
 
 
+def test_equivalence_and_margin_ask_their_question_and_truthiness_is_the_claim_shown():
+    # 400 tasks, 20 won, 20 lost: the candidate changes nothing.
+    base = [{"task_id": f"t{i}", "correct": i < 20 or i >= 40, "score": 0} for i in range(400)]
+    for row in base:
+        row["score"] = int(row["correct"])
+    cand = [{"task_id": f"t{i}", "correct": 20 <= i, "score": int(20 <= i)} for i in range(400)]
+    assert not evogate.admit(base, cand)
+    same = evogate.admit(base, cand, equivalence=0.1)
+    assert same, same.report
+    assert same.report["question"]["name"] == "equivalence"
+    assert same.report["margin_tests"]["p_equivalence"] < 0.05
+    assert evogate.admit(base, cand, margin=0.1).report["question"]["name"] == "non-inferiority"
+
+
 def test_one_win_and_five_ties_is_inconclusive_falsy_and_names_the_tasks_needed():
     # Every disagreement favours the candidate, so exact power at n is P(D >= 5) for
     # D ~ Binomial(n, 1/6): scipy binom.sf(4, n, 1/6) first reaches 0.8 at n = 39.

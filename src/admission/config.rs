@@ -19,6 +19,11 @@ pub enum ConfigError {
     // `{:?}` writes 1e308 as `1e308`, not as 309 digits.
     #[error("--margin {0:?} is outside [0, 1): give the largest regression you accept, e.g. 0.05")]
     Margin(f64),
+    /// The equivalence margin is not in (0, 1).
+    #[error(
+        "--equivalence {0:?} is outside (0, 1): give the largest difference either way that still counts as no change, e.g. 0.05"
+    )]
+    Equivalence(f64),
     /// McNemar was asked for but a file has no `correct` column.
     #[error(
         "--test mcnemar needs a `correct` column in both files, and `{0}` has none; use --test signed-rank or rescore with `evogate score`"
@@ -32,23 +37,59 @@ pub enum ConfigError {
     CorrectInOneFile(String),
 }
 
-/// A non-inferiority margin: the largest regression accepted, in [0, 1).
+/// What a margin asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd)]
+pub enum MarginQuestion {
+    /// Non-inferiority (`--margin`): the candidate is worse by less than the margin.
+    NonInferiority,
+    /// Equivalence (`--equivalence`): the candidate differs by less than the margin
+    /// either way.
+    Equivalence,
+}
+
+/// A margin and what it asks: a non-inferiority margin, the largest regression
+/// accepted, in [0, 1); or an equivalence margin, the largest difference either way
+/// that still counts as no change, in (0, 1).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
-pub struct Margin(f64);
+pub struct Margin {
+    value: f64,
+    question: MarginQuestion,
+}
 
 impl Margin {
-    /// Checks the margin.
+    /// Checks a non-inferiority margin.
     pub fn new(margin: f64) -> Result<Margin, ConfigError> {
         if (0.0..1.0).contains(&margin) {
-            Ok(Margin(margin + 0.0))
+            Ok(Margin {
+                value: margin + 0.0,
+                question: MarginQuestion::NonInferiority,
+            })
         } else {
             Err(ConfigError::Margin(margin))
         }
     }
 
+    /// Checks an equivalence margin (0 could never be shown: no difference is less
+    /// than 0 either way).
+    pub fn equivalence(margin: f64) -> Result<Margin, ConfigError> {
+        if margin > 0.0 && margin < 1.0 {
+            Ok(Margin {
+                value: margin,
+                question: MarginQuestion::Equivalence,
+            })
+        } else {
+            Err(ConfigError::Equivalence(margin))
+        }
+    }
+
     /// The margin.
     pub fn get(self) -> f64 {
-        self.0
+        self.value
+    }
+
+    /// What it asks.
+    pub fn question(self) -> MarginQuestion {
+        self.question
     }
 }
 
@@ -132,7 +173,8 @@ pub struct Config {
     pub alpha: Alpha,
     /// The resolved test.
     pub test: Test,
-    /// The non-inferiority margin, if any.
+    /// The margin and what it asks (non-inferiority or equivalence); none for
+    /// superiority.
     pub margin: Option<Margin>,
     /// The holdout recorded by `split`, when `--manifest` was given.
     pub holdout: Option<HoldoutRecord>,

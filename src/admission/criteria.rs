@@ -7,9 +7,9 @@ use super::config::Test;
 use super::pairing::Basis;
 use super::sufficient::{Pairing, Statistics};
 use super::wording::compare;
-use super::{Check, Criterion, Delta, Finding, Stratum};
+use super::{Check, Criterion, Finding, Stratum};
 use crate::alpha::Alpha;
-use crate::base::numbers::{count, number, p_value, plural, shift, signed};
+use crate::base::numbers::{count, p_value, plural, signed};
 
 /// `kind=year`.
 pub(super) fn label(stratum: &Stratum) -> String {
@@ -231,69 +231,4 @@ fn in_metric(stratum: &Stratum) -> String {
             signed(stratum.baseline_mean)
         ),
     }
-}
-
-pub(super) fn margin_evidence(
-    overall: &Analysis,
-    strata: &[(Stratum, String)],
-    margin: f64,
-) -> Finding {
-    let bounds: Vec<(String, &Delta)> = if strata.is_empty() {
-        vec![("overall".to_string(), &overall.delta)]
-    } else {
-        strata.iter().map(|(s, _)| (label(s), &s.delta)).collect()
-    };
-    let level = format!("{}%", number(overall.delta.confidence * 100.0));
-    let floor = signed(-margin);
-    let metric = if overall.discordant.is_some() {
-        super::TestedMetric::ProportionCorrect
-    } else {
-        super::TestedMetric::MeanScore
-    }
-    .words();
-    let failing: Vec<&(String, &Delta)> = bounds
-        .iter()
-        .filter(|(_, d)| d.low.is_none_or(|low| low <= -margin))
-        .collect();
-    if failing.is_empty() {
-        let (where_, lowest) = bounds
-            .iter()
-            .filter_map(|(w, d)| Some((w, d.low?)))
-            .min_by(|x, y| x.1.total_cmp(&y.1))
-            .expect("every bound exists when none fails");
-        let proof = format!(
-            "lowest {level} lower bound {} on {where_} > -margin {floor}",
-            signed(lowest)
-        );
-        let sentence = format!(
-            "No regression larger than the margin {} is plausible: every {level} lower bound is above {floor} (lowest {} on {where_}).",
-            number(margin),
-            signed(lowest)
-        );
-        return evidence(Criterion::MarginHolds, true, proof, sentence);
-    }
-    let proof = failing
-        .iter()
-        .map(|(w, d)| match d.low {
-            Some(low) => format!(
-                "{level} lower bound {} <= -margin {floor} on {w}",
-                signed(low)
-            ),
-            None => format!("no interval on {w}"),
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
-    let sentence = failing
-        .iter()
-        .map(|(w, d)| match d.low {
-            Some(low) => format!(
-                "Cannot rule out a regression of up to {} in {metric} on {w}: its {level} lower bound {} is not above the margin {floor}.",
-                shift(-low),
-                signed(low)
-            ),
-            None => format!("Cannot check the margin on {w}: it has no interval."),
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    evidence(Criterion::MarginHolds, false, proof, sentence)
 }

@@ -1,14 +1,14 @@
 //! The decision: one-sided tests for improvement overall and for regression in every
 //! stratum, each at alpha with no multiplicity correction (admission needs all of them
 //! to hold, an intersection–union test, so the level is already controlled), the
-//! optional margin, and the holdout check, each turned into evidence.
+//! optional margin (which turns the question into non-inferiority or equivalence,
+//! [`super::margin`]), and the holdout check, each turned into evidence.
 
 use super::analysis::analyse;
 use super::config::{Config, Test};
-use super::criteria::{
-    improvement_evidence, label, margin_evidence, pairing_evidence, regression_evidence,
-};
+use super::criteria::{improvement_evidence, label, pairing_evidence, regression_evidence};
 use super::guard::{Reach, Spread, detectable, reach};
+use super::margin::{Question, claim_evidence, shortfall, strata_evidence, test_set};
 use super::pairing::Pairs;
 use super::sufficient::Statistics;
 use super::wording::{
@@ -26,11 +26,14 @@ use crate::stats::signed_rank::ZeroMethod;
 /// a summary document, then lists the largest losses, which need the pairs.
 ///
 /// Admitted only when every criterion passes: the pairing is complete, both arms
-/// answered every task (when a file says which were, unless allowed), the one-sided
-/// test for improvement gives `p_improvement < alpha` (signed-rank: and the mean score
-/// difference is positive, so ranks and mean agree), no stratum has `p_regression <
-/// alpha`, every stratum's lower bound is above −margin (with a margin), and the tasks
-/// are the recorded holdout (with a manifest). Time: the tests' cost, plus O(n log n)
+/// answered every task (when a file says which were, unless allowed), the claim is
+/// shown, and the tasks are the recorded holdout (with a manifest). Without a margin
+/// the claim is superiority: the one-sided test for improvement gives `p_improvement <
+/// alpha` (signed-rank: and the mean score difference is positive, so ranks and mean
+/// agree) and no stratum has `p_regression < alpha`. With a margin it is
+/// non-inferiority (or equivalence): the exact test against the margin rejects on the
+/// whole set (both one-sided tests for equivalence) and in every stratum
+/// (`admission::margin`). Time: the tests' cost, plus O(n log n)
 /// for a signed-rank interval (its histogram) and O(k log n) for its k distinct values.
 pub fn decide(pairs: &Pairs, config: &Config) -> Admission {
     let summary = Statistics::of(pairs);
@@ -93,6 +96,9 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
                 Spread::Discordance(_) => min_detectable_shift(a.n as u64, alpha),
                 Spread::Differences { .. } => None,
             };
+            let noninferiority = config
+                .margin
+                .map(|m| test_set(set, config.test, m.get()).p_noninferiority);
             let mut stratum = Stratum {
                 name: name.clone(),
                 value: value.to_string(),
@@ -101,9 +107,8 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
                 candidate_mean: a.candidate_mean,
                 baseline_correct: a.correct.map(|c| c.0),
                 candidate_correct: a.correct.map(|c| c.1),
-                margin_holds: config
-                    .margin
-                    .map(|m| a.delta.low.is_some_and(|low| low > -m.get())),
+                p_noninferiority: noninferiority,
+                margin_holds: noninferiority.map(|p| level.rejects(p)),
                 delta: a.delta,
                 discordant: a.discordant,
                 tails: a.tails.one_sided(),
@@ -135,22 +140,36 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
             unflagged_regression(&guard.label, guard.n, s.delta.estimate, catch)
         })
         .collect();
+    let spreads: Vec<Spread> = strata.iter().map(|(_, _, spread)| *spread).collect();
     let strata: Vec<(Stratum, String)> = strata.into_iter().map(|(s, d, _)| (s, d)).collect();
     let mut evidence = vec![pairing_evidence(summary)];
     // Unanswered tasks decided on under --allow-missing stay in the reasons.
     let noted = rows.answers.as_ref().is_some_and(|(_, noted)| *noted);
     evidence.extend(rows.answers.map(|(finding, _)| finding));
     evidence.extend(super::answers::selection_evidence(&config.answers));
-    evidence.extend([
-        improvement_evidence(&overall, config.test, level),
-        regression_evidence(&overall, &strata, level),
-    ]);
-    if let Some(margin) = config.margin {
-        evidence.push(margin_evidence(&overall, &strata, margin.get()));
+    let metric = super::TestedMetric::of(test_name(config.test)).words();
+    let margin_tests = config
+        .margin
+        .map(|m| test_set(&summary.overall, config.test, m.get()));
+    match (config.margin, &margin_tests) {
+        (Some(margin), Some(tests)) => {
+            // A claim with a margin: its own test on the whole set, and each stratum
+            // shown non-inferior by its own; no test for improvement or regression.
+            evidence.push(claim_evidence(margin, tests, &overall, metric, level));
+            if !strata.is_empty() {
+                let rows: Vec<&Stratum> = strata.iter().map(|(s, _)| s).collect();
+                evidence.push(strata_evidence(&rows, margin.get(), metric, level));
+            }
+        }
+        _ => evidence.extend([
+            improvement_evidence(&overall, config.test, level),
+            regression_evidence(&overall, &strata, level),
+        ]),
     }
     evidence.extend(rows.holdout);
     let cluster = super::clustering::summarise(summary, config.cluster, alpha);
-    if config.cluster {
+    // The cluster test shows improvement, which only superiority asks.
+    if config.cluster && config.margin.is_none() {
         evidence.push(super::clustering::evidence(
             cluster.as_ref(),
             overall.mean_difference,
@@ -159,7 +178,17 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
     }
     let admitted = evidence.iter().all(|e| e.result == Check::Pass);
     let shortfall = (!admitted)
-        .then(|| inconclusive(&evidence, &overall, level))
+        .then(|| match config.margin {
+            Some(margin) => {
+                let rows: Vec<(&Stratum, Spread)> = strata
+                    .iter()
+                    .map(|(s, _)| s)
+                    .zip(spreads.iter().copied())
+                    .collect();
+                shortfall(margin, &evidence, &overall, &rows, level)
+            }
+            None => inconclusive(&evidence, &overall, level),
+        })
         .flatten();
     let verdict = match (admitted, &shortfall) {
         (true, _) => Verdict::Admitted,
@@ -195,10 +224,7 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
         detectable: detectable_overall,
         strata: guard_facts,
     });
-    let test_name = match config.test {
-        Test::McNemar => TestName::McNemar,
-        Test::SignedRank(_) => TestName::SignedRank,
-    };
+    let test_name = test_name(config.test);
     let zero_method = match config.test {
         Test::McNemar => None,
         Test::SignedRank(ZeroMethod::Wilcox) => Some("wilcox".to_string()),
@@ -206,6 +232,7 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
     };
     Admission {
         verdict,
+        question: Question::of(config.margin),
         tasks_needed,
         reasons,
         test: TestInfo {
@@ -237,12 +264,21 @@ fn decide_with(summary: &Statistics, config: &Config, rows: RowFindings) -> Admi
             _ => shift,
         },
         margin: config.margin.map(|m| m.get()),
+        margin_tests,
         strata_column: column,
         strata: strata.into_iter().map(|(s, _)| s).collect(),
         evidence,
         losses: Vec::new(),
         cluster,
         repeats: None,
+    }
+}
+
+/// The test that `test` names in reports.
+fn test_name(test: Test) -> TestName {
+    match test {
+        Test::McNemar => TestName::McNemar,
+        Test::SignedRank(_) => TestName::SignedRank,
     }
 }
 

@@ -67,14 +67,24 @@ fn floor(alpha: f64) -> u64 {
 /// difference given the observed spread. `None` when n is below the fewest pairs that
 /// can reach alpha, or the differences do not vary (signed-rank: no spread to scale by).
 pub(super) fn detectable(n: usize, spread: Spread, alpha: f64) -> Option<(f64, Method)> {
+    detectable_with(n, spread, alpha, TARGET_POWER)
+}
+
+/// [`detectable`] at any `power` in (0, 1) (`calibrate --power`).
+pub(super) fn detectable_with(
+    n: usize,
+    spread: Spread,
+    alpha: f64,
+    power: f64,
+) -> Option<(f64, Method)> {
     let n = n as u64;
     if n < floor(alpha) {
         return None;
     }
-    let z = z_sum(alpha, TARGET_POWER)?;
+    let z = z_sum(alpha, power)?;
     match spread {
         Spread::Discordance(psi) if n <= EXACT_GUARD_LIMIT => {
-            detectable_shift_at_observed(n, psi, alpha, TARGET_POWER).map(|s| (s, Method::Exact))
+            detectable_shift_at_observed(n, psi, alpha, power).map(|s| (s, Method::Exact))
         }
         Spread::Discordance(psi) => {
             // z·√ψ/√n while that is within ψ, else ψ = δ and δ = z²/n.

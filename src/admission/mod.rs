@@ -10,6 +10,7 @@
 
 mod analysis;
 pub(crate) mod answers;
+pub(crate) mod calibration;
 pub(crate) mod clustering;
 pub(crate) mod config;
 mod criteria;
@@ -18,6 +19,7 @@ mod guard;
 pub mod holdout;
 pub(crate) mod join;
 pub(crate) mod losses;
+pub(crate) mod margin;
 mod notes;
 pub(crate) mod outcomes;
 pub(crate) mod pairing;
@@ -28,15 +30,18 @@ pub(crate) mod wording;
 #[cfg(test)]
 mod join_oracle;
 #[cfg(test)]
+mod margin_tests;
+#[cfg(test)]
 mod tests;
 
 pub use answers::{Answers, LeftOut};
-pub use config::{Config, ConfigError, Margin, Test, TestChoice};
+pub use config::{Config, ConfigError, Margin, MarginQuestion, Test, TestChoice};
 pub use decide::{decide, decide_summary};
 pub use guard::{EXACT_GUARD_LIMIT, TARGET_POWER};
 pub use holdout::HoldoutRecord;
 pub use join::{Baseline, Joined, Keep};
 pub use losses::{Loss, SHOWN_LOSSES};
+pub use margin::{MarginPair, MarginTests, Question, QuestionName};
 pub use notes::stratum_note;
 pub use outcomes::OutcomeCounts;
 pub use pairing::{Pair, PairingError, Pairs, Side, StrataChoice, StrataRequest, TaskList};
@@ -213,9 +218,12 @@ pub struct Stratum {
     pub tails: OneSided,
     /// `p_regression < alpha`: this stratum alone refuses the candidate.
     pub significant_regression: bool,
-    /// With `--margin`: whether the stratum's lower bound is above −margin (`false`
-    /// refuses the candidate, as does a stratum without an interval); null without a
-    /// margin.
+    /// With a margin: the p-value of the stratum's exact test of H0 "worse by the
+    /// margin or more" (the melded McNemar test, or for scores the larger of the
+    /// shifted signed-rank and betting tests); null without a margin.
+    pub p_noninferiority: Option<f64>,
+    /// With a margin: whether the stratum is shown non-inferior, `p_noninferiority <
+    /// alpha` (`false` refuses the candidate); null without a margin.
     pub margin_holds: Option<bool>,
     /// McNemar only: the smallest shift the stratum's n could show at alpha, every
     /// disagreement one way; absent when too small, and for signed-rank, which has no
@@ -246,11 +254,19 @@ pub enum Criterion {
     /// it fails, as a gain there is no evidence).
     NotSelectedOnTheseScores,
     /// The one-sided test for improvement is significant at alpha (and, for
-    /// signed-rank, the mean agrees in direction).
+    /// signed-rank, the mean agrees in direction). Superiority only.
     ImprovementSignificant,
-    /// No stratum's one-sided test for regression is significant at alpha.
+    /// With `--margin`: the exact test of "worse by the margin or more" rejects at alpha
+    /// on the whole set.
+    NonInferiorityShown,
+    /// With `--equivalence`: both one-sided tests against the margin reject at alpha on
+    /// the whole set.
+    EquivalenceShown,
+    /// No stratum's one-sided test for regression is significant at alpha (superiority
+    /// only).
     NoStratumRegressed,
-    /// Every stratum's lower bound is above −margin (only with `--margin`).
+    /// Every stratum is shown non-inferior at the margin by its own exact test (with a
+    /// margin and strata).
     MarginHolds,
     /// The tasks are the holdout recorded in the manifest (only with `--manifest`).
     HoldoutIntact,
@@ -267,6 +283,8 @@ impl Criterion {
             Criterion::AnswersComplete => "answers-complete",
             Criterion::NotSelectedOnTheseScores => "not-selected-on-these-scores",
             Criterion::ImprovementSignificant => "improvement-significant",
+            Criterion::NonInferiorityShown => "non-inferiority-shown",
+            Criterion::EquivalenceShown => "equivalence-shown",
             Criterion::NoStratumRegressed => "no-stratum-regressed",
             Criterion::MarginHolds => "margin-holds",
             Criterion::HoldoutIntact => "holdout-intact",
@@ -303,8 +321,11 @@ pub struct Finding {
 /// The whole decision, ready for the report writers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Admission {
-    /// `admitted`, `refused` or `inconclusive`.
+    /// `admitted` (the question's claim is shown), `refused` or `inconclusive`.
     pub verdict: Verdict,
+    /// The question asked: superiority, non-inferiority at a margin (`--margin`) or
+    /// equivalence within a margin (`--equivalence`), in words too.
+    pub question: Question,
     /// Inconclusive only: the tasks that would give 80% power for the observed shift
     /// (McNemar: exact power at the observed discordance, Connor's approximation past
     /// 500; signed-rank: normal approximation from the spread of the differences, and
@@ -354,8 +375,10 @@ pub struct Admission {
     /// What the test could detect, and what each stratum's regression check would
     /// catch, as sentences.
     pub power: String,
-    /// The non-inferiority margin, when one was given.
+    /// The margin of non-inferiority or equivalence, when one was given.
     pub margin: Option<f64>,
+    /// With a margin: the exact tests against it on the whole set of pairs.
+    pub margin_tests: Option<MarginTests>,
     /// The strata column, absent when the pairs are not stratified.
     pub strata_column: Option<String>,
     /// One entry per value of the strata column, sorted by value.

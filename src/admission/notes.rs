@@ -51,7 +51,7 @@ pub fn stratum_note(stratum: &Stratum, test: Test, alpha: Alpha) -> Option<Strin
         ),
     };
     Some(format!(
-        "Its {confidence}% interval of the {} difference lies wholly below zero (upper bound {}), yet {test_words} gives p_regression {} >= alpha {level}, so the stratum does not count as regressed. The level is not the reason (the upper bound of a two-sided {confidence}% interval is a one-sided {one_sided}% bound, the level of the test); {reason}. Consider --margin, which checks the interval.",
+        "Its {confidence}% interval of the {} difference lies wholly below zero (upper bound {}), yet {test_words} gives p_regression {} >= alpha {level}, so the stratum does not count as regressed. The level is not the reason (the upper bound of a two-sided {confidence}% interval is a one-sided {one_sided}% bound, the level of the test); {reason}. Consider --margin, which asks an exact test in every stratum to rule out a loss of the margin.",
         TestedMetric::of(name).words(),
         signed(high),
         p_value(stratum.tails.p_regression)

@@ -51,12 +51,20 @@ pub(crate) enum RepeatsError {
 
 /// The repeat a paired row is, as (item, repeat), or `None` for a row that is not one.
 fn repeat_of<'a>(pairs: &'a Pairs, pair: &Pair) -> Option<(&'a str, u64)> {
-    let (item, number) = pairs.task(pair).rsplit_once('#')?;
+    repeat_in(pairs.task(pair), pairs.group(pair))
+}
+
+/// The one reading of a repeat: a row whose task id is `<item>#<r>` (r a whole number
+/// from 1, without a leading zero) and whose `group` is `<item>` is repeat r of item
+/// `<item>`; `None` for any other row. `admit` collapses repeats to items; `calibrate`
+/// makes each repeat a run.
+pub(crate) fn repeat_in<'a>(task: &'a str, group: Option<&str>) -> Option<(&'a str, u64)> {
+    let (item, number) = task.rsplit_once('#')?;
     let plain = !number.is_empty()
         && number.bytes().all(|b| b.is_ascii_digit())
         && !number.starts_with('0');
     let repeat: u64 = number.parse().ok().filter(|_| plain)?;
-    (pairs.group(pair) == Some(item)).then_some((item, repeat))
+    (group == Some(item)).then_some((item, repeat))
 }
 
 /// Whether any paired row is a repeat.

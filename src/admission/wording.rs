@@ -198,7 +198,7 @@ pub(super) fn unflagged_regression(
         ),
     };
     format!(
-        "{label} leans worse (difference {}) without a significant regression, and {caught}: a regression this size can pass unseen. Rerun with --margin (for example --margin 0.05) to require that its interval rule out a regression larger than the margin.",
+        "{label} leans worse (difference {}) without a significant regression, and {caught}: a regression this size can pass unseen. Rerun with --margin (for example --margin 0.05) to require an exact test in every stratum to rule out a loss of the margin or more.",
         shift_text(estimate)
     )
 }

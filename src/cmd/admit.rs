@@ -16,13 +16,22 @@ use crate::pipeline::admit::{
 use crate::pipeline::outcome::AttemptLedger;
 
 fn settings(args: &AdmitArgs) -> anyhow::Result<AdmitSettings> {
+    if args.margin.is_some() && args.cluster.is_some() {
+        anyhow::bail!(
+            "--cluster tests improvement on clusters, which --margin (non-inferiority) does not ask; leave out one of them"
+        );
+    }
     let strata = StrataRequest::from_flag(args.strata.as_deref());
     Ok(AdmitSettings {
         alpha: Alpha::new(args.alpha)?,
         test: args.test,
         zero: args.zero_method,
         strata,
-        margin: args.margin.map(Margin::new).transpose()?,
+        margin: match (args.margin, args.equivalence) {
+            (_, Some(m)) => Some(Margin::equivalence(m)?),
+            (Some(m), None) => Some(Margin::new(m)?),
+            (None, None) => None,
+        },
         cluster: args.cluster.is_some(),
         allow_missing: args.allow_missing,
     })

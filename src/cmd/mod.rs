@@ -7,6 +7,7 @@
 
 pub(crate) mod admit;
 pub(crate) mod audit;
+pub(crate) mod calibrate;
 pub(crate) mod demo;
 mod execute;
 pub(crate) mod grade;
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Printout> {
         Command::Score(args) => score::run(args),
         Command::Admit(args) if args.sequential => sequential::run(args),
         Command::Admit(args) => admit::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Truth(TruthCommand::Check(args)) => truth::run(args),
         Command::Ledger(LedgerCommand::Show(args)) => ledger::run(args),

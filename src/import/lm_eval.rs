@@ -339,12 +339,18 @@ impl Reader {
             let pick = match (filters.is_empty(), matching.len()) {
                 (true, _) => choose("--filter", None, &found, &why)?,
                 (false, 1) => matching[0].clone(),
-                // No task has a filter given: the log's filters are listed.
+                // No task has a filter given: the filters of every task are listed.
                 (false, 0) if !filters.iter().any(&in_some_task) => {
+                    let every: std::collections::BTreeSet<&String> = self
+                        .filters
+                        .names
+                        .iter()
+                        .filter(|n| in_some_task(n))
+                        .collect();
                     return Err(ImportError::Choice {
                         option: "--filter".to_string(),
                         given: Some(filters.join(",")),
-                        choices: found.iter().cloned().collect(),
+                        choices: every.into_iter().cloned().collect(),
                         why: String::new(),
                     });
                 }

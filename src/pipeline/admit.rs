@@ -10,8 +10,9 @@ use super::outcome::{AttemptLedger, AttemptOn, CommandOutcome, Status, Write, de
 use super::{open_file, read_file};
 use crate::admission::repeats::{self, RepeatCounts};
 use crate::admission::{
-    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, Statistics,
-    StrataChoice, StrataRequest, Test, TestChoice, TestName, Verdict, decide, decide_summary,
+    Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, QuestionName,
+    Statistics, StrataChoice, StrataRequest, Test, TestChoice, TestName, Verdict, decide,
+    decide_summary,
 };
 use crate::alpha::Alpha;
 use crate::atomic::ledger::Inputs;
@@ -572,15 +573,13 @@ fn under_ledger(
     };
     let entry = decide_under(recorder, look, |alpha| {
         let admission = prepared.decide_at(alpha);
+        let (test, p_value) = ledger_test(&admission);
         let decision = ledger::Decision {
             candidate_sha256: candidate_sha256.clone(),
             baseline_sha256: baseline_sha256.clone(),
-            test: match admission.test.name {
-                TestName::McNemar => "mcnemar".to_string(),
-                TestName::SignedRank => "signed-rank".to_string(),
-            },
+            test,
             n: admission.n as u64,
-            p_improvement: admission.tails.p_improvement,
+            p_improvement: p_value,
             verdict: admission.verdict.into(),
         };
         Ok((decision, admission))
@@ -591,6 +590,34 @@ fn under_ledger(
     evaluation.report.ledger = Some(info);
     evaluation.notes.extend(entry.warning);
     Ok(evaluation)
+}
+
+/// The test and the claim's p-value a ledger records: `mcnemar` or `signed-rank` and
+/// `p_improvement` for superiority; with a margin the question is named too
+/// (`mcnemar non-inferiority 0.05`, `signed-rank equivalence 0.05`) and the p-value is
+/// the claim's, so that asking another question of the same files is a new look.
+fn ledger_test(admission: &Admission) -> (String, f64) {
+    let name = match admission.test.name {
+        TestName::McNemar => "mcnemar",
+        TestName::SignedRank => "signed-rank",
+    };
+    match (&admission.question.name, &admission.margin_tests) {
+        (QuestionName::NonInferiority, Some(t)) => (
+            format!(
+                "{name} {}",
+                admission.question.claim().replace(" at margin", "")
+            ),
+            t.p_noninferiority,
+        ),
+        (QuestionName::Equivalence, Some(t)) => (
+            format!(
+                "{name} {}",
+                admission.question.claim().replace(" within ±", " ")
+            ),
+            t.p_equivalence,
+        ),
+        _ => (name.to_string(), admission.tails.p_improvement),
+    }
 }
 
 /// Every file `--report-dir` may receive, in `dir`.

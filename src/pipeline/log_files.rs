@@ -2,9 +2,9 @@
 //! inside it (searched [`DEPTH`] levels down, sorted); a glob (`*` and `?` in the last
 //! part of the path, for a shell that left it unexpanded) as the files it matches. A
 //! folder or glob that yields nothing is an error naming it and what was looked for.
-//! Inside a folder, a name like a log that is not a regular file (a FIFO, a socket, a
-//! device) is an error naming it, since opening it could wait forever; evogate's own
-//! import records (`*.import.json`) are never taken for logs.
+//! Inside a folder or a glob, a name like a log that is not a regular file (a FIFO, a
+//! socket, a device) is an error naming it, since opening it could wait forever;
+//! evogate's own import records (`*.import.json`) are never taken for logs.
 
 use std::path::{Path, PathBuf};
 
@@ -94,6 +94,7 @@ pub(crate) fn expand(format: Format, from: &[PathBuf]) -> Result<Vec<PathBuf>, I
                 if format == Format::Helm && file.is_dir() {
                     files.push(file.join("per_instance_stats.json"));
                 } else {
+                    regular(&file)?;
                     files.push(file);
                 }
             }
@@ -125,10 +126,8 @@ fn glob_in_folders(path: &Path) -> Option<(String, String)> {
 }
 
 /// Files under `folder` whose names pass `test`, `depth` levels down; hidden entries
-/// are skipped. A name that passes but is no regular file (a FIFO, a socket, a
-/// device: opening a FIFO waits for a writer that may never come) is an error naming
-/// it; one whose kind cannot be read (a broken link) is kept, and reading it names
-/// the error.
+/// are skipped. A name that passes but is no regular file is an error naming it
+/// ([`regular`]).
 fn walk(
     folder: &Path,
     test: fn(&str) -> bool,
@@ -150,16 +149,24 @@ fn walk(
                 walk(&path, test, depth - 1, files)?;
             }
         } else if test(&name) {
-            if let Ok(meta) = std::fs::metadata(&path)
-                && !meta.is_file()
-            {
-                return Err(ImportError::malformed(
-                    &path.display().to_string(),
-                    "named like a log but not a regular file (a FIFO, a socket or a device), which evogate does not open inside a folder: reading it could wait forever; move it out of the folder, or give the logs themselves",
-                ));
-            }
+            regular(&path)?;
             files.push(path);
         }
+    }
+    Ok(())
+}
+
+/// Refuses a file a folder or a glob yields that is no regular file (a FIFO, a socket,
+/// a device: opening a FIFO waits for a writer that may never come); one whose kind
+/// cannot be read (a broken link) passes, and reading it names the error.
+fn regular(path: &Path) -> Result<(), ImportError> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        return Err(ImportError::malformed(
+            &path.display().to_string(),
+            "named like a log but not a regular file (a FIFO, a socket or a device), which evogate does not open inside a folder or a glob: reading it could wait forever; move it out of the folder, or give the logs themselves",
+        ));
     }
     Ok(())
 }

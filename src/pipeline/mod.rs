@@ -7,6 +7,7 @@
 
 pub(crate) mod admit;
 pub(crate) mod audit;
+pub(crate) mod calibrate;
 pub(crate) mod demo;
 pub(crate) mod grade;
 pub(crate) mod import;

@@ -9,7 +9,7 @@ use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
 use crate::admission::SHOWN_LOSSES;
 use crate::admission::{
-    Check, Criterion, Delta, OutcomeCounts, TestMethod, TestName, TestedMetric,
+    Check, Criterion, Delta, OutcomeCounts, TestInfo, TestMethod, TestName, TestedMetric,
 };
 use crate::base::numbers::{number, p_value, shift, signed};
 
@@ -21,20 +21,20 @@ const FEEDBACK_CHARS: usize = 160;
 
 /// The test in words, e.g. `McNemar's exact test`.
 pub(crate) fn test_words(report: &Report) -> String {
-    let method = match report.admission.test.method {
+    test_words_of(&report.admission.test)
+}
+
+/// [`test_words`] of a test alone (`calibrate` reports the test of many admissions).
+pub(crate) fn test_words_of(test: &TestInfo) -> String {
+    let method = match test.method {
         TestMethod::Exact => "exact",
         TestMethod::Saddlepoint => "saddlepoint approximation",
     };
-    match report.admission.test.name {
+    match test.name {
         TestName::McNemar => format!("McNemar's test ({method}) on `correct`"),
         TestName::SignedRank => format!(
             "Wilcoxon signed-rank test ({method}, zeros: {}) on `score`",
-            report
-                .admission
-                .test
-                .zero_method
-                .as_deref()
-                .unwrap_or("wilcox")
+            test.zero_method.as_deref().unwrap_or("wilcox")
         ),
     }
 }
@@ -67,11 +67,11 @@ pub(crate) fn interval_note(report: &Report) -> Option<String> {
     let level = number(admission.delta.confidence * 100.0);
     Some(match admission.test.name {
         TestName::McNemar => format!(
-            "The {level}% interval holds 0 although the improvement is significant: the test is McNemar's exact test on the discordant pairs alone, while the interval is Tango's score interval for the difference over all {} pairs, an approximation to another question, and near the edge the two can disagree; the verdict follows the exact test, and --margin is checked against the interval.",
+            "The {level}% interval holds 0 although the improvement is significant: the test is McNemar's exact test on the discordant pairs alone, while the interval is Tango's score interval for the difference over all {} pairs, an approximation to another question, and near the edge the two can disagree; the verdict follows the exact test, and --margin is decided by exact tests against the margin, not by the interval.",
             admission.n
         ),
         TestName::SignedRank => format!(
-            "The {level}% interval holds 0 although the improvement is significant: the signed-rank test asks whether the differences lean positive by their ranks, while the interval bounds the mean score difference assuming only that scores lie in [0, 1] (a betting interval), which takes more pairs to exclude 0; the verdict follows the test, and --margin is checked against the interval."
+            "The {level}% interval holds 0 although the improvement is significant: the signed-rank test asks whether the differences lean positive by their ranks, while the interval bounds the mean score difference assuming only that scores lie in [0, 1] (a betting interval), which takes more pairs to exclude 0; the verdict follows the test, and --margin is decided by exact tests against the margin, not by the interval."
         ),
     })
 }
@@ -170,7 +170,7 @@ fn strata_table(md: &mut String, report: &Report, column: &str, confidence: &str
         TestedMetric::MeanScore => ["baseline mean score", "candidate mean score"],
     };
     let margin_header = a.margin.map_or(String::new(), |m| {
-        format!(" lower bound > -{} |", number(m))
+        format!(" non-inferior at {} (p_noninferiority) |", number(m))
     });
     let _ = writeln!(
         md,
@@ -187,10 +187,11 @@ fn strata_table(md: &mut String, report: &Report, column: &str, confidence: &str
             }
             _ => (signed(s.baseline_mean), signed(s.candidate_mean)),
         };
+        let p = s.p_noninferiority.map(p_value).unwrap_or_default();
         let margin = match s.margin_holds {
-            Some(true) => " holds |",
-            Some(false) => " **fails** |",
-            None => "",
+            Some(true) => format!(" holds ({p}) |"),
+            Some(false) => format!(" **fails** ({p}) |"),
+            None => String::new(),
         };
         let _ = writeln!(
             md,
@@ -232,6 +233,13 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
     for reason in &report.admission.reasons {
         let _ = writeln!(md, "- {}", esc(reason));
     }
+    let a = &report.admission;
+    let _ = writeln!(
+        md,
+        "\n**Question:** {} **Verdict: {}.**",
+        esc(&a.question.words),
+        esc(&a.question.answer(a.verdict))
+    );
     let confidence = number(report.admission.delta.confidence * 100.0);
     let _ = writeln!(
         md,
@@ -240,6 +248,17 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
         crate::base::numbers::level(report.admission.alpha),
         crate::base::numbers::count(report.admission.n as u64, "pair")
     );
+    if let Some(t) = &a.margin_tests {
+        let _ = writeln!(
+            md,
+            "**Against the margin:** {}: p_noninferiority {}, p_nonsuperiority {}, p_equivalence {} (each one-sided at alpha {}).\n",
+            esc(&t.method),
+            p_value(t.p_noninferiority),
+            p_value(t.p_nonsuperiority),
+            p_value(t.p_equivalence),
+            crate::base::numbers::level(a.alpha)
+        );
+    }
     arms_table(&mut md, report);
     let _ = writeln!(
         md,

@@ -4,6 +4,7 @@
 //! `evogate/admission/v1`.
 
 pub(crate) mod audit;
+pub(crate) mod calibrate;
 pub mod escape;
 pub(crate) mod json;
 pub(crate) mod ledger;

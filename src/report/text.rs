@@ -48,6 +48,23 @@ pub(crate) fn render(report: &Report) -> String {
     for reason in &report.admission.reasons {
         let _ = writeln!(text, "  - {}", plain(reason));
     }
+    let question = &report.admission.question;
+    let _ = writeln!(
+        text,
+        "question:   {} -> {}",
+        question.words,
+        question.answer(report.admission.verdict)
+    );
+    if let Some(t) = &report.admission.margin_tests {
+        let _ = writeln!(
+            text,
+            "margin:     p_noninferiority {}, p_nonsuperiority {}, p_equivalence {} ({})",
+            p_value(t.p_noninferiority),
+            p_value(t.p_nonsuperiority),
+            p_value(t.p_equivalence),
+            t.method
+        );
+    }
     let confidence = number(report.admission.delta.confidence * 100.0);
     let _ = writeln!(
         text,
@@ -123,7 +140,7 @@ pub(crate) fn render(report: &Report) -> String {
             };
             let _ = writeln!(
                 text,
-                "  {:<14} n {:>4}  baseline {:<12} candidate {:<12} difference {:<26} p_regression {}{}{}",
+                "  {:<14} n {:>4}  baseline {:<12} candidate {:<12} difference {:<26} p_regression {}{}{}{}",
                 plain(&s.value),
                 s.n,
                 arm(s.baseline_correct, s.baseline_mean),
@@ -135,6 +152,10 @@ pub(crate) fn render(report: &Report) -> String {
                 } else {
                     ""
                 },
+                s.p_noninferiority.map_or(String::new(), |p| format!(
+                    "  p_noninferiority {}",
+                    p_value(p)
+                )),
                 if s.margin_holds == Some(false) {
                     "  BELOW MARGIN"
                 } else {

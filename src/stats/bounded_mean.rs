@@ -140,6 +140,26 @@ pub(crate) fn log_mean_exp(logs: &[f64]) -> f64 {
     top + (sum / logs.len() as f64).ln()
 }
 
+/// The p-value of "the mean is at most m" (m in (−1, 1)) from the betting capital:
+/// min(1, 1/K(m)) for the mixture K of [`bet_fractions`]. K(μ) at the true mean μ ≤ m
+/// is a non-negative variable of expectation at most 1, so P(1/K ≤ alpha) ≤ alpha by
+/// Markov's inequality, at every n and for every distribution of independent
+/// differences in [−1, 1]: a valid p-value, conservative rather than exact. It is below
+/// alpha exactly when m lies below the one-sided (1 − alpha) [`betting_interval`]
+/// bound. With more than [`DISTINCT_LIMIT`] distinct values they are first rounded down
+/// to [`grid_step`], as for the interval, which can only raise the p-value.
+pub fn p_mean_at_most(histogram: &Histogram, m: f64) -> f64 {
+    let rounded;
+    let histogram = if histogram.counts.len() > DISTINCT_LIMIT {
+        rounded = histogram.rounded_down(grid_step(histogram.n));
+        &rounded
+    } else {
+        histogram
+    };
+    let capital = log_capital(histogram, &bet_fractions(histogram.n), m);
+    (-capital).exp().min(1.0)
+}
+
 /// The search stops when the bracket is this narrow: far below the four decimals a
 /// report prints, and the bound returned is the rejected end, so the level still holds.
 const RESOLUTION: f64 = 1e-10;

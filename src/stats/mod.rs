@@ -25,6 +25,7 @@ pub mod binomial;
 pub mod bootstrap;
 pub mod bounded_mean;
 pub(crate) mod cluster;
+pub mod equivalence;
 pub mod interval;
 pub mod mcnemar;
 pub(crate) mod normal;

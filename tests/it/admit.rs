@@ -550,7 +550,7 @@ fn a_github_step_summary_naming_an_input_or_the_ledger_is_refused() {
 }
 
 #[test]
-fn a_margin_refuses_saying_how_large_a_regression_cannot_be_ruled_out() {
+fn a_margin_asks_non_inferiority_and_refuses_naming_the_stratum_that_cannot_rule_out_the_loss() {
     let dir = tempfile::tempdir().unwrap();
     let mut rows = vec![("id", 0, 1); 20];
     rows.extend([("year", 1, 0); 2]);
@@ -561,16 +561,92 @@ fn a_margin_refuses_saying_how_large_a_regression_cannot_be_ruled_out() {
     let report = json(&out);
     let reason = report["reasons"][0].as_str().unwrap();
     assert!(
-        reason.starts_with("Cannot rule out a regression of up to "),
-        "{reason}"
-    );
-    assert!(
-        reason.contains(" in proportion correct on kind=year"),
+        reason.starts_with(
+            "Cannot rule out a loss of 0.05 or more in proportion correct on kind=year: p_noninferiority "
+        ),
         "{reason}"
     );
     assert_eq!(report["margin"], 0.05);
-    assert_eq!(report["evidence"][3]["criterion"], "margin-holds");
-    assert_eq!(report["evidence"][3]["result"], "fail");
+    assert_eq!(report["question"]["name"], "non-inferiority");
+    assert_eq!(report["question"]["margin"], 0.05);
+    assert_eq!(report["evidence"][1]["criterion"], "non-inferiority-shown");
+    assert_eq!(report["evidence"][1]["result"], "pass");
+    assert_eq!(report["evidence"][2]["criterion"], "margin-holds");
+    assert_eq!(report["evidence"][2]["result"], "fail");
+    let text = admit(dir.path(), &with(&["--margin", "0.05"]));
+    assert!(
+        text.stdout.contains(
+            "question:   non-inferiority at margin 0.05: is the candidate worse than the baseline by less than 0.05? -> non-inferiority at margin 0.05 not shown\n"
+        ),
+        "{}",
+        text.stdout
+    );
+    let markdown = admit(
+        dir.path(),
+        &with(&["--margin", "0.05", "--format", "markdown"]),
+    );
+    assert!(
+        markdown.stdout.contains(
+            "**Question:** non-inferiority at margin 0.05: is the candidate worse than the baseline by less than 0.05? **Verdict: non-inferiority at margin 0.05 not shown.**"
+        ),
+        "{}",
+        markdown.stdout
+    );
+    // Non-inferiority with a cluster test of improvement asks two questions at once.
+    let both = admit(
+        dir.path(),
+        &with(&["--margin", "0.05", "--cluster", "group"]),
+    );
+    assert_eq!(both.code, 2);
+    assert!(
+        both.stderr
+            .contains("--cluster tests improvement on clusters"),
+        "{}",
+        both.stderr
+    );
+}
+
+#[test]
+fn equivalence_is_the_question_of_two_one_sided_tests_and_exit_zero_means_it_was_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    // 400 tasks, 20 won, 20 lost, 360 unchanged: the candidate changes nothing.
+    let mut rows = vec![("id", 0, 1); 20];
+    rows.extend([("id", 1, 0); 20]);
+    rows.extend([("id", 1, 1); 360]);
+    scores(dir.path(), &rows, true);
+    let same = admit(
+        dir.path(),
+        &with(&["--equivalence", "0.1", "--format", "json"]),
+    );
+    assert_eq!(same.code, 0, "{}", same.stdout);
+    let report = json(&same);
+    assert_eq!(report["question"]["name"], "equivalence");
+    assert_eq!(report["verdict"], "admitted");
+    assert_eq!(report["evidence"][1]["criterion"], "equivalence-shown");
+    let tests = &report["margin_tests"];
+    let p = tests["p_equivalence"].as_f64().unwrap();
+    assert!(
+        p < 0.05
+            && p == tests["p_noninferiority"]
+                .as_f64()
+                .unwrap()
+                .max(tests["p_nonsuperiority"].as_f64().unwrap()),
+        "{tests}"
+    );
+    // Asked for superiority, the same pairs are refused: exit 1.
+    assert_eq!(admit(dir.path(), &with(&[])).code, 1);
+    let none = admit(dir.path(), &with(&["--equivalence", "0"]));
+    assert_eq!(none.code, 2);
+    assert!(
+        none.stderr.contains("--equivalence 0.0 is outside (0, 1)"),
+        "{}",
+        none.stderr
+    );
+    let two = admit(
+        dir.path(),
+        &with(&["--equivalence", "0.1", "--margin", "0.1"]),
+    );
+    assert_eq!(two.code, 2);
 }
 
 #[test]

@@ -791,7 +791,8 @@ fn a_filter_only_some_tasks_have_names_the_task_that_lacks_it_and_says_repeat_th
     let rows = text(&dir.path().join("s.csv"));
     assert_eq!(rows.lines().count(), 7, "{rows}");
     assert!(rows.contains("hellaswag:16,hellaswag,1,1"), "{rows}");
-    // A filter no task has is still "not in the log", with the log's filters.
+    // A filter no task has is still "not in the log", with the filters of every task
+    // (the first task's alone were listed before: `strict-match`, not hellaswag's `none`).
     let neither = import(
         dir.path(),
         "lm-eval",
@@ -801,7 +802,7 @@ fn a_filter_only_some_tasks_have_names_the_task_that_lacks_it_and_says_repeat_th
     );
     assert_input_error(
         &neither,
-        &["--filter `flexible-extract` is not in the log; the log has: `strict-match`"],
+        &["--filter `flexible-extract` is not in the log; the log has: `none`, `strict-match` ("],
     );
 }
 

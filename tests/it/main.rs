@@ -6,6 +6,7 @@ mod alpha;
 mod answers;
 mod audit;
 mod benchmarks;
+mod calibrate;
 mod cluster;
 mod demo;
 mod docs;

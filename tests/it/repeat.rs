@@ -159,3 +159,38 @@ fn admit_warns_of_a_torn_last_ledger_record_naming_its_row_even_when_it_repeats(
         format!("{whole}{}", &whole[..30])
     );
 }
+
+#[test]
+fn asking_non_inferiority_of_files_already_decided_for_superiority_spends_a_new_attempt() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "b.csv", BASELINE);
+    write(dir.path(), "c.csv", CANDIDATE);
+    let superiority = admit(dir.path(), "c.csv", &["--format", "json"]);
+    assert_eq!(json(&superiority)["ledger"]["attempt"], 1);
+    // The same files and pairs, another question: a new look at the holdout.
+    let margin = admit(
+        dir.path(),
+        "c.csv",
+        &["--margin", "0.1", "--format", "json"],
+    );
+    let report = json(&margin);
+    assert_eq!(report["ledger"]["attempt"], 2, "{}", margin.stdout);
+    assert_eq!(report["ledger"]["repeated"], false);
+    assert_eq!(ledger_lines(dir.path()), 2);
+    let last: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(dir.path().join("l.jsonl"))
+            .unwrap()
+            .lines()
+            .last()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(last["test"], "mcnemar non-inferiority 0.1");
+    // The report rounds to 12 significant digits; the ledger keeps the double.
+    let recorded = last["p_improvement"].as_f64().unwrap();
+    let reported = report["margin_tests"]["p_noninferiority"].as_f64().unwrap();
+    assert!(
+        (recorded - reported).abs() < 1e-12 * reported,
+        "{recorded} {reported}"
+    );
+}

@@ -1,4 +1,4 @@
-//! Repeats as repeats (issue 40 point 1): scores files whose rows are `<item>#<r>` with
+//! Repeats as repeats: scores files whose rows are `<item>#<r>` with
 //! the item as `group` are tested on items, never on rows as independent tasks, and
 //! `admission.json` gains a `repeats` block per arm. Expected figures are computed by
 //! hand or by statsmodels (the call is above each), never read from evogate.

@@ -1,7 +1,8 @@
-//! Suite import's remaining holes (issue 42 point 3, hostile-4 L05, R02, R08 and the
-//! direction, arm and record cases): each test fails on the code before the fix, as
-//! its comment says, and the logs are built from the real ones in `data/formats/`
-//! (sources in its SOURCES.md).
+//! Suite import's holes: special files named like logs, repeats missing from some
+//! items, the metric's direction, arms of several prompts and evogate's own records in
+//! an import folder. Each test failed on the code before its fix, as its comment says,
+//! and the logs are built from the real ones in `data/formats/` (sources in its
+//! SOURCES.md).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -60,7 +61,7 @@ fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Option<crate::util:
     })
 }
 
-/// Regression (hostile-4 L05): a FIFO named like a samples file inside an import folder
+/// Regression: a FIFO named like a samples file inside an import folder
 /// blocked `import` until it was killed. Now it exits 2 at once naming the FIFO.
 #[cfg(unix)]
 #[test]
@@ -98,7 +99,46 @@ fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_
     assert!(!dir.path().join("s.csv").exists());
 }
 
-/// Regression (issue 42 point 3): a folder import read evogate's own `*.import.json`,
+/// Regression: a FIFO matched by a glob that `import` expands itself (`--from
+/// 'suite/samples_*.jsonl'`, left unexpanded by the shell) blocked `import` as the folder
+/// walk did before it refused such files. It now exits 2 at once naming the FIFO.
+#[cfg(unix)]
+#[test]
+fn a_fifo_matched_by_an_import_glob_exits_2_naming_it_instead_of_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("suite");
+    put(
+        &folder.join("samples_gsm8k_2025-09-09T13-42-42.857006.jsonl"),
+        &text(&formats(GSM8K_BASE)),
+    );
+    let fifo = folder.join("samples_fifo_2025-09-09T13-42-42.857006.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let args = [
+        "import",
+        "lm-eval",
+        "--from",
+        "suite/samples_*.jsonl",
+        "--out",
+        "s.csv",
+        "--higher-is-better",
+    ];
+    let done = run_within(dir.path(), &args, Duration::from_secs(30))
+        .expect("import returns instead of waiting on the FIFO");
+    assert_input_error(
+        &done,
+        &[
+            "samples_fifo_2025-09-09T13-42-42.857006.jsonl",
+            "not a regular file",
+        ],
+    );
+    assert!(!dir.path().join("s.csv").exists());
+}
+
+/// Regression: a folder import read evogate's own `*.import.json`,
 /// left in the folder by an earlier import, as a log and failed. It is never a log.
 #[test]
 fn a_folder_import_ignores_the_import_record_an_earlier_import_wrote_there() {
@@ -153,7 +193,7 @@ fn wer_samples(dir: &Path, name: &str, values: [f64; 3]) -> String {
     name.to_string()
 }
 
-/// Regression (issue 42 point 3): lm-eval samples read without their results file were
+/// Regression: lm-eval samples read without their results file were
 /// taken as higher-is-better (`source: default`), so a WER was not inverted and the
 /// better model looked worse. The direction is now needed; with it the WER is mapped.
 #[test]
@@ -218,19 +258,16 @@ fn lm_eval_samples_without_their_results_file_need_the_direction_and_a_wer_is_in
     assert_input_error(&against, &["the log says higher is better"]);
 }
 
-/// Regression (issue 42 point 3): `admit` paired two records whose metrics ran in
-/// opposite directions (one file's scores turned upside down, the other's not) without
-/// a word. It now exits 2 naming both records.
-#[test]
-fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
-    let dir = tempfile::tempdir().unwrap();
+/// Imports a WER task twice into `dir`: `b.csv` with --lower-is-better and `c.csv`
+/// with --higher-is-better, each with its record.
+fn opposite_imports(dir: &Path) {
     let base = wer_samples(
-        dir.path(),
+        dir,
         "samples_asr_2025-01-01T00-00-00.jsonl",
         [0.1, 0.5, 0.25],
     );
     let cand = wer_samples(
-        dir.path(),
+        dir,
         "samples_asr_2025-01-02T00-00-00.jsonl",
         [0.0, 0.4, 0.2],
     );
@@ -239,7 +276,7 @@ fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
         (&cand, "c.csv", "--higher-is-better"),
     ] {
         ok(run(
-            dir.path(),
+            dir,
             &[
                 "import",
                 "lm-eval",
@@ -253,6 +290,25 @@ fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
             ],
         ));
     }
+}
+
+/// The order of `b.csv`'s tasks, as `admit --sequential --order` reads it.
+fn order_of_baseline(dir: &Path) {
+    let ids: String = text(&dir.join("b.csv"))
+        .lines()
+        .skip(1)
+        .map(|line| format!("{}\n", line.split(',').next().unwrap()))
+        .collect();
+    put(&dir.join("order.csv"), &format!("task_id\n{ids}"));
+}
+
+/// Regression: `admit` paired two records whose metrics ran in
+/// opposite directions (one file's scores turned upside down, the other's not) without
+/// a word. It now exits 2 naming both records.
+#[test]
+fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
+    let dir = tempfile::tempdir().unwrap();
+    opposite_imports(dir.path());
     let admit = run(
         dir.path(),
         &["admit", "--baseline", "b.csv", "--candidate", "c.csv"],
@@ -264,6 +320,88 @@ fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
             "`b.import.json` says lower is better (--lower-is-better)",
             "`c.import.json` says higher is better (--higher-is-better)",
         ],
+    );
+}
+
+/// Regression: `admit --sequential` read no import record, so two imports whose metrics
+/// ran in opposite directions were paired without a word (exit 1, refused, on WERs
+/// where the candidate is better). It now refuses them as `admit` does.
+#[test]
+fn admit_sequential_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
+    let dir = tempfile::tempdir().unwrap();
+    opposite_imports(dir.path());
+    order_of_baseline(dir.path());
+    let sequential = run(
+        dir.path(),
+        &[
+            "admit",
+            "--sequential",
+            "--order",
+            "order.csv",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+        ],
+    );
+    assert_input_error(
+        &sequential,
+        &[
+            "opposite directions",
+            "`b.import.json` says lower is better (--lower-is-better)",
+            "`c.import.json` says higher is better (--higher-is-better)",
+        ],
+    );
+}
+
+/// Regression: `admit --sequential` paired a scores file with an import record written
+/// for other bytes (a file changed after its import, or an import interrupted between
+/// its two files), which `admit` refuses. It now refuses it too, naming the record.
+#[test]
+fn admit_sequential_refuses_a_scores_file_its_import_record_was_not_written_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = wer_samples(
+        dir.path(),
+        "samples_asr_2025-01-01T00-00-00.jsonl",
+        [0.1, 0.5, 0.25],
+    );
+    for out in ["b.csv", "c.csv"] {
+        ok(run(
+            dir.path(),
+            &[
+                "import",
+                "lm-eval",
+                "--from",
+                &samples,
+                "--out",
+                out,
+                "--filter",
+                "strict-match",
+                "--lower-is-better",
+            ],
+        ));
+    }
+    order_of_baseline(dir.path());
+    // The candidate's scores change after its import: its record no longer fits.
+    let changed = text(&dir.path().join("c.csv")).replacen("asr,0.9\n", "asr,1\n", 1);
+    assert_ne!(changed, text(&dir.path().join("c.csv")));
+    put(&dir.path().join("c.csv"), &changed);
+    let sequential = run(
+        dir.path(),
+        &[
+            "admit",
+            "--sequential",
+            "--order",
+            "order.csv",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+        ],
+    );
+    assert_input_error(
+        &sequential,
+        &["`c.import.json` was written for another scores file than `c.csv`"],
     );
 }
 
@@ -282,7 +420,7 @@ fn two_prompts(dir: &Path) -> String {
     "two.json".to_string()
 }
 
-/// Regression (issue 42 point 3): `--arm <provider>` on a file of two prompts on that
+/// Regression: `--arm <provider>` on a file of two prompts on that
 /// provider mixed both prompts into one arm, and a prompt's label was refused as an
 /// arm. The provider alone is now refused naming the prompts, and a label or
 /// `prompt:N` (with the provider or without) chooses one.
@@ -331,7 +469,7 @@ fn an_arm_of_two_prompts_is_refused_naming_them_and_a_prompt_label_chooses_one()
     );
 }
 
-/// An Inspect log declaring `epochs: 3` whose sample 2 ran once (hostile-4 R01/R02).
+/// An Inspect log declaring `epochs: 3` whose sample 2 ran once.
 fn inspect_epochs(dir: &Path) -> String {
     let mut log: Value =
         serde_json::from_str(&text(&formats("inspect/data_arc_qwen.json"))).unwrap();
@@ -352,7 +490,7 @@ fn inspect_epochs(dir: &Path) -> String {
     "epochs.json".to_string()
 }
 
-/// Regression (hostile-4 R02): with `--repeats mean` the sample that ran one of its
+/// Regression: with `--repeats mean` the sample that ran one of its
 /// three declared epochs was averaged over that one, with no missing count and no
 /// note. It is now named as missing repeats (exit 2), or left out whole and counted
 /// under `--on-missing intersect`.
@@ -389,8 +527,8 @@ fn an_inspect_item_missing_epochs_is_named_and_never_averaged_over_fewer() {
     );
 }
 
-/// promptfoo `--repeat 3` where one test of the arm ran three times and the other once
-/// (hostile-4 R08).
+/// promptfoo `--repeat 3` where one test of the arm ran three times and the other
+/// once.
 fn promptfoo_short_repeat(dir: &Path) -> String {
     let mut log: Value =
         serde_json::from_str(&text(&formats("promptfoo/sample-export.subset.json"))).unwrap();
@@ -409,7 +547,7 @@ fn promptfoo_short_repeat(dir: &Path) -> String {
     "short.json".to_string()
 }
 
-/// Regression (hostile-4 R08): promptfoo repeats of 3 and 1 were averaged with no note
+/// Regression: promptfoo repeats of 3 and 1 were averaged with no note
 /// (`mean`), and `all` wrote 3 + 1 rows. The missing repeats are now named.
 #[test]
 fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {

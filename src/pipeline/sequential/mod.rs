@@ -18,6 +18,7 @@ use super::outcome::{AttemptLedger, CommandOutcome, Status, Write};
 use crate::admission::{StrataRequest, TestChoice};
 use crate::alpha::Alpha;
 use crate::atomic::FileToWrite;
+use crate::digest::sha256_hex;
 use crate::ledger::RecordVerdict;
 use crate::plot::{EValuePlot, e_value_svg};
 use crate::report::sequential::{
@@ -123,8 +124,16 @@ pub(crate) fn sequential(
     settings: &SequentialSettings,
     ledger: Option<&mut dyn AttemptLedger>,
 ) -> anyhow::Result<SequentialRun> {
+    // The import records beside the scores files are checked as `admit` checks them:
+    // two imports whose metrics ran in opposite directions, or one task run on
+    // different documents, are refused, and so is a record written for other bytes.
+    let imports = super::import::check_imports(&files.baseline, &files.candidate)?;
     let baseline = Input::read(&files.baseline)?;
     let candidate = Input::read(&files.candidate)?;
+    imports.check_scores(
+        [&files.baseline, &files.candidate],
+        [&sha256_hex(&baseline.bytes), &sha256_hex(&candidate.bytes)],
+    )?;
     let order = read_order(files)?;
     let ordered = read_ordered(&baseline, &candidate, &order, settings)?;
     let mut inputs = vec![

@@ -117,7 +117,7 @@ impl Integrand<'_> {
 }
 
 /// Gauss–Legendre nodes and weights on [−1, 1] for `m` points (Newton on P_m).
-fn gauss_legendre(m: usize) -> Vec<(f64, f64)> {
+pub(crate) fn gauss_legendre(m: usize) -> Vec<(f64, f64)> {
     let mut rule = Vec::with_capacity(m);
     for i in 0..m {
         let mut x = (std::f64::consts::PI * (i as f64 + 0.75) / (m as f64 + 0.5)).cos();

@@ -9,6 +9,8 @@ mod binomial;
 mod binomial_tables;
 mod bootstrap;
 mod bounded_mean;
+mod equivalence;
+mod equivalence_tables;
 mod interval;
 mod log_p;
 mod mcnemar;

@@ -23,7 +23,7 @@ fn naive_doubled_ranks(d: &[f64], zero: ZeroMethod) -> Vec<(u64, bool)> {
         .collect()
 }
 
-fn brute_force(d: &[f64], zero: ZeroMethod) -> (f64, f64, f64) {
+pub(super) fn brute_force(d: &[f64], zero: ZeroMethod) -> (f64, f64, f64) {
     let ranks = naive_doubled_ranks(d, zero);
     let observed: u64 = ranks.iter().filter(|r| r.1).map(|r| r.0).sum();
     let n = ranks.len();
