@@ -49,6 +49,9 @@ from gepa.core.adapter import EvaluationBatch
 import evogate
 from evogate.gepa import HoldoutGate, leaders
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import wilson  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 TRUTH = ROOT / "data" / "arxiv" / "papers.csv"
 STEP = 0.10
@@ -120,13 +123,6 @@ class SignificantImprovement:
 class Quiet:
     def log(self, *args, **kwargs):
         pass
-
-
-def wilson(k, n, z=1.959963984540054):
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def rows(split, name):

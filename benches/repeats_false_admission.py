@@ -30,17 +30,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import wilson  # noqa: E402
+
 ITEMS = 60
 K = 5
 ALPHA = 0.05
-
-
-def wilson(x, n, z=1.959963984540054):
-    """Wilson's 95% score interval for x of n."""
-    p = x / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def logistic(x):

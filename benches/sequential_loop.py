@@ -31,7 +31,6 @@ run of the binary) and the mode's wall time.
 
 import concurrent.futures
 import json
-import math
 import os
 import random
 import subprocess
@@ -39,19 +38,14 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import wilson  # noqa: E402
+
 HOLDOUT = 136
 CANDIDATES = 40
 ABANDON_AT = 100
 DISCORDANCE = 0.2
 ALPHA = 0.05
-
-
-def wilson(k, n, z=1.959963984540054):
-    """The 95% Wilson score interval of k successes in n."""
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def manifest(ids):

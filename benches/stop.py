@@ -43,26 +43,29 @@ def write_lines(path, header, rows):
     os.rename(path + ".part", path)
 
 
+def facts_inputs(work, prefix, n, answer, output):
+    """A facts-layout truth of n tasks of one kind (`{prefix}truth.csv`, task i's answer
+    answer(i)), its tasks (`{prefix}tasks.csv`) and one output a task
+    (`{prefix}outputs.csv`, task i's output(i))."""
+    write_lines(f"{work}/{prefix}truth.csv", "group,kind,question,answer\n",
+                (f"g{i},k,question {i},{answer(i)}\n" for i in range(n)))
+    write_lines(f"{work}/{prefix}tasks.csv", "task_id,group,kind,prompt\n",
+                (f"g{i}:k,g{i},k,question {i}\n" for i in range(n)))
+    write_lines(f"{work}/{prefix}outputs.csv", "task_id,output\n",
+                (f"g{i}:k,{output(i)}\n" for i in range(n)))
+
+
 def generate(work):
     """The inputs of every workload, written once."""
     os.makedirs(work, exist_ok=True)
     n = 10**6
     # short: a facts-layout truth, its tasks and outputs, one answer a task.
-    write_lines(f"{work}/truth.csv", "group,kind,question,answer\n",
-                (f"g{i},k,question {i},answer {i % 997}\n" for i in range(n)))
-    write_lines(f"{work}/tasks.csv", "task_id,group,kind,prompt\n",
-                (f"g{i}:k,g{i},k,question {i}\n" for i in range(n)))
-    write_lines(f"{work}/outputs.csv", "task_id,output\n",
-                (f"g{i}:k,the answer is answer {(i * 7) % 997}\n" for i in range(n)))
+    facts_inputs(work, "", n, lambda i: f"answer {i % 997}",
+                 lambda i: f"the answer is answer {(i * 7) % 997}")
     # facts: 10^6 tasks of one kind sharing 256 answers (quadratic when this was written: a whole
     # run takes many minutes, so this workload is only ever stopped).
     m = 10**6
-    write_lines(f"{work}/facts_truth.csv", "group,kind,question,answer\n",
-                (f"g{i},k,question {i},answer{i % 256}\n" for i in range(m)))
-    write_lines(f"{work}/facts_tasks.csv", "task_id,group,kind,prompt\n",
-                (f"g{i}:k,g{i},k,question {i}\n" for i in range(m)))
-    write_lines(f"{work}/facts_outputs.csv", "task_id,output\n",
-                (f"g{i}:k,answer{(i * 3) % 256}\n" for i in range(m)))
+    facts_inputs(work, "facts_", m, lambda i: f"answer{i % 256}", lambda i: f"answer{(i * 3) % 256}")
     # import: a 10^6-line lm-eval samples file.
     digest = "8d52662ed683404d1c5f225090293bd707c942fb370cf956572bef5e4057b3a6"
     write_lines(f"{work}/samples_gsm8k_2025-01-01T00-00-00.0.jsonl", "",

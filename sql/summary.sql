@@ -53,13 +53,19 @@ SELECT b.*, c.* FROM
           count(correct) AS b_correct, count(kind) AS b_kind, count(grp) AS b_group,
           count_if(score < 0 OR score > 1 OR isnan(score))::BIGINT AS b_outside,
           count_if(correct NOT IN (0, 1))::BIGINT AS b_not01,
-          count_if(answered = 0)::BIGINT AS b_unanswered
+          count_if(answered = 0)::BIGINT AS b_unanswered,
+          count_if(regexp_full_match(task_id, '(?s).*#[1-9][0-9]*')
+                   AND grp = regexp_extract(task_id, '(?s)^(.*)#[1-9][0-9]*$', 1))::BIGINT
+            AS b_repeats
    FROM arm_b) AS b,
   (SELECT count(*) AS c_rows, count(task_id) AS c_ids, count(score) AS c_scores,
           count(correct) AS c_correct, count(kind) AS c_kind, count(grp) AS c_group,
           count_if(score < 0 OR score > 1 OR isnan(score))::BIGINT AS c_outside,
           count_if(correct NOT IN (0, 1))::BIGINT AS c_not01,
-          count_if(answered = 0)::BIGINT AS c_unanswered
+          count_if(answered = 0)::BIGINT AS c_unanswered,
+          count_if(regexp_full_match(task_id, '(?s).*#[1-9][0-9]*')
+                   AND grp = regexp_extract(task_id, '(?s)^(.*)#[1-9][0-9]*$', 1))::BIGINT
+            AS c_repeats
    FROM arm_c) AS c;
 
 -- Inputs evogate's reader would refuse stop here with a reason.
@@ -76,6 +82,11 @@ SELECT CASE
   -- admit on the files to judge (answers-complete, or --allow-missing).
   WHEN b_unanswered + c_unanswered > 0 THEN
     error('some tasks were not answered (answered = 0): run admit on the scores files, which refuses them or, with --allow-missing, decides on them as wrong answers')
+  -- Repeats of an item (task_id <item>#<r>, r from 1 without a leading zero, group
+  -- <item>: docs/formats.md#repeats) are one unit to admit, which tests on items; a
+  -- summary would count each row as a task.
+  WHEN b_repeats > 0 THEN error('{baseline}: holds repeats of items (rows <item>#<r> whose group is the item), which a summary would count as independent tasks: run admit on the scores files, which tests on the items, or import with a reducer (--repeats mean) for one row per item')
+  WHEN c_repeats > 0 THEN error('{candidate}: holds repeats of items (rows <item>#<r> whose group is the item), which a summary would count as independent tasks: run admit on the scores files, which tests on the items, or import with a reducer (--repeats mean) for one row per item')
 END FROM columns;
 
 -- Every task of either arm with both rows (a duplicated task joins more than once;

@@ -80,7 +80,8 @@ pub enum Command {
     /// Repeats of one item (rows `<item>#<r>` whose group is the item, as `import
     /// --repeats all` writes them) are tested on items, each arm's item score the mean
     /// of its repeats, never as independent tasks; the report adds pass@1, pass@k,
-    /// pass^k and the flaky items per arm.
+    /// pass^k and the flaky items per arm. A holdout (--tasks, --manifest) lists items,
+    /// each standing for all of its repeats, which must be in both files.
     ///
     /// With --sequential --order FILE: decide on the pairs scored so far, in the order
     /// fixed before scoring, as a user who looked after every pair would have, with an
@@ -182,7 +183,8 @@ pub struct SplitArgs {
     /// (evogate import lm-eval, inspect, promptfoo, ...), so it gets a holdout manifest
     /// for --manifest, --ledger and admit --sequential. Tasks are dealt whole by the
     /// group their id names (`gsm8k` for `gsm8k:16`; a task whose id has no `:` is its
-    /// own group); --ratios 0,0,1 makes every task the holdout.
+    /// own group); --ratios 0,0,1 makes every task the holdout. Repeats of an item
+    /// (rows `<item>#<r>` whose group is the item) are one task: the splits list items.
     #[arg(long, value_name = "SCORES", conflicts_with_all = ["truth", "compat", "check"])]
     pub from_scores: Option<PathBuf>,
     /// The folder to write train.csv, val.csv, holdout.csv and manifest.json into.
@@ -284,7 +286,8 @@ pub struct AdmitArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["baseline", "candidate", "tasks"])]
     pub summary: Option<PathBuf>,
     /// Use exactly the tasks of this tasks file (e.g. the holdout); each must be in
-    /// both scores files, other rows are left out.
+    /// both scores files, other rows are left out. A listed item of repeats stands for
+    /// all of its rows `<item>#<r>`, each of which must be in both files.
     #[arg(long, value_name = "FILE")]
     pub tasks: Option<PathBuf>,
     /// The manifest.json `split` wrote: the tasks used must be its holdout (a summary's

@@ -160,8 +160,19 @@ def _columns(spark) -> Dict[str, Any]:
             f"count_if({of} AND (score < 0 OR score > 1 OR isnan(score))) AS {arm}_outside",
             f"count_if({of} AND correct = -1) AS {arm}_not01",
             f"count_if({of} AND unanswered) AS {arm}_unanswered",
+            f"count_if({of} AND task_id RLIKE '(?s)^.*#[1-9][0-9]*$' "
+            f"AND grp = regexp_extract(task_id, '(?s)^(.*)#[1-9][0-9]*$', 1)) AS {arm}_repeats",
         ]
     return spark.sql(f"SELECT {', '.join(parts)} FROM {_ARMS}").first().asDict()
+
+
+# Repeats of an item (task_id `<item>#<r>` whose group is `<item>`) are one unit to
+# admit, which tests on items; a summary would count each row as a task.
+_REPEATS = (
+    "holds repeats of items (rows <item>#<r> whose group is the item), which a summary "
+    "would count as independent tasks: run admit on the scores files, which tests on the "
+    "items, or import with a reducer (--repeats mean) for one row per item"
+)
 
 
 def _check(cols: Dict[str, Any], baseline: str, candidate: str) -> None:
@@ -182,6 +193,8 @@ def _check(cols: Dict[str, Any], baseline: str, candidate: str) -> None:
         (c["b_unanswered"] + c["c_unanswered"] > 0,
          "some tasks were not answered (answered = 0): run admit on the scores files, "
          "which refuses them or, with --allow-missing, decides on them as wrong answers"),
+        (c["b_repeats"] > 0, f"{baseline}: {_REPEATS}"),
+        (c["c_repeats"] > 0, f"{candidate}: {_REPEATS}"),
     ]
     for failed, reason in checks:
         if failed:

@@ -15,7 +15,7 @@ def columns(**changes):
         counts.update({f"{arm}_rows": 10, f"{arm}_ids": 10, f"{arm}_scores": 10,
                        f"{arm}_not_numbers": 0, f"{arm}_correct": 10, f"{arm}_kind": 10,
                        f"{arm}_group": 0, f"{arm}_outside": 0, f"{arm}_not01": 0,
-                       f"{arm}_unanswered": 0})
+                       f"{arm}_unanswered": 0, f"{arm}_repeats": 0})
     counts.update(changes)
     return counts
 
@@ -47,7 +47,9 @@ def test_clean_counts_pass_the_checks():
      ({"c_outside": 2}, r"a score is outside \[0, 1\]"),
      ({"b_not01": 1}, "a correct value is not 0 or 1"),
      ({"c_correct": 3}, "cand: correct is missing on some rows"),
-     ({"b_unanswered": 1}, r"some tasks were not answered \(answered = 0\)")],
+     ({"b_unanswered": 1}, r"some tasks were not answered \(answered = 0\)"),
+     ({"b_repeats": 3}, r"base: holds repeats of items .*run admit on the scores files"),
+     ({"c_repeats": 1}, r"cand: holds repeats of items .*--repeats mean")],
 )
 def test_counts_evogate_would_refuse_stop_with_the_sql_reason(changes, reason):
     with pytest.raises(spark_summary.SummaryError, match=reason):

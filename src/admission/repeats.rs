@@ -11,9 +11,16 @@
 //! a file without `correct`) and whether they disagree, from which
 //! [`RepeatCounts::view`] gives pass@1, pass@k and pass^k with their intervals
 //! ([`crate::stats::repeats`]), the flaky items and the warnings.
+//!
+//! A holdout lists items, not their repeats: [`rows_to_pair`] reads a task list of
+//! items against the scores' repeats ([`listed`]).
+
+mod listed;
 
 use serde::Serialize;
 use thiserror::Error;
+
+pub(crate) use listed::{refuse_holdout_of_repeats, rows_to_pair};
 
 use super::pairing::{Pair, Pairs, Side};
 use crate::base::arena::Text;
@@ -49,9 +56,15 @@ pub(crate) enum RepeatsError {
     },
 }
 
-/// The repeat a paired row is, as (item, repeat), or `None` for a row that is not one.
-fn repeat_of<'a>(pairs: &'a Pairs, pair: &Pair) -> Option<(&'a str, u64)> {
-    repeat_in(pairs.task(pair), pairs.group(pair))
+/// The (item, repeat) a task id names when it has a repeat's form `<item>#<r>` (r a
+/// whole number from 1 without a leading zero), whatever its group; `None` otherwise.
+pub(crate) fn repeat_form(task: &str) -> Option<(&str, u64)> {
+    let (item, number) = task.rsplit_once('#')?;
+    let plain = !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && !number.starts_with('0');
+    let repeat: u64 = number.parse().ok().filter(|_| plain)?;
+    Some((item, repeat))
 }
 
 /// The one reading of a repeat: a row whose task id is `<item>#<r>` (r a whole number
@@ -59,12 +72,12 @@ fn repeat_of<'a>(pairs: &'a Pairs, pair: &Pair) -> Option<(&'a str, u64)> {
 /// `<item>`; `None` for any other row. `admit` collapses repeats to items; `calibrate`
 /// makes each repeat a run.
 pub(crate) fn repeat_in<'a>(task: &'a str, group: Option<&str>) -> Option<(&'a str, u64)> {
-    let (item, number) = task.rsplit_once('#')?;
-    let plain = !number.is_empty()
-        && number.bytes().all(|b| b.is_ascii_digit())
-        && !number.starts_with('0');
-    let repeat: u64 = number.parse().ok().filter(|_| plain)?;
-    (group == Some(item)).then_some((item, repeat))
+    repeat_form(task).filter(|(item, _)| group == Some(*item))
+}
+
+/// The repeat a paired row is, as (item, repeat), or `None` for a row that is not one.
+fn repeat_of<'a>(pairs: &'a Pairs, pair: &Pair) -> Option<(&'a str, u64)> {
+    repeat_in(pairs.task(pair), pairs.group(pair))
 }
 
 /// Whether any paired row is a repeat.

@@ -302,15 +302,7 @@ fn exchange(_a: &Path, _b: &Path) -> io::Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
+    use crate::atomic::names;
 
     fn file_set(dir: &Path) -> Prepared {
         let mut set = Prepared::nothing();

@@ -249,6 +249,7 @@ fn cannot(path: &Path, what: &str, error: &io::Error) -> anyhow::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::atomic::names;
 
     fn set(dir: &Path, a: &str, b: &str) -> Vec<FileToWrite> {
         vec![
@@ -262,15 +263,6 @@ mod tests {
             fs::read_to_string(dir.join("admission.json")).ok()?,
             fs::read_to_string(dir.join("admission.md")).ok()?,
         ))
-    }
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
     }
 
     #[test]

@@ -644,13 +644,7 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
     samples.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id).then(a.repeat.cmp(&b.repeat)));
     let mut twice: BTreeSet<String> = duplicated.collect();
     let mut most_repeats = 1;
-    let mut start = 0;
-    while start < samples.len() {
-        let mut end = start + 1;
-        while end < samples.len() && samples[end].task_id == samples[start].task_id {
-            end += 1;
-        }
-        let run = &samples[start..end];
+    for run in samples.chunk_by(|a, b| a.task_id == b.task_id) {
         let distinct_repeats = run.iter().all(|s| s.repeat.is_some())
             && run.windows(2).all(|w| w[0].repeat != w[1].repeat);
         if run.len() > 1 && !distinct_repeats {
@@ -658,7 +652,6 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
         } else {
             most_repeats = most_repeats.max(run.len());
         }
-        start = end;
     }
     // Every item has every repeat: a missing one is named, never averaged away.
     let repeat_check = repeats::check(&samples, &declared_repeats, &twice);

@@ -65,19 +65,10 @@ pub(crate) fn check(
     skip: &BTreeSet<String>,
 ) -> RepeatCheck {
     // The items, each a run of adjacent samples of one task.
-    let mut runs: Vec<&[Sample]> = Vec::new();
-    let mut start = 0;
-    while start < samples.len() {
-        let mut end = start + 1;
-        while end < samples.len() && samples[end].task_id == samples[start].task_id {
-            end += 1;
-        }
-        let run = &samples[start..end];
-        if !skip.contains(&run[0].task_id) && run.iter().all(|s| s.repeat.is_some()) {
-            runs.push(run);
-        }
-        start = end;
-    }
+    let runs: Vec<&[Sample]> = samples
+        .chunk_by(|a, b| a.task_id == b.task_id)
+        .filter(|run| !skip.contains(&run[0].task_id) && run.iter().all(|s| s.repeat.is_some()))
+        .collect();
     let kind_of = |run: &[Sample]| run[0].kind.as_deref().unwrap_or("").to_string();
     let mut expected: BTreeMap<String, u64> = BTreeMap::new();
     for run in &runs {

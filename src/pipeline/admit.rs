@@ -498,6 +498,10 @@ fn prepare<'a>(
     let mut inputs = Vec::from(digests);
     inputs.extend(tasks.map(|t| t.digest("tasks")));
     inputs.extend(manifest.map(|m| m.digest("manifest")));
+    // A list of items (the holdout) pairs on all of their repeats.
+    let list = list
+        .map(|list| repeats::rows_to_pair(&list, &joined))
+        .transpose()?;
     let pairs = joined.pair(list.as_ref(), settings.strata.as_ref())?;
     let (pairs, repeats) = items_of(pairs, settings)?;
     let test = settings
@@ -511,6 +515,9 @@ fn prepare<'a>(
         )?),
         None => None,
     };
+    if let (Some(_), Some(holdout)) = (&repeats, &holdout) {
+        repeats::refuse_holdout_of_repeats(&holdout.manifest, &holdout.task_ids, &pairs)?;
+    }
     let config = settings.config(test, holdout);
     Ok(Prepared {
         source: Source::Pairs(pairs),

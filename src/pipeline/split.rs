@@ -118,13 +118,7 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
         splits: entries(&splits, &csvs),
         holdout_power: holdout_power(splits.parts[2].len(), settings.alpha.get())?,
     };
-    let mut files: Vec<FileToWrite> = SPLIT_NAMES
-        .iter()
-        .zip(&csvs)
-        .map(|(name, csv)| FileToWrite::new(out.join(format!("{name}.csv")), csv.as_bytes()))
-        .collect();
-    let json = crate::report::json::document(&manifest)?;
-    files.push(FileToWrite::new(out.join("manifest.json"), json));
+    let files = folder_files(out, &csvs, &manifest)?;
     // evogate's own splits were checked by `build_splits`, which refuses any leak.
     let leaks = match settings.compat {
         None => Vec::new(),
@@ -136,6 +130,23 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
         leaks,
         workings: vec![Box::new(tasks), Box::new(verifier), Box::new(splits)],
     })
+}
+
+/// The files of a split folder `out`: `train.csv`, `val.csv` and `holdout.csv` (the
+/// `csvs`, in [`SPLIT_NAMES`]' order), then `manifest.json`.
+pub(crate) fn folder_files(
+    out: &Path,
+    csvs: &[String],
+    manifest: &Manifest,
+) -> anyhow::Result<Vec<FileToWrite>> {
+    let mut files: Vec<FileToWrite> = SPLIT_NAMES
+        .iter()
+        .zip(csvs)
+        .map(|(name, csv)| FileToWrite::new(out.join(format!("{name}.csv")), csv.as_bytes()))
+        .collect();
+    let json = crate::report::json::document(manifest)?;
+    files.push(FileToWrite::new(out.join("manifest.json"), json));
+    Ok(files)
 }
 
 /// The split an earlier tool built, as evogate tasks in that tool's order.

@@ -12,14 +12,14 @@ use std::path::{Path, PathBuf};
 
 use super::outcome::{CommandOutcome, Status, Write};
 use super::read_file;
-use super::split::{entries, holdout_power, tasks_csv};
+use super::split::{entries, folder_files, holdout_power, tasks_csv};
+use crate::admission::repeats::repeat_in;
 use crate::alpha::Alpha;
-use crate::atomic::FileToWrite;
 use crate::digest::sha256_hex;
 use crate::import::record::companion_path;
 use crate::report::split::summary;
 use crate::split::manifest::{FileDigest, MANIFEST_SCHEMA, Manifest};
-use crate::split::{SPLIT_NAMES, SplitRequest, build_splits};
+use crate::split::{SplitRequest, build_splits};
 use crate::table::Table;
 use crate::task::Task;
 
@@ -43,7 +43,7 @@ pub(crate) fn run(settings: &ScoresSplit, out: &Path) -> anyhow::Result<CommandO
     let source = settings.scores.display().to_string();
     let sha256 = sha256_hex(&bytes);
     let verifier = import_format(&settings.scores, &sha256)?;
-    let tasks = tasks_of(&Table::parse(&source, &bytes)?)?;
+    let (tasks, repeat_rows) = tasks_of(&Table::parse(&source, &bytes)?)?;
     let splits = build_splits(&tasks, &settings.request).map_err(|error| match error {
         crate::split::SplitError::EmptySplit { .. } => anyhow::anyhow!(
             "{error}; the groups here are those the task ids name (the benchmark task, `gsm8k` for `gsm8k:16`): --ratios 0,0,1 makes every task the holdout"
@@ -65,16 +65,15 @@ pub(crate) fn run(settings: &ScoresSplit, out: &Path) -> anyhow::Result<CommandO
         splits: entries(&splits, &csvs),
         holdout_power: holdout_power(splits.parts[2].len(), settings.alpha.get())?,
     };
-    let mut files: Vec<FileToWrite> = SPLIT_NAMES
-        .iter()
-        .zip(&csvs)
-        .map(|(name, csv)| FileToWrite::new(out.join(format!("{name}.csv")), csv.as_bytes()))
-        .collect();
-    files.push(FileToWrite::new(
-        out.join("manifest.json"),
-        crate::report::json::document(&manifest)?,
-    ));
+    let files = folder_files(out, &csvs, &manifest)?;
     let mut outcome = CommandOutcome::new(Status::Success, summary(&manifest, out));
+    if let Some(rows) = repeat_rows {
+        outcome.notes.push(format!(
+            "`{}` holds repeats (rows `<item>#<r>` whose group is the item): its {rows} rows are {} items, and the splits list each item once (admit reads a listed item as all of its repeats)",
+            settings.scores.display(),
+            tasks.len()
+        ));
+    }
     outcome.writes.push(Write::Folder {
         dir: out.to_path_buf(),
         files,
@@ -111,15 +110,23 @@ fn import_format(scores: &Path, sha256: &str) -> anyhow::Result<String> {
 }
 
 /// The tasks of a scores file, in its row order: `task_id`, the group its id names
-/// (the part before its last `:`, else the id itself: a `group` column is not read, as
-/// `score` and `split --check` go by the id), its `kind` when it has one. A blank or
-/// repeated task id is an error naming its row.
-fn tasks_of(table: &Table) -> anyhow::Result<Vec<Task>> {
+/// (the part before its last `:`, else the id itself: a `group` column is not read for
+/// this, as `score` and `split --check` go by the id), its `kind` when it has one. A
+/// blank or repeated task id is an error naming its row.
+///
+/// Repeats of an item (rows `<item>#<r>` whose `group` is `<item>`, as `import
+/// --repeats all` writes them) are one task, the item, at its first repeat's place:
+/// a holdout lists items, and `admit` reads each listed item as all of its repeats. The
+/// count of rows read is handed back when any row was a repeat.
+fn tasks_of(table: &Table) -> anyhow::Result<(Vec<Task>, Option<usize>)> {
     let id = table.require("task_id")?;
     table.require_rows()?;
     let kind = table.column("kind");
+    let group = table.column("group");
     let mut first: BTreeMap<&str, u64> = BTreeMap::new();
-    let mut tasks = Vec::with_capacity(table.rows.len());
+    // Each item of repeats: its place in `tasks` and its first repeat's row.
+    let mut items: BTreeMap<&str, (usize, u64)> = BTreeMap::new();
+    let mut tasks: Vec<Task> = Vec::with_capacity(table.rows.len());
     for row in &table.rows {
         let task_id = row.fields[id].trim();
         let at =
@@ -132,15 +139,46 @@ fn tasks_of(table: &Table) -> anyhow::Result<Vec<Task>> {
                 "task `{task_id}` is listed twice (first on row {earlier}); a holdout lists each task once: import with --repeats, or remove the repeat"
             )));
         }
-        let group = task_id.rsplit_once(':').map_or(task_id, |(group, _)| group);
-        tasks.push(Task {
-            task_id: task_id.to_string(),
-            group: group.to_string(),
-            kind: kind
-                .map(|c| row.fields[c].trim().to_string())
-                .unwrap_or_default(),
-            prompt: String::new(),
-        });
+        let row_kind = kind
+            .map(|c| row.fields[c].trim().to_string())
+            .unwrap_or_default();
+        let row_group = group.map(|c| row.fields[c].trim());
+        let Some((item, _)) = repeat_in(task_id, row_group) else {
+            tasks.push(task(task_id, row_kind));
+            continue;
+        };
+        match items.get(item) {
+            Some(&(place, line)) if tasks[place].kind != row_kind => {
+                return Err(at(format!(
+                    "the repeats of item `{item}` have different kinds (`{}` on row {line}, `{row_kind}` here): repeats of one item are one task; give them one kind",
+                    tasks[place].kind
+                )));
+            }
+            Some(_) => {}
+            None => {
+                items.insert(item, (tasks.len(), row.line));
+                tasks.push(task(item, row_kind));
+            }
+        }
     }
-    Ok(tasks)
+    if let Some((item, (_, line))) = items.iter().find(|(item, _)| first.contains_key(*item)) {
+        anyhow::bail!(
+            "`{}` row {}: task `{item}` is a row of its own and also the item of the repeats `{item}#…` (row {line}, their group): an item is either run once or repeated; rename one",
+            table.source,
+            first[item]
+        );
+    }
+    let repeats = (!items.is_empty()).then_some(table.rows.len());
+    Ok((tasks, repeats))
+}
+
+/// A task of `task_id` and `kind`, its group the one its id names.
+fn task(task_id: &str, kind: String) -> Task {
+    let group = task_id.rsplit_once(':').map_or(task_id, |(group, _)| group);
+    Task {
+        task_id: task_id.to_string(),
+        group: group.to_string(),
+        kind,
+        prompt: String::new(),
+    }
 }

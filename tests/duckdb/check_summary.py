@@ -103,6 +103,46 @@ def refuses_unpaired(binary, document):
     assert "lacks 1 task that" in err, err
 
 
+def write_repeats(con, folder):
+    """Arms of a written case as repeats of items (`import --repeats all`'s rule): each
+    task `t` becomes the row `t#2` whose group is `t`; cand-plain.parquet keeps the
+    candidate's ids, with a group `t` beside a task id `t#x`, which is no repeat."""
+    for arm in ["base", "cand"]:
+        con.execute(f"""
+            COPY (SELECT * REPLACE (task_id || '#2' AS task_id, task_id AS "group")
+                  FROM '{folder}/{arm}/*.parquet')
+            TO '{folder}/{arm}-repeats.parquet' (FORMAT parquet)""")
+    con.execute(f"""
+        COPY (SELECT * REPLACE (task_id || '#x' AS task_id, task_id AS "group")
+              FROM '{folder}/base/*.parquet')
+        TO '{folder}/base-plain.parquet' (FORMAT parquet)""")
+
+
+REPEATS_REASON = "holds repeats of items (rows <item>#<r> whose group is the item)"
+
+
+def refuses_repeats(sql_file, folder):
+    """The SQL stops on an arm that holds repeats, naming it and saying what to do,
+    and writes no document; ids with a `#` that are no repeats pass."""
+    for baseline, candidate, named in [
+        (f"{folder}/base-repeats.parquet", f"{folder}/cand-repeats.parquet", "base-repeats"),
+        (f"{folder}/base/*.parquet", f"{folder}/cand-repeats.parquet", "cand-repeats"),
+    ]:
+        out = f"{folder}/repeats.json"
+        try:
+            run_sql(sql_file, baseline, candidate, out)
+        except duckdb.Error as error:
+            message = str(error)
+            assert REPEATS_REASON in message and named in message, message
+            assert "run admit on the scores files" in message, message
+        else:
+            raise AssertionError(f"repeats in {named}: the SQL wrote a document")
+        assert not os.path.exists(out), named
+    out = f"{folder}/plain.json"
+    run_sql(sql_file, f"{folder}/base-plain.parquet", f"{folder}/base-plain.parquet", out)
+    assert os.path.exists(out)
+
+
 def run_sql(sql_file, baseline, candidate, out):
     text = open(sql_file, encoding="utf-8").read()
     text = (
@@ -196,6 +236,9 @@ def main():
     run_sql(sql_file, f"{folder}/base-twice.parquet", f"{folder}/cand-short.parquet", document)
     refuses_unpaired(binary, document)
     print("unpaired arms: refused with exit 2")
+    write_repeats(con, folder)
+    refuses_repeats(sql_file, folder)
+    print("repeats of items: the SQL stops naming the arm, no document")
     folder = f"{work}/whitespace"
     write_whitespace(folder)
     document = f"{folder}/summary.json"

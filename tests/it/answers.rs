@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::util::{assert_input_error, papers, run, write};
+use crate::util::{assert_input_error, evidence, lm_eval_strict, papers, run, write};
 
 fn repository(rel: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,12 +21,7 @@ fn json(result: &crate::util::Run) -> serde_json::Value {
 
 /// The `answers-complete` entry of a JSON report, if any.
 fn answers(report: &serde_json::Value) -> Option<serde_json::Value> {
-    report["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["criterion"] == "answers-complete")
-        .cloned()
+    evidence(report, "answers-complete").cloned()
 }
 
 /// `score` of the demo's holdout with `outputs`, written to `out`, with `extra`.
@@ -243,21 +238,14 @@ fn tasks_an_import_left_out_count_as_unanswered() {
         ("samples_toy_2025-01-01T00-00-00.jsonl", "b.csv"),
         ("samples_toy_2025-01-02T00-00-00.jsonl", "c.csv"),
     ] {
-        let args = [
-            "import",
-            "lm-eval",
-            "--from",
-            from,
-            "--out",
-            out,
-            "--filter",
-            "strict-match",
+        let mut args = lm_eval_strict(from, out);
+        args.extend([
             "--metric",
             "exact_match",
             "--on-missing",
             "intersect",
             "--higher-is-better",
-        ];
+        ]);
         let done = run(dir.path(), &args);
         assert_eq!(done.code, 0, "{}", done.stderr);
     }

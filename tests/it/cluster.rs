@@ -1,6 +1,6 @@
 //! `admit --cluster group` and `admit --ledger`: the two ways a correct test misleads.
 
-use crate::util::{run, write};
+use crate::util::{evidence, run, write};
 
 /// Five papers of four tasks each; the candidate wins every task of four papers and
 /// loses every task of the fifth, so the tasks of a paper move together.
@@ -59,12 +59,7 @@ fn task_level_admits_what_the_cluster_test_refuses_and_warns_of_the_design_effec
     let json: serde_json::Value = serde_json::from_str(&clusters.stdout).unwrap();
     assert_eq!(json["cluster"]["p_improvement"].as_f64(), Some(0.1875));
     assert_eq!(json["verdict"], "refused");
-    let criterion = json["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["criterion"] == "clustered-improvement-significant")
-        .unwrap();
+    let criterion = evidence(&json, "clustered-improvement-significant").unwrap();
     assert_eq!(criterion["result"], "fail");
     // The minimum detectable shift is the clusters': 5 clusters at k = 5 gives 1.
     assert_eq!(json["min_detectable_shift"].as_f64(), Some(1.0));

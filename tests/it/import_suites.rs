@@ -7,25 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::util::{assert_input_error, run};
-
-fn formats(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/formats")
-        .join(rel)
-}
-
-fn text(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
+use crate::util::{assert_input_error, formats, put, run, text};
 
 fn json_of(path: &Path) -> Value {
     serde_json::from_str(&text(path)).unwrap()
-}
-
-fn put(path: &Path, contents: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, contents).unwrap();
 }
 
 /// Runs `evogate` with `args` in `dir`.

@@ -22,6 +22,7 @@ mod power;
 mod readme;
 mod repeat;
 mod repeats_admit;
+mod repeats_holdout;
 mod report_columns;
 mod score;
 mod sequential;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{assert_input_error, run, write};
+use crate::util::{assert_input_error, import_dspy_repeats, run, write};
 
 /// A scores file of `items` (id, right count) with `k` repeats each, the first
 /// `right` of an item's repeats right; kind `a` for every item.
@@ -318,25 +318,7 @@ fn identical_copies_an_import_recorded_are_warned_of_by_admit() {
         ("r1.json", "r2.json", "b.csv"),
         ("s1.json", "s2.json", "c.csv"),
     ] {
-        let done = run(
-            dir.path(),
-            &[
-                "import",
-                "dspy",
-                "--from",
-                first,
-                "--from",
-                second,
-                "--id-field",
-                "question",
-                "--metric",
-                "exact_match",
-                "--repeats",
-                "all",
-                "--out",
-                out,
-            ],
-        );
+        let done = import_dspy_repeats(dir.path(), &[first, second], "all", out);
         assert_eq!(done.code, 0, "{}", done.stderr);
     }
     let report = json(&admit(dir.path(), &["--format", "json"]));

@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use crate::util::{assert_input_error, papers, run, write};
+use crate::util::{assert_input_error, papers, run, score_args, write};
 
 fn holdout(dir: &std::path::Path) -> String {
     crate::util::split_24(dir);
@@ -21,15 +21,7 @@ fn score_with(
     extra: &[&str],
 ) -> crate::util::Run {
     let truth = papers();
-    let mut args = vec![
-        "score",
-        "--truth",
-        truth.to_str().unwrap(),
-        "--tasks",
-        tasks,
-        "--outputs",
-        outputs,
-    ];
+    let mut args = score_args(truth.to_str().unwrap(), tasks, outputs);
     args.extend_from_slice(extra);
     run(dir, &args)
 }
@@ -419,18 +411,7 @@ fn a_facts_layout_truth_without_verifier_asks_for_a_verifier_not_an_arxiv_id_col
         numeric_data("tasks.csv"),
         numeric_data("outputs.jsonl"),
     );
-    let done = run(
-        dir.path(),
-        &[
-            "score",
-            "--truth",
-            &truth,
-            "--tasks",
-            &tasks,
-            "--outputs",
-            &outputs,
-        ],
-    );
+    let done = run(dir.path(), &score_args(&truth, &tasks, &outputs));
     assert_input_error(
         &done,
         &[
@@ -447,16 +428,10 @@ fn a_facts_layout_truth_without_verifier_asks_for_a_verifier_not_an_arxiv_id_col
     let done = run(
         dir.path(),
         &[
-            "score",
-            "--truth",
-            &truth,
-            "--tasks",
-            &tasks,
-            "--outputs",
-            &outputs,
-            "--verifier",
-            "numeric",
-        ],
+            &score_args(&truth, &tasks, &outputs)[..],
+            &["--verifier", "numeric"],
+        ]
+        .concat(),
     );
     assert_eq!(done.code, 0, "{}", done.stderr);
 }
@@ -464,27 +439,13 @@ fn a_facts_layout_truth_without_verifier_asks_for_a_verifier_not_an_arxiv_id_col
 #[test]
 fn an_arxiv_truth_given_to_another_verifier_asks_for_the_arxiv_verifier() {
     let dir = tempfile::tempdir().unwrap();
-    let truth = papers();
     write(dir.path(), "t.csv", THREE_TASKS);
     write(
         dir.path(),
         "o.csv",
         "task_id,output\n1706.03762:id,1706.03762\n",
     );
-    let done = run(
-        dir.path(),
-        &[
-            "score",
-            "--truth",
-            truth.to_str().unwrap(),
-            "--tasks",
-            "t.csv",
-            "--outputs",
-            "o.csv",
-            "--verifier",
-            "short",
-        ],
-    );
+    let done = score_with(dir.path(), "t.csv", "o.csv", &["--verifier", "short"]);
     assert_input_error(
         &done,
         &[

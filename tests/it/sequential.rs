@@ -6,7 +6,10 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Run, assert_input_error, file_names, run, write, write_manifest};
+use crate::util::{
+    ADMIT_B_C, ADMIT_SEQUENTIAL_B_C, Run, assert_input_error, file_names, run, write,
+    write_manifest,
+};
 
 /// The order: tasks t000 … t{n-1}, in that order.
 fn order(dir: &Path, n: usize) {
@@ -44,18 +47,15 @@ fn fixture(n: usize, outcomes: &[(u8, u8)]) -> tempfile::TempDir {
 }
 
 fn sequential(dir: &Path, extra: &[&str]) -> Run {
-    let mut args = vec![
-        "admit",
-        "--sequential",
-        "--baseline",
-        "b.csv",
-        "--candidate",
-        "c.csv",
-        "--order",
-        "order.csv",
-    ];
-    args.extend_from_slice(extra);
-    run(dir, &args)
+    run(
+        dir,
+        &[&ADMIT_SEQUENTIAL_B_C[..], &["--order", "order.csv"], extra].concat(),
+    )
+}
+
+/// Fixed-n `admit` of `c.csv` against `b.csv`, as JSON.
+fn fixed_json(dir: &Path) -> Run {
+    run(dir, &[&ADMIT_B_C[..], &["--format", "json"]].concat())
 }
 
 /// Asserts the run was refused with a reason containing `why`; returns the report.
@@ -386,18 +386,7 @@ fn a_mean_difference_of_exactly_zero_is_refused_by_admit_and_admit_sequential_al
     write(dir.path(), "b.csv", &base);
     write(dir.path(), "c.csv", &cand);
     write(dir.path(), "order.csv", &order);
-    let fixed = run(
-        dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-            "--format",
-            "json",
-        ],
-    );
+    let fixed = fixed_json(dir.path());
     assert_eq!(fixed.code, 1, "{}{}", fixed.stdout, fixed.stderr);
     assert_eq!(json(&fixed)["verdict"], "refused");
     let looked = sequential(dir.path(), &["--format", "json"]);
@@ -436,18 +425,7 @@ fn the_last_look_p_is_set_beside_admits_p_for_the_same_counts_and_says_why_it_is
     let pattern =
         "...+.+.-......+-......+...+.......++...+.-..+.+....-+...+.....+...+.............";
     let dir = fixture(80, &outcomes_of(pattern));
-    let fixed = run(
-        dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-            "--format",
-            "json",
-        ],
-    );
+    let fixed = fixed_json(dir.path());
     let admit_p = json(&fixed)["p_improvement"].as_f64().unwrap();
     // McNemar's exact one-sided p of 14 wins in 18 discordant pairs, P(Bin(18, 1/2) ≥ 14)
     // = (C(18,14) + C(18,15) + C(18,16) + C(18,17) + C(18,18)) / 2^18 = 4048 / 262144.

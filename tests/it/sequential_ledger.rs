@@ -8,7 +8,9 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Run, assert_input_error, run, write, write_manifest};
+use crate::util::{
+    ADMIT_SEQUENTIAL_B_C, Run, assert_contains, assert_input_error, run, write, write_manifest,
+};
 
 /// The holdout t000 … t{n-1} in `manifest.json`, and `holdout.csv` listing it.
 fn holdout(dir: &Path, n: usize) -> Vec<String> {
@@ -122,23 +124,12 @@ fn an_undecided_first_look_spends_its_attempt_and_the_next_candidate_takes_the_n
     // `ledger show` counts both and names the open ones, which stay spent.
     let shown = run(dir.path(), &["ledger", "show", "ledger.jsonl"]);
     assert_eq!(shown.code, 0, "{}", shown.stderr);
-    assert!(
-        shown.stdout.contains(": 2 attempts (2 open), 0 admitted;"),
-        "{}",
-        shown.stdout
+    assert_contains(&shown.stdout, ": 2 attempts (2 open), 0 admitted;");
+    assert_contains(
+        &shown.stdout,
+        "  open: attempt 1 at alpha 0.0304 after 40 pairs",
     );
-    assert!(
-        shown
-            .stdout
-            .contains("  open: attempt 1 at alpha 0.0304 after 40 pairs"),
-        "{}",
-        shown.stdout
-    );
-    assert!(
-        shown.stdout.contains("next: attempt 3 at alpha 0.00338"),
-        "{}",
-        shown.stdout
-    );
+    assert_contains(&shown.stdout, "next: attempt 3 at alpha 0.00338");
 }
 
 #[test]
@@ -177,11 +168,7 @@ fn later_looks_of_one_run_continue_its_attempt_and_the_deciding_look_closes_it()
     assert_eq!((more.code, attempt_of(&more)), (0, (1, alpha, true)));
     assert_eq!(summary(dir.path()).len(), 3);
     let shown = run(dir.path(), &["ledger", "show", "ledger.jsonl"]);
-    assert!(
-        shown.stdout.contains(": 1 attempt, 1 admitted;"),
-        "{}",
-        shown.stdout
-    );
+    assert_contains(&shown.stdout, ": 1 attempt, 1 admitted;");
 }
 
 #[test]
@@ -306,16 +293,7 @@ fn a_scores_file_as_the_order_is_refused_with_or_without_a_manifest() {
     let admit = |order: &str| {
         run(
             dir.path(),
-            &[
-                "admit",
-                "--sequential",
-                "--baseline",
-                "b.csv",
-                "--candidate",
-                "c.csv",
-                "--order",
-                order,
-            ],
+            &[&ADMIT_SEQUENTIAL_B_C[..], &["--order", order]].concat(),
         )
     };
     assert_input_error(
@@ -339,17 +317,10 @@ fn a_scores_file_as_the_order_is_refused_with_or_without_a_manifest() {
     let ledger = run(
         dir.path(),
         &[
-            "admit",
-            "--sequential",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-            "--order",
-            "copy.csv",
-            "--ledger",
-            "ledger.jsonl",
-        ],
+            &ADMIT_SEQUENTIAL_B_C[..],
+            &["--order", "copy.csv", "--ledger", "ledger.jsonl"],
+        ]
+        .concat(),
     );
     assert_eq!(ledger.code, 2);
     assert!(ledger.stderr.contains("--manifest"), "{}", ledger.stderr);

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::util::{assert_input_error, run, write};
+use crate::util::{assert_input_error, evidence, run, write};
 
 fn lm_eval(name: &str) -> String {
     let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -64,55 +64,41 @@ fn an_lm_eval_log_gets_a_holdout_manifest_and_its_runs_count_on_it_in_the_ledger
     assert!(holdout["order_sha256"].is_string());
     ids.sort();
     assert_eq!(ids, ["gsm8k:16", "gsm8k:17", "gsm8k:18"]);
+    // `args` with the ledger, as JSON: refused (exit 1), the report.
+    let refused = |args: &[&str]| -> serde_json::Value {
+        let done = run(
+            dir.path(),
+            &[args, &["--ledger", "ledger.jsonl", "--format", "json"]].concat(),
+        );
+        assert_eq!(done.code, 1, "{}", done.stderr);
+        serde_json::from_str(&done.stdout).unwrap()
+    };
     // Fixed-n admit on the holdout, with the ledger: attempt 1, holdout intact.
-    let fixed = run(
-        dir.path(),
-        &[
-            "admit",
-            "--baseline",
-            "base.csv",
-            "--candidate",
-            "tuned.csv",
-            "--tasks",
-            "split/holdout.csv",
-            "--manifest",
-            "split/manifest.json",
-            "--ledger",
-            "ledger.jsonl",
-            "--format",
-            "json",
-        ],
-    );
-    assert_eq!(fixed.code, 1, "{}", fixed.stderr);
-    let report: serde_json::Value = serde_json::from_str(&fixed.stdout).unwrap();
+    let report = refused(&[
+        "admit",
+        "--baseline",
+        "base.csv",
+        "--candidate",
+        "tuned.csv",
+        "--tasks",
+        "split/holdout.csv",
+        "--manifest",
+        "split/manifest.json",
+    ]);
     assert_eq!(report["ledger"]["attempt"], 1);
-    let intact = report["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["criterion"] == "holdout-intact")
-        .unwrap();
+    let intact = evidence(&report, "holdout-intact").unwrap();
     assert_eq!(intact["result"], "pass", "{intact}");
     // A sequential run on the same holdout is attempt 2 of the same count.
-    let sequential = run(
-        dir.path(),
-        &[
-            "admit",
-            "--sequential",
-            "--manifest",
-            "split/manifest.json",
-            "--baseline",
-            "base.csv",
-            "--candidate",
-            "tuned.csv",
-            "--ledger",
-            "ledger.jsonl",
-            "--format",
-            "json",
-        ],
-    );
-    assert_eq!(sequential.code, 1, "{}", sequential.stderr);
-    let report: serde_json::Value = serde_json::from_str(&sequential.stdout).unwrap();
+    let report = refused(&[
+        "admit",
+        "--sequential",
+        "--manifest",
+        "split/manifest.json",
+        "--baseline",
+        "base.csv",
+        "--candidate",
+        "tuned.csv",
+    ]);
     assert_eq!(report["ledger"]["attempt"], 2);
     let shown = ok(dir.path(), &["ledger", "show", "ledger.jsonl"]);
     assert!(shown.contains(": 2 attempts, 0 admitted;"), "{shown}");
@@ -173,15 +159,18 @@ fn tasks_are_dealt_whole_by_the_group_their_ids_name_and_the_holdout_is_shuffled
 #[test]
 fn a_repeated_task_a_stale_record_and_a_single_benchmark_are_refused_saying_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
+    let split = |scores: &str| {
+        run(
+            dir.path(),
+            &["split", "--from-scores", scores, "--out", "x"],
+        )
+    };
     write(
         dir.path(),
         "twice.csv",
         "task_id,score\na:1,1\na:2,0\na:1,1\n",
     );
-    let twice = run(
-        dir.path(),
-        &["split", "--from-scores", "twice.csv", "--out", "x"],
-    );
+    let twice = split("twice.csv");
     assert_input_error(
         &twice,
         &[
@@ -194,10 +183,7 @@ fn a_repeated_task_a_stale_record_and_a_single_benchmark_are_refused_saying_what
         "one.csv",
         "task_id,score\ngsm8k:1,1\ngsm8k:2,0\n",
     );
-    let one = run(
-        dir.path(),
-        &["split", "--from-scores", "one.csv", "--out", "x"],
-    );
+    let one = split("one.csv");
     assert_input_error(&one, &["gets no group", "--ratios 0,0,1"]);
     write(dir.path(), "s.csv", "task_id,score\na,1\nb,0\nc,1\n");
     write(
@@ -208,10 +194,7 @@ fn a_repeated_task_a_stale_record_and_a_single_benchmark_are_refused_saying_what
             "0".repeat(64)
         ),
     );
-    let stale = run(
-        dir.path(),
-        &["split", "--from-scores", "s.csv", "--out", "x"],
-    );
+    let stale = split("s.csv");
     assert_input_error(
         &stale,
         &["`s.import.json` was written for another scores file"],

@@ -4,26 +4,29 @@
 //! and the logs are built from the real ones in `data/formats/` (sources in its
 //! SOURCES.md).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{assert_input_error, run};
+use crate::util::{
+    assert_input_error, formats, import_dspy_repeats, lm_eval_strict, put, run, text,
+};
 
-fn formats(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/formats")
-        .join(rel)
+/// Writes `log` to `dir/name` and returns the name.
+fn put_log(dir: &Path, name: &str, log: &Value) -> String {
+    put(&dir.join(name), &log.to_string());
+    name.to_string()
 }
 
-fn text(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
+/// A real log of `data/formats/`, parsed.
+fn format_json(rel: &str) -> Value {
+    serde_json::from_str(&text(&formats(rel))).unwrap()
 }
 
-fn put(path: &Path, contents: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, contents).unwrap();
+/// The import record `name` in `dir`.
+fn import_record(dir: &Path, name: &str) -> Value {
+    serde_json::from_str(&text(&dir.join(name))).unwrap()
 }
 
 fn ok(done: crate::util::Run) -> crate::util::Run {
@@ -61,11 +64,11 @@ fn run_within(dir: &Path, args: &[&str], limit: Duration) -> Option<crate::util:
     })
 }
 
-/// Regression: a FIFO named like a samples file inside an import folder
-/// blocked `import` until it was killed. Now it exits 2 at once naming the FIFO.
+/// Asserts that `import lm-eval --from FROM`, in a folder whose `suite` holds the real
+/// gsm8k samples and a FIFO named like a samples file, exits 2 within 30 s naming the
+/// FIFO and writes nothing.
 #[cfg(unix)]
-#[test]
-fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_blocking() {
+fn assert_import_refuses_the_fifo(from: &str) {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("suite");
     put(
@@ -82,7 +85,7 @@ fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_
         "import",
         "lm-eval",
         "--from",
-        "suite",
+        from,
         "--out",
         "s.csv",
         "--higher-is-better",
@@ -99,43 +102,21 @@ fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_
     assert!(!dir.path().join("s.csv").exists());
 }
 
+/// Regression: a FIFO named like a samples file inside an import folder
+/// blocked `import` until it was killed. Now it exits 2 at once naming the FIFO.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_log_inside_an_import_folder_exits_2_naming_it_instead_of_blocking() {
+    assert_import_refuses_the_fifo("suite");
+}
+
 /// Regression: a FIFO matched by a glob that `import` expands itself (`--from
 /// 'suite/samples_*.jsonl'`, left unexpanded by the shell) blocked `import` as the folder
 /// walk did before it refused such files. It now exits 2 at once naming the FIFO.
 #[cfg(unix)]
 #[test]
 fn a_fifo_matched_by_an_import_glob_exits_2_naming_it_instead_of_blocking() {
-    let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("suite");
-    put(
-        &folder.join("samples_gsm8k_2025-09-09T13-42-42.857006.jsonl"),
-        &text(&formats(GSM8K_BASE)),
-    );
-    let fifo = folder.join("samples_fifo_2025-09-09T13-42-42.857006.jsonl");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
-    let args = [
-        "import",
-        "lm-eval",
-        "--from",
-        "suite/samples_*.jsonl",
-        "--out",
-        "s.csv",
-        "--higher-is-better",
-    ];
-    let done = run_within(dir.path(), &args, Duration::from_secs(30))
-        .expect("import returns instead of waiting on the FIFO");
-    assert_input_error(
-        &done,
-        &[
-            "samples_fifo_2025-09-09T13-42-42.857006.jsonl",
-            "not a regular file",
-        ],
-    );
-    assert!(!dir.path().join("s.csv").exists());
+    assert_import_refuses_the_fifo("suite/samples_*.jsonl");
 }
 
 /// Regression: a folder import read evogate's own `*.import.json`,
@@ -171,8 +152,7 @@ fn a_folder_import_ignores_the_import_record_an_earlier_import_wrote_there() {
         text(&dir.path().join("second.csv")),
         text(&folder.join("first.csv"))
     );
-    let record: Value =
-        serde_json::from_str(&text(&dir.path().join("second.import.json"))).unwrap();
+    let record = import_record(dir.path(), "second.import.json");
     assert_eq!(record["inputs"].as_array().unwrap().len(), 1, "{record}");
 }
 
@@ -205,16 +185,7 @@ fn lm_eval_samples_without_their_results_file_need_the_direction_and_a_wer_is_in
         [0.1, 0.5, 0.25],
     );
     let import = |extra: &[&str]| {
-        let mut args = vec![
-            "import",
-            "lm-eval",
-            "--from",
-            &from,
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-        ];
+        let mut args = lm_eval_strict(&from, "s.csv");
         args.extend(extra);
         run(dir.path(), &args)
     };
@@ -233,11 +204,11 @@ fn lm_eval_samples_without_their_results_file_need_the_direction_and_a_wer_is_in
         text(&dir.path().join("s.csv")),
         "task_id,kind,score\nasr:16,asr,0.9\nasr:17,asr,0.5\nasr:18,asr,0.75\n"
     );
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["direction"]["logged"], "lower");
     assert_eq!(record["direction"]["source"], "--lower-is-better");
     ok(import(&["--higher-is-better"]));
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["direction"]["source"], "--higher-is-better");
     // The two flags together are refused by the parser.
     let both = import(&["--higher-is-better", "--lower-is-better"]);
@@ -275,20 +246,9 @@ fn opposite_imports(dir: &Path) {
         (&base, "b.csv", "--lower-is-better"),
         (&cand, "c.csv", "--higher-is-better"),
     ] {
-        ok(run(
-            dir,
-            &[
-                "import",
-                "lm-eval",
-                "--from",
-                from,
-                "--out",
-                out,
-                "--filter",
-                "strict-match",
-                direction,
-            ],
-        ));
+        let mut args = lm_eval_strict(from, out);
+        args.push(direction);
+        ok(run(dir, &args));
     }
 }
 
@@ -302,6 +262,30 @@ fn order_of_baseline(dir: &Path) {
     put(&dir.join("order.csv"), &format!("task_id\n{ids}"));
 }
 
+/// `admit --sequential` of `c.csv` against `b.csv` in `order.csv`'s order.
+fn admit_sequential_on_order(dir: &Path) -> crate::util::Run {
+    run(
+        dir,
+        &[
+            "admit",
+            "--sequential",
+            "--order",
+            "order.csv",
+            "--baseline",
+            "b.csv",
+            "--candidate",
+            "c.csv",
+        ],
+    )
+}
+
+/// What `admit` and `admit --sequential` say of the imports [`opposite_imports`] writes.
+const OPPOSITE: [&str; 3] = [
+    "opposite directions",
+    "`b.import.json` says lower is better (--lower-is-better)",
+    "`c.import.json` says higher is better (--higher-is-better)",
+];
+
 /// Regression: `admit` paired two records whose metrics ran in
 /// opposite directions (one file's scores turned upside down, the other's not) without
 /// a word. It now exits 2 naming both records.
@@ -313,14 +297,7 @@ fn admit_refuses_two_imports_whose_metrics_ran_in_opposite_directions() {
         dir.path(),
         &["admit", "--baseline", "b.csv", "--candidate", "c.csv"],
     );
-    assert_input_error(
-        &admit,
-        &[
-            "opposite directions",
-            "`b.import.json` says lower is better (--lower-is-better)",
-            "`c.import.json` says higher is better (--higher-is-better)",
-        ],
-    );
+    assert_input_error(&admit, &OPPOSITE);
 }
 
 /// Regression: `admit --sequential` read no import record, so two imports whose metrics
@@ -331,27 +308,8 @@ fn admit_sequential_refuses_two_imports_whose_metrics_ran_in_opposite_directions
     let dir = tempfile::tempdir().unwrap();
     opposite_imports(dir.path());
     order_of_baseline(dir.path());
-    let sequential = run(
-        dir.path(),
-        &[
-            "admit",
-            "--sequential",
-            "--order",
-            "order.csv",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-        ],
-    );
-    assert_input_error(
-        &sequential,
-        &[
-            "opposite directions",
-            "`b.import.json` says lower is better (--lower-is-better)",
-            "`c.import.json` says higher is better (--higher-is-better)",
-        ],
-    );
+    let sequential = admit_sequential_on_order(dir.path());
+    assert_input_error(&sequential, &OPPOSITE);
 }
 
 /// Regression: `admit --sequential` paired a scores file with an import record written
@@ -366,39 +324,16 @@ fn admit_sequential_refuses_a_scores_file_its_import_record_was_not_written_for(
         [0.1, 0.5, 0.25],
     );
     for out in ["b.csv", "c.csv"] {
-        ok(run(
-            dir.path(),
-            &[
-                "import",
-                "lm-eval",
-                "--from",
-                &samples,
-                "--out",
-                out,
-                "--filter",
-                "strict-match",
-                "--lower-is-better",
-            ],
-        ));
+        let mut args = lm_eval_strict(&samples, out);
+        args.push("--lower-is-better");
+        ok(run(dir.path(), &args));
     }
     order_of_baseline(dir.path());
     // The candidate's scores change after its import: its record no longer fits.
     let changed = text(&dir.path().join("c.csv")).replacen("asr,0.9\n", "asr,1\n", 1);
     assert_ne!(changed, text(&dir.path().join("c.csv")));
     put(&dir.path().join("c.csv"), &changed);
-    let sequential = run(
-        dir.path(),
-        &[
-            "admit",
-            "--sequential",
-            "--order",
-            "order.csv",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-        ],
-    );
+    let sequential = admit_sequential_on_order(dir.path());
     assert_input_error(
         &sequential,
         &["`c.import.json` was written for another scores file than `c.csv`"],
@@ -408,16 +343,14 @@ fn admit_sequential_refuses_a_scores_file_its_import_record_was_not_written_for(
 /// The usual promptfoo comparison of two prompts on one provider: the real export's
 /// results, all on `openai:gpt-5`, its two prompts labelled `terse` and `verbose`.
 fn two_prompts(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("promptfoo/sample-export.subset.json"))).unwrap();
+    let mut log = format_json("promptfoo/sample-export.subset.json");
     for result in log["results"]["results"].as_array_mut().unwrap() {
         let prompt = result["promptIdx"].as_u64().unwrap();
         result["provider"] = json!({"id": "openai:gpt-5", "label": ""});
         let label = ["terse", "verbose"][prompt as usize];
         result["prompt"] = json!({"raw": "…", "label": label});
     }
-    put(&dir.join("two.json"), &log.to_string());
-    "two.json".to_string()
+    put_log(dir, "two.json", &log)
 }
 
 /// Regression: `--arm <provider>` on a file of two prompts on that
@@ -471,8 +404,7 @@ fn an_arm_of_two_prompts_is_refused_naming_them_and_a_prompt_label_chooses_one()
 
 /// An Inspect log declaring `epochs: 3` whose sample 2 ran once.
 fn inspect_epochs(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("inspect/data_arc_qwen.json"))).unwrap();
+    let mut log = format_json("inspect/data_arc_qwen.json");
     let first = log["samples"][0].clone();
     let mut samples = Vec::new();
     for (id, epochs, values) in [(1, 3, ["C", "I", "C"]), (2, 1, ["C", "C", "C"])] {
@@ -486,8 +418,7 @@ fn inspect_epochs(dir: &Path) -> String {
     }
     log["samples"] = Value::Array(samples);
     log["eval"]["config"]["epochs"] = json!(3);
-    put(&dir.join("epochs.json"), &log.to_string());
-    "epochs.json".to_string()
+    put_log(dir, "epochs.json", &log)
 }
 
 /// Regression: with `--repeats mean` the sample that ran one of its
@@ -519,7 +450,7 @@ fn an_inspect_item_missing_epochs_is_named_and_never_averaged_over_fewer() {
         text(&dir.path().join("s.csv")),
         "task_id,kind,score\ninspect_evals/arc_easy:1,inspect_evals/arc_easy,0.666667\n"
     );
-    let record: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let record = import_record(dir.path(), "s.import.json");
     assert_eq!(record["dropped"]["missing"]["count"], 1);
     assert_eq!(
         record["dropped"]["missing"]["first"][0],
@@ -530,8 +461,7 @@ fn an_inspect_item_missing_epochs_is_named_and_never_averaged_over_fewer() {
 /// promptfoo `--repeat 3` where one test of the arm ran three times and the other
 /// once.
 fn promptfoo_short_repeat(dir: &Path) -> String {
-    let mut log: Value =
-        serde_json::from_str(&text(&formats("promptfoo/sample-export.subset.json"))).unwrap();
+    let mut log = format_json("promptfoo/sample-export.subset.json");
     let results = log["results"]["results"].as_array().unwrap().clone();
     let mut repeated = results.clone();
     for _ in 0..2 {
@@ -543,8 +473,7 @@ fn promptfoo_short_repeat(dir: &Path) -> String {
         );
     }
     log["results"]["results"] = Value::Array(repeated);
-    put(&dir.join("short.json"), &log.to_string());
-    "short.json".to_string()
+    put_log(dir, "short.json", &log)
 }
 
 /// Regression: promptfoo repeats of 3 and 1 were averaged with no note
@@ -553,8 +482,8 @@ fn promptfoo_short_repeat(dir: &Path) -> String {
 fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
     let dir = tempfile::tempdir().unwrap();
     let log = promptfoo_short_repeat(dir.path());
-    for repeats in ["mean", "first", "all"] {
-        let done = run(
+    let import = |arm: &str, repeats: &str, out: &str| {
+        run(
             dir.path(),
             &[
                 "import",
@@ -562,15 +491,18 @@ fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
                 "--from",
                 &log,
                 "--arm",
-                "openai:gpt-5",
+                arm,
                 "--id-var",
                 "riddle",
                 "--repeats",
                 repeats,
                 "--out",
-                "s.csv",
+                out,
             ],
-        );
+        )
+    };
+    for repeats in ["mean", "first", "all"] {
+        let done = import("openai:gpt-5", repeats, "s.csv");
         // The ids are the riddles, cut short on the terminal.
         assert_input_error(
             &done,
@@ -581,23 +513,7 @@ fn a_promptfoo_test_run_fewer_times_than_the_others_is_named_not_averaged() {
         );
     }
     // The other arm ran every test three times: complete.
-    ok(run(
-        dir.path(),
-        &[
-            "import",
-            "promptfoo",
-            "--from",
-            &log,
-            "--arm",
-            "openai:gpt-5-mini",
-            "--id-var",
-            "riddle",
-            "--repeats",
-            "all",
-            "--out",
-            "m.csv",
-        ],
-    ));
+    ok(import("openai:gpt-5-mini", "all", "m.csv"));
     assert_eq!(text(&dir.path().join("m.csv")).lines().count(), 1 + 2 * 3);
 }
 
@@ -621,17 +537,8 @@ fn two_lm_eval_runs_of_one_task_are_its_repeats_under_repeats_and_checked_whole(
         )),
     );
     let import = |extra: &[&str]| {
-        let mut args = vec![
-            "import",
-            "lm-eval",
-            "--from",
-            "runs",
-            "--out",
-            "s.csv",
-            "--filter",
-            "strict-match",
-            "--higher-is-better",
-        ];
+        let mut args = lm_eval_strict("runs", "s.csv");
+        args.push("--higher-is-better");
         args.extend(extra);
         run(dir.path(), &args)
     };
@@ -671,24 +578,11 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
     let run2 = json!([record("a", "1", true), record("b", "3", true)]);
     put(&dir.path().join("r1.json"), &run1.to_string());
     put(&dir.path().join("r2.json"), &run2.to_string());
-    let done = ok(run(
+    let done = ok(import_dspy_repeats(
         dir.path(),
-        &[
-            "import",
-            "dspy",
-            "--from",
-            "r1.json",
-            "--from",
-            "r2.json",
-            "--id-field",
-            "question",
-            "--metric",
-            "exact_match",
-            "--repeats",
-            "all",
-            "--out",
-            "s.csv",
-        ],
+        &["r1.json", "r2.json"],
+        "all",
+        "s.csv",
     ));
     assert_eq!(
         text(&dir.path().join("s.csv")),
@@ -700,7 +594,7 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
         "{}",
         done.stderr
     );
-    let written: Value = serde_json::from_str(&text(&dir.path().join("s.import.json"))).unwrap();
+    let written = import_record(dir.path(), "s.import.json");
     assert_eq!(
         written["identical_repeats"],
         json!({"count": 1, "first": ["a"]})
@@ -710,26 +604,11 @@ fn dspy_runs_are_repeats_and_cached_copies_are_recorded() {
         &dir.path().join("r3.json"),
         &json!([record("a", "1", true)]).to_string(),
     );
-    let short = run(
+    let short = import_dspy_repeats(
         dir.path(),
-        &[
-            "import",
-            "dspy",
-            "--from",
-            "r1.json",
-            "--from",
-            "r2.json",
-            "--from",
-            "r3.json",
-            "--id-field",
-            "question",
-            "--metric",
-            "exact_match",
-            "--repeats",
-            "mean",
-            "--out",
-            "t.csv",
-        ],
+        &["r1.json", "r2.json", "r3.json"],
+        "mean",
+        "t.csv",
     );
     assert_input_error(&short, &["1 repeat missing (first: `b#3`)"]);
 }

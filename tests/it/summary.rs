@@ -2,7 +2,8 @@
 //! paper, not by evogate) decides as `admit` on the files it summarises.
 
 use crate::util::{
-    LEDGER_WITH_MANIFEST, assert_input_error, file_names, first_column, run, write, write_manifest,
+    LEDGER_WITH_MANIFEST, assert_input_error, evidence, file_names, first_column, run, write,
+    write_manifest,
 };
 
 /// Five papers of four tasks each; the candidate wins every task of four papers and
@@ -131,12 +132,7 @@ fn a_summary_spends_the_ledger_of_the_same_holdout_as_the_files() {
         first["ledger"]["holdout_sha256"]
     );
     // The summary's digest was checked against the manifest's holdout.
-    let intact = second["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["criterion"] == "holdout-intact")
-        .unwrap();
+    let intact = evidence(&second, "holdout-intact").unwrap();
     assert_eq!(intact["result"], "pass", "{intact}");
 }
 

@@ -38,6 +38,24 @@ pub(crate) fn run<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
     }
 }
 
+/// A real log of another tool in `tests/data/formats/` (sources in its SOURCES.md).
+pub(crate) fn formats(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/formats")
+        .join(rel)
+}
+
+/// The text of the file at `path`.
+pub(crate) fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// Writes `contents` to `path`, making its folder first.
+pub(crate) fn put(path: &Path, contents: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, contents).unwrap();
+}
+
 /// Writes `text` to `dir/name` and returns the name.
 pub(crate) fn write(dir: &Path, name: &str, text: &str) -> String {
     std::fs::write(dir.join(name), text).expect("the fixture is written");
@@ -60,6 +78,12 @@ pub(crate) fn assert_input_error(run: &Run, needles: &[&str]) {
             run.stderr
         );
     }
+}
+
+/// Asserts that `text` contains `needle`, showing the text when it does not.
+#[track_caller]
+pub(crate) fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "missing {needle:?} in {text}");
 }
 
 /// Asserts that `output` is the refusal of a GITHUB_STEP_SUMMARY naming the input that
@@ -111,8 +135,78 @@ pub(crate) fn file_names(dir: &Path) -> Vec<String> {
     names
 }
 
+/// `score` of `outputs` for `tasks` against `truth`, for more arguments to follow.
+pub(crate) fn score_args<'a>(truth: &'a str, tasks: &'a str, outputs: &'a str) -> Vec<&'a str> {
+    vec![
+        "score",
+        "--truth",
+        truth,
+        "--tasks",
+        tasks,
+        "--outputs",
+        outputs,
+    ]
+}
+
+/// `import lm-eval` of `from` into `out` under the `strict-match` filter, for more
+/// arguments to follow.
+pub(crate) fn lm_eval_strict<'a>(from: &'a str, out: &'a str) -> Vec<&'a str> {
+    vec![
+        "import",
+        "lm-eval",
+        "--from",
+        from,
+        "--out",
+        out,
+        "--filter",
+        "strict-match",
+    ]
+}
+
+/// `import dspy` of the runs `from` (each a repeat, in order) into `out`, the records'
+/// id in `question` and their metric `exact_match`, under `--repeats repeats`.
+pub(crate) fn import_dspy_repeats(dir: &Path, from: &[&str], repeats: &str, out: &str) -> Run {
+    let mut args = vec!["import", "dspy"];
+    for file in from {
+        args.extend(["--from", file]);
+    }
+    args.extend([
+        "--id-field",
+        "question",
+        "--metric",
+        "exact_match",
+        "--repeats",
+        repeats,
+        "--out",
+        out,
+    ]);
+    run(dir, &args)
+}
+
+/// The entry of a JSON report's `evidence` for `criterion`, if it has one.
+pub(crate) fn evidence<'a>(
+    report: &'a serde_json::Value,
+    criterion: &str,
+) -> Option<&'a serde_json::Value> {
+    report["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["criterion"] == criterion)
+}
+
 /// `admit` on `b.csv` and `c.csv`, for more arguments to follow.
 pub(crate) const ADMIT_B_C: [&str; 5] = ["admit", "--baseline", "b.csv", "--candidate", "c.csv"];
+
+/// `admit --sequential` on `b.csv` and `c.csv`, for more arguments to follow.
+pub(crate) const ADMIT_SEQUENTIAL_B_C: [&str; 6] = [
+    "admit",
+    "--sequential",
+    "--baseline",
+    "b.csv",
+    "--candidate",
+    "c.csv",
+];
 
 /// A ledger with the manifest [`write_manifest`] writes.
 pub(crate) const LEDGER_WITH_MANIFEST: [&str; 4] =

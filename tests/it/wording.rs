@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::util::{papers, run, write};
+use crate::util::{ADMIT_B_C, papers, run, score_args, write};
 
 /// Every `1 <plural noun>` in `text` (a count of one with a plural noun).
 fn one_plural(text: &str) -> Vec<String> {
@@ -51,17 +51,14 @@ fn a_count_of_one_takes_the_singular_in_notes_reports_and_errors() {
     );
     write(d, "o.csv", "task_id,output\n1706.03762:id,1706.03762\n");
     let truth = papers();
-    let scored = keep(&[
-        "score",
-        "--truth",
-        truth.to_str().unwrap(),
-        "--tasks",
-        "t.csv",
-        "--outputs",
-        "o.csv",
-        "--out",
-        "s.csv",
-    ]);
+    let truth = truth.to_str().unwrap();
+    let scored = keep(
+        &[
+            &score_args(truth, "t.csv", "o.csv")[..],
+            &["--out", "s.csv"],
+        ]
+        .concat(),
+    );
     assert!(
         scored.stdout.contains("scored 1 task: 1 correct"),
         "{}",
@@ -73,15 +70,7 @@ fn a_count_of_one_takes_the_singular_in_notes_reports_and_errors() {
         "err.jsonl",
         "{\"task_id\": \"1706.03762:id\", \"error\": \"timeout\"}\n",
     );
-    let missing = keep(&[
-        "score",
-        "--truth",
-        truth.to_str().unwrap(),
-        "--tasks",
-        "t.csv",
-        "--outputs",
-        "err.jsonl",
-    ]);
+    let missing = keep(&score_args(truth, "t.csv", "err.jsonl"));
     assert!(
         missing.stderr.contains(
             "1 of 1 task has no answer in `err.jsonl` (first: 1706.03762:id); it carries an error instead of an answer; rerun it"
@@ -93,15 +82,7 @@ fn a_count_of_one_takes_the_singular_in_notes_reports_and_errors() {
     write(d, "b.csv", "task_id,correct,score\nt1,0,0\n");
     write(d, "c.csv", "task_id,correct,score\nt1,1,1\n");
     for format in ["text", "markdown"] {
-        let admitted = keep(&[
-            "admit",
-            "--baseline",
-            "b.csv",
-            "--candidate",
-            "c.csv",
-            "--format",
-            format,
-        ]);
+        let admitted = keep(&[&ADMIT_B_C[..], &["--format", format]].concat());
         assert!(
             admitted.stdout.contains("With 1 pair no result"),
             "{}",

@@ -8,6 +8,8 @@ the tasks), so two instructions without hints are exchangeable: neither is bette
 The reflection model either learns from evogate's feedback (it adds the hint for the
 first kind the feedback says was missed: a real improvement) or only rewords the
 instructions (a candidate no better than the seed, a noise winner when GEPA keeps it).
+For DSPy, `dspy_answer` is run by examples/dspy_gepa.py's `Engine`, the `dspy.LM`
+engine a user's copy of the recipe has.
 """
 
 import csv
@@ -90,25 +92,3 @@ def dspy_answer(system, user):
     question = user.split("[[ ## question ## ]]\n", 1)[1].split("\n\nRespond", 1)[0].strip()
     return f"[[ ## answer ## ]]\n{answer(instructions, task_of(question))}\n\n[[ ## completed ## ]]"
 
-
-class Engine:
-    """A `dspy.LM` engine (DSPy 3.4's interface for a custom model) around a function of
-    the system message and the last user message."""
-
-    def __init__(self, reply):
-        self.reply = reply
-
-    def complete(self, request):
-        from dspy.lm15 import Message, Response, TextPart, Usage
-
-        system = request.system if isinstance(request.system, str) else "".join(
-            part.text for part in request.system or [])
-        text = self.reply(system or "", request.messages[-1].text or "")
-        return Response(id=None, model="stub", message=Message.assistant([TextPart(text)]),
-                        finish_reason="stop", usage=Usage(input_tokens=0, output_tokens=0, total_tokens=0))
-
-    def stream(self, request):
-        raise NotImplementedError("the stand-in model does not stream")
-
-    def close(self):
-        pass

@@ -2,7 +2,7 @@
 documented recipe (examples/dspy_gepa.py: `dspy.GEPA` with evogate's metric, then
 evogate's held-out gate and ledger on the leaders) run end to end with stand-in models."""
 
-import csv
+import importlib.util
 import json
 import subprocess
 import sys
@@ -19,26 +19,19 @@ import stub
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "dspy_gepa.py"
 
-
-@pytest.fixture(scope="module")
-def split(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("split")
-    subprocess.run([evogate.binary(), "split", "--truth", str(stub.TRUTH), "--out", str(folder)],
-                   check=True, capture_output=True)
-    return folder
-
-
-def examples(path):
-    with open(path, newline="", encoding="utf-8") as handle:
-        return [dspy.Example(task_id=row["task_id"], question=row["prompt"]).with_inputs("question")
-                for row in csv.DictReader(handle)]
+# The example's stand-in engine and its reading of a split file, as a user's copy of
+# the recipe would have them (the example stays runnable on its own).
+_spec = importlib.util.spec_from_file_location("dspy_gepa_example", EXAMPLE)
+example = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(example)
+examples = example.examples
 
 
 def test_dspy_evaluate_with_evogates_metric_averages_evogates_grades(split):
     val = examples(split / "val.csv")
     program = dspy.Predict("question -> answer")
     instructions = program.signature.instructions
-    with dspy.context(lm=dspy.LM("stub/task", engine=stub.Engine(stub.dspy_answer), cache=False)):
+    with dspy.context(lm=dspy.LM("stub/task", engine=example.Engine(stub.dspy_answer), cache=False)):
         with evogate.Grader(stub.TRUTH) as grader:
             evaluation = dspy.Evaluate(devset=val, metric=evogate.dspy_metric(grader))(program)
             direct = [grader.grade(e.task_id, stub.answer(instructions, e.task_id)).score for e in val]

@@ -6,7 +6,6 @@ grades with `evogate.Grader`, GEPA's reflection reads evogate's feedback, and
 import csv
 import json
 import math
-import subprocess
 
 import gepa
 import pytest
@@ -45,14 +44,6 @@ class Adapter:
 class Quiet:
     def log(self, *args, **kwargs):
         pass
-
-
-@pytest.fixture(scope="module")
-def split(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("split")
-    subprocess.run([evogate.binary(), "split", "--truth", str(stub.TRUTH), "--out", str(folder)],
-                   check=True, capture_output=True)
-    return folder
 
 
 @pytest.fixture(scope="module")

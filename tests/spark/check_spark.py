@@ -11,8 +11,8 @@ cluster view. Then: the CSV and JSON Lines readers and Spark-written shards give
 same document; identifiers with whitespace at their ends are trimmed as evogate trims
 them; scores on half micro-units round as evogate rounds them (checked against
 exact decimal arithmetic); unpaired arms and a stratum disagreement are counted as
-DuckDB counts them and refused with exit 2; inputs the reader refuses stop with
-DuckDB's reason.
+DuckDB counts them and refused with exit 2; inputs the reader refuses (and arms that
+hold repeats of items, which admit tests on items) stop with DuckDB's reason.
 
 Usage: check_spark.py EVOGATE_BINARY SQL_FILE WORK_DIR
 """
@@ -268,6 +268,7 @@ def main():
         ("score outside [0, 1]", "* REPLACE (score + 1 AS score)"),
         ("correct not 0 or 1", "*, 2 AS correct"),
         ("unanswered", "*, 0 AS answered"),
+        ("repeats of items", "* REPLACE (task_id || '#2' AS task_id, task_id AS \"group\")"),
     ]:
         bad = f"{folder}/bad.parquet"
         con.execute(f"COPY (SELECT {select} FROM '{folder}/cand/*.parquet') TO '{bad}' (FORMAT parquet)")

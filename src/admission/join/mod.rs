@@ -215,3 +215,43 @@ pub struct Joined {
     extras: BTreeMap<String, u64>,
     disagreements: Vec<(usize, u64, String)>,
 }
+
+/// One task of either file, as [`Joined::tasks`] gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct JoinedTask<'a> {
+    /// Its id.
+    pub task: &'a str,
+    /// The baseline's `group` for it (none for a task only the candidate has).
+    pub group: Option<&'a str>,
+    /// Its row in the baseline's file, 0 when the baseline lacks it.
+    pub baseline_line: u64,
+    /// Its row in the candidate's file, 0 when the candidate lacks it.
+    pub candidate_line: u64,
+}
+
+impl Joined {
+    /// Every task either file holds, the baseline's in its row order and then the
+    /// candidate's own: for reading a task list against the files before pairing on it
+    /// (a list that names items whose rows are repeats). Time: O(n).
+    pub(crate) fn tasks(&self) -> impl Iterator<Item = JoinedTask<'_>> {
+        let texts = &self.parts.texts;
+        let baseline = self.parts.pairs.iter().map(|pair| JoinedTask {
+            task: texts.get(pair.task),
+            group: pair.group.map(|g| texts.get(g)),
+            baseline_line: pair.baseline.line,
+            candidate_line: pair.candidate.line,
+        });
+        let candidate = self.extras.iter().map(|(task, &line)| JoinedTask {
+            task,
+            group: None,
+            baseline_line: 0,
+            candidate_line: line,
+        });
+        baseline.chain(candidate)
+    }
+
+    /// The baseline's and the candidate's files as given.
+    pub(crate) fn sources(&self) -> (&str, &str) {
+        (&self.baseline.source, &self.candidate.source)
+    }
+}

@@ -11,7 +11,6 @@ use crate::admission::holdout::holdout_identity;
 use crate::admission::{Baseline, HoldoutRecord, Keep, Side, TaskList, Test};
 use crate::base::numbers::{MICROS, micros};
 use crate::digest::{RunningDigest, sha256_hex};
-use crate::error::InputError;
 use crate::pipeline::admit::Input;
 use crate::report::InputFile;
 use crate::split::manifest::order_sha256;
@@ -230,15 +229,27 @@ pub(super) fn input_file(role: &str, input: &Input) -> InputFile {
     }
 }
 
-/// The task ids of a scores file with their rows.
-fn task_rows(input: &Input) -> Result<BTreeMap<String, u64>, InputError> {
+/// The task ids of a scores file with their rows. A file that holds repeats of items
+/// (rows `<item>#<r>` whose group is the item) is refused before any task is looked
+/// for in the order: the monitor counts rows as tasks, and the holdout lists items.
+fn task_rows(input: &Input) -> anyhow::Result<BTreeMap<String, u64>> {
     let table = Table::parse(&input.path, &input.bytes)?;
     let id = table.require("task_id")?;
-    Ok(table
-        .rows
-        .iter()
-        .map(|row| (row.fields[id].trim().to_string(), row.line))
-        .collect())
+    let group = table.column("group");
+    let mut tasks = BTreeMap::new();
+    for row in &table.rows {
+        let task = row.fields[id].trim();
+        let group = group.map(|g| row.fields[g].trim());
+        if let Some((item, _)) = crate::admission::repeats::repeat_in(task, group) {
+            anyhow::bail!(
+                "`{}` row {}: `{task}` is a repeat of item `{item}` (its group): admit --sequential looks at one row per task and would count repeats as independent tasks; import again with a reducer (--repeats mean, or majority), one row per item, or admit without --sequential (fixed n), which tests on the items",
+                input.path,
+                row.line
+            );
+        }
+        tasks.insert(task.to_string(), row.line);
+    }
+    Ok(tasks)
 }
 
 /// The pairs scored in both files, checked to be a prefix of the order, in its order.
@@ -307,11 +318,6 @@ pub(super) fn read_ordered(
     let base = Baseline::read(&baseline.path, baseline.bytes.as_slice(), column, false)?;
     let joined = base.join(&candidate.path, candidate.bytes.as_slice(), Keep::Losses)?;
     let pairs = joined.pair(Some(&prefix), settings.strata.as_ref())?;
-    if crate::admission::repeats::holds_repeats(&pairs) {
-        anyhow::bail!(
-            "admit --sequential looks at one row per task, and the scores hold repeats of items (rows `<item>#<r>` whose group is the item), which it would count as independent tasks; reduce them at import (--repeats mean), or admit without --sequential, which tests on the items"
-        );
-    }
     let test = settings
         .test
         .resolve(&pairs, settings.zero, &pairs.baseline, &pairs.candidate)?;

@@ -52,20 +52,26 @@ const REFUSALS: [&str; 12] = [
 ];
 
 /// Normalised words that may come before a refusal's words (`Sorry, I don't know`,
-/// `I'm afraid I cannot`), each as a whole word or run of words, any of them in a row.
-const LEAD_INS: [&str; 12] = [
+/// `I'm afraid I cannot`), each as a whole word or run of words, any of them in a row;
+/// the [`SOFTENERS`] as well.
+const LEAD_INS: [&str; 6] = [
     "sorry",
     "im sorry",
     "i am sorry",
     "im afraid",
     "i am afraid",
+    "but",
+];
+
+/// Normalised words that soften what follows them, a refusal (`Honestly, I don't
+/// know`) or an answer (`Well, Paris`): lead-ins to both.
+const SOFTENERS: [&str; 6] = [
     "unfortunately",
     "honestly",
     "to be honest",
     "frankly",
     "well",
     "hmm",
-    "but",
 ];
 
 /// How many tokens `phrase`'s whole words take when `tokens` begin with them.
@@ -73,6 +79,18 @@ fn begins_with(tokens: &[String], phrase: &str) -> Option<usize> {
     let words: Vec<&str> = phrase.split(' ').collect();
     (tokens.len() >= words.len() && tokens.iter().zip(&words).all(|(t, w)| t == w))
         .then_some(words.len())
+}
+
+/// `tokens` after the phrases of `phrases` they begin with, any of them in a row.
+fn without_leading<'a>(mut tokens: &'a [String], phrases: &[&[&str]]) -> &'a [String] {
+    while let Some(n) = phrases
+        .iter()
+        .flat_map(|set| set.iter())
+        .find_map(|phrase| begins_with(tokens, phrase))
+    {
+        tokens = &tokens[n..];
+    }
+    tokens
 }
 
 /// One task's accepted answers.
@@ -178,13 +196,7 @@ impl Aliases {
     /// `unknown`) and hold no alias as a run of words (`Unknown Pleasures (1979)` and
     /// `not sure, but Paris` answer).
     pub(super) fn refused(&self, tokens: &[String]) -> bool {
-        let mut rest = tokens;
-        while let Some(n) = LEAD_INS
-            .iter()
-            .find_map(|lead_in| begins_with(rest, lead_in))
-        {
-            rest = &rest[n..];
-        }
+        let rest = without_leading(tokens, &[&LEAD_INS, &SOFTENERS]);
         let begins = REFUSALS
             .iter()
             .any(|refusal| begins_with(rest, refusal).is_some());

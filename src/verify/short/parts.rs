@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Aliases, begins_with, squad_tokens};
+use super::{Aliases, SOFTENERS, squad_tokens, without_leading};
 use crate::verify::reading::MOST_HEDGED;
 
 /// What a short answer offers.
@@ -43,8 +43,9 @@ static SEPARATORS: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the separator pattern is valid")
 });
 
-/// Words (SQuAD-normalised) that only lead into an answer; any of them, in a row, go.
-const LEADS: [&str; 28] = [
+/// Words (SQuAD-normalised) that only lead into an answer; any of them, in a row, go
+/// (and the [`SOFTENERS`]).
+const LEADS: [&str; 22] = [
     "it is",
     "its",
     "it was",
@@ -67,12 +68,6 @@ const LEADS: [&str; 28] = [
     "sorry",
     "im sorry",
     "im afraid",
-    "unfortunately",
-    "honestly",
-    "to be honest",
-    "frankly",
-    "well",
-    "hmm",
 ];
 
 /// Words (SQuAD-normalised) that, before what a part names, reject it (`not Paris`,
@@ -145,11 +140,8 @@ fn stance(aliases: &Aliases, tokens: &[String]) -> Stance {
 }
 
 /// `tokens` without the lead-in words at their start.
-fn without_leads(mut tokens: &[String]) -> &[String] {
-    while let Some(n) = LEADS.iter().find_map(|lead| begins_with(tokens, lead)) {
-        tokens = &tokens[n..];
-    }
-    tokens
+fn without_leads(tokens: &[String]) -> &[String] {
+    without_leading(tokens, &[&LEADS, &SOFTENERS])
 }
 
 /// How many of `tokens` no alias covers, aliases matched from the left, the longest
