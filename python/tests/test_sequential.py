@@ -148,3 +148,27 @@ def test_with_a_ledger_each_candidate_spends_its_attempt_at_its_first_look(tmp_p
     assert state["alpha"] == pytest.approx(0.007599088773175333, rel=1e-12)
     closing = records(ledger)[-1]
     assert (closing["attempt"], closing["verdict"], closing["n"]) == (2, "admitted", 10)
+
+
+def test_extend_with_a_ledger_is_one_recorded_look_a_batch_deciding_at_the_pair_it_fell(tmp_path):
+    order = [f"t{i:03}" for i in range(100)]
+    manifest, ledger = write_manifest(tmp_path, order), tmp_path / "ledger.jsonl"
+    # A first candidate scored in one batch of five and abandoned: one look, attempt 1.
+    first = evogate.Sequential(manifest=manifest, ledger=ledger)
+    state = first.extend((task, 0.5, 0.5, (1, 1)) for task in order[:5])
+    assert (state["verdict"], state["look"], state["attempt"]) == ("continue", 5, 1)
+    # The second, in batches of seven: its wins cross attempt 2's threshold at pair 10
+    # (as `update` pair by pair finds above), which the look after pair 14 names.
+    second = evogate.Sequential(manifest=manifest, ledger=ledger)
+    batches = [second.extend((task, 0.0, 1.0, (0, 1)) for task in order[k:k + 7])
+               for k in (0, 7)]
+    assert [(s["verdict"], s["look"], s["attempt"]) for s in batches] == [
+        ("continue", 7, 2), ("admitted", 10, 2)]
+    assert [(r["attempt"], r["verdict"], r["n"]) for r in records(ledger)] == [
+        (1, "open", 5), (2, "open", 7), (2, "admitted", 10)]
+    # Decided, the verdict stays; without a ledger a batch is `update` on each pair.
+    assert second.extend([(order[14], 0.0, 1.0, (0, 1))])["verdict"] == "admitted"
+    plain = evogate.Sequential(holdout=order)
+    assert plain.extend((task, 0.0, 1.0, (0, 1)) for task in order[:14])["look"] == 7
+    with pytest.raises(ValueError, match="at least one pair"):
+        plain.extend([])

@@ -389,12 +389,20 @@ fn a_mean_difference_of_exactly_zero_is_refused_by_admit_and_admit_sequential_al
     let fixed = fixed_json(dir.path());
     assert_eq!(fixed.code, 1, "{}{}", fixed.stdout, fixed.stderr);
     assert_eq!(json(&fixed)["verdict"], "refused");
-    let sequential = sequential(dir.path(), &["--format", "json"]);
-    let report = refused_because(&sequential, "did not show an improvement");
+    let looked = sequential(dir.path(), &["--format", "json"]);
+    let report = refused_because(&looked, "did not show an improvement");
     assert_eq!(report["look"], 11);
     assert_eq!(report["mean_difference"], 0.0);
     let p = report["final_look"]["p_value"].as_f64().unwrap();
     assert!((p - 57.0 / 2048.0).abs() < 1e-12, "{p}");
+    // The text says the mean decided, not only "not shown" beside a p below alpha.
+    let text = sequential(dir.path(), &[]);
+    assert!(
+        text.stdout
+            .contains("p 0.02783: not shown, as the mean difference 0 is not positive"),
+        "{}",
+        text.stdout
+    );
 }
 
 /// Outcomes from a pattern: `+` a candidate win, `-` a loss, `.` a tie (both right on

@@ -66,7 +66,7 @@ def test_the_dspy_recipe_admits_a_leader_found_from_evogates_feedback(tmp_path):
 
 
 def test_the_dspy_recipe_keeps_the_student_when_gepas_winner_is_noise(tmp_path):
-    code, lines, means, ledger = run_example(tmp_path, "--null", "--seed=2")
+    code, lines, means, ledger = run_example(tmp_path, "--null", "--seed=5")
     # GEPA's own choice is a rewording whose validation mean beats the student's by chance.
     assert max(means) > means[0]
     assert code == 1 and lines[-1] == "chosen: the student"
