@@ -88,6 +88,13 @@ pub(crate) type FastMap<K, V> = HashMap<K, V, rustc_hash::FxBuildHasher>;
 /// A hash set with [`FxHasher`].
 pub(crate) type FastSet<K> = HashSet<K, rustc_hash::FxBuildHasher>;
 
+/// A 64-bit fingerprint of a task id (FxHash): a key to file ids under, checked
+/// against the id itself wherever two ids could share one.
+pub(crate) fn fingerprint(id: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
