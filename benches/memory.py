@@ -69,7 +69,7 @@ def lm_eval_inputs(work, n):
                  '"filtered_resps": ["%d"], "filter": "strict-match", "metrics": ["exact_match"], '
                  '"doc_hash": "%s", "prompt_hash": "%s", "target_hash": "%s", "exact_match": %d.0}\n'
                  % (i, i, i, i, i, i, DIGEST, DIGEST, DIGEST, i % 3 == 0) for i in range(n)))
-    return ["import", "lm-eval", "--from", log, "--out", f"imported_{n}.csv"], log
+    return ["import", "lm-eval", "--from", log, "--higher-is-better", "--out", f"imported_{n}.csv"], log
 
 
 def openai_evals_inputs(work, n):
