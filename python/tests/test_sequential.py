@@ -81,15 +81,15 @@ def test_the_demo_candidates_are_decided_before_the_holdout_is_scored(arm, verdi
 
 
 def test_alpha_at_or_above_one_half_is_refused_as_the_binary_refuses_it():
-    # hostile-4 P06h: alpha 0.6 was accepted and made early decisions at it.
+    # alpha 0.6 would make early decisions at a level the binary refuses.
     for alpha in (0.5, 0.6, 0.99, float("nan"), True):
         with pytest.raises(ValueError, match="outside \\(0, 0.5\\)"):
             evogate.Sequential(holdout=["a", "b"], alpha=alpha)
 
 
 def test_the_holdout_is_checked_at_once_as_the_binary_reads_an_order():
-    # hostile-4 P07: `a` and `a ` were two tasks until the last look, where the binary
-    # refused the order naming a temporary file.
+    # `a` and `a ` are one task, as the binary trims ids: refused when the monitor is
+    # made, not at the last look with a temporary file named.
     with pytest.raises(ValueError, match="task 'a' is listed twice \\(first at position 1\\)"):
         evogate.Sequential(holdout=["a", "a "])
     with pytest.raises(ValueError, match="position 2: the task id is blank"):

@@ -365,7 +365,7 @@ fn power_sequential_refuses_a_holdout_past_its_limit_naming_the_flag_the_limit_a
     assert_input_error(&small_shift, &["74584", "at most 20000", "give --holdout"]);
 }
 
-/// One positive-mean rule for `admit` and `admit --sequential` (hostile-4): a loss of 1
+/// One positive-mean rule for `admit` and `admit --sequential`: a loss of 1
 /// and ten gains of 0.4 − 0.3 have a mean difference of exactly 0, which `admit`
 /// refuses; the sequential last look (signed-rank p 57/2048 = 0.0278, below the alpha
 /// left 0.0375) summed the differences in floats (+2.2e-16) and admitted. Both now sum
