@@ -3,7 +3,7 @@
 Writes tests/data/signed_rank_exact.tsv, which src/stats/tests/signed_rank_large.rs
 reads (the Rust tests never run Python). Usage, from the repository root:
 
-    /work/venv-ref/bin/python benches/signed_rank_reference.py > tests/data/signed_rank_exact.tsv
+    python benches/signed_rank_reference.py > tests/data/signed_rank_exact.tsv
 
 Differences: for i in 0..n, class c = (i*a + 7) mod m, sign +1 if (i*b + 3) mod 1000 < thr
 else -1, d = float(sign*c) * scale. Class 0 is a zero difference. The Rust test builds the

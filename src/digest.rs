@@ -64,6 +64,30 @@ impl<R: Read> Read for HashingReader<R> {
     }
 }
 
+/// A writer that keeps nothing but the SHA-256 of what is written to it.
+#[derive(Default)]
+pub(crate) struct HashingWriter {
+    hasher: Sha256,
+}
+
+impl HashingWriter {
+    /// The SHA-256 of everything written, in lowercase hex.
+    pub(crate) fn finish(self) -> String {
+        hex(&self.hasher.finalize())
+    }
+}
+
+impl std::io::Write for HashingWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.hasher.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 struct HashSink<'a>(&'a mut Sha256);
 
 impl std::io::Write for HashSink<'_> {

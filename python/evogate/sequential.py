@@ -30,7 +30,7 @@ import math
 import os
 import subprocess
 import tempfile
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 
 #: Micro-units in a score of 1: the binary sums scores in whole micro-units.
@@ -212,6 +212,8 @@ class Sequential:
         # Each stratum's sum of differences in whole micro-units, as the binary keeps it.
         self._stratum_sums: Dict[str, int] = {}
         self._state: Dict[str, Any] = {"verdict": "continue", "look": 0}
+        # Inside ``extend`` with a ledger: pairs are added without a look of the binary.
+        self._deferred = False
 
     def threshold(self) -> float:
         """The improvement e-value at which the candidate is admitted."""
@@ -272,6 +274,10 @@ class Sequential:
             self._stratum_sums[stratum] = self._stratum_sums.get(stratum, 0) + step
         log_e = self._tracks["improvement"].log_e_value()
         self.path.append(log_e)
+        if self.ledger is not None and self._deferred:
+            # The batch's last pair looks; the binary replays every pair of it then.
+            self._state = {"verdict": "continue", "look": len(self.pairs)}
+            return dict(self._state)
         alpha_log = -math.log(self.alpha)
         t = len(self.pairs)
         state: Dict[str, Any] = {
@@ -313,6 +319,24 @@ class Sequential:
             )
         self._state = state
         return dict(state)
+
+    def extend(self, pairs: Iterable[Sequence[Any]]) -> Dict[str, Any]:
+        """Adds several pairs in the order, each ``(task_id, baseline_score,
+        candidate_score)`` or with ``correct`` as a fourth item, and returns the state
+        after the last. With a ledger the batch is one look the binary records (one run
+        of it, not one a pair); replaying every pair, the binary still decides at the
+        pair where the decision fell (its ``look``). Without one it is ``update`` on
+        each pair, a decision reached inside the batch kept."""
+        batch = [tuple(pair) for pair in pairs]
+        if not batch:
+            raise ValueError("extend needs at least one pair")
+        self._deferred = True
+        try:
+            for pair in batch[:-1]:
+                self.update(*pair)
+        finally:
+            self._deferred = False
+        return self.update(*batch[-1])
 
     def report(self) -> Dict[str, Any]:
         """The ``evogate admit --sequential`` report (schema evogate/sequential/v1) on

@@ -81,15 +81,15 @@ def test_the_demo_candidates_are_decided_before_the_holdout_is_scored(arm, verdi
 
 
 def test_alpha_at_or_above_one_half_is_refused_as_the_binary_refuses_it():
-    # hostile-4 P06h: alpha 0.6 was accepted and made early decisions at it.
+    # alpha 0.6 would make early decisions at a level the binary refuses.
     for alpha in (0.5, 0.6, 0.99, float("nan"), True):
         with pytest.raises(ValueError, match="outside \\(0, 0.5\\)"):
             evogate.Sequential(holdout=["a", "b"], alpha=alpha)
 
 
 def test_the_holdout_is_checked_at_once_as_the_binary_reads_an_order():
-    # hostile-4 P07: `a` and `a ` were two tasks until the last look, where the binary
-    # refused the order naming a temporary file.
+    # `a` and `a ` are one task, as the binary trims ids: refused when the monitor is
+    # made, not at the last look with a temporary file named.
     with pytest.raises(ValueError, match="task 'a' is listed twice \\(first at position 1\\)"):
         evogate.Sequential(holdout=["a", "a "])
     with pytest.raises(ValueError, match="position 2: the task id is blank"):
@@ -148,3 +148,27 @@ def test_with_a_ledger_each_candidate_spends_its_attempt_at_its_first_look(tmp_p
     assert state["alpha"] == pytest.approx(0.007599088773175333, rel=1e-12)
     closing = records(ledger)[-1]
     assert (closing["attempt"], closing["verdict"], closing["n"]) == (2, "admitted", 10)
+
+
+def test_extend_with_a_ledger_is_one_recorded_look_a_batch_deciding_at_the_pair_it_fell(tmp_path):
+    order = [f"t{i:03}" for i in range(100)]
+    manifest, ledger = write_manifest(tmp_path, order), tmp_path / "ledger.jsonl"
+    # A first candidate scored in one batch of five and abandoned: one look, attempt 1.
+    first = evogate.Sequential(manifest=manifest, ledger=ledger)
+    state = first.extend((task, 0.5, 0.5, (1, 1)) for task in order[:5])
+    assert (state["verdict"], state["look"], state["attempt"]) == ("continue", 5, 1)
+    # The second, in batches of seven: its wins cross attempt 2's threshold at pair 10
+    # (as `update` pair by pair finds above), which the look after pair 14 names.
+    second = evogate.Sequential(manifest=manifest, ledger=ledger)
+    batches = [second.extend((task, 0.0, 1.0, (0, 1)) for task in order[k:k + 7])
+               for k in (0, 7)]
+    assert [(s["verdict"], s["look"], s["attempt"]) for s in batches] == [
+        ("continue", 7, 2), ("admitted", 10, 2)]
+    assert [(r["attempt"], r["verdict"], r["n"]) for r in records(ledger)] == [
+        (1, "open", 5), (2, "open", 7), (2, "admitted", 10)]
+    # Decided, the verdict stays; without a ledger a batch is `update` on each pair.
+    assert second.extend([(order[14], 0.0, 1.0, (0, 1))])["verdict"] == "admitted"
+    plain = evogate.Sequential(holdout=order)
+    assert plain.extend((task, 0.0, 1.0, (0, 1)) for task in order[:14])["look"] == 7
+    with pytest.raises(ValueError, match="at least one pair"):
+        plain.extend([])

@@ -237,19 +237,19 @@ fn split(demo: &mut Demo) -> anyhow::Result<()> {
         compat: None,
     };
     let built = split::build(&settings, &folder)?;
-    demo.write_folder(&folder, built.files);
-    let manifest = &built.manifest;
-    let sizes: Vec<String> = manifest
+    demo.write_folder(&folder, built.whole_files()?);
+    let made = &built.made;
+    let sizes: Vec<String> = made
         .splits
         .iter()
         .map(|s| format!("{} {}", s.name, s.tasks))
         .collect();
-    let power = &manifest.holdout_power;
+    let power = &made.holdout_power;
     demo.lines.push(format!(
         "split:  {} tasks into {} (seed {}); the holdout can detect shifts of {} and more (a proportion of pairs: 0.05 is 5 percentage points)",
-        manifest.splits.iter().map(|s| s.tasks).sum::<usize>(),
+        made.splits.iter().map(|s| s.tasks).sum::<usize>(),
         sizes.join(", "),
-        manifest.seed,
+        made.seed,
         power
             .min_detectable_shift
             .map_or("nothing".to_string(), shift)

@@ -2,26 +2,32 @@
 //! (or rebuild an earlier tool's split), and check split files made by any tool for
 //! leaks. The command prints and writes what comes back.
 
+mod files;
+
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use anyhow::bail;
 
 use super::outcome::{CommandOutcome, Status, Write};
-use super::{read_file, read_table};
+use super::{open_file, read_table};
 use crate::alpha::Alpha;
-use crate::atomic::FileToWrite;
+use crate::atomic::{FileToWrite, StreamedFile};
 use crate::base::csv::{Cell, CsvWriter};
-use crate::digest::sha256_hex;
+use crate::base::hash::fingerprint;
+use crate::digest::{HashingReader, sha256_hex};
+use crate::error::InputError;
 use crate::report::split::{SplitCheck, check_text, summary};
 use crate::split::Cases;
+use crate::split::build::split_tasks;
 use crate::split::hermes::Compat;
 use crate::split::manifest::{
-    FileDigest, HoldoutPower, MANIFEST_SCHEMA, Manifest, SplitEntry, order_sha256,
+    FileDigest, HoldoutPower, Made, Manifest, SplitCounts, SplitEntry, order_sha256,
 };
-use crate::split::{Leak, SPLIT_NAMES, SplitRequest, Splits, build_splits, find_leaks};
+use crate::split::{Leak, SPLIT_NAMES, SplitError, SplitRequest, Splits, find_leaks};
 use crate::stats::power::{min_detectable_shift, min_discordant};
-use crate::task::{TASK_COLUMNS, Task};
-use crate::verify;
+use crate::task::{TASK_COLUMNS, Task, task_id};
+use crate::verify::{self, Verifier};
 
 /// The settings of one `split`, checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,26 +46,42 @@ pub(crate) struct SplitSettings {
     pub compat: Option<Compat>,
 }
 
-/// Splits built: the manifest, the files to write into the output folder, and the
-/// leaks of a rebuilt split (none for evogate's own).
+/// Splits built: what the summary tells, the files to write into the output folder
+/// (made as they are written), and the leaks of a rebuilt split (none for evogate's
+/// own).
 pub(crate) struct Built {
-    /// `manifest.json`'s content.
-    pub manifest: Manifest,
-    /// `train.csv`, `val.csv`, `holdout.csv` and `manifest.json`, in that order.
-    pub files: Vec<FileToWrite>,
+    /// The splits' counts.
+    pub made: Made,
+    /// `train.csv`, `val.csv`, `holdout.csv` and `manifest.json`, in that order, each
+    /// made as it is written.
+    pub files: Vec<StreamedFile>,
     /// Groups in two splits or tasks listed twice.
     pub leaks: Vec<Leak>,
-    /// The verifier, its tasks and the splits, held until the process exits: a big
-    /// truth makes millions of small allocations, and freeing them one at a time takes
-    /// a visible share of the run.
+    /// The verifier and the dealt tasks, held until the process exits: a big truth
+    /// makes millions of small allocations, and freeing them one at a time takes a
+    /// visible share of the run.
     pub workings: Vec<Box<dyn std::any::Any>>,
+}
+
+impl Built {
+    /// The files made whole, for a folder of a few tasks (the demo's).
+    pub(crate) fn whole_files(&self) -> anyhow::Result<Vec<FileToWrite>> {
+        self.files
+            .iter()
+            .map(|file| {
+                let mut bytes = Vec::new();
+                (file.write)(&mut bytes)?;
+                Ok(FileToWrite::new(file.path.clone(), bytes))
+            })
+            .collect()
+    }
 }
 
 /// Runs `split`: the splits of `settings.truth` written into the folder `out`, with a
 /// note when a rebuilt split leaks.
 pub(crate) fn run(settings: &SplitSettings, out: &Path) -> anyhow::Result<CommandOutcome> {
     let mut built = build(settings, out)?;
-    let mut outcome = CommandOutcome::new(Status::Success, summary(&built.manifest, out));
+    let mut outcome = CommandOutcome::new(Status::Success, summary(&built.made, out));
     if let Some(first) = built.leaks.first() {
         outcome.notes.push(format!(
             "this rebuilt split leaks ({} leak{}, e.g. {first}); `evogate split --check {}` lists them",
@@ -70,11 +92,11 @@ pub(crate) fn run(settings: &SplitSettings, out: &Path) -> anyhow::Result<Comman
     }
     outcome.writes.push(Write::Folder {
         dir: out.to_path_buf(),
-        files: std::mem::take(&mut built.files),
-        large: Vec::new(),
+        files: Vec::new(),
+        large: std::mem::take(&mut built.files),
     });
     outcome.held.append(&mut built.workings);
-    Ok(outcome.holding(built.manifest))
+    Ok(outcome)
 }
 
 /// Runs `split --check`: success when the split files have no leak.
@@ -88,47 +110,104 @@ pub(crate) fn run_check(paths: &[PathBuf]) -> anyhow::Result<CommandOutcome> {
     Ok(CommandOutcome::new(status, check_text(&found)))
 }
 
-/// Builds the splits of `settings.truth` into files for the folder `out`.
+/// Builds the splits of `settings.truth` into files for the folder `out`. The truth is
+/// read as a stream (digested on the way) into the verifier, the tasks are dealt by
+/// number, and the files are made from the verifier as they are written: memory holds
+/// the verifier, a few bytes a task and the groups' numbers, not the tasks.
 pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Built> {
     let truth_path = &settings.truth;
     let request = &settings.request;
-    let truth_bytes = read_file(truth_path)?;
     let truth_source = truth_path.display().to_string();
-    let verifier = verify::build(&settings.verifier, &truth_source, truth_bytes.as_slice())?;
-    let tasks = verifier.tasks();
-    let (splits, algorithm) = match settings.compat {
-        None => (build_splits(&tasks, request)?, "evogate".to_string()),
-        Some(compat) => (
-            compat_splits(compat, &tasks, request)?,
-            compat.name().to_string(),
-        ),
+    let mut truth = HashingReader::new(open_file(truth_path)?);
+    let verifier = verify::build(&settings.verifier, &truth_source, &mut truth)?;
+    let truth_sha256 = truth.finish().map_err(|e| InputError::Io {
+        file: truth_source.clone(),
+        message: e.to_string(),
+    })?;
+    let n = verifier.task_count();
+    // An earlier tool's split is dealt by its own rules: here only the groups count.
+    let grouping = match settings.compat {
+        None => request.clone(),
+        Some(_) => SplitRequest {
+            ratios: [1, 0, 0],
+            cases: Cases::All,
+            ..request.clone()
+        },
     };
-    let csvs: Vec<String> = splits.parts.iter().map(|part| tasks_csv(part)).collect();
-    let manifest = Manifest {
-        schema: MANIFEST_SCHEMA.to_string(),
+    let grouped = split_tasks(n, &|i| verifier.task_names(i).0, &grouping)?;
+    let (parts, algorithm, leaks) = match settings.compat {
+        None => {
+            if let Some(leak) = own_leak(verifier.as_ref(), &grouped.parts) {
+                return Err(SplitError::Leak(leak.to_string()).into());
+            }
+            (grouped.parts, "evogate".to_string(), Vec::new())
+        }
+        Some(compat) => {
+            let tasks = verifier.tasks();
+            let splits = compat_splits(compat, &tasks, request)?;
+            let leaks = find_leaks(&splits.named());
+            let parts = splits.parts.map(|part| {
+                part.iter()
+                    .filter_map(|task| verifier.find_task(&task.task_id))
+                    .collect::<Vec<usize>>()
+            });
+            (parts, compat.name().to_string(), leaks)
+        }
+    };
+    let dealt = Rc::new(files::Dealt {
+        verifier,
+        parts,
+        group_of: grouped.group_of,
+        groups: grouped.groups,
+    });
+    let shas: [String; 3] = std::array::from_fn(|part| dealt.csv_sha256(part));
+    // The holdout's order is the one it is scored in: `admit --sequential`.
+    let order = dealt.order_sha256(2);
+    let holdout_power = holdout_power(dealt.parts[2].len(), settings.alpha.get())?;
+    let group_counts = dealt.group_counts();
+    let made = Made {
+        seed: request.seed,
+        splits: std::array::from_fn(|part| SplitCounts {
+            name: SPLIT_NAMES[part],
+            tasks: dealt.parts[part].len(),
+            groups: group_counts[part],
+        }),
+        holdout_power: holdout_power.clone(),
+    };
+    let head = files::Head {
         verifier: settings.verifier.clone(),
         truth: FileDigest {
             path: truth_path.display().to_string(),
-            sha256: sha256_hex(&truth_bytes),
+            sha256: truth_sha256,
         },
         seed: request.seed,
         ratios: request.ratios,
         cases: settings.cases.clone(),
         algorithm,
-        splits: entries(&splits, &csvs),
-        holdout_power: holdout_power(splits.parts[2].len(), settings.alpha.get())?,
+        shas,
+        order,
+        holdout_power,
     };
-    let files = folder_files(out, &csvs, &manifest)?;
-    // evogate's own splits were checked by `build_splits`, which refuses any leak.
-    let leaks = match settings.compat {
-        None => Vec::new(),
-        Some(_) => find_leaks(&splits.named()),
+    let mut files: Vec<StreamedFile> = (0..3)
+        .map(|part| {
+            let dealt = Rc::clone(&dealt);
+            StreamedFile::new(out.join(format!("{}.csv", SPLIT_NAMES[part])), move |out| {
+                dealt.write_csv(part, out)
+            })
+        })
+        .collect();
+    let manifest = files::ManifestOf {
+        head,
+        dealt: Rc::clone(&dealt),
     };
+    files.push(StreamedFile::new(out.join("manifest.json"), move |out| {
+        crate::report::json::document_to(&manifest, out)
+    }));
     Ok(Built {
-        manifest,
+        made,
         files,
         leaks,
-        workings: vec![Box::new(tasks), Box::new(verifier), Box::new(splits)],
+        workings: vec![Box::new(dealt)],
     })
 }
 
@@ -147,6 +226,41 @@ pub(crate) fn folder_files(
     let json = crate::report::json::document(manifest)?;
     files.push(FileToWrite::new(out.join("manifest.json"), json));
     Ok(files)
+}
+
+/// The first leak of evogate's own splits, which deal groups whole: none, unless a
+/// task's id names another group than its own (a kind with a `:`) or two tasks share
+/// an id; then the splits are checked as any split is ([`find_leaks`]).
+fn own_leak(verifier: &dyn Verifier, parts: &[Vec<usize>; 3]) -> Option<Leak> {
+    let mut prints: Vec<u64> = Vec::with_capacity(verifier.task_count());
+    let mut suspect = false;
+    for index in 0..verifier.task_count() {
+        let (group, kind) = verifier.task_names(index);
+        suspect |= kind.contains(':');
+        prints.push(fingerprint(&task_id(group, kind)));
+    }
+    prints.sort_unstable();
+    suspect |= prints.windows(2).any(|w| w[0] == w[1]);
+    drop(prints);
+    if !suspect {
+        return None;
+    }
+    let named: Vec<(&str, Vec<Task>)> = SPLIT_NAMES
+        .iter()
+        .zip(parts)
+        .map(|(name, part)| {
+            let tasks = part
+                .iter()
+                .map(|&i| {
+                    let (group, kind) = verifier.task_names(i);
+                    Task::new(group, kind, String::new())
+                })
+                .collect();
+            (*name, tasks)
+        })
+        .collect();
+    let slices: Vec<(&str, &[Task])> = named.iter().map(|(n, t)| (*n, t.as_slice())).collect();
+    find_leaks(&slices).into_iter().next()
 }
 
 /// The split an earlier tool built, as evogate tasks in that tool's order.

@@ -66,7 +66,7 @@ pub(crate) fn run(settings: &ScoresSplit, out: &Path) -> anyhow::Result<CommandO
         holdout_power: holdout_power(splits.parts[2].len(), settings.alpha.get())?,
     };
     let files = folder_files(out, &csvs, &manifest)?;
-    let mut outcome = CommandOutcome::new(Status::Success, summary(&manifest, out));
+    let mut outcome = CommandOutcome::new(Status::Success, summary(&manifest.made(), out));
     if let Some(rows) = repeat_rows {
         outcome.notes.push(format!(
             "`{}` holds repeats (rows `<item>#<r>` whose group is the item): its {rows} rows are {} items, and the splits list each item once (admit reads a listed item as all of its repeats)",

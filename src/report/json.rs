@@ -33,6 +33,20 @@ pub(crate) fn document<T: Serialize>(value: &T) -> serde_json::Result<String> {
     write(value, false)
 }
 
+/// [`document`] written to `out` as it is made: a document of millions of entries
+/// (a manifest's task ids) is never held whole.
+pub(crate) fn document_to<T: Serialize>(value: &T, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut buffered = io::BufWriter::with_capacity(1 << 16, out);
+    let formatter = Rounding {
+        pretty: PrettyFormatter::new(),
+        rounded: false,
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(&mut buffered, formatter);
+    value.serialize(&mut serializer).map_err(io::Error::other)?;
+    io::Write::write_all(&mut buffered, b"\n")?;
+    io::Write::flush(&mut buffered)
+}
+
 fn write<T: Serialize>(value: &T, rounded: bool) -> serde_json::Result<String> {
     let mut bytes = Vec::new();
     let formatter = Rounding {

@@ -179,6 +179,15 @@ fn lines(report: &SequentialReport) -> Vec<String> {
                 p_value(last.fixed_n_p_value)
             )
         } else {
+            // A p below its alpha not shown: the mean decided, as it does in `admit`.
+            let shown = if !last.shown && last.p_value < last.alpha {
+                format!(
+                    "not shown, as the mean difference {} is not positive (admit refuses these pairs too)",
+                    signed(report.mean_difference)
+                )
+            } else {
+                shown.to_string()
+            };
             format!(
                 "last look: {} at alpha {} (what the e-process left of {}), p {}: {shown}; it is the p admit gives these pairs, held to the smaller alpha because the e-process spent the rest",
                 last.method,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::base::numbers::{count, plural};
 use crate::split::Leak;
-use crate::split::manifest::Manifest;
+use crate::split::manifest::Made;
 
 /// What `split --check` found: each file's name and task count, and the leaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,19 +17,19 @@ pub(crate) struct SplitCheck {
 }
 
 /// The summary of a built split: each split's size, the holdout's power, the folder.
-pub(crate) fn summary(manifest: &Manifest, out: &Path) -> String {
+pub(crate) fn summary(made: &Made, out: &Path) -> String {
     let mut text = String::new();
-    for entry in &manifest.splits {
+    for entry in &made.splits {
         text.push_str(&format!(
             "{:<8} {:>5} task{} from {:>4} group{}\n",
             entry.name,
             entry.tasks,
             plural(entry.tasks as u64),
-            entry.groups.len(),
-            plural(entry.groups.len() as u64)
+            entry.groups,
+            plural(entry.groups as u64)
         ));
     }
-    let power = &manifest.holdout_power;
+    let power = &made.holdout_power;
     text.push_str(&match power.min_detectable_shift {
         Some(shift) => format!(
             "holdout minimum detectable shift at alpha {}: {}/{} = {} (the best case: every disagreement one way; {})\n",

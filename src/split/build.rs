@@ -131,21 +131,55 @@ pub fn largest_remainder(total: usize, ratios: [u32; 3]) -> [usize; 3] {
 /// the same stream after every draw above. The leakage check runs on the result; a leak
 /// is an error, never a file.
 pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, SplitError> {
+    let dealt = split_tasks(tasks.len(), &|i| tasks[i].group.as_str(), request)?;
+    let parts = dealt.parts.map(|part| {
+        part.into_iter()
+            .map(|i| tasks[i].clone())
+            .collect::<Vec<_>>()
+    });
+    let splits = Splits { parts };
+    let leaks = find_leaks(&splits.named());
+    if let Some(leak) = leaks.first() {
+        return Err(SplitError::Leak(leak.to_string()));
+    }
+    Ok(splits)
+}
+
+/// Tasks dealt to the splits by number, as [`split_tasks`] deals them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Dealt {
+    /// Each split's tasks (numbers `0..n`): train and validation in the tasks' order,
+    /// the holdout in the order it is to be scored.
+    pub parts: [Vec<usize>; 3],
+    /// Each task's group, numbered in order of first appearance.
+    pub group_of: Vec<u32>,
+    /// How many groups there are.
+    pub groups: usize,
+}
+
+/// [`build_splits`] on `n` tasks known by number, `group_of` giving each one's group,
+/// without the leakage check: nothing of the tasks is copied (a million tasks are dealt
+/// in the memory of their numbers and groups).
+pub(crate) fn split_tasks<'a>(
+    n: usize,
+    group_of: &dyn Fn(usize) -> &'a str,
+    request: &SplitRequest,
+) -> Result<Dealt, SplitError> {
     if request.ratios.iter().all(|&r| r == 0) {
         return Err(SplitError::ZeroRatios(request.ratios));
     }
-    if tasks.is_empty() {
+    if n == 0 {
         return Err(SplitError::NoTasks);
     }
     if let Cases::Exactly(requested) = request.cases
-        && requested > tasks.len()
+        && requested > n
     {
         return Err(SplitError::TooManyCases {
             requested,
-            available: tasks.len(),
+            available: n,
         });
     }
-    let members = group_members(tasks);
+    let (members, task_groups) = group_members(n, group_of);
     // Groups by their first-appearance position; Fisher–Yates moves positions as it
     // would move the names.
     let mut groups: Vec<usize> = (0..members.len()).collect();
@@ -189,20 +223,17 @@ pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, Sp
     }
     let mut parts = pools.map(|mut pool| {
         pool.sort_unstable();
-        pool.into_iter()
-            .map(|i| tasks[i].clone())
-            .collect::<Vec<_>>()
+        pool
     });
     // The holdout in the order it is to be scored: its tasks in truth order shuffled
     // with the same stream, after every draw above, so the order is fixed by the seed
     // before any output exists (`admit --sequential` monitors in it).
     stream.shuffle(&mut parts[2]);
-    let splits = Splits { parts };
-    let leaks = find_leaks(&splits.named());
-    if let Some(leak) = leaks.first() {
-        return Err(SplitError::Leak(leak.to_string()));
-    }
-    Ok(splits)
+    Ok(Dealt {
+        parts,
+        group_of: task_groups,
+        groups: members.len(),
+    })
 }
 
 impl Splits {
@@ -229,19 +260,21 @@ impl Splits {
     }
 }
 
-/// Each group's task indices, groups in first-appearance order. Hashed, not ordered:
-/// the order is the tasks'.
-fn group_members(tasks: &[Task]) -> Vec<Vec<usize>> {
+/// Each group's task indices, groups in first-appearance order, and each task's group
+/// number. Hashed, not ordered: the order is the tasks'.
+fn group_members<'a>(n: usize, group_of: &dyn Fn(usize) -> &'a str) -> (Vec<Vec<usize>>, Vec<u32>) {
     let mut members: Vec<Vec<usize>> = Vec::new();
-    let mut position: HashMap<&str, usize> = HashMap::with_capacity(tasks.len());
-    for (index, task) in tasks.iter().enumerate() {
-        let at = *position.entry(task.group.as_str()).or_insert_with(|| {
+    let mut task_groups = Vec::with_capacity(n);
+    let mut position: HashMap<&str, usize> = HashMap::new();
+    for index in 0..n {
+        let at = *position.entry(group_of(index)).or_insert_with(|| {
             members.push(Vec::new());
             members.len() - 1
         });
         members[at].push(index);
+        task_groups.push(at as u32);
     }
-    members
+    (members, task_groups)
 }
 
 /// The largest total whose largest-remainder sizes fit every pool.

@@ -78,3 +78,40 @@ pub(crate) struct HoldoutPower {
     /// `min_discordant / n`, absent when the holdout has fewer tasks than that.
     pub min_detectable_shift: Option<f64>,
 }
+
+/// What the manifest says of each split: its name, tasks and groups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SplitCounts {
+    /// `train`, `val` or `holdout`.
+    pub name: &'static str,
+    /// Its tasks.
+    pub tasks: usize,
+    /// Its distinct groups.
+    pub groups: usize,
+}
+
+/// What `split` built, in brief: what its summary tells.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Made {
+    /// The seed of the sampling stream.
+    pub seed: u64,
+    /// Train, validation and holdout.
+    pub splits: [SplitCounts; 3],
+    /// What the holdout can detect at all.
+    pub holdout_power: HoldoutPower,
+}
+
+impl Manifest {
+    /// What its summary tells.
+    pub(crate) fn made(&self) -> Made {
+        Made {
+            seed: self.seed,
+            splits: std::array::from_fn(|i| SplitCounts {
+                name: crate::split::SPLIT_NAMES[i],
+                tasks: self.splits.get(i).map_or(0, |s| s.tasks),
+                groups: self.splits.get(i).map_or(0, |s| s.groups.len()),
+            }),
+            holdout_power: self.holdout_power.clone(),
+        }
+    }
+}

@@ -4,57 +4,103 @@
 //! as whole words; the candidates are the task's aliases and the answers of every other
 //! task of the same kind, and the four outcomes and the scores are the arxiv verifier's.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 
 use super::normalize::{contains_words, normalize};
 use super::{Grade, Outcome, TruthRows, Verifier, shape};
+use crate::base::hash::fingerprint;
 use crate::error::InputError;
-use crate::table::Table;
-use crate::table::scan::table_of;
-use crate::task::Task;
+use crate::table::{Table, require, trim_field};
 
-/// The facts verifier.
+/// The facts verifier. Its text is kept in two strings (the tasks' groups and
+/// questions, the distinct answers), reached by position, and its lookups go by 64-bit
+/// fingerprints checked against that text: a truth of a million tasks is held in a few
+/// times its size, not as a million strings of each kind.
 #[derive(Debug, Clone)]
 pub struct FactsVerifier {
-    tasks: Vec<Task>,
-    /// For each task (same index): its answer, an index into `answers`.
-    answer_of: Vec<u32>,
-    /// Every distinct answer: its display form and normalised aliases. Tasks that share
-    /// an answer share one entry, so grading looks at each distinct answer once however
-    /// many tasks give it.
-    answers: Vec<(String, Vec<String>)>,
-    by_id: BTreeMap<String, usize>,
-    /// For each kind, every distinct answer under each of its aliases: an answer's
-    /// candidates are found by looking up its runs of words, not by trying every task
-    /// of the kind (20,000 tasks of one kind took 35 s that way).
-    kinds: HashMap<String, KindIndex>,
+    /// Every task's group then its question, one task after the other.
+    text: String,
+    /// Each task, in file order.
+    tasks: Vec<TaskAt>,
+    /// Each kind's name and index, in order of first appearance.
+    kinds: Vec<(String, KindIndex)>,
+    /// Every distinct answer: its display form, then each normalised alias after a
+    /// `|` (neither can hold one). Tasks that share an answer share one entry, so
+    /// grading looks at each distinct answer once however many tasks give it.
+    answer_text: String,
+    /// Where each distinct answer starts and ends in `answer_text`.
+    answers: Vec<(usize, usize)>,
+    /// The tasks by the fingerprint of their id.
+    by_id: Fingerprints,
+    /// Each answer's first task in each kind.
+    first_tasks: FirstTasks,
+}
+
+/// Where one task's names are.
+#[derive(Debug, Clone, Copy)]
+struct TaskAt {
+    /// Where its group starts in the verifier's text.
+    group: usize,
+    /// Where its question starts (its group's end) and ends.
+    question: (usize, usize),
+    /// Its kind, an index into the verifier's kinds.
+    kind: u32,
+    /// Its answer, an index into the verifier's answers.
+    answer: u32,
+}
+
+/// Values filed under 64-bit fingerprints of their keys; a lookup checks each value
+/// found against the key, so two keys with one fingerprint cost a comparison, never a
+/// wrong answer.
+#[derive(Debug, Clone, Default)]
+struct Fingerprints {
+    /// The first value of each fingerprint.
+    first: FxHashMap<u64, u32>,
+    /// The later values of a fingerprint met again, in order.
+    more: FxHashMap<u64, Vec<u32>>,
+}
+
+impl Fingerprints {
+    fn insert(&mut self, print: u64, value: u32) {
+        match self.first.entry(print) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(value);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.more.entry(print).or_default().push(value);
+            }
+        }
+    }
+
+    /// The values filed under `print`, in the order filed.
+    fn get(&self, print: u64) -> impl Iterator<Item = u32> + '_ {
+        let more: &[u32] = self.more.get(&print).map_or(&[], Vec::as_slice);
+        self.first
+            .get(&print)
+            .copied()
+            .into_iter()
+            .chain(more.iter().copied())
+    }
 }
 
 /// The aliases of one kind's answers, by their text.
 #[derive(Debug, Clone, Default)]
 struct KindIndex {
-    /// The answers (indices into the verifier's `answers`) each normalised alias
-    /// belongs to, each once, in the order of their first task of this kind.
-    by_alias: HashMap<String, Vec<u32>>,
-    /// Each answer of this kind with its first task of this kind.
-    first_task: HashMap<u32, usize>,
+    /// Each normalised alias's fingerprint with an answer (an index into the
+    /// verifier's answers) it belongs to, sorted, each pair once: sorted pairs take
+    /// 16 bytes an alias where a hash map of lists took six times that.
+    by_alias: Vec<(u64, u32)>,
     /// How many words the aliases have, each length once, shortest first.
     lengths: Vec<usize>,
 }
 
 impl KindIndex {
-    /// Files `task` of this kind under its answer `answer` with normalised `aliases`;
-    /// an answer met before in this kind adds nothing.
-    fn add(&mut self, answer: u32, aliases: &[String], task: usize) {
-        if self.first_task.contains_key(&answer) {
-            return;
-        }
-        self.first_task.insert(answer, task);
+    /// Files the normalised `aliases` of answer `answer` (met first in this kind).
+    fn add<'a>(&mut self, answer: u32, aliases: impl Iterator<Item = &'a str>) {
         for alias in aliases {
-            let answers = self.by_alias.entry(alias.clone()).or_default();
-            if answers.last() != Some(&answer) {
-                answers.push(answer);
-            }
+            self.by_alias.push((fingerprint(alias), answer));
             let words = alias.split(' ').count();
             if let Err(at) = self.lengths.binary_search(&words) {
                 self.lengths.insert(at, words);
@@ -62,12 +108,274 @@ impl KindIndex {
         }
     }
 
-    /// The answers with an alias that occurs in `answer` (normalised) as whole words,
-    /// each once, in the order of their first task of this kind: every run of the
-    /// answer's words as long as some alias looked up (a normalised text's words are
-    /// separated by single spaces). Time: the runs looked up and the distinct answers
-    /// found, whatever the number of tasks that give them.
-    fn present(&self, answer: &str) -> Vec<u32> {
+    /// The index made ready for lookups: the pairs sorted, each once.
+    fn finish(&mut self) {
+        self.by_alias.sort_unstable();
+        self.by_alias.dedup();
+        self.by_alias.shrink_to_fit();
+    }
+
+    /// The answers with an alias of fingerprint `print`, in the order of their numbers.
+    fn answers_of(&self, print: u64) -> impl Iterator<Item = u32> + '_ {
+        let from = self.by_alias.partition_point(|&(p, _)| p < print);
+        self.by_alias[from..]
+            .iter()
+            .take_while(move |&&(p, _)| p == print)
+            .map(|&(_, answer)| answer)
+    }
+}
+
+/// Each answer's first task in each kind that gives it: most answers belong to one
+/// kind, so a slot an answer holds the first, and a map the rest.
+#[derive(Debug, Clone, Default)]
+struct FirstTasks {
+    /// For each answer: the first kind that gives it, and its first task there.
+    home: Vec<(u32, u32)>,
+    /// (kind, answer) to the first task, for the answer's other kinds.
+    elsewhere: FxHashMap<(u32, u32), u32>,
+}
+
+impl FirstTasks {
+    /// Records `task` of `kind` giving `answer`; true when the answer is new to the
+    /// kind.
+    fn add(&mut self, kind: u32, answer: u32, task: u32) -> bool {
+        match self.home.get(answer as usize) {
+            None => {
+                self.home.push((kind, task));
+                true
+            }
+            Some(&(home, _)) if home == kind => false,
+            Some(_) => match self.elsewhere.entry((kind, answer)) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(task);
+                    true
+                }
+            },
+        }
+    }
+
+    /// The first task of `kind` giving `answer` (one that does).
+    fn of(&self, kind: u32, answer: u32) -> u32 {
+        match self.home[answer as usize] {
+            (home, task) if home == kind => task,
+            _ => self
+                .elsewhere
+                .get(&(kind, answer))
+                .copied()
+                .unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// Whether `id` is `group:kind` ([`crate::task::task_id`]), without making it.
+fn is_id(id: &str, group: &str, kind: &str) -> bool {
+    id.len() == group.len() + 1 + kind.len()
+        && id.starts_with(group)
+        && id.as_bytes()[group.len()] == b':'
+        && id.ends_with(kind)
+}
+
+/// A facts verifier being read, a row at a time.
+struct Reading {
+    source: String,
+    /// The columns group, kind, question and answer.
+    at: [usize; 4],
+    verifier: FactsVerifier,
+    /// The line of each task's row, for the message about a repeated one.
+    lines: Vec<u64>,
+    /// The distinct answers by the fingerprint of their text.
+    known: Fingerprints,
+    /// The kinds by name.
+    kind_of: HashMap<String, u32>,
+}
+
+impl Reading {
+    fn new(source: &str, headers: &[String]) -> Result<Reading, InputError> {
+        let column = |name| require(source, headers, name);
+        Ok(Reading {
+            source: source.to_string(),
+            at: [
+                column("group")?,
+                column("kind")?,
+                column("question")?,
+                column("answer")?,
+            ],
+            verifier: FactsVerifier {
+                text: String::new(),
+                tasks: Vec::new(),
+                kinds: Vec::new(),
+                answer_text: String::new(),
+                answers: Vec::new(),
+                by_id: Fingerprints::default(),
+                first_tasks: FirstTasks::default(),
+            },
+            lines: Vec::new(),
+            known: Fingerprints::default(),
+            kind_of: HashMap::new(),
+        })
+    }
+
+    /// Adds the row at `line` whose field `i` is `field(i)`: every field non-empty,
+    /// each `group:kind` once, an answer with an alias.
+    fn add<'a>(&mut self, line: u64, field: impl Fn(usize) -> &'a str) -> Result<(), InputError> {
+        let fail = |message: String| InputError::invalid(&self.source, line, message);
+        let [group, kind, question, answer] = self.at.map(|i| trim_field(field(i)));
+        for (value, name) in [
+            (group, "group"),
+            (kind, "kind"),
+            (question, "question"),
+            (answer, "answer"),
+        ] {
+            if value.is_empty() {
+                return Err(fail(format!(
+                    "`{name}` is empty; fill it in or remove the row"
+                )));
+            }
+        }
+        let verifier = &mut self.verifier;
+        let id = crate::task::task_id(group, kind);
+        let print = fingerprint(&id);
+        if let Some(first) = verifier.by_id.get(print).find(|&i| {
+            let (g, k) = verifier.task_names(i as usize);
+            is_id(&id, g, k)
+        }) {
+            return Err(fail(format!(
+                "task `{id}` appears again (first on row {}); keep one row per group and kind",
+                self.lines[first as usize]
+            )));
+        }
+        let aliases: Vec<String> = answer
+            .split('|')
+            .map(normalize)
+            .filter(|a| !a.is_empty())
+            .collect();
+        if aliases.is_empty() {
+            return Err(fail(
+                "`answer` has no letters or digits to match; give at least one alias".to_string(),
+            ));
+        }
+        let shown = answer.split('|').next().unwrap_or_default().trim();
+        let mut entry = shown.to_string();
+        for alias in &aliases {
+            entry.push('|');
+            entry.push_str(alias);
+        }
+        let entry_print = fingerprint(&entry);
+        let found = self.known.get(entry_print).find(|&a| {
+            let (start, end) = verifier.answers[a as usize];
+            verifier.answer_text[start..end] == entry
+        });
+        let answer = match found {
+            Some(known) => known,
+            None => {
+                let next = verifier.answers.len() as u32;
+                let start = verifier.answer_text.len();
+                verifier.answer_text.push_str(&entry);
+                verifier.answers.push((start, verifier.answer_text.len()));
+                self.known.insert(entry_print, next);
+                next
+            }
+        };
+        let kind = match self.kind_of.get(kind) {
+            Some(&known) => known,
+            None => {
+                let next = verifier.kinds.len() as u32;
+                verifier
+                    .kinds
+                    .push((kind.to_string(), KindIndex::default()));
+                self.kind_of.insert(kind.to_string(), next);
+                next
+            }
+        };
+        let task = verifier.tasks.len() as u32;
+        if verifier.first_tasks.add(kind, answer, task) {
+            let (from, to) = verifier.answers[answer as usize];
+            let aliases = verifier.answer_text[from..to].split('|').skip(1);
+            verifier.kinds[kind as usize].1.add(answer, aliases);
+        }
+        let start = verifier.text.len();
+        verifier.text.push_str(group);
+        verifier.text.push_str(question);
+        verifier.tasks.push(TaskAt {
+            group: start,
+            question: (start + group.len(), verifier.text.len()),
+            kind,
+            answer,
+        });
+        verifier.by_id.insert(print, task);
+        self.lines.push(line);
+        Ok(())
+    }
+}
+
+impl Reading {
+    /// The verifier read, its indexes sorted.
+    fn finish(mut self) -> FactsVerifier {
+        for (_, kind) in &mut self.verifier.kinds {
+            kind.finish();
+        }
+        self.verifier
+    }
+}
+
+impl FactsVerifier {
+    /// Reads the facts table: every field non-empty, each `group:kind` once.
+    pub fn from_table(table: &Table) -> Result<FactsVerifier, InputError> {
+        table.require_rows()?;
+        let mut reading = Reading::new(&table.source, &table.headers)?;
+        for row in &table.rows {
+            reading.add(row.line, |i| row.fields[i].as_str())?;
+        }
+        Ok(reading.finish())
+    }
+
+    /// [`FactsVerifier::from_table`] of a facts file read row by row (its header
+    /// read): the registry's constructor. The rows are not gathered: each is filed as
+    /// it is read. The first error is [`FactsVerifier::from_table`]'s, after the rest
+    /// of the file is read (a malformed row later in the file is reported first, as
+    /// reading the table whole reports it).
+    pub fn build(mut rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
+        let source = rows.source().to_string();
+        let headers = rows.headers().to_vec();
+        let mut reading: Option<Reading> = None;
+        let mut failed: Option<InputError> = None;
+        while let Some(row) = rows.next_row()? {
+            if failed.is_some() {
+                continue;
+            }
+            let step = match &mut reading {
+                Some(reading) => reading.add(row.line, |i| row.field(i)),
+                None => Reading::new(&source, &headers).and_then(|mut first| {
+                    let step = first.add(row.line, |i| row.field(i));
+                    reading = Some(first);
+                    step
+                }),
+            };
+            failed = step.err();
+        }
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        let reading = reading.ok_or(InputError::NoRows { file: source })?;
+        Ok(Box::new(reading.finish()))
+    }
+
+    /// Distinct answer `answer`'s display form and its normalised aliases.
+    fn answer(&self, answer: u32) -> (&str, std::str::Split<'_, char>) {
+        let (start, end) = self.answers[answer as usize];
+        let mut parts = self.answer_text[start..end].split('|');
+        let shown = parts.next().unwrap_or_default();
+        (shown, parts)
+    }
+
+    /// The answers of kind `kind` with an alias that occurs in `answer` (normalised)
+    /// as whole words, each once, in the order of their first task of this kind: every
+    /// run of the answer's words as long as some alias looked up (a normalised text's
+    /// words are separated by single spaces). Time: the runs looked up and the distinct
+    /// answers found, whatever the number of tasks that give them.
+    fn present(&self, kind: u32, answer: &str) -> Vec<u32> {
+        let index = &self.kinds[kind as usize].1;
         let mut words = Vec::new();
         let mut start = 0;
         for (at, byte) in answer.bytes().enumerate() {
@@ -81,109 +389,21 @@ impl KindIndex {
         }
         let mut found = Vec::new();
         for first in 0..words.len() {
-            for &length in &self.lengths {
+            for &length in &index.lengths {
                 let Some(&(_, end)) = words.get(first + length - 1) else {
                     break;
                 };
-                if let Some(answers) = self.by_alias.get(&answer[words[first].0..end]) {
-                    found.extend(answers.iter().map(|a| (self.first_task[a], *a)));
+                let run = &answer[words[first].0..end];
+                for candidate in index.answers_of(fingerprint(run)) {
+                    if self.answer(candidate).1.any(|alias| alias == run) {
+                        found.push((self.first_tasks.of(kind, candidate), candidate));
+                    }
                 }
             }
         }
         found.sort_unstable();
         found.dedup();
         found.into_iter().map(|(_, answer)| answer).collect()
-    }
-}
-
-impl FactsVerifier {
-    /// Reads the facts table: every field non-empty, each `group:kind` once.
-    pub fn from_table(table: &Table) -> Result<FactsVerifier, InputError> {
-        table.require_rows()?;
-        let columns = ["group", "kind", "question", "answer"].map(|c| table.require(c));
-        let [group, kind, question, answer] = columns;
-        let (group, kind, question, answer) = (group?, kind?, question?, answer?);
-        let mut verifier = FactsVerifier {
-            tasks: Vec::new(),
-            answer_of: Vec::new(),
-            answers: Vec::new(),
-            by_id: BTreeMap::new(),
-            kinds: HashMap::new(),
-        };
-        let mut lines: BTreeMap<String, u64> = BTreeMap::new();
-        let mut known: HashMap<(String, Vec<String>), u32> = HashMap::new();
-        for row in &table.rows {
-            let field = |i: usize| row.fields[i].trim();
-            for (i, name) in [
-                (group, "group"),
-                (kind, "kind"),
-                (question, "question"),
-                (answer, "answer"),
-            ] {
-                if field(i).is_empty() {
-                    return Err(InputError::invalid(
-                        &table.source,
-                        row.line,
-                        format!("`{name}` is empty; fill it in or remove the row"),
-                    ));
-                }
-            }
-            let task = Task::new(field(group), field(kind), field(question).to_string());
-            if let Some(first) = lines.insert(task.task_id.clone(), row.line) {
-                return Err(InputError::invalid(
-                    &table.source,
-                    row.line,
-                    format!(
-                        "task `{}` appears again (first on row {first}); keep one row per group and kind",
-                        task.task_id
-                    ),
-                ));
-            }
-            let aliases: Vec<String> = field(answer)
-                .split('|')
-                .map(normalize)
-                .filter(|a| !a.is_empty())
-                .collect();
-            if aliases.is_empty() {
-                return Err(InputError::invalid(
-                    &table.source,
-                    row.line,
-                    "`answer` has no letters or digits to match; give at least one alias",
-                ));
-            }
-            let shown = field(answer)
-                .split('|')
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_string();
-            let next = verifier.answers.len() as u32;
-            let answer = *known
-                .entry((shown, aliases))
-                .or_insert_with_key(|(shown, aliases)| {
-                    verifier.answers.push((shown.clone(), aliases.clone()));
-                    next
-                });
-            let kind = verifier.kinds.entry(task.kind.clone()).or_default();
-            kind.add(
-                answer,
-                &verifier.answers[answer as usize].1,
-                verifier.tasks.len(),
-            );
-            verifier
-                .by_id
-                .insert(task.task_id.clone(), verifier.tasks.len());
-            verifier.tasks.push(task);
-            verifier.answer_of.push(answer);
-        }
-        Ok(verifier)
-    }
-
-    /// [`FactsVerifier::from_table`] of a facts file read row by row (its header
-    /// read): the registry's constructor. Facts files are small, so the rows are
-    /// gathered into a table first.
-    pub fn build(rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(FactsVerifier::from_table(&table_of(rows)?)?))
     }
 }
 
@@ -194,30 +414,40 @@ impl Verifier for FactsVerifier {
 
     fn task_names(&self, index: usize) -> (&str, &str) {
         let task = &self.tasks[index];
-        (&task.group, &task.kind)
+        (
+            &self.text[task.group..task.question.0],
+            &self.kinds[task.kind as usize].0,
+        )
     }
 
     fn prompt(&self, index: usize) -> String {
-        self.tasks[index].prompt.clone()
+        let (start, end) = self.tasks[index].question;
+        self.text[start..end].to_string()
     }
 
     fn find_task(&self, task_id: &str) -> Option<usize> {
-        self.by_id.get(task_id).copied()
+        self.by_id
+            .get(fingerprint(task_id))
+            .map(|i| i as usize)
+            .find(|&i| {
+                let (group, kind) = self.task_names(i);
+                is_id(task_id, group, kind)
+            })
     }
 
     fn grade(&self, index: usize, output: &str) -> Grade {
-        let task = &self.tasks[index];
+        let task = self.tasks[index];
         let answer = normalize(output);
-        let (shown, aliases) = &self.answers[self.answer_of[index] as usize];
+        let (shown, aliases) = self.answer(task.answer);
+        let aliases: Vec<&str> = aliases.collect();
         let expected = aliases.iter().any(|alias| contains_words(&answer, alias));
         let mut others: Vec<&str> = Vec::new();
-        let present = self.kinds.get(&task.kind).map(|k| k.present(&answer));
         // The task's own answer, and every other task's that shares an alias with it,
         // is no other answer.
-        for other in present.unwrap_or_default() {
-            let (other_shown, other_aliases) = &self.answers[other as usize];
-            let distinct = !other_aliases.iter().any(|a| aliases.contains(a));
-            if distinct && !others.contains(&other_shown.as_str()) {
+        for other in self.present(task.kind, &answer) {
+            let (other_shown, mut other_aliases) = self.answer(other);
+            let distinct = !other_aliases.any(|a| aliases.contains(&a));
+            if distinct && !others.contains(&other_shown) {
                 others.push(other_shown);
             }
         }
@@ -303,11 +533,60 @@ mod tests {
         assert!(error.to_string().contains("`question` is empty"), "{error}");
     }
 
+    /// What reading `text` gives, streamed or as a table: the tasks, or the error.
+    fn read_both(text: &str) -> (String, String) {
+        let shown = |read: Result<Box<dyn Verifier>, InputError>| match read {
+            Ok(v) => (0..v.task_count())
+                .map(|i| format!("{:?} {}", v.task_names(i), v.prompt(i)))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Err(error) => error.to_string(),
+        };
+        let table = Table::parse("f.csv", text.as_bytes()).and_then(|table| {
+            FactsVerifier::from_table(&table).map(|v| Box::new(v) as Box<dyn Verifier>)
+        });
+        let input: Box<dyn std::io::Read> = Box::new(text.as_bytes());
+        let streamed =
+            crate::table::scan::RowScanner::new("f.csv", input).and_then(FactsVerifier::build);
+        (shown(table), shown(streamed))
+    }
+
+    #[test]
+    fn a_truth_read_as_a_stream_gives_the_tasks_and_the_first_error_the_table_gives() {
+        for text in [
+            "group,kind,question,answer\na,k,q1,x\nb,k,q2,y|z\nb,j,q3,x\n",
+            "group,kind,question,answer\na,k,q,x\na,k,q2,y\n",
+            // Two rows whose ids are both `a:b:c`, with other groups and kinds.
+            "group,kind,question,answer\na:b,c,q,x\na,b:c,q,y\n",
+            "group,kind,question,answer\na,k,,x\n",
+            "group,kind,question,answer\na,k,q,!!\n",
+            "group,kind,question,answer\n",
+            "group,kind,q\nx,y,z\n",
+            // A row too short after a row in error: the short row is reported.
+            "group,kind,question,answer\na,k,,x\nb,k\n",
+            "group,kind,question,answer\n a , k ,\" q \", x \n",
+        ] {
+            let (table, streamed) = read_both(text);
+            assert_eq!(table, streamed, "{text}");
+        }
+        assert!(
+            read_both("group,kind,question,answer\na:b,c,q,x\na,b:c,q,y\n")
+                .1
+                .contains("task `a:b:c` appears again (first on row 2)")
+        );
+    }
+
     /// The other answers of the kind present in `output`, found by trying every task
     /// of the kind in turn: the plain oracle of the alias index.
     fn naive_others(v: &FactsVerifier, index: usize, output: &str) -> Vec<String> {
         let answer = normalize(output);
-        let answer_of = |task: usize| &v.answers[v.answer_of[task] as usize];
+        let answer_of = |task: usize| {
+            let (shown, aliases) = v.answer(v.tasks[task].answer);
+            (
+                shown.to_string(),
+                aliases.map(str::to_string).collect::<Vec<_>>(),
+            )
+        };
         let aliases = &answer_of(index).1;
         let mut others: Vec<String> = Vec::new();
         for other in 0..v.tasks.len() {
@@ -315,10 +594,10 @@ mod tests {
             if other != index
                 && v.tasks[other].kind == v.tasks[index].kind
                 && !other_aliases.iter().any(|a| aliases.contains(a))
-                && !others.contains(shown)
+                && !others.contains(&shown)
                 && other_aliases.iter().any(|a| contains_words(&answer, a))
             {
-                others.push(shown.clone());
+                others.push(shown);
             }
         }
         others
@@ -399,10 +678,15 @@ mod tests {
         let v =
             FactsVerifier::from_table(&Table::parse("f.csv", text.as_bytes()).unwrap()).unwrap();
         assert_eq!(v.answers.len(), 4);
-        let capital = &v.kinds["capital"];
-        assert_eq!(capital.first_task.len(), 3);
-        assert!(capital.by_alias.values().all(|answers| answers.len() <= 2));
-        assert_eq!(capital.by_alias["paris"], vec![0, 2]);
+        let capital = &v.kinds[0].1;
+        assert_eq!(v.kinds[0].0, "capital");
+        // Three answers, four aliases: one entry each, whatever the 3,000 tasks.
+        assert_eq!(capital.by_alias.len(), 5);
+        assert_eq!(
+            capital.answers_of(fingerprint("paris")).collect::<Vec<_>>(),
+            vec![0, 2]
+        );
+        assert_eq!(capital.answers_of(fingerprint("berlin")).count(), 1);
         for output in [
             "Paris or Berlin",
             "Berlin, Lutetia",

@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 
+import suites
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FORMATS = os.path.join(HERE, "..", "data", "formats")
 # Agreement each reference must reach. The figures depend on the mix of phrasings
@@ -482,6 +484,8 @@ CLASSES = {
 
 
 def classify(verifier: str, name: str, case: dict, grade: dict, reference) -> str | None:
+    if name in suites.NAMES or name.startswith(suites.HAND):
+        return suites.classify(verifier, name, case, grade, reference)
     feedback = grade["feedback"]
     output = case["output"]
     if feedback.startswith("hedged"):
@@ -523,9 +527,13 @@ def classify(verifier: str, name: str, case: dict, grade: dict, reference) -> st
     return None
 
 
-def check(binary: str) -> dict:
+def check(binary: str) -> tuple:
+    """The rows (reference, case, evogate's grade, reference's verdict) per verifier,
+    and the official scorers' verdicts on the class strings (suites.py)."""
     rng = random.Random(SEED)
     results = {}
+    on_labels = {}
+    this = sys.modules[__name__]
 
     # numeric: GSM8K style against lm-eval, MATH/AIME style against math-verify.
     gsm = gsm8k_cases(rng, PER_VERIFIER // 2) + real_gsm8k()
@@ -548,7 +556,8 @@ def check(binary: str) -> dict:
             rows.append(("lm-eval strict-match (strings with ####)", case, grade, strict))
             if "logged" in case:
                 assert strict == case["logged"], ("the lm-eval log disagrees with its filter", case)
-    results["numeric"] = rows
+    more, on_labels["numeric"] = suites.numeric_rows(binary, this)
+    results["numeric"] = rows + more
 
     choice = choice_cases(rng, PER_VERIFIER) + real_choice()
     grades = grade_all(
@@ -569,7 +578,8 @@ def check(binary: str) -> dict:
             rows.append(("lm-eval mmlu_pro (strings with `answer is`)", case, grade, chosen == {case["answer"]}))
         else:
             rows.append(("HELM exact letter (the rest)", case, grade, output.strip() == case["answer"]))
-    results["choice"] = rows
+    more, on_labels["choice"] = suites.choice_rows(binary, this)
+    results["choice"] = rows + more
 
     short = short_cases(rng, PER_VERIFIER)
     grades = grade_all(
@@ -581,11 +591,14 @@ def check(binary: str) -> dict:
     for case, grade in zip(short, grades):
         em, f1 = squad_reference(case["output"], case["golds"])
         rows.append(("squad", case, grade, (em, f1)))
-    results["short"] = rows
-    return results
+    more, on_labels["short"] = suites.short_rows(binary, this)
+    results["short"] = rows + more
+    return results, on_labels
 
 
 def agrees(verifier: str, grade: dict, reference) -> bool:
+    if isinstance(reference, suites.Label):
+        return suites.label_met(grade, reference)
     if verifier == "short":
         em, f1 = reference
         if em or grade["correct"]:
@@ -596,7 +609,7 @@ def agrees(verifier: str, grade: dict, reference) -> bool:
 
 def main() -> int:
     binary = sys.argv[1]
-    results = check(binary)
+    results, on_labels = check(binary)
     failed = False
     for verifier, rows in results.items():
         by_reference = collections.defaultdict(lambda: [0, 0])
@@ -614,18 +627,29 @@ def main() -> int:
                 failed = True
                 print(f"UNCLASSIFIED {verifier} [{name}] {case['template']}: {case['output']!r} -> "
                       f"evogate {grade['correctness']} ({grade['feedback']}), reference {reference}")
+            elif found == "known miss":
+                print(f"known miss {verifier} [{name}]: {case['output']!r} -> evogate {grade['correctness']} "
+                      f"({grade['feedback']}): {suites.known_miss(verifier, case['output'])}")
         print(f"{verifier}: {strings} strings")
         for name, (agree, total) in sorted(by_reference.items()):
             rate = agree / total
             print(f"  {name}: {agree}/{total} agree ({rate:.1%})")
-            if rate < FLOORS[name]:
+            floor = FLOORS[name] if name in FLOORS else suites.FLOORS[name]
+            if rate < floor:
                 failed = True
-                print(f"  FAIL: agreement with {name} below the floor {FLOORS[name]:.0%}")
+                print(f"  FAIL: agreement with {name} below the floor {floor:.0%}")
         for name, count in sorted(classes.items(), key=lambda item: str(item[0])):
             print(f"  disagreement class {name}: {count}")
         if strings < 1000:
             failed = True
             print(f"  FAIL: fewer than 1,000 strings for {verifier}")
+        for line in suites.summary(verifier, rows):
+            print(line)
+        for name, by_class in sorted(suites.references_on_labels(on_labels[verifier]).items()):
+            cells = ", ".join(f"{c} {a}/{t}" for c, (a, t) in sorted(by_class.items()))
+            agree = sum(a for a, _ in by_class.values())
+            total = sum(t for _, t in by_class.values())
+            print(f"  (reference) {name} against the hand labels: {agree}/{total} ({cells})")
     return 1 if failed else 0
 
 

@@ -437,7 +437,7 @@ fn inspect_epochs_need_repeats_and_a_mean_turns_outcomes_into_scores() {
         run.stderr
     );
     // t:1 ran one of the two epochs t:2 ran: left out whole as missing, never
-    // averaged over its one epoch (hostile-4 R02).
+    // averaged over its one epoch.
     assert!(
         run.stderr
             .contains("1 repeat missing (first: `t:1#2`) in 1 item"),

@@ -365,7 +365,7 @@ fn power_sequential_refuses_a_holdout_past_its_limit_naming_the_flag_the_limit_a
     assert_input_error(&small_shift, &["74584", "at most 20000", "give --holdout"]);
 }
 
-/// One positive-mean rule for `admit` and `admit --sequential` (hostile-4): a loss of 1
+/// One positive-mean rule for `admit` and `admit --sequential`: a loss of 1
 /// and ten gains of 0.4 − 0.3 have a mean difference of exactly 0, which `admit`
 /// refuses; the sequential last look (signed-rank p 57/2048 = 0.0278, below the alpha
 /// left 0.0375) summed the differences in floats (+2.2e-16) and admitted. Both now sum
@@ -389,12 +389,20 @@ fn a_mean_difference_of_exactly_zero_is_refused_by_admit_and_admit_sequential_al
     let fixed = fixed_json(dir.path());
     assert_eq!(fixed.code, 1, "{}{}", fixed.stdout, fixed.stderr);
     assert_eq!(json(&fixed)["verdict"], "refused");
-    let sequential = sequential(dir.path(), &["--format", "json"]);
-    let report = refused_because(&sequential, "did not show an improvement");
+    let looked = sequential(dir.path(), &["--format", "json"]);
+    let report = refused_because(&looked, "did not show an improvement");
     assert_eq!(report["look"], 11);
     assert_eq!(report["mean_difference"], 0.0);
     let p = report["final_look"]["p_value"].as_f64().unwrap();
     assert!((p - 57.0 / 2048.0).abs() < 1e-12, "{p}");
+    // The text says the mean decided, not only "not shown" beside a p below alpha.
+    let text = sequential(dir.path(), &[]);
+    assert!(
+        text.stdout
+            .contains("p 0.02783: not shown, as the mean difference 0 is not positive"),
+        "{}",
+        text.stdout
+    );
 }
 
 /// Outcomes from a pattern: `+` a candidate win, `-` a loss, `.` a tie (both right on

@@ -229,7 +229,7 @@ fn a_fixed_n_attempt_then_a_sequential_one_on_the_same_holdout_is_attempt_2() {
     assert_eq!(both[1]["test"], "sequential-mcnemar");
 }
 
-/// hostile-4 Q13b and R1: an order that is not the manifest's holdout in its order (a
+/// An order that is not the manifest's holdout in its order (a
 /// subset, renamed ids, a shuffle) or that is the candidate's own scores file is
 /// refused with exit 2, and the ledger is not touched.
 #[test]
@@ -282,7 +282,7 @@ fn an_order_other_than_the_manifests_is_refused_before_anything_is_recorded() {
     assert_eq!(attempt_of(&same).0, 2);
 }
 
-/// hostile-4 Q08: the candidate's own scores file as the order (so the order is read
+/// The candidate's own scores file as the order (so the order is read
 /// after the outputs) flipped continue into admitted. Refused without a manifest too,
 /// by identity (another name for the file) and by content (a copy carries scores).
 #[test]

@@ -66,8 +66,16 @@ def test_the_dspy_recipe_admits_a_leader_found_from_evogates_feedback(tmp_path):
 
 
 def test_the_dspy_recipe_keeps_the_student_when_gepas_winner_is_noise(tmp_path):
-    code, lines, means, ledger = run_example(tmp_path, "--null", "--seed=2")
-    # GEPA's own choice is a rewording whose validation mean beats the student's by chance.
-    assert max(means) > means[0]
+    # The first null seed (from 5, the one docs/optimizers.md shows) where GEPA's own
+    # choice is a rewording whose validation mean beats the student's by chance. Which
+    # seed that is moves with the stand-in model's reading of evogate's feedback, so the
+    # test looks for it instead of fixing one.
+    for seed in range(5, 25):
+        run = tmp_path / f"seed-{seed}"
+        run.mkdir()
+        code, lines, means, ledger = run_example(run, "--null", f"--seed={seed}")
+        if max(means) > means[0]:
+            break
+    assert max(means) > means[0], "no null seed from 5 to 24 gave GEPA a noise winner"
     assert code == 1 and lines[-1] == "chosen: the student"
     assert len(ledger) >= 1 and all(r["verdict"] != "admitted" for r in ledger)

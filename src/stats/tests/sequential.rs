@@ -434,8 +434,7 @@ fn the_scores_last_look_tests_at_the_alpha_left_and_shows_nothing_when_none_is_l
 /// test (ten tied wins of rank 5.5, one loss of rank 11: W− ≤ 11 in 1 + 1 + 10 + 45 of
 /// the 2^11 sign patterns, p = 57/2048 = 0.0278) is below the alpha left (0.0375), so
 /// the mean alone decides: a mean of exactly 0 is not positive, and the run is refused.
-/// Summed in floats it was admitted (hostile-4: `admit` refused such data, `admit
-/// --sequential` admitted it).
+/// Summed in floats it would be admitted, where `admit` refuses such data.
 #[test]
 fn a_mean_of_exactly_zero_in_micro_units_is_not_positive_whatever_float_addition_gives() {
     let differences: Vec<f64> = std::iter::once(0.0 - 1.0)

@@ -273,6 +273,11 @@ impl AuthorName {
             if is_particle(word) {
                 // Particles belong to a surname, this one's or not (`Van Der`).
             } else if self.is_given(word) {
+                // The same given name twice in a row (`Jason Wei Wei Liu`): the earlier
+                // one is another name's surname, not a second given name of this one.
+                if adjoining.is_some_and(|a| tokens.text(a) == word) {
+                    break;
+                }
                 given = Some(at - 1);
                 if stranger.is_none() {
                     adjoining = Some(at - 1);

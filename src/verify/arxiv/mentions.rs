@@ -121,16 +121,29 @@ fn at_surname(
 }
 
 /// `found` without the mentions whose surname is a given name of a later one (`Wei`
-/// in `Wei Liu`, where Wei is also a known surname).
-fn without_given_names(mut found: Vec<Mention>) -> Vec<Mention> {
-    let spans: Vec<(usize, usize)> = found.iter().filter(|m| m.full).map(|m| m.words).collect();
-    found.retain(|mention| {
+/// in `Wei Liu`, where Wei is also a known surname). Only a kept mention's words
+/// count: in `Patrick Esser Wei Liu` the reading of `Patrick Esser Wei` as one
+/// stranger falls (its `Wei` is Wei Liu's), and with it its claim on `Esser`, so
+/// Patrick Esser stays named. Read from the last mention back, as each depends only
+/// on the ones after it.
+fn without_given_names(found: Vec<Mention>) -> Vec<Mention> {
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut kept: Vec<Mention> = Vec::with_capacity(found.len());
+    for mention in found.into_iter().rev() {
         let at = mention.words.1;
-        !spans
+        if spans
             .iter()
             .any(|&(first, surname)| first <= at && at < surname)
-    });
-    found
+        {
+            continue;
+        }
+        if mention.full {
+            spans.push(mention.words);
+        }
+        kept.push(mention);
+    }
+    kept.reverse();
+    kept
 }
 
 /// One person (or one set of people, for words that fit several) the answer names.
@@ -205,7 +218,7 @@ mod tests {
     use super::*;
     use crate::verify::arxiv::authors::tokens;
 
-    const NAMES: [&str; 12] = [
+    const NAMES: [&str; 14] = [
         "Kaiming He",
         "Ian J. Goodfellow",
         "Xi Chen",
@@ -218,6 +231,8 @@ mod tests {
         "Tsung-Yi Lin",
         "Bernhard Schölkopf",
         "Ashish Vaswani",
+        "Jason Wei",
+        "Wei Liu",
     ];
 
     fn names() -> Vec<AuthorName> {
@@ -304,6 +319,35 @@ mod tests {
             vec![
                 (vec![6], "Yang Song".to_string()),
                 (vec![2], "Xi Chen".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_reading_that_falls_claims_no_words_of_the_names_before_it() {
+        // `Song` could end a stranger `Ashish Vaswani Song`, but it is Chen's given
+        // name; Ashish Vaswani is still named (the listing `... Patrick Esser Wei Liu`).
+        assert_eq!(
+            said("Ashish Vaswani Song Chen"),
+            vec![
+                (vec![11], "Ashish Vaswani".to_string()),
+                (vec![], "Song Chen".to_string())
+            ]
+        );
+        // `Wei` twice: Jason Wei's surname, then Wei Liu's given name.
+        assert_eq!(
+            said("Jason Wei Wei Liu"),
+            vec![
+                (vec![12], "Jason Wei".to_string()),
+                (vec![13], "Wei Liu".to_string())
+            ]
+        );
+        assert_eq!(
+            said("Tsung-Yi Lin\nSong Chen\nKaiming He"),
+            vec![
+                (vec![9], "Tsung-Yi Lin".to_string()),
+                (vec![], "Song Chen".to_string()),
+                (vec![0], "Kaiming He".to_string())
             ]
         );
     }

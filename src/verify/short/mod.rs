@@ -31,6 +31,12 @@ pub(crate) struct Short;
 /// answer: a verbose answer earns nothing rather than a sliver of F1.
 pub(crate) const SHORT_WORDS: usize = 20;
 
+/// A line after the answer line of at most this many words (and not ending a sentence)
+/// is a further answer. The same for every truth: a limit of twice the truth's longest
+/// alias read a four-word line as a second answer for a two-word truth and as nothing
+/// for a one-word truth, so a template could be paid for where the truth stood.
+pub(crate) const FURTHER_WORDS: usize = 4;
+
 /// Partial credit never reaches 1, so only an exact match is `correct` (the same words
 /// in another order have F1 1).
 pub(crate) const PARTIAL_MAX: f64 = 0.99;
@@ -163,10 +169,10 @@ pub(crate) fn answer_of(output: &str) -> &str {
 
 /// The lines after the answer line (`line`, a slice of `output`) that are further
 /// answers rather than an explanation: the next non-blank lines, while each holds at
-/// most `most_words` words and does not end a sentence (`.`, `!`, `?`, `:`), at most
-/// one more than [`reading::MOST_HEDGED`]. So `Paris\nLondon` offers two answers, and
-/// `Paris\n\nIt is the capital.` one.
-fn further_lines<'a>(output: &'a str, line: &str, most_words: usize) -> Vec<&'a str> {
+/// most [`FURTHER_WORDS`] words and does not end a sentence (`.`, `!`, `?`, `:`), at
+/// most one more than [`reading::MOST_HEDGED`]. So `Paris\nLondon` offers two answers,
+/// and `Paris\n\nIt is the capital.` one. What is read depends on the output alone.
+fn further_lines<'a>(output: &'a str, line: &str) -> Vec<&'a str> {
     let end = line.as_ptr() as usize - output.as_ptr() as usize + line.len();
     output[end..]
         .lines()
@@ -174,7 +180,7 @@ fn further_lines<'a>(output: &'a str, line: &str, most_words: usize) -> Vec<&'a 
         .filter(|next| !next.is_empty())
         .take_while(|next| {
             let words = squad_tokens(next).len();
-            (1..=most_words).contains(&words) && !next.ends_with(['.', '!', '?', ':'])
+            (1..=FURTHER_WORDS).contains(&words) && !next.ends_with(['.', '!', '?', ':'])
         })
         .take(reading::MOST_HEDGED + 1)
         .collect()
@@ -253,7 +259,7 @@ impl AnswerRule for Short {
         let text = reading::fold(output);
         let line = answer_line(&text);
         let answer = answer_of(&text);
-        let more = further_lines(&text, line, 2 * aliases.longest);
+        let more = further_lines(&text, line);
         let tokens = squad_tokens(answer);
         let longest = aliases.longest;
         let said = shown_briefly(answer);

@@ -70,15 +70,15 @@ const LEADS: [&str; 22] = [
     "im afraid",
 ];
 
-/// Words (SQuAD-normalised) that, before what a part names, reject it (`not Paris`,
-/// `definitely not Paris`).
+/// Words (SQuAD-normalised) that, anywhere in a part outside the alias it holds, reject
+/// what it names (`not Paris`, `definitely not Paris`, `Paris (not sure)`).
 const NEGATORS: [&str; 6] = ["not", "never", "isnt", "wasnt", "neither", "nor"];
 
 /// Words (SQuAD-normalised) that, alone in a part, name no answer (`No, it is Paris`).
 const FILLERS: [&str; 4] = ["yes", "no", "ok", "okay"];
 
-/// Words (SQuAD-normalised) that, before what a part names, refuse to give it (`I
-/// won't say Paris`).
+/// Words (SQuAD-normalised) that, anywhere in a part outside the alias it holds, refuse
+/// to give what it names (`I won't say Paris`).
 const REFUSING: [&str; 9] = [
     "wont", "cant", "cannot", "dont", "doesnt", "didnt", "wouldnt", "shouldnt", "couldnt",
 ];
@@ -107,22 +107,25 @@ enum Stance {
     Refuses,
 }
 
-/// What the part `tokens` does with what it names, judged on the words before the
-/// first alias they hold (all of them when they hold none) and on any rejection.
+/// What the part `tokens` does with what it names, judged on its words outside the
+/// aliases it holds (all of them when it holds none) and on any rejection. The same
+/// words decide whatever the truth: judging an alias's part only on the words before
+/// the alias read `Paris (not sure)` as offering Paris and `London (not sure)` as
+/// rejecting London, so a list of guesses each followed by `(not sure)` was paid as a
+/// hedge when the truth was among them and cost nothing when it was not.
 fn stance(aliases: &Aliases, tokens: &[String]) -> Stance {
-    let first_alias = (0..tokens.len())
-        .find(|&at| {
-            aliases
-                .aliases()
-                .any(|alias| tokens[at..].starts_with_words(&alias))
-        })
-        .unwrap_or(tokens.len());
-    let before = &tokens[..first_alias];
-    let said = |words: &[&str]| before.iter().any(|t| words.contains(&t.as_str()));
+    let outside = outside_aliases(aliases, tokens);
+    let said = |words: &[&str]| {
+        outside
+            .iter()
+            .any(|&at| words.contains(&tokens[at].as_str()))
+    };
     if said(&REFUSING)
-        || before
-            .windows(2)
-            .any(|w| w[1] == "not" && ["will", "do", "does", "did", "can"].contains(&w[0].as_str()))
+        || outside.windows(2).any(|w| {
+            w[1] == w[0] + 1
+                && tokens[w[1]] == "not"
+                && ["will", "do", "does", "did", "can"].contains(&tokens[w[0]].as_str())
+        })
     {
         return Stance::Refuses;
     }
@@ -139,17 +142,11 @@ fn stance(aliases: &Aliases, tokens: &[String]) -> Stance {
     }
 }
 
-/// `tokens` without the lead-in words at their start.
-fn without_leads(tokens: &[String]) -> &[String] {
-    without_leading(tokens, &[&LEADS, &SOFTENERS])
-}
-
-/// How many of `tokens` no alias covers, aliases matched from the left, the longest
-/// at each place; and how many of those are no alias's word at all (`London` beside
-/// `Paris`, not `William` beside `Shakespeare`).
-fn uncovered(aliases: &Aliases, tokens: &[String]) -> (usize, usize) {
+/// The places of `tokens` that no alias covers, aliases matched from the left, the
+/// longest at each place (as [`uncovered`] counts them).
+fn outside_aliases(aliases: &Aliases, tokens: &[String]) -> Vec<usize> {
     let mut at = 0;
-    let (mut left, mut foreign) = (0, 0);
+    let mut outside = Vec::new();
     while at < tokens.len() {
         let matched = aliases
             .aliases()
@@ -159,14 +156,32 @@ fn uncovered(aliases: &Aliases, tokens: &[String]) -> (usize, usize) {
         match matched {
             Some(length) => at += length,
             None => {
-                left += 1;
-                let word = tokens[at].as_str();
-                foreign += usize::from(!aliases.aliases().any(|alias| alias.contains(&word)));
+                outside.push(at);
                 at += 1;
             }
         }
     }
-    (left, foreign)
+    outside
+}
+
+/// `tokens` without the lead-in words at their start.
+fn without_leads(tokens: &[String]) -> &[String] {
+    without_leading(tokens, &[&LEADS, &SOFTENERS])
+}
+
+/// How many of `tokens` no alias covers, aliases matched from the left, the longest
+/// at each place; and how many of those are no alias's word at all (`London` beside
+/// `Paris`, not `William` beside `Shakespeare`).
+fn uncovered(aliases: &Aliases, tokens: &[String]) -> (usize, usize) {
+    let outside = outside_aliases(aliases, tokens);
+    let foreign = outside
+        .iter()
+        .filter(|&&at| {
+            let word = tokens[at].as_str();
+            !aliases.aliases().any(|alias| alias.contains(&word))
+        })
+        .count();
+    (outside.len(), foreign)
 }
 
 /// Whether a run of tokens begins with the given words.
@@ -304,7 +319,20 @@ mod tests {
             read("Paris", "definitely not Paris"),
             Reading::Nothing { refused: false }
         );
-        assert_eq!(read("Paris", "Paris is not London"), Reading::Padded(3));
+        // A negator rejects wherever it stands outside the alias, as it does in a part
+        // that holds no alias (`London (not sure)`).
+        assert_eq!(
+            read("Paris", "Paris is not London"),
+            Reading::Nothing { refused: false }
+        );
+        assert_eq!(
+            read("Paris", "Paris (not sure)"),
+            Reading::Nothing { refused: false }
+        );
+        assert_eq!(
+            read("Paris", "London (not sure)"),
+            Reading::Nothing { refused: false }
+        );
         // A truth that is itself a negator's word is matched before any rejection.
         assert_eq!(read("No", "No"), Reading::Right);
     }

@@ -190,3 +190,43 @@ fn an_answer_that_begins_with_refusal_words_but_gives_an_alias_is_graded() {
     let g = grade("dday:date", "I don't know which day in June");
     assert_eq!((g.correctness, g.composite), (0.0, 0.0), "{}", g.feedback);
 }
+
+/// Whether a line after the answer line is a further answer depends on the output
+/// alone, never on the truth: the limit was twice the truth's longest alias, so a
+/// four-word line was a second answer (a hedge) for a two-word truth and nothing (the
+/// first line committed to) for a one-word truth. A template listing three candidates,
+/// the last padded with `(not sure)`, earned 0.417 where answering one at random earns
+/// 1/3 (benches/reward_hacking.py found it at 0.397 over the shipped questions).
+#[test]
+fn a_further_line_is_read_the_same_whatever_the_truth() {
+    let truth = "group,kind,question,answer\n\
+            pride,q,Who wrote Pride and Prejudice?,Jane Austen|Austen\n\
+            tokyo,q,What is the capital of Japan?,Tokyo\n\
+            speed,q,Speed of light in km/s?,\"300,000\"\n";
+    let v = build("short", "s.csv", truth.as_bytes()).unwrap();
+    let candidates = ["jane austen", "tokyo", "300,000"];
+    let orders = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut total = 0.0;
+    for order in orders {
+        let [a, b, c] = order.map(|i| candidates[i]);
+        let output =
+            format!("i am not sure.\nit is answer: {a}.\nanswer: #### {b}\n#### {c} (not sure)");
+        let scores: Vec<f64> = ["pride:q", "tokyo:q", "speed:q"]
+            .iter()
+            .map(|id| v.grade(v.find_task(id).unwrap(), &output).score)
+            .collect();
+        // The output offers the same answers whichever task it answers: their scores
+        // sum to at most one right answer's.
+        let sum: f64 = scores.iter().sum();
+        assert!(sum <= 1.0 + 1e-12, "{output:?}: {scores:?}");
+        total += sum;
+    }
+    assert!(total / 18.0 <= 1.0 / 3.0 + 1e-12, "mean {}", total / 18.0);
+}

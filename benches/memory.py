@@ -1,0 +1,170 @@
+"""Peak memory of `split`, `import` and `score` as their inputs grow, and the CPU of the
+`facts` verifier against `short` on the same outputs.
+
+Each workload's inputs are generated once into WORK_DIR at each size, the command runs
+once (under `nice -n 10`), and the child's peak resident set (`ru_maxrss` from
+`os.wait4`) and CPU (user + system) are read. Printed: one Markdown table a command, with
+the peak RSS, the bytes it holds per row (peak RSS over rows) and, for `split`, the
+peak over the truth file's size.
+
+- split: a facts-layout truth of N tasks in 10^5 groups (N / 10^5 kinds a group),
+  `split --verifier facts`;
+- import: an lm-eval `--log_samples` file of N lines, `import lm-eval`; an OpenAI evals
+  log of N samples, `import openai-evals`;
+- score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`;
+- facts against short: N outputs of one kind sharing 256 answers, graded by each.
+
+Usage: memory.py EVOGATE WORK_DIR [WORKLOAD=SIZES ...]
+e.g. memory.py target/release/evogate /tmp/mem split=5,6 import=5,7 score=5,7 facts=5,6
+(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB).
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+
+def write_lines(path, header, rows):
+    """Writes `header` and `rows` to `path` unless it is there already."""
+    if os.path.exists(path):
+        return
+    with open(path + ".part", "w") as out:
+        out.write(header)
+        out.writelines(rows)
+    os.rename(path + ".part", path)
+
+
+def run(evogate, args, cwd):
+    """Runs evogate once: (exit code, peak RSS bytes, CPU seconds, wall seconds)."""
+    started = time.monotonic()
+    process = subprocess.Popen(["nice", "-n", "10", evogate, *args], cwd=cwd,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.monotonic() - started
+    stderr = process.stderr.read().decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"evogate {' '.join(args)} exited {code}: {stderr}")
+    return usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime, wall
+
+
+DIGEST = "8d52662ed683404d1c5f225090293bd707c942fb370cf956572bef5e4057b3a6"
+
+
+def split_inputs(work, n):
+    kinds = max(1, n // 10**5)
+    truth = f"{work}/split_{n}.csv"
+    write_lines(truth, "group,kind,question,answer\n",
+                (f"g{i // kinds},k{i % kinds},What is the capital of country {i}?,City {i}|C{i}\n"
+                 for i in range(n)))
+    return ["split", "--verifier", "facts", "--truth", truth, "--out", f"out_split_{n}"], truth
+
+
+def lm_eval_inputs(work, n):
+    log = f"{work}/samples_gsm8k_{n}_2025-01-01T00-00-00.0.jsonl"
+    write_lines(log, "",
+                ('{"doc_id": %d, "doc": {"question": "How far is %d?", "answer": "#### %d"}, '
+                 '"target": "#### %d", "arguments": {}, "resps": [["The answer is %d"]], '
+                 '"filtered_resps": ["%d"], "filter": "strict-match", "metrics": ["exact_match"], '
+                 '"doc_hash": "%s", "prompt_hash": "%s", "target_hash": "%s", "exact_match": %d.0}\n'
+                 % (i, i, i, i, i, i, DIGEST, DIGEST, DIGEST, i % 3 == 0) for i in range(n)))
+    return ["import", "lm-eval", "--from", log, "--higher-is-better", "--out", f"imported_{n}.csv"], log
+
+
+def openai_evals_inputs(work, n):
+    log = f"{work}/openai_evals_{n}.jsonl"
+    write_lines(log, '{"spec": {"completion_fns": ["gpt-4"], "eval_name": "arith.dev.v0", '
+                '"base_eval": "arith", "split": "dev", "run_config": {}, "created_by": "", '
+                '"run_id": "run1", "created_at": "2025-01-01 00:00:00"}}\n',
+                ('{"run_id": "run1", "event_id": %d, "sample_id": "arith.dev.%d", "type": "match", '
+                 '"data": {"correct": %s, "expected": "%d", "picked": "%d", "sampled": "%d"}, '
+                 '"created_by": "", "created_at": "2025-01-01 00:00:00.000000+00:00"}\n'
+                 % (i, i, "true" if i % 3 else "false", i, i, i) for i in range(n)))
+    return ["import", "openai-evals", "--from", log, "--out", f"openai_{n}.csv"], log
+
+
+def score_inputs(work, n, verifier="short", answers=None):
+    """Truth, tasks and outputs of n tasks; `answers` distinct answers shared by the
+    tasks (one kind), or one answer a task."""
+    tag = f"{n}_{answers}"
+    answer = (lambda i: f"answer{i % answers}") if answers else (lambda i: f"answer {i}")
+    output = ((lambda i: f"answer{(i * 3) % answers}") if answers
+              else (lambda i: f"the answer is answer {i if i % 3 else i + 1}"))
+    write_lines(f"{work}/truth_{tag}.csv", "group,kind,question,answer\n",
+                (f"g{i},k,question {i},{answer(i)}\n" for i in range(n)))
+    write_lines(f"{work}/tasks_{tag}.csv", "task_id,group,kind,prompt\n",
+                (f"g{i}:k,g{i},k,question {i}\n" for i in range(n)))
+    write_lines(f"{work}/outputs_{tag}.csv", "task_id,output\n",
+                (f"g{i}:k,{output(i)}\n" for i in range(n)))
+    return ["score", "--verifier", verifier, "--truth", f"{work}/truth_{tag}.csv",
+            "--tasks", f"{work}/tasks_{tag}.csv", "--outputs", f"{work}/outputs_{tag}.csv",
+            "--out", f"scores_{verifier}_{tag}.csv"], f"{work}/outputs_{tag}.csv"
+
+
+def mb(size):
+    return f"{size / 1e6:,.1f}"
+
+
+def memory_table(evogate, work, title, make, powers, per_file=False):
+    print(f"\n{title}\n")
+    extra = " | peak / input file" if per_file else ""
+    print(f"| rows | input file MB | peak RSS MB | bytes a row | CPU s | wall s{extra} |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---:" + (" | ---:" if per_file else "") + " |")
+    for power in powers:
+        n = 10**power
+        args, measured = make(work, n)
+        size = os.path.getsize(measured)
+        peak, cpu, wall = run(evogate, args, work)
+        ratio = f" | {peak / size:.2f}" if per_file else ""
+        print(f"| 10^{power} | {mb(size)} | {mb(peak)} | {peak / n:,.0f} | {cpu:.2f} | {wall:.1f}{ratio} |",
+              flush=True)
+
+
+def facts_table(evogate, work, powers):
+    print("\n`score` with `facts` against `short`, one kind, 256 distinct answers\n")
+    print("| outputs | short CPU s | facts CPU s | facts / short | short peak MB | facts peak MB |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    for power in powers:
+        n = 10**power
+        # Interleaved, twice each, the smaller CPU of the two kept.
+        cpus = {"short": [], "facts": []}
+        peaks = {"short": 0, "facts": 0}
+        for _ in range(2):
+            for verifier in ("short", "facts"):
+                args, _ = score_inputs(work, n, verifier, answers=256)
+                peak, cpu, _ = run(evogate, args, work)
+                cpus[verifier].append(cpu)
+                peaks[verifier] = max(peaks[verifier], peak)
+        short, facts = min(cpus["short"]), min(cpus["facts"])
+        print(f"| 10^{power} | {short:.2f} | {facts:.2f} | {facts / short:.2f} | "
+              f"{mb(peaks['short'])} | {mb(peaks['facts'])} |", flush=True)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    evogate, work = os.path.abspath(sys.argv[1]), sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    asked = sys.argv[3:] or ["split=5,6", "import=5,6", "openai=5,6", "score=5,6", "facts=5,6"]
+    for item in asked:
+        name, sizes = item.split("=")
+        powers = [int(p) for p in sizes.split(",")]
+        if name == "split":
+            memory_table(evogate, work, "`split --verifier facts`, tasks in 10^5 groups",
+                         split_inputs, powers, per_file=True)
+        elif name == "import":
+            memory_table(evogate, work, "`import lm-eval`", lm_eval_inputs, powers)
+        elif name == "openai":
+            memory_table(evogate, work, "`import openai-evals`", openai_evals_inputs, powers)
+        elif name == "score":
+            memory_table(evogate, work, "`score --verifier short`, one answer a task",
+                         lambda w, n: score_inputs(w, n), powers)
+        elif name == "facts":
+            facts_table(evogate, work, powers)
+        else:
+            sys.exit(f"unknown workload {name}: use split, import, openai, score or facts")
+
+
+if __name__ == "__main__":
+    main()

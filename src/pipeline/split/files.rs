@@ -1,0 +1,217 @@
+//! The files `split` writes, made as they are written: each split's tasks CSV and the
+//! manifest come from the verifier and the tasks' numbers a row at a time, so a truth
+//! of millions of tasks is split without its tasks, their prompts or the files ever
+//! held whole. A split's CSV is made twice, once for its SHA-256 (which the manifest
+//! records) and once into its file; the bytes are the ones the whole-file code wrote.
+
+use std::io;
+use std::rc::Rc;
+
+use serde::Serialize;
+use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
+
+use crate::base::csv::{Cell, CsvWriter};
+use crate::digest::HashingWriter;
+use crate::split::SPLIT_NAMES;
+use crate::split::manifest::{FileDigest, HoldoutPower, MANIFEST_SCHEMA};
+use crate::task::TASK_COLUMNS;
+use crate::verify::Verifier;
+
+/// Bytes of CSV gathered before they are handed on.
+const CHUNK: usize = 1 << 16;
+
+/// The tasks of the splits, by number, with what the files need of them.
+pub(crate) struct Dealt {
+    /// The verifier whose tasks they are.
+    pub verifier: Box<dyn Verifier>,
+    /// Each split's tasks, in the verifier's order.
+    pub parts: [Vec<usize>; 3],
+    /// Each task's group number (first appearance order).
+    pub group_of: Vec<u32>,
+    /// How many groups there are.
+    pub groups: usize,
+}
+
+impl Dealt {
+    /// The tasks CSV of split `part`, written to `out`.
+    pub(crate) fn write_csv(&self, part: usize, out: &mut dyn io::Write) -> io::Result<()> {
+        let mut csv = CsvWriter::with_capacity(2 * CHUNK);
+        csv.header(&TASK_COLUMNS);
+        let mut failure = Ok(());
+        let mut sink = |bytes: &str| {
+            if failure.is_ok() {
+                failure = out.write_all(bytes.as_bytes());
+            }
+        };
+        for &index in &self.parts[part] {
+            let (group, kind) = self.verifier.task_names(index);
+            let task_id = crate::task::task_id(group, kind);
+            csv.row(&[
+                Cell::Trusted(&task_id),
+                Cell::Trusted(group),
+                Cell::Trusted(kind),
+                Cell::Text(&self.verifier.prompt(index)),
+            ]);
+            csv.hand_on(CHUNK, &mut sink);
+        }
+        sink(&csv.finish());
+        failure
+    }
+
+    /// The SHA-256 of split `part`'s tasks CSV.
+    pub(crate) fn csv_sha256(&self, part: usize) -> String {
+        let mut hashing = HashingWriter::default();
+        self.write_csv(part, &mut hashing)
+            .expect("hashing cannot fail");
+        hashing.finish()
+    }
+
+    /// The distinct groups of split `part`, in task order, by number.
+    fn part_groups(&self, part: usize) -> Vec<u32> {
+        let mut seen = vec![false; self.groups];
+        let mut groups = Vec::new();
+        for &index in &self.parts[part] {
+            let group = self.group_of[index] as usize;
+            if !std::mem::replace(&mut seen[group], true) {
+                groups.push(group as u32);
+            }
+        }
+        groups
+    }
+
+    /// [`order_sha256`](crate::split::manifest::order_sha256) of split `part`'s task
+    /// ids, made as they are listed.
+    pub(crate) fn order_sha256(&self, part: usize) -> String {
+        let mut hashing = HashingWriter::default();
+        for (at, &index) in self.parts[part].iter().enumerate() {
+            let (group, kind) = self.verifier.task_names(index);
+            let separator: &[u8] = if at == 0 { b"" } else { b"\n" };
+            for bytes in [separator, group.as_bytes(), b":", kind.as_bytes()] {
+                io::Write::write_all(&mut hashing, bytes).expect("hashing cannot fail");
+            }
+        }
+        hashing.finish()
+    }
+
+    /// Each split's number of distinct groups.
+    pub(crate) fn group_counts(&self) -> [usize; 3] {
+        std::array::from_fn(|part| self.part_groups(part).len())
+    }
+}
+
+/// What the manifest records besides the splits' lists.
+pub(crate) struct Head {
+    pub verifier: String,
+    pub truth: FileDigest,
+    pub seed: u64,
+    pub ratios: [u32; 3],
+    pub cases: String,
+    pub algorithm: String,
+    pub shas: [String; 3],
+    /// The holdout's order digest.
+    pub order: String,
+    pub holdout_power: HoldoutPower,
+}
+
+/// The manifest, serialised as [`Manifest`](crate::split::manifest::Manifest) is:
+/// the same fields in the same order, its lists made from the tasks as written.
+pub(crate) struct ManifestOf {
+    pub head: Head,
+    pub dealt: Rc<Dealt>,
+}
+
+impl Serialize for ManifestOf {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let head = &self.head;
+        let mut manifest = serializer.serialize_struct("Manifest", 9)?;
+        manifest.serialize_field("schema", MANIFEST_SCHEMA)?;
+        manifest.serialize_field("verifier", &head.verifier)?;
+        manifest.serialize_field("truth", &head.truth)?;
+        manifest.serialize_field("seed", &head.seed)?;
+        manifest.serialize_field("ratios", &head.ratios)?;
+        manifest.serialize_field("cases", &head.cases)?;
+        manifest.serialize_field("algorithm", &head.algorithm)?;
+        let splits: Vec<SplitOf<'_>> = (0..3)
+            .map(|part| SplitOf {
+                part,
+                sha256: &head.shas[part],
+                order: (part == 2).then_some(head.order.as_str()),
+                dealt: &self.dealt,
+            })
+            .collect();
+        manifest.serialize_field("splits", &splits)?;
+        manifest.serialize_field("holdout_power", &head.holdout_power)?;
+        manifest.end()
+    }
+}
+
+/// One split's entry, as [`SplitEntry`](crate::split::manifest::SplitEntry) is.
+struct SplitOf<'a> {
+    part: usize,
+    sha256: &'a str,
+    /// The holdout's order digest; `None` for the other splits.
+    order: Option<&'a str>,
+    dealt: &'a Dealt,
+}
+
+impl Serialize for SplitOf<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let name = SPLIT_NAMES[self.part];
+        let fields = if self.order.is_some() { 6 } else { 5 };
+        let mut entry = serializer.serialize_struct("SplitEntry", fields)?;
+        entry.serialize_field("name", name)?;
+        entry.serialize_field(
+            "file",
+            &FileDigest {
+                path: format!("{name}.csv"),
+                sha256: self.sha256.to_string(),
+            },
+        )?;
+        entry.serialize_field("tasks", &self.dealt.parts[self.part].len())?;
+        entry.serialize_field("groups", &Groups(self))?;
+        entry.serialize_field("task_ids", &TaskIds(self))?;
+        if let Some(order) = self.order {
+            entry.serialize_field("order_sha256", order)?;
+        }
+        entry.end()
+    }
+}
+
+/// A split's distinct groups, in task order.
+struct Groups<'a>(&'a SplitOf<'a>);
+
+impl Serialize for Groups<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let dealt = self.0.dealt;
+        let groups = dealt.part_groups(self.0.part);
+        // Each group's name is that of its first task.
+        let mut first = vec![usize::MAX; dealt.groups];
+        for &index in &dealt.parts[self.0.part] {
+            let group = dealt.group_of[index] as usize;
+            if first[group] == usize::MAX {
+                first[group] = index;
+            }
+        }
+        let mut seq = serializer.serialize_seq(Some(groups.len()))?;
+        for group in groups {
+            seq.serialize_element(dealt.verifier.task_names(first[group as usize]).0)?;
+        }
+        seq.end()
+    }
+}
+
+/// A split's task ids, in order.
+struct TaskIds<'a>(&'a SplitOf<'a>);
+
+impl Serialize for TaskIds<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let dealt = self.0.dealt;
+        let part = &dealt.parts[self.0.part];
+        let mut seq = serializer.serialize_seq(Some(part.len()))?;
+        for &index in part {
+            let (group, kind) = dealt.verifier.task_names(index);
+            seq.serialize_element(&crate::task::task_id(group, kind))?;
+        }
+        seq.end()
+    }
+}
