@@ -19,6 +19,7 @@ mod gate;
 mod inputs;
 mod journal;
 pub mod ledger;
+mod runs;
 mod settle;
 mod streamed;
 pub use commit::{Append, Prepared, commit};
@@ -28,6 +29,7 @@ pub(crate) use gate::section;
 pub use gate::watch_signals;
 pub use gate::{Stop, end_run};
 pub use inputs::{refuse_overwriting_inputs, refuse_same_file};
+pub(crate) use runs::TempRuns;
 pub use settle::settle;
 pub use streamed::{SYNC_EVERY, Streamed, StreamedFile, WriteBytes};
 

@@ -6,9 +6,12 @@
 //! row is handed to a [`Sink`] (the pairing keeps what it needs), and nothing else of
 //! it is held.
 
+mod stream;
+
+pub(crate) use stream::{ScoreRow, ScoreStream};
+
 use crate::error::InputError;
 use crate::table::scan::Rows;
-use crate::table::{column, require};
 
 /// The task's id: the column pairs are joined on. This and the columns below are the
 /// scores file's names, spelled here once: `score` writes them
@@ -144,7 +147,8 @@ pub(crate) struct Repeat {
     pub task: String,
 }
 
-fn repeat_error(source: &str, repeat: &Repeat) -> InputError {
+/// The error of a row that repeats an earlier row's task.
+pub(crate) fn repeat_error(source: &str, repeat: &Repeat) -> InputError {
     let Repeat { line, first, task } = repeat;
     InputError::invalid(
         source,
@@ -178,6 +182,7 @@ pub(crate) struct Shape {
 }
 
 /// The columns `admit` uses.
+#[derive(Debug, Clone, Copy)]
 struct Columns {
     id: Option<usize>,
     score: Option<usize>,
@@ -217,120 +222,20 @@ pub(crate) fn read_score_rows<S: Sink>(
     strata: Option<&str>,
     sink: &mut S,
 ) -> Result<Shape, InputError> {
-    let headers = reader.headers().to_vec();
-    let columns = Columns {
-        id: column(&headers, TASK_ID_COLUMN),
-        score: column(&headers, SCORE_COLUMN),
-        correct: column(&headers, CORRECT_COLUMN),
-        stratum: strata.and_then(|name| column(&headers, name)),
-        group: column(&headers, GROUP_COLUMN),
-        feedback: column(&headers, FEEDBACK_COLUMN),
-        answered: column(&headers, ANSWERED_COLUMN),
-        outcome: column(&headers, OUTCOME_COLUMN),
-    };
-    let mut rows = 0;
-    // The first row that failed, its task when it has one, and why.
-    let mut failure: Option<(u64, Option<String>, InputError)> = None;
-    while let Some(row) = reader.next_row()? {
-        rows += 1;
-        let (Some(id), Some(score)) = (columns.id, columns.score) else {
-            continue;
-        };
-        if failure.is_some() {
-            continue;
-        }
-        let line = row.line;
-        let task_id = trim(row.field(id));
-        if task_id.is_empty() {
-            let error = InputError::invalid(
-                source,
-                line,
-                "empty task_id; every row needs the task it scores",
-            );
-            failure = Some((line, None, error));
-            continue;
-        }
-        let slot = match sink.claim(task_id, line) {
-            Ok(slot) => slot,
-            Err(refusal) => {
-                let error = match refusal {
-                    Refusal::Repeat(first) => {
-                        let task = task_id.to_string();
-                        repeat_error(source, &Repeat { line, first, task })
-                    }
-                    Refusal::TooMany(limit) => InputError::invalid(
-                        source,
-                        line,
-                        format!(
-                            "more than {limit} tasks, the most one admission holds; split the tasks and admit each part"
-                        ),
-                    ),
-                };
-                failure = Some((line, None, error));
-                continue;
-            }
-        };
-        let checked = parse_score(source, line, task_id, row.field(score)).and_then(|value| {
-            let correct = match columns.correct {
-                Some(c) => Some(parse_correct(source, line, task_id, row.field(c))?),
-                None => None,
-            };
-            let answered = match columns.answered {
-                Some(c) => Some(parse_answered(source, line, task_id, row.field(c))?),
-                None => None,
-            };
-            let outcome = match columns.outcome {
-                Some(c) => Some(parse_outcome(source, line, task_id, row.field(c))?),
-                None => None,
-            };
-            Ok((value, correct, answered, outcome))
-        });
-        match checked {
-            Ok((score, correct, answered, outcome)) => sink.fill(
-                slot,
-                &Values {
-                    line,
-                    score,
-                    correct,
-                    stratum: columns.stratum.map(|c| trim(row.field(c))),
-                    group: columns.group.map(|c| trim(row.field(c))),
-                    feedback: columns.feedback.map(|c| row.field(c)),
-                    answered,
-                    outcome,
-                },
-            ),
-            Err(error) => failure = Some((line, Some(task_id.to_string()), error)),
-        }
+    let mut stream = ScoreStream::new(source, reader, strata, true);
+    let mut slot = None;
+    while let Some(row) = stream.next_row(|task, line| {
+        slot = Some(sink.claim(task, line)?);
+        Ok(())
+    }) {
+        let claimed = slot.take().expect("a row is handed out only once claimed");
+        sink.fill(claimed, &row.values());
     }
-    require(source, &headers, TASK_ID_COLUMN)?;
-    require(source, &headers, SCORE_COLUMN)?;
-    if rows == 0 {
-        return Err(InputError::NoRows {
-            file: source.to_string(),
-        });
-    }
-    let failed = failure
-        .as_ref()
-        .map(|(line, task, _)| (*line, task.as_deref()));
-    if let Some(repeat) = sink.earliest_repeat(failed) {
-        return Err(repeat_error(source, &repeat));
-    }
-    if let Some((_, _, error)) = failure {
-        return Err(error);
-    }
-    let shape = Shape {
-        rows,
-        has_correct: columns.correct.is_some(),
-        has_stratum: columns.stratum.is_some(),
-        has_answered: columns.answered.is_some(),
-        has_outcome: columns.outcome.is_some(),
-    };
-    Ok(shape)
+    stream.finish(|failed| sink.earliest_repeat(failed))
 }
-
 /// `str::trim`, without its Unicode scan for a field that starts and ends with a
 /// printable ASCII byte (nearly every field).
-fn trim(text: &str) -> &str {
+pub(crate) fn trim(text: &str) -> &str {
     let printable = |byte: Option<&u8>| byte.is_some_and(|b| b.is_ascii_graphic());
     let bytes = text.as_bytes();
     if printable(bytes.first()) && printable(bytes.last()) {

@@ -85,6 +85,10 @@ impl Table {
 /// (`/dev/zero` included), and a larger file is refused with its name.
 pub const MAX_WHOLE_BYTES: u64 = 1 << 30;
 
+/// An input opened again, from its start, for a second reading (to name a repeated
+/// task, or to read a manifest a second way).
+pub(crate) type Reopen<'a> = &'a (dyn Fn() -> std::io::Result<Box<dyn Read + Send>> + Sync);
+
 /// Opens an input file to be read as a stream, naming it in the error: the one place
 /// an input file is opened. A stream's rows and lines are capped by their readers; a
 /// file read whole goes through [`read_whole`].

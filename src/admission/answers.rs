@@ -119,28 +119,17 @@ fn first<S: AsRef<str>>(shown: &[S], count: usize) -> String {
     format!(" (first: {}{more})", ids.join(", "))
 }
 
-fn arm<'a>(
-    pairs: &'a Pairs,
-    name: &'static str,
-    file: &'a str,
-    side: impl Fn(&Pair) -> &Side,
-    left_out: Option<&'a LeftOut>,
-) -> Arm<'a> {
-    let mut unanswered = 0;
+/// One arm's unanswered tasks among the pairs, in task order: how many, the first few.
+fn unanswered(pairs: &Pairs, side: impl Fn(&Pair) -> &Side) -> (usize, Vec<&str>) {
+    let mut count = 0;
     let mut first = Vec::new();
     for pair in pairs.pairs.iter().filter(|p| !side(p).answered) {
-        unanswered += 1;
+        count += 1;
         if first.len() < SHOWN_TASKS {
             first.push(pairs.task(pair));
         }
     }
-    Arm {
-        name,
-        file,
-        unanswered,
-        first,
-        left_out,
-    }
+    (count, first)
 }
 
 /// The `answers-complete` finding, when either file says which tasks were answered
@@ -148,31 +137,49 @@ fn arm<'a>(
 /// its sentence belongs in the reasons whatever the verdict (unanswered tasks decided
 /// on under `--allow-missing`). Time: O(n).
 pub(super) fn answers_evidence(pairs: &Pairs, answers: &Answers) -> Option<(Finding, bool)> {
+    answers_finding(
+        [pairs.baseline_has_answered, pairs.candidate_has_answered],
+        [&pairs.baseline, &pairs.candidate],
+        [
+            unanswered(pairs, |p| &p.baseline),
+            unanswered(pairs, |p| &p.candidate),
+        ],
+        pairs.pairs.len(),
+        answers,
+    )
+}
+
+/// [`answers_evidence`] on what it needs of the pairs: whether each file has an
+/// `answered` column, the files' names, each arm's unanswered tasks (how many, the first
+/// few in task order) and the number of pairs.
+pub(crate) fn answers_finding(
+    has_answered: [bool; 2],
+    files: [&str; 2],
+    unanswered: [(usize, Vec<&str>); 2],
+    n: usize,
+    answers: &Answers,
+) -> Option<(Finding, bool)> {
     let [base_left, cand_left] = &answers.left_out;
     let counted = |left: &Option<LeftOut>| left.as_ref().is_some_and(|l| l.count > 0);
-    if !(pairs.baseline_has_answered
-        || pairs.candidate_has_answered
-        || counted(base_left)
-        || counted(cand_left))
-    {
+    if !(has_answered[0] || has_answered[1] || counted(base_left) || counted(cand_left)) {
         return None;
     }
-    let n = pairs.pairs.len();
+    let [(base_count, base_first), (cand_count, cand_first)] = unanswered;
     let arms = [
-        arm(
-            pairs,
-            "baseline",
-            &pairs.baseline,
-            |p| &p.baseline,
-            base_left.as_ref(),
-        ),
-        arm(
-            pairs,
-            "candidate",
-            &pairs.candidate,
-            |p| &p.candidate,
-            cand_left.as_ref(),
-        ),
+        Arm {
+            name: "baseline",
+            file: files[0],
+            unanswered: base_count,
+            first: base_first,
+            left_out: base_left.as_ref(),
+        },
+        Arm {
+            name: "candidate",
+            file: files[1],
+            unanswered: cand_count,
+            first: cand_first,
+            left_out: cand_left.as_ref(),
+        },
     ];
     let proofs: Vec<String> = arms.iter().map(|a| a.proof(n)).collect();
     let proofs = proofs.join(", ");

@@ -70,6 +70,19 @@ pub fn decide_summary(summary: &Statistics, config: &Config) -> Admission {
     decide_with(summary, config, rows)
 }
 
+/// Decides on the sufficient statistics with the findings that need the rows found
+/// while they were read (`admit` on scores files read as streams): the answers-complete
+/// finding (and whether it stays in the reasons) and the holdout-intact one. The
+/// losses are the caller's to add.
+pub(crate) fn decide_on(
+    summary: &Statistics,
+    config: &Config,
+    answers: Option<(Finding, bool)>,
+    holdout: Option<Finding>,
+) -> Admission {
+    decide_with(summary, config, RowFindings { answers, holdout })
+}
+
 /// The findings that need the rows' task ids, found before the one decision.
 struct RowFindings {
     /// The answers-complete finding, and whether it stays in the reasons.

@@ -145,64 +145,84 @@ impl HoldoutRecord {
         let recorded: BTreeSet<&str> = self.task_ids.iter().map(String::as_str).collect();
         let missing: Vec<&str> = recorded.difference(&used).copied().collect();
         let extra: Vec<&str> = used.difference(&recorded).copied().collect();
-        let mut problems = Vec::new();
-        if !missing.is_empty() {
-            problems.push(format!(
-                "{} holdout task{} not used (first: {})",
-                missing.len(),
-                plural(missing.len()),
-                first(&missing)
-            ));
-        }
-        if !extra.is_empty() {
-            problems.push(format!(
-                "{} task{} not in the holdout used (first: {})",
-                extra.len(),
-                plural(extra.len()),
-                first(&extra)
-            ));
-        }
-        let mut agreements = vec![format!(
-            "{} used = the {} holdout task{} of {}",
-            count(used.len() as u64, "task"),
-            recorded.len(),
-            plural(recorded.len()),
-            self.manifest
-        )];
-        if let Some((path, sha)) = &self.tasks_file {
-            if *sha == self.sha256 {
-                agreements.push(format!("{path} SHA-256 {} matches", short(sha)));
-            } else {
-                problems.push(format!(
-                    "{path} SHA-256 {} differs from the recorded {}",
-                    short(sha),
-                    short(&self.sha256)
-                ));
-            }
-        }
-        if problems.is_empty() {
-            let proof = agreements.join("; ");
-            Finding {
-                criterion: Criterion::HoldoutIntact,
-                result: Check::Pass,
-                sentence: format!(
-                    "The tasks are exactly the holdout recorded in {} ({}).",
-                    self.manifest,
-                    count(recorded.len() as u64, "task")
-                ),
-                proof,
-            }
+        holdout_finding(
+            &self.manifest,
+            (recorded.len(), used.len()),
+            (missing.len(), &missing),
+            (extra.len(), &extra),
+            &self.sha256,
+            self.tasks_file.as_ref(),
+        )
+    }
+}
+
+/// The holdout-intact finding from its facts: the manifest, how many distinct tasks it
+/// recorded and how many were used; how many recorded tasks were not used and how many
+/// used tasks were not recorded, each with the first few by task id (at least
+/// [`SHOWN_TASKS`] of them when there are that many); the recorded SHA-256 of
+/// `holdout.csv`, and the `--tasks` file as given with its SHA-256.
+pub(crate) fn holdout_finding(
+    manifest: &str,
+    (recorded, used): (usize, usize),
+    (missing, missing_first): (usize, &[&str]),
+    (extra, extra_first): (usize, &[&str]),
+    recorded_sha256: &str,
+    tasks_file: Option<&(String, String)>,
+) -> Finding {
+    let mut problems = Vec::new();
+    if missing > 0 {
+        problems.push(format!(
+            "{} holdout task{} not used (first: {})",
+            missing,
+            plural(missing),
+            first(missing_first, missing)
+        ));
+    }
+    if extra > 0 {
+        problems.push(format!(
+            "{} task{} not in the holdout used (first: {})",
+            extra,
+            plural(extra),
+            first(extra_first, extra)
+        ));
+    }
+    let mut agreements = vec![format!(
+        "{} used = the {} holdout task{} of {}",
+        count(used as u64, "task"),
+        recorded,
+        plural(recorded),
+        manifest
+    )];
+    if let Some((path, sha)) = tasks_file {
+        if sha == recorded_sha256 {
+            agreements.push(format!("{path} SHA-256 {} matches", short(sha)));
         } else {
-            let proof = problems.join("; ");
-            Finding {
-                criterion: Criterion::HoldoutIntact,
-                result: Check::Fail,
-                sentence: format!(
-                    "The tasks are not the holdout recorded in {}: {proof}.",
-                    self.manifest
-                ),
-                proof,
-            }
+            problems.push(format!(
+                "{path} SHA-256 {} differs from the recorded {}",
+                short(sha),
+                short(recorded_sha256)
+            ));
+        }
+    }
+    if problems.is_empty() {
+        let proof = agreements.join("; ");
+        Finding {
+            criterion: Criterion::HoldoutIntact,
+            result: Check::Pass,
+            sentence: format!(
+                "The tasks are exactly the holdout recorded in {} ({}).",
+                manifest,
+                count(recorded as u64, "task")
+            ),
+            proof,
+        }
+    } else {
+        let proof = problems.join("; ");
+        Finding {
+            criterion: Criterion::HoldoutIntact,
+            result: Check::Fail,
+            sentence: format!("The tasks are not the holdout recorded in {manifest}: {proof}."),
+            proof,
         }
     }
 }
@@ -211,14 +231,15 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn first(tasks: &[&str]) -> String {
+/// The first few of `tasks` (of `count` in all), and `...` when there are more.
+fn first(tasks: &[&str], count: usize) -> String {
     let mut text = tasks
         .iter()
         .take(SHOWN_TASKS)
         .copied()
         .collect::<Vec<_>>()
         .join(", ");
-    if tasks.len() > SHOWN_TASKS {
+    if count > SHOWN_TASKS {
         text.push_str(", ...");
     }
     text

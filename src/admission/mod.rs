@@ -23,7 +23,11 @@ pub(crate) mod margin;
 mod notes;
 pub(crate) mod outcomes;
 pub(crate) mod pairing;
+pub(crate) mod recorded;
 pub(crate) mod repeats;
+pub(crate) mod rows;
+mod skeleton;
+pub(crate) mod stream;
 pub(crate) mod sufficient;
 pub(crate) mod wording;
 

@@ -46,7 +46,7 @@ impl OutcomeCounts {
         }
     }
 
-    fn add(&mut self, outcome: ScoredOutcome) {
+    pub(crate) fn add(&mut self, outcome: ScoredOutcome) {
         let count = match outcome {
             ScoredOutcome::Right => &mut self.right,
             ScoredOutcome::Hedged => &mut self.hedged,

@@ -33,8 +33,9 @@ pub struct Printout {
     pub notes: Vec<String>,
 }
 
-/// Runs the parsed command line.
+/// Runs the parsed command line. External sorts keep their runs in temporary files.
 pub fn run(cli: Cli) -> anyhow::Result<Printout> {
+    crate::base::sorter::install_run_store(Box::new(crate::atomic::TempRuns));
     match cli.command {
         Command::Split(args) => split::run(args),
         Command::Score(args) => score::run(args),

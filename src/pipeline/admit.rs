@@ -3,12 +3,21 @@
 //! [`AttemptLedger`] the command hands in), decide once, and hand back the report with the pairs behind it. `admit`, `audit`'s
 //! reruns and `demo` all come through here.
 
+mod streams;
+#[cfg(test)]
+mod streams_oracle;
+
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use self::streams::{Stream, StreamedSource, Streams, prepare_streamed};
 
 use super::outcome::{AttemptLedger, AttemptOn, CommandOutcome, Status, Write, decide_under};
 use super::{open_file, read_file};
 use crate::admission::repeats::{self, RepeatCounts};
+use crate::admission::rows::PairRows;
+use crate::admission::stream::{HoldoutFacts, Reopen, Tuning};
 use crate::admission::{
     Admission, Answers, Baseline, Config, HoldoutRecord, Joined, Keep, Margin, Pairs, QuestionName,
     Statistics, StrataChoice, StrataRequest, Test, TestChoice, TestName, Verdict, decide,
@@ -124,6 +133,9 @@ pub(crate) enum AdmitOn {
         tasks: Option<Input>,
         /// The manifest `split` wrote, if any.
         manifest: Option<Input>,
+        /// Whether the pairs are held in memory ([`PairRows::Held`], as `calibrate`
+        /// compares runs pair by pair) rather than read as streams.
+        held: bool,
     },
     /// A summary document of the pairs.
     Summary {
@@ -155,10 +167,12 @@ pub(crate) fn run(
     ledger: Option<&mut dyn AttemptLedger>,
 ) -> anyhow::Result<CommandOutcome> {
     let mut evaluation = evaluate(&request.evidence, settings, ledger)?;
-    let folder = (request.report_dir.as_ref()).map(|dir| (dir, report_files(dir, &evaluation)));
-    // pairs.csv is streamed into the folder, never held whole (millions of pairs with
-    // their feedback); the pairs are shared with the process exit, which frees them.
+    // pairs.csv and the paired-scores plot are streamed into the folder, never held
+    // whole (millions of pairs with their feedback); the pairs are shared with the
+    // process exit, which frees them.
     let pairs = evaluation.pairs.take().map(Arc::new);
+    let folder = (request.report_dir.as_ref())
+        .map(|dir| (dir, report_folder(dir, &evaluation.report, pairs.as_ref())));
     let report = &evaluation.report;
     let mut notes = std::mem::take(&mut evaluation.notes);
     notes.extend(report.ledger.as_ref().map(ledger_note));
@@ -174,12 +188,7 @@ pub(crate) fn run(
         notes.extend(repeats.warnings.iter().map(|w| format!("repeats: {w}")));
     }
     let mut writes = Vec::new();
-    if let Some((dir, files)) = folder {
-        let streamed: Vec<StreamedFile> = (pairs.clone().into_iter())
-            .map(|pairs| {
-                StreamedFile::new(dir.join("pairs.csv"), move |out| pairs::write(&pairs, out))
-            })
-            .collect();
+    if let Some((dir, (files, streamed))) = folder {
         let count = files.len() + streamed.len();
         notes.push(format!("wrote {count} files to {}", dir.display()));
         writes.push(Write::Folder {
@@ -220,12 +229,13 @@ fn ledger_note(info: &LedgerInfo) -> String {
 }
 
 /// A decided admission with the pairs behind it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Evaluation {
     /// The report.
     pub report: Report,
-    /// The pairs, sorted by task; absent when the decision was on a summary.
-    pub pairs: Option<Pairs>,
+    /// The pairs, sorted by task; absent when the decision was on a summary (or on
+    /// scores files read as streams without a report folder).
+    pub pairs: Option<PairRows>,
     /// What to tell the user besides the report, e.g. that a torn ledger record was
     /// skipped.
     pub notes: Vec<String>,
@@ -244,10 +254,12 @@ struct Prepared<'a> {
     settings: &'a AdmitSettings,
 }
 
-/// What a decision is taken on: the pairs, or their sufficient statistics.
+/// What a decision is taken on: the pairs, their sufficient statistics, or what was
+/// kept of scores files read as streams.
 enum Source {
     Pairs(Pairs),
     Statistics(Statistics),
+    Streamed(Box<StreamedSource>),
 }
 
 impl Prepared<'_> {
@@ -257,6 +269,17 @@ impl Prepared<'_> {
         let mut admission = match &self.source {
             Source::Pairs(pairs) => decide(pairs, &self.config),
             Source::Statistics(summary) => decide_summary(summary, &self.config),
+            Source::Streamed(source) => {
+                let facts = source
+                    .recorded
+                    .as_ref()
+                    .map(|(manifest, recorded)| HoldoutFacts {
+                        manifest,
+                        recorded,
+                        tasks_file: source.tasks_file.as_ref(),
+                    });
+                source.streamed.decide(&self.config, facts.as_ref())
+            }
         };
         admission.repeats = (self.repeats.as_ref()).and_then(|r| r.view(alpha.confidence()));
         admission
@@ -267,8 +290,9 @@ impl Prepared<'_> {
         Evaluation {
             report: Report::new(admission, self.inputs),
             pairs: match self.source {
-                Source::Pairs(pairs) => Some(pairs),
+                Source::Pairs(pairs) => Some(PairRows::Held(pairs)),
                 Source::Statistics(_) => None,
+                Source::Streamed(mut source) => streams::rows_of(&mut source),
             },
             notes: Vec::new(),
         }
@@ -280,6 +304,16 @@ impl Prepared<'_> {
     /// whose tasks are not that holdout spends its attempt there and is refused by
     /// holdout-intact.
     fn holdout_identity(&self) -> anyhow::Result<String> {
+        let streamed = match &self.source {
+            Source::Streamed(source) => source.recorded.as_ref(),
+            _ => None,
+        };
+        if let Some((_, recorded)) = streamed {
+            return recorded
+                .identity
+                .clone()
+                .ok_or_else(|| anyhow::anyhow!("the holdout's identity was not computed"));
+        }
         match &self.config.holdout {
             Some(holdout) => Ok(holdout.identity()),
             None => anyhow::bail!(
@@ -351,6 +385,8 @@ pub(crate) fn evaluate(
     settings: &AdmitSettings,
     ledger: Option<&mut dyn AttemptLedger>,
 ) -> anyhow::Result<Evaluation> {
+    // The holdout's identity is only wanted by a ledger.
+    let identity = ledger.is_some();
     // Notes about the import records read come before the decision's own.
     let (mut prepared, first_notes) = match on {
         AdmitOn::Summary { summary, manifest } => (
@@ -359,27 +395,10 @@ pub(crate) fn evaluate(
         ),
         AdmitOn::Files(files) => {
             let imports = super::import::check_imports(&files.baseline, &files.candidate)?;
-            // Every file is opened before any is parsed, so an unreadable one is reported
-            // first.
-            let baseline = open_file(&files.baseline)?;
-            let candidate = open_file(&files.candidate)?;
-            let tasks = files.tasks.as_deref().map(Input::read).transpose()?;
-            let manifest = files.manifest.as_deref().map(Input::read).transpose()?;
-            let scores = [
-                (files.baseline.display().to_string(), baseline),
-                (files.candidate.display().to_string(), candidate),
-            ];
             let check = |base: &str, cand: &str| {
                 imports.check_scores([&files.baseline, &files.candidate], [base, cand])
             };
-            let mut prepared = prepare_streams(
-                scores,
-                tasks.as_ref(),
-                manifest.as_ref(),
-                files.keep_feedback,
-                &check,
-                settings,
-            )?;
+            let mut prepared = prepare_files(files, identity, &check, settings)?;
             if let Some(repeats) = prepared.repeats.as_mut() {
                 repeats.extra_warnings = imports.identical_repeats.clone();
             }
@@ -393,22 +412,66 @@ pub(crate) fn evaluate(
             candidate,
             tasks,
             manifest,
+            held,
         } => {
-            let scores = [baseline, candidate].map(|input| {
-                (
-                    input.path.clone(),
-                    std::io::Cursor::new(input.bytes.clone()),
-                )
-            });
             let unchecked = |_: &str, _: &str| Ok(());
-            let prepared = prepare_streams(
-                scores,
-                tasks.as_ref(),
-                manifest.as_ref(),
-                true,
-                &unchecked,
-                settings,
-            )?;
+            let hold = || {
+                let scores = [baseline, candidate].map(|input| {
+                    (
+                        input.path.clone(),
+                        std::io::Cursor::new(input.bytes.clone()),
+                    )
+                });
+                prepare_streams(
+                    scores,
+                    tasks.as_ref(),
+                    manifest.as_ref(),
+                    true,
+                    &unchecked,
+                    settings,
+                )
+            };
+            let prepared = if *held {
+                hold()?
+            } else {
+                let reopen = |input: &Input| {
+                    let bytes = input.bytes.clone();
+                    move || -> std::io::Result<Box<dyn Read + Send>> {
+                        Ok(Box::new(std::io::Cursor::new(bytes.clone())))
+                    }
+                };
+                let reopens = [baseline, candidate].map(reopen);
+                let tasks_reopen = tasks.as_ref().map(reopen);
+                let manifest_reopen = manifest.as_ref().map(reopen);
+                let streams = Streams {
+                    scores: [
+                        input_stream(baseline, &reopens[0])?,
+                        input_stream(candidate, &reopens[1])?,
+                    ],
+                    tasks: tasks
+                        .as_ref()
+                        .zip(tasks_reopen.as_ref())
+                        .map(|(t, r)| input_stream(t, r))
+                        .transpose()?,
+                    manifest: manifest
+                        .as_ref()
+                        .zip(manifest_reopen.as_ref())
+                        .map(|(m, r)| input_stream(m, r))
+                        .transpose()?,
+                };
+                let streamed = prepare_streamed(
+                    streams,
+                    true,
+                    identity,
+                    &unchecked,
+                    settings,
+                    Tuning::default(),
+                )?;
+                match streamed {
+                    Ok(prepared) => prepared,
+                    Err(_) => hold()?,
+                }
+            };
             (prepared, Vec::new())
         }
     };
@@ -421,6 +484,121 @@ pub(crate) fn evaluate(
     };
     evaluation.notes.splice(0..0, first_notes);
     Ok(evaluation)
+}
+
+/// An input already read, as a stream.
+fn input_stream<'r>(input: &Input, reopen: Reopen<'r>) -> anyhow::Result<Stream<'r>> {
+    Ok(Stream {
+        path: input.path.clone(),
+        input: reopen()?,
+        reopen,
+    })
+}
+
+/// A file opened, as a stream.
+fn file_stream<'r>(path: &Path, file: std::fs::File, reopen: Reopen<'r>) -> Stream<'r> {
+    Stream {
+        path: path.display().to_string(),
+        input: Box::new(file),
+        reopen,
+    }
+}
+
+/// `admit` on files: read as streams ([`streams::prepare_streamed`]) when every one is a
+/// regular file, which can be read again to name a repeated task; otherwise (a pipe)
+/// or when the streams hand back, read the way that holds them
+/// ([`prepare_streams`]).
+fn prepare_files<'a>(
+    files: &AdmitFiles,
+    identity: bool,
+    check_digests: &dyn Fn(&str, &str) -> anyhow::Result<()>,
+    settings: &'a AdmitSettings,
+) -> anyhow::Result<Prepared<'a>> {
+    // Every file is opened before any is parsed, so an unreadable one is reported
+    // first.
+    let baseline = open_file(&files.baseline)?;
+    let candidate = open_file(&files.candidate)?;
+    let tasks = files.tasks.as_deref().map(open_file).transpose()?;
+    let manifest = files.manifest.as_deref().map(open_file).transpose()?;
+    let regular = [
+        Some(&baseline),
+        Some(&candidate),
+        tasks.as_ref(),
+        manifest.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .all(|file| file.metadata().is_ok_and(|m| m.is_file()));
+    let reopen = |path: &Path| {
+        let path = path.to_path_buf();
+        move || -> std::io::Result<Box<dyn Read + Send>> {
+            Ok(Box::new(std::fs::File::open(&path)?))
+        }
+    };
+    let reopens = [&files.baseline, &files.candidate].map(|p| reopen(p));
+    let tasks_reopen = files.tasks.as_deref().map(reopen);
+    let manifest_reopen = files.manifest.as_deref().map(reopen);
+    let held =
+        |baseline: std::fs::File, candidate: std::fs::File| -> anyhow::Result<Prepared<'a>> {
+            let tasks = files.tasks.as_deref().map(Input::read).transpose()?;
+            let manifest = files.manifest.as_deref().map(Input::read).transpose()?;
+            let scores = [
+                (files.baseline.display().to_string(), baseline),
+                (files.candidate.display().to_string(), candidate),
+            ];
+            prepare_streams(
+                scores,
+                tasks.as_ref(),
+                manifest.as_ref(),
+                files.keep_feedback,
+                check_digests,
+                settings,
+            )
+        };
+    if !regular {
+        return held(baseline, candidate);
+    }
+    let streams = [
+        Stream {
+            path: files.baseline.display().to_string(),
+            input: Box::new(baseline),
+            reopen: &reopens[0],
+        },
+        Stream {
+            path: files.candidate.display().to_string(),
+            input: Box::new(candidate),
+            reopen: &reopens[1],
+        },
+    ];
+    let tasks = match (files.tasks.as_deref(), tasks, tasks_reopen.as_ref()) {
+        (Some(path), Some(file), Some(reopen)) => Some(file_stream(path, file, reopen)),
+        _ => None,
+    };
+    let manifest = match (
+        files.manifest.as_deref(),
+        manifest,
+        manifest_reopen.as_ref(),
+    ) {
+        (Some(path), Some(file), Some(reopen)) => Some(file_stream(path, file, reopen)),
+        _ => None,
+    };
+    let streams = Streams {
+        scores: streams,
+        tasks,
+        manifest,
+    };
+    let streamed = prepare_streamed(
+        streams,
+        files.keep_feedback,
+        identity,
+        check_digests,
+        settings,
+        Tuning::default(),
+    )?;
+    match streamed {
+        Ok(prepared) => Ok(prepared),
+        Err(_) => held(open_file(&files.baseline)?, open_file(&files.candidate)?),
+    }
 }
 
 /// Streams the baseline's and the candidate's scores (each path as given, with its
@@ -599,6 +777,55 @@ fn under_ledger(
     Ok(evaluation)
 }
 
+/// The files of a report folder: those held whole, and those streamed from the pairs
+/// (`pairs.csv`, and the paired-scores plot), when the pairs are at hand.
+fn report_folder(
+    dir: &Path,
+    report: &Report,
+    pairs: Option<&Arc<PairRows>>,
+) -> (Vec<FileToWrite>, Vec<StreamedFile>) {
+    let plots = svg::plots(report, pairs.is_some());
+    let mut files = folder_documents(dir, report, &plots);
+    let mut streamed = Vec::new();
+    for (name, plot) in plots {
+        match (plot, pairs) {
+            (svg::Plot::Whole(text), _) => files.push(FileToWrite::new(dir.join(name), text)),
+            (svg::Plot::Scatter, Some(pairs)) => {
+                let pairs = Arc::clone(pairs);
+                streamed.push(StreamedFile::new(dir.join(name), move |out| {
+                    svg::write_scatter(&pairs, out)
+                }));
+            }
+            (svg::Plot::Scatter, None) => {}
+        }
+    }
+    if let Some(pairs) = pairs {
+        let pairs = Arc::clone(pairs);
+        streamed.push(StreamedFile::new(dir.join("pairs.csv"), move |out| {
+            pairs::write(&pairs, out)
+        }));
+    }
+    (files, streamed)
+}
+
+/// `admission.json` and `admission.md`, linking the plots that will be written.
+fn folder_documents(dir: &Path, report: &Report, plots: &[(&str, svg::Plot)]) -> Vec<FileToWrite> {
+    // Only the plots written are linked (a summary's signed-rank report has no
+    // per-pair plot).
+    let linked: Vec<(&str, &str)> = svg::PLOTS
+        .iter()
+        .filter(|(name, _)| plots.iter().any(|(written, _)| written == name))
+        .copied()
+        .collect();
+    vec![
+        FileToWrite::new(dir.join("admission.json"), json::render(report)),
+        FileToWrite::new(
+            dir.join("admission.md"),
+            markdown::render_in_folder(report, &linked),
+        ),
+    ]
+}
+
 /// The test and the claim's p-value a ledger records: `mcnemar` or `signed-rank` and
 /// `p_improvement` for superiority; with a margin the question is named too
 /// (`mcnemar non-inferiority 0.05`, `signed-rank equivalence 0.05`) and the p-value is
@@ -645,20 +872,11 @@ pub(crate) fn report_names(dir: &Path) -> Vec<PathBuf> {
 pub(crate) fn report_files(dir: &Path, evaluation: &Evaluation) -> Vec<FileToWrite> {
     let report = &evaluation.report;
     let plots = svg::render(report, evaluation.pairs.as_ref());
-    // Only the plots written are linked (a summary's signed-rank report has no
-    // per-pair plot).
-    let linked: Vec<(&str, &str)> = svg::PLOTS
+    let planned: Vec<(&str, svg::Plot)> = plots
         .iter()
-        .filter(|(name, _)| plots.iter().any(|(written, _)| written == name))
-        .copied()
+        .map(|(name, _)| (*name, svg::Plot::Scatter))
         .collect();
-    let mut files = vec![
-        FileToWrite::new(dir.join("admission.json"), json::render(report)),
-        FileToWrite::new(
-            dir.join("admission.md"),
-            markdown::render_in_folder(report, &linked),
-        ),
-    ];
+    let mut files = folder_documents(dir, report, &planned);
     for (name, svg) in plots {
         files.push(FileToWrite::new(dir.join(name), svg));
     }

@@ -81,6 +81,7 @@ fn decide(baseline: &Input, candidate: &Input, test: TestChoice) -> Evaluation {
         candidate: candidate.clone(),
         tasks: None,
         manifest: None,
+        held: false,
     };
     evaluate(&on, &settings(test), None).expect("well-formed inputs")
 }

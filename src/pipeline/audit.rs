@@ -158,6 +158,7 @@ fn rerun(
         candidate: inside(candidate)?,
         tasks: None,
         manifest: None,
+        held: false,
     };
     let mut evaluation = evaluate(&on, &settings, None)?;
     if evaluation.report.admission.cluster.is_some() {

@@ -18,6 +18,7 @@ use super::outcome::{CommandOutcome, Status, Write};
 use crate::admission::TestName;
 use crate::admission::calibration::{RunPairing, flips, noise};
 use crate::admission::repeats::repeat_in;
+use crate::admission::rows::PairRows;
 use crate::atomic::FileToWrite;
 use crate::base::csv::{Cell, CsvWriter};
 use crate::base::numbers::level;
@@ -124,6 +125,7 @@ pub(crate) fn calibrate(
             candidate: runs[j].input.clone(),
             tasks: None,
             manifest: None,
+            held: true,
         };
         evaluate(&on, &settings.admit, None)
     };
@@ -151,7 +153,11 @@ pub(crate) fn calibrate(
             Some(RunPairing {
                 first,
                 second,
-                pairs: e.pairs.as_ref()?,
+                // `held: true` above: the pairs are held, never sorted outside memory.
+                pairs: match e.pairs.as_ref()? {
+                    PairRows::Held(pairs) => pairs,
+                    PairRows::Sorted(_) => return None,
+                },
             })
         })
         .collect();

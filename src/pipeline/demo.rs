@@ -331,6 +331,7 @@ fn admit(demo: &mut Demo) -> anyhow::Result<()> {
             candidate: local(demo, &format!("{arm}-scores.csv"))?,
             tasks: Some(tasks.clone()),
             manifest: Some(manifest.clone()),
+            held: false,
         };
         let evaluation = evaluate(&on, &settings, None)?;
         let dir = demo.out.join(&folder);

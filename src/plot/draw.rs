@@ -2,7 +2,10 @@
 //! `SVGBackend`; errors from the backend cannot occur when writing to memory, and if
 //! one did the plot would be an SVG that says so rather than a panic.
 
+use std::fmt::Write as _;
+
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -85,7 +88,8 @@ pub(super) fn escape(text: &str) -> String {
         .replace('\'', "&apos;")
 }
 
-/// The paired outcomes: McNemar's four cells as bars, or a paired dot plot of scores.
+/// The paired outcomes: McNemar's four cells as bars (the paired dot plot of scores is
+/// [`Scatter`]).
 pub(crate) fn outcomes_svg(plot: &OutcomesPlot) -> String {
     match plot {
         OutcomesPlot::Cells {
@@ -148,7 +152,28 @@ pub(crate) fn outcomes_svg(plot: &OutcomesPlot) -> String {
                 Ok(())
             })
         }
-        OutcomesPlot::Pairs { pairs } => render("Paired scores", |area| {
+    }
+}
+
+/// The paired-scores plot (one dot a pair), written a dot at a time: the frame (title,
+/// axes, the diagonal), then each pair's dot, then the end, so that a million pairs
+/// are drawn into a file without holding the drawing. The frame is drawn by plotters
+/// and each dot placed by the frame's own coordinates, so the bytes are the ones
+/// plotters would write for all the dots at once.
+pub(crate) struct Scatter {
+    /// The document up to its first dot.
+    head: String,
+    /// After the last dot.
+    tail: String,
+    /// The chart's coordinates, when the frame was drawn.
+    coord: Option<Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+}
+
+impl Scatter {
+    /// The frame.
+    pub(crate) fn new() -> Scatter {
+        let mut coord = None;
+        let svg = render("Paired scores", |area| {
             let mut chart = ChartBuilder::on(area)
                 .margin(10)
                 .x_label_area_size(35)
@@ -165,19 +190,42 @@ pub(crate) fn outcomes_svg(plot: &OutcomesPlot) -> String {
                 [(0.0, 0.0), (1.0, 1.0)],
                 GREY.stroke_width(1),
             ))?;
-            let points = pairs
-                .iter()
-                .filter(|(b, c)| b.is_finite() && c.is_finite())
-                .map(|&(b, c)| {
-                    Circle::new(
-                        (round(b.clamp(0.0, 1.0)), round(c.clamp(0.0, 1.0))),
-                        3,
-                        CANDIDATE.mix(0.4).filled(),
-                    )
-                });
-            chart.draw_series(points)?;
+            coord = Some(chart.as_coord_spec().clone());
             Ok(())
-        }),
+        });
+        let end = svg.rfind("</svg>").filter(|_| coord.is_some());
+        let (head, tail) = match end {
+            Some(at) => (svg[..at].to_string(), svg[at..].to_string()),
+            None => (svg, String::new()),
+        };
+        Scatter { head, tail, coord }
+    }
+
+    /// The document up to the first dot.
+    pub(crate) fn head(&self) -> &str {
+        &self.head
+    }
+
+    /// After the last dot.
+    pub(crate) fn tail(&self) -> &str {
+        &self.tail
+    }
+
+    /// Appends the dot of one pair (scores clamped to [0, 1], rounded to six
+    /// decimals); none for a score that is not finite, or when the frame failed.
+    pub(crate) fn point(&self, baseline: f64, candidate: f64, out: &mut String) {
+        let Some(coord) = &self.coord else { return };
+        if !(baseline.is_finite() && candidate.is_finite()) {
+            return;
+        }
+        let (x, y) = coord.translate(&(
+            round(baseline.clamp(0.0, 1.0)),
+            round(candidate.clamp(0.0, 1.0)),
+        ));
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{x}\" cy=\"{y}\" r=\"3\" opacity=\"0.4\" fill=\"#1F77B4\" stroke=\"none\" stroke-width=\"1\"/>"
+        );
     }
 }
 
@@ -520,11 +568,67 @@ mod tests {
         );
     }
 
+    /// The paired-scores plot drawn a dot at a time.
+    fn scatter(pairs: &[(f64, f64)]) -> String {
+        let scatter = Scatter::new();
+        let mut svg = scatter.head().to_string();
+        for &(baseline, candidate) in pairs {
+            scatter.point(baseline, candidate, &mut svg);
+        }
+        svg + scatter.tail()
+    }
+
+    /// The paired-scores plot as plotters draws it with every dot at once: the oracle
+    /// of [`Scatter`], which draws it a dot at a time.
+    fn plotters_scatter(pairs: &[(f64, f64)]) -> String {
+        render("Paired scores", |area| {
+            let mut chart = ChartBuilder::on(area)
+                .margin(10)
+                .x_label_area_size(35)
+                .y_label_area_size(45)
+                .build_cartesian_2d(0f64..1.02f64, 0f64..1.02f64)?;
+            chart
+                .configure_mesh()
+                .label_style(font(LABEL_PX))
+                .axis_desc_style(font(LABEL_PX))
+                .x_desc("baseline score")
+                .y_desc("candidate score")
+                .draw()?;
+            chart.draw_series(LineSeries::new(
+                [(0.0, 0.0), (1.0, 1.0)],
+                GREY.stroke_width(1),
+            ))?;
+            let points = pairs
+                .iter()
+                .filter(|(b, c)| b.is_finite() && c.is_finite())
+                .map(|&(b, c)| {
+                    Circle::new(
+                        (round(b.clamp(0.0, 1.0)), round(c.clamp(0.0, 1.0))),
+                        3,
+                        CANDIDATE.mix(0.4).filled(),
+                    )
+                });
+            chart.draw_series(points)?;
+            Ok(())
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn dots_written_one_at_a_time_are_the_bytes_plotters_writes_for_all_at_once(
+            pairs in proptest::collection::vec(
+                (proptest::prop_oneof![proptest::num::f64::ANY, 0.0..=1.0f64, proptest::sample::select(vec![0.0, 1.0, 0.25, 1e-7, 0.9999995, -0.0])],
+                 proptest::prop_oneof![proptest::num::f64::ANY, 0.0..=1.0f64, proptest::sample::select(vec![0.0, 1.0, 0.75, 0.5000005])]),
+                0..60),
+        ) {
+            let streamed = scatter(&pairs);
+            proptest::prop_assert_eq!(streamed, plotters_scatter(&pairs));
+        }
+    }
+
     #[test]
     fn pairs_plot_draws_one_circle_per_finite_pair() {
-        let svg = outcomes_svg(&OutcomesPlot::Pairs {
-            pairs: vec![(0.5, 1.0), (0.0, 0.75), (f64::NAN, 1.0)],
-        });
+        let svg = scatter(&[(0.5, 1.0), (0.0, 0.75), (f64::NAN, 1.0)]);
         assert_well_formed(&svg);
         assert_eq!(svg.matches("<circle").count(), 2);
     }

@@ -6,9 +6,10 @@
 
 mod draw;
 
-pub(crate) use draw::{e_value_svg, outcomes_svg, power_svg, strata_svg};
+pub(crate) use draw::{Scatter, e_value_svg, outcomes_svg, power_svg, strata_svg};
 
-/// The paired outcomes of an admission run.
+/// The paired outcomes of an admission run (the paired scores are drawn by
+/// [`Scatter`]).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum OutcomesPlot {
     /// McNemar's four cells.
@@ -21,11 +22,6 @@ pub(crate) enum OutcomesPlot {
         candidate_only: u64,
         /// Both wrong.
         both_wrong: u64,
-    },
-    /// Paired scores, (baseline, candidate) per task, each in [0, 1].
-    Pairs {
-        /// The pairs; non-finite values are left out.
-        pairs: Vec<(f64, f64)>,
     },
 }
 

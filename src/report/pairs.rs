@@ -9,7 +9,7 @@
 
 use std::io;
 
-use crate::admission::Pairs;
+use crate::admission::rows::PairRows;
 use crate::base::csv::{Cell, CsvWriter};
 use crate::base::numbers::number;
 use crate::report::terminal::{shown, terminal};
@@ -32,7 +32,7 @@ pub(crate) const PAIR_COLUMNS: [&str; 10] = [
 const CHUNK: usize = 1 << 16;
 
 /// Writes every pair to `out`, a chunk of whole rows at a time.
-pub(crate) fn write(pairs: &Pairs, out: &mut dyn io::Write) -> io::Result<()> {
+pub(crate) fn write(pairs: &PairRows, out: &mut dyn io::Write) -> io::Result<()> {
     let mut csv = CsvWriter::with_capacity(2 * CHUNK);
     csv.header(&PAIR_COLUMNS);
     let flag = |c: Option<bool>| match c {
@@ -52,32 +52,33 @@ pub(crate) fn write(pairs: &Pairs, out: &mut dyn io::Write) -> io::Result<()> {
     fn text(value: Option<&str>) -> std::borrow::Cow<'_, str> {
         terminal(value.unwrap_or(""))
     }
-    for pair in &pairs.pairs {
+    let read = pairs.each(&mut |pair| {
         let numbers = [
             number(pair.baseline.score),
             number(pair.candidate.score),
             number(pair.difference()),
         ];
         csv.row(&[
-            Cell::Text(&id(Some(pairs.task(pair)))),
-            Cell::Text(&id(pairs.group(pair))),
-            Cell::Text(&id(pairs.stratum(pair))),
+            Cell::Text(&id(Some(pair.task))),
+            Cell::Text(&id(pair.group)),
+            Cell::Text(&id(pair.stratum)),
             Cell::Trusted(flag(pair.baseline.correct)),
             Cell::Trusted(flag(pair.candidate.correct)),
             Cell::Trusted(&numbers[0]),
             Cell::Trusted(&numbers[1]),
             Cell::Trusted(&numbers[2]),
-            Cell::Text(&text(pairs.feedback(&pair.baseline))),
-            Cell::Text(&text(pairs.feedback(&pair.candidate))),
+            Cell::Text(&text(pair.baseline.feedback)),
+            Cell::Text(&text(pair.candidate.feedback)),
         ]);
         csv.hand_on(CHUNK, &mut sink);
-    }
+        Ok(())
+    });
     sink(&csv.finish());
-    failure
+    read.and(failure)
 }
 
 /// Every pair, as the bytes [`write`](fn@write) writes.
-pub(crate) fn render(pairs: &Pairs) -> Vec<u8> {
+pub(crate) fn render(pairs: &PairRows) -> Vec<u8> {
     let mut bytes = Vec::new();
     write(pairs, &mut bytes).expect("writing to memory cannot fail");
     bytes

@@ -4,9 +4,9 @@
 //! module only fills the plots' input structs from the report and the pairs.
 
 use super::Report;
-use crate::admission::Pairs;
+use crate::admission::rows::PairRows;
 use crate::plot::{
-    OutcomesPlot, PowerPlot, StrataPlot, StratumRow, outcomes_svg, power_svg, strata_svg,
+    OutcomesPlot, PowerPlot, Scatter, StrataPlot, StratumRow, outcomes_svg, power_svg, strata_svg,
 };
 
 /// The plot files of a report folder with the titles `admission.md` links them by, in
@@ -17,8 +17,55 @@ pub(crate) const PLOTS: [(&str, &str); 3] = [
     ("power.svg", "minimum detectable shift"),
 ];
 
-/// The plot files of a report folder, by name, in a fixed order.
-pub(crate) fn render(report: &Report, pairs: Option<&Pairs>) -> Vec<(&'static str, String)> {
+/// A plot file: drawn whole, or the paired-scores plot, drawn a dot a pair from the
+/// pairs as they are read ([`write_scatter`]).
+pub(crate) enum Plot {
+    /// The file's text.
+    Whole(String),
+    /// The paired-scores plot of the pairs.
+    Scatter,
+}
+
+/// The plot files of a report folder, by name, in a fixed order, each drawn whole.
+pub(crate) fn render(report: &Report, pairs: Option<&PairRows>) -> Vec<(&'static str, String)> {
+    plots(report, pairs.is_some())
+        .into_iter()
+        .map(|(name, plot)| {
+            let text = match plot {
+                Plot::Whole(text) => text,
+                Plot::Scatter => {
+                    let mut bytes = Vec::new();
+                    let pairs = pairs.expect("a scatter is planned only with pairs");
+                    write_scatter(pairs, &mut bytes).expect("writing to memory cannot fail");
+                    String::from_utf8(bytes).expect("a plot is UTF-8")
+                }
+            };
+            (name, text)
+        })
+        .collect()
+}
+
+/// Writes the paired-scores plot of `pairs`, a dot a pair, in task order.
+pub(crate) fn write_scatter(pairs: &PairRows, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let scatter = Scatter::new();
+    out.write_all(scatter.head().as_bytes())?;
+    let mut dots = String::with_capacity(1 << 16);
+    pairs.each(&mut |pair| {
+        scatter.point(pair.baseline.score, pair.candidate.score, &mut dots);
+        if dots.len() >= 1 << 16 {
+            out.write_all(dots.as_bytes())?;
+            dots.clear();
+        }
+        Ok(())
+    })?;
+    out.write_all(dots.as_bytes())?;
+    out.write_all(scatter.tail().as_bytes())
+}
+
+/// The plot files of a report folder, by name, in a fixed order: the paired-scores
+/// plot (when the pairs are at hand, `pairs`, and no McNemar cells are drawn instead)
+/// left to be drawn from the pairs.
+pub(crate) fn plots(report: &Report, pairs: bool) -> Vec<(&'static str, Plot)> {
     let outcomes = match (
         report.admission.discordant,
         report.admission.baseline.correct,
@@ -27,21 +74,15 @@ pub(crate) fn render(report: &Report, pairs: Option<&Pairs>) -> Vec<(&'static st
             // The baseline's correct tasks are the both-right ones plus b.
             let both_right = baseline_correct.saturating_sub(d.baseline_only);
             let n = report.admission.n as u64;
-            OutcomesPlot::Cells {
+            Plot::Whole(outcomes_svg(&OutcomesPlot::Cells {
                 both_right,
                 baseline_only: d.baseline_only,
                 candidate_only: d.candidate_only,
                 both_wrong: n.saturating_sub(both_right + d.baseline_only + d.candidate_only),
-            }
+            }))
         }),
         // Scores without their pairs (a summary) cannot be drawn one point per pair.
-        _ => pairs.map(|pairs| OutcomesPlot::Pairs {
-            pairs: pairs
-                .pairs
-                .iter()
-                .map(|p| (p.baseline.score, p.candidate.score))
-                .collect(),
-        }),
+        _ => pairs.then_some(Plot::Scatter),
     };
     let row = |label: String, delta: &crate::admission::Delta, marks: (bool, bool)| StratumRow {
         label,
@@ -86,10 +127,10 @@ pub(crate) fn render(report: &Report, pairs: Option<&Pairs>) -> Vec<(&'static st
         min_discordant: report.admission.min_discordant,
     };
     let mut files = Vec::with_capacity(3);
-    if let Some(outcomes) = &outcomes {
-        files.push(("outcomes.svg", outcomes_svg(outcomes)));
+    if let Some(outcomes) = outcomes {
+        files.push(("outcomes.svg", outcomes));
     }
-    files.push(("strata.svg", strata_svg(&strata)));
-    files.push(("power.svg", power_svg(&power)));
+    files.push(("strata.svg", Plot::Whole(strata_svg(&strata))));
+    files.push(("power.svg", Plot::Whole(power_svg(&power))));
     files
 }

@@ -41,23 +41,43 @@ impl Batch {
         self.end = None;
     }
 
-    fn push(&mut self, row: &ScannedRow<'_>) {
+    /// Adds a row, with the text of the fields `kept` marks only (all when it marks
+    /// none): the others come out empty.
+    fn push(&mut self, row: &ScannedRow<'_>, kept: &[bool]) {
         let (text, ends) = row.parts();
-        self.text.push_str(text);
-        self.ends.extend_from_slice(ends);
+        let from = self.text.len();
+        if kept.is_empty() {
+            self.text.push_str(text);
+            self.ends.extend(ends.iter().map(|end| end + from));
+        } else {
+            let mut start = 0;
+            for (index, &end) in ends.iter().enumerate() {
+                if kept.get(index).copied().unwrap_or(true) {
+                    self.text.push_str(&text[start..end]);
+                }
+                self.ends.push(self.text.len());
+                start = end;
+            }
+        }
         self.rows.push((row.line, self.text.len(), self.ends.len()));
     }
 
     fn row(&self, at: usize) -> ScannedRow<'_> {
-        let (text_from, ends_from) = match at {
-            0 => (0, 0),
-            _ => (self.rows[at - 1].1, self.rows[at - 1].2),
+        let ends_from = match at {
+            0 => 0,
+            _ => self.rows[at - 1].2,
         };
         let (line, text_to, ends_to) = self.rows[at];
-        ScannedRow::new(
+        // Ends are kept from the batch's start: the row's text begins where the row
+        // before ended.
+        ScannedRow::within(
             line,
-            &self.text[text_from..text_to],
+            &self.text[..text_to],
             &self.ends[ends_from..ends_to],
+            match at {
+                0 => 0,
+                _ => self.rows[at - 1].1,
+            },
         )
     }
 }
@@ -85,13 +105,30 @@ impl RowsAhead {
         source: &str,
         input: R,
     ) -> Result<RowsAhead, InputError> {
+        RowsAhead::spawn_keeping(source, input, &|_| true)
+    }
+
+    /// [`RowsAhead::spawn`], handing on the text of the columns `keep` names only: the
+    /// other fields of every row come out empty (a consumer that reads one column of a
+    /// wide file is spared copying the rest).
+    pub(crate) fn spawn_keeping<R: Read + Send + 'static>(
+        source: &str,
+        input: R,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> Result<RowsAhead, InputError> {
         let scanner = RowScanner::new(source, HashingReader::new(input))?;
         let headers = scanner.headers().to_vec();
+        let kept: Vec<bool> = headers.iter().map(|h| keep(h)).collect();
+        let kept = if kept.iter().all(|&k| k) {
+            Vec::new()
+        } else {
+            kept
+        };
         let (sender, batches) = sync_channel(AHEAD);
         let (spent, reuse) = sync_channel(AHEAD + 2);
         let thread = std::thread::Builder::new()
             .name("read-ahead".to_string())
-            .spawn(move || scan(scanner, &sender, &reuse))
+            .spawn(move || scan(scanner, &sender, &reuse, &kept))
             .map_err(|error| InputError::Io {
                 file: source.to_string(),
                 message: error.to_string(),
@@ -144,13 +181,14 @@ fn scan<R: Read>(
     mut scanner: RowScanner<HashingReader<R>>,
     batches: &SyncSender<Batch>,
     reuse: &Receiver<Batch>,
+    kept: &[bool],
 ) -> std::io::Result<String> {
     loop {
         let mut batch = reuse.try_recv().unwrap_or_default();
         batch.clear();
         while batch.rows.len() < BATCH_ROWS && batch.end.is_none() {
             match scanner.next_row() {
-                Ok(Some(row)) => batch.push(&row),
+                Ok(Some(row)) => batch.push(&row, kept),
                 Ok(None) => batch.end = Some(Ok(())),
                 Err(error) => batch.end = Some(Err(error)),
             }
@@ -256,6 +294,35 @@ mod tests {
         }
         let mut ahead = RowsAhead::spawn("t.csv", std::io::Cursor::new(bytes.clone())).unwrap();
         assert_eq!(ahead.next_row().unwrap().unwrap().field(0), "t0");
+        assert_eq!(ahead.finish(), Ok(sha256_hex(&bytes)));
+    }
+
+    #[test]
+    fn columns_not_kept_come_out_empty_and_the_rest_as_read() {
+        let mut bytes = b"task_id,prompt,score\n".to_vec();
+        for i in 0..2 * BATCH_ROWS + 3 {
+            bytes.extend(format!("t{i},\"say \"\"{i}\"\", please\",0.{i}\n").bytes());
+        }
+        let mut all = RowScanner::new("t.csv", bytes.as_slice()).unwrap();
+        let (_, expected, _) = read_all(&mut all);
+        let keep = |column: &str| column != "prompt";
+        let mut ahead =
+            RowsAhead::spawn_keeping("t.csv", std::io::Cursor::new(bytes.clone()), &keep).unwrap();
+        let (headers, got, error) = read_all(&mut ahead);
+        assert_eq!(headers, ["task_id", "prompt", "score"]);
+        assert_eq!(error, None);
+        assert_eq!(got.len(), expected.len());
+        for ((line, fields), (expected_line, expected_fields)) in got.iter().zip(&expected) {
+            assert_eq!(line, expected_line);
+            assert_eq!(
+                fields,
+                &[
+                    expected_fields[0].clone(),
+                    String::new(),
+                    expected_fields[2].clone()
+                ]
+            );
+        }
         assert_eq!(ahead.finish(), Ok(sha256_hex(&bytes)));
     }
 

@@ -69,17 +69,42 @@ pub struct ScannedRow<'a> {
     pub line: u64,
     text: &'a str,
     ends: &'a [usize],
+    /// Where the row's first field starts in `text` (its ends count from `text`'s
+    /// start).
+    start: usize,
 }
 
 impl<'a> ScannedRow<'a> {
     /// The row on `line` whose fields, one after the other, are `text`, the field at
     /// `i` ending at `ends[i]`.
     pub(super) fn new(line: u64, text: &'a str, ends: &'a [usize]) -> ScannedRow<'a> {
-        ScannedRow { line, text, ends }
+        ScannedRow {
+            line,
+            text,
+            ends,
+            start: 0,
+        }
     }
 
-    /// The fields one after the other, and where each ends.
+    /// The row whose first field starts at `start` in `text`, the field at `i` ending
+    /// at `ends[i]`, counted from `text`'s start.
+    pub(super) fn within(
+        line: u64,
+        text: &'a str,
+        ends: &'a [usize],
+        start: usize,
+    ) -> ScannedRow<'a> {
+        ScannedRow {
+            line,
+            text,
+            ends,
+            start,
+        }
+    }
+
+    /// The fields one after the other, and where each ends (from the row's start).
     pub(super) fn parts(&self) -> (&'a str, &'a [usize]) {
+        debug_assert_eq!(self.start, 0, "only a scanner's own rows are handed on");
         (self.text, self.ends)
     }
 
@@ -95,7 +120,11 @@ impl<'a> ScannedRow<'a> {
 
     /// Field `index`.
     pub fn field(&self, index: usize) -> &'a str {
-        let start = if index == 0 { 0 } else { self.ends[index - 1] };
+        let start = if index == 0 {
+            self.start
+        } else {
+            self.ends[index - 1]
+        };
         &self.text[start..self.ends[index]]
     }
 }
@@ -215,22 +244,14 @@ impl<R: Read> RowScanner<R> {
                     expected: self.headers.len(),
                 });
             }
-            return Ok(Some(ScannedRow {
-                line: self.line,
-                text: &self.text,
-                ends: &self.ends,
-            }));
+            return Ok(Some(ScannedRow::new(self.line, &self.text, &self.ends)));
         }
     }
 
     /// The row [`RowScanner::next_row`] last returned: only meaningful after it
     /// returned one.
     pub fn current(&self) -> ScannedRow<'_> {
-        ScannedRow {
-            line: self.line,
-            text: &self.text,
-            ends: &self.ends,
-        }
+        ScannedRow::new(self.line, &self.text, &self.ends)
     }
 
     /// The input, once read to its end (e.g. to finish a digest computed on the way).

@@ -10,13 +10,14 @@
 //! A score with more than six decimals is rounded to the nearest micro-unit before it
 //! enters a statistic (half away from zero), here and in the shipped SQL alike.
 
+mod accumulate;
 pub(crate) mod document;
+
+pub(crate) use accumulate::{Accumulator, Sums};
 
 use std::collections::BTreeMap;
 
 use super::pairing::{Basis, Pairs};
-use crate::base::arena::Text;
-use crate::base::hash::FastMap;
 
 /// Scores in whole micro-units: shared with the sequential monitor, which must sum as
 /// `admit` sums.
@@ -178,7 +179,7 @@ impl Set {
     /// Adds `other`'s pairs to this set. A count or sum that would pass its type's
     /// range is refused with its field's name (`n`, `outcomes.both_right`,
     /// `baseline_sum_micros`, …) and the set is left as it was.
-    fn merge(&mut self, other: &Set) -> Result<(), &'static str> {
+    pub(crate) fn merge(&mut self, other: &Set) -> Result<(), &'static str> {
         let mut histogram: BTreeMap<i64, u64> = self.histogram().into_iter().collect();
         for (d, count) in other.histogram() {
             let entry = histogram.entry(d).or_default();
@@ -211,7 +212,8 @@ impl Set {
 /// One cluster (value of `group`): its pairs and their difference sum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cluster {
-    /// The group.
+    /// The group; empty where only the clusters' order by name was kept (`admit` on
+    /// scores files does not keep a million names to no end: no report shows them).
     pub name: String,
     /// Pairs in it.
     pub n: u64,
@@ -267,103 +269,26 @@ pub struct Statistics {
 }
 
 impl Statistics {
-    /// Adds up the statistics of `pairs`. Time: O(n) with a hash insert per pair,
-    /// plus sorting the distinct differences and clusters.
+    /// Adds up the statistics of `pairs`. Time: O(n) with a hash lookup per pair
+    /// (skipped while a run of pairs shares its stratum and group), plus sorting the
+    /// distinct differences and clusters.
     pub fn of(pairs: &Pairs) -> Statistics {
-        let both_correct = pairs.both_correct;
-        // One histogram per stratum value met (or one for all), merged afterwards.
-        let mut builders: Vec<Builder> = Vec::new();
-        let mut by_value: BTreeMap<&str, usize> = BTreeMap::new();
-        // The builders of the last few stored strata values met.
-        let mut recent: Vec<(Option<Text>, usize)> = Vec::new();
         let stratified = pairs.strata_column.is_some();
-        let mut clusters: BTreeMap<&str, (u64, i64)> = BTreeMap::new();
-        let mut grouped = true;
-        let mut run: Option<(&str, u64, i64)> = None;
+        let mut sums = Accumulator::new(stratified);
         for (pair, group) in pairs.with_groups() {
-            let at = if !stratified {
-                if builders.is_empty() {
-                    builders.push(Builder::default());
-                }
-                0
-            } else {
-                match recent.iter().find(|(text, _)| *text == pair.stratum) {
-                    Some(&(_, at)) => at,
-                    None => {
-                        let value = pairs.stratum(pair).unwrap_or("");
-                        let at = *by_value.entry(value).or_insert_with(|| {
-                            builders.push(Builder::default());
-                            builders.len() - 1
-                        });
-                        if recent.len() == RECENT_STRATA {
-                            recent.remove(0);
-                        }
-                        recent.push((pair.stratum, at));
-                        at
-                    }
-                }
-            };
-            let (b, c) = (micros(pair.baseline.score), micros(pair.candidate.score));
             let correct = pair.baseline.correct.zip(pair.candidate.correct);
-            builders[at].add(b, c, correct);
-            match group {
-                None => grouped = false,
-                Some(name) if grouped => {
-                    // Pairs of one group come together: add up a run, store it once.
-                    match &mut run {
-                        Some((current, n, sum))
-                            if std::ptr::eq(*current, name) || *current == name =>
-                        {
-                            *n += 1;
-                            *sum += c - b;
-                        }
-                        _ => {
-                            if let Some((name, n, sum)) = run.take() {
-                                let entry = clusters.entry(name).or_default();
-                                entry.0 += n;
-                                entry.1 += sum;
-                            }
-                            run = Some((name, 1, c - b));
-                        }
-                    }
-                }
-                Some(_) => {}
-            }
+            let scores = (pair.baseline.score, pair.candidate.score);
+            sums.add(pairs.stratum(pair), group, scores, correct);
         }
-        if let Some((name, n, sum)) = run {
-            let entry = clusters.entry(name).or_default();
-            entry.0 += n;
-            entry.1 += sum;
-        }
-        let sets: Vec<Set> = builders
-            .into_iter()
-            .map(|b| b.finish(both_correct))
-            .collect();
-        let mut overall = Set::default();
-        for set in &sets {
-            // Counts of pairs held in memory, and sums of at most 10^6 per pair, stay
-            // far below 2^63.
-            overall
-                .merge(set)
-                .expect("the pairs in memory count below 2^63");
-        }
-        let strata = pairs.strata_column.as_ref().map(|column| Strata {
-            column: column.clone(),
-            sets: by_value
-                .into_iter()
-                .map(|(value, at)| (value.to_string(), sets[at].clone()))
-                .collect(),
-        });
-        let clusters = (grouped && !pairs.pairs.is_empty()).then(|| {
-            clusters
-                .into_iter()
-                .map(|(name, (n, difference_micros))| Cluster {
-                    name: name.to_string(),
-                    n,
-                    difference_micros,
-                })
-                .collect()
-        });
+        let (overall, sets, clusters) = sums.finish(pairs.both_correct, true);
+        let strata = pairs
+            .strata_column
+            .as_ref()
+            .zip(sets)
+            .map(|(column, sets)| Strata {
+                column: column.clone(),
+                sets,
+            });
         Statistics {
             baseline: pairs.baseline.clone(),
             candidate: pairs.candidate.clone(),
@@ -380,45 +305,6 @@ impl Statistics {
     /// Whether every pair has `correct` on both sides.
     pub fn both_correct(&self) -> bool {
         self.overall.outcomes.is_some()
-    }
-}
-
-/// How many stored strata values [`Statistics::of`] keeps at hand.
-const RECENT_STRATA: usize = 8;
-
-/// One set being added up.
-#[derive(Default)]
-struct Builder {
-    histogram: FastMap<i64, u64>,
-    baseline: i64,
-    candidate: i64,
-    outcomes: Outcomes,
-}
-
-impl Builder {
-    fn add(&mut self, baseline: i64, candidate: i64, correct: Option<(bool, bool)>) {
-        *self.histogram.entry(candidate - baseline).or_default() += 1;
-        self.baseline += baseline;
-        self.candidate += candidate;
-        if let Some((b, c)) = correct {
-            let o = &mut self.outcomes;
-            match (b, c) {
-                (true, true) => o.both_right += 1,
-                (true, false) => o.baseline_only += 1,
-                (false, true) => o.candidate_only += 1,
-                (false, false) => o.both_wrong += 1,
-            }
-        }
-    }
-
-    fn finish(self, both_correct: bool) -> Set {
-        Set::from_histogram(
-            self.histogram,
-            self.baseline,
-            self.candidate,
-            both_correct.then_some(self.outcomes),
-        )
-        .expect("the pairs in memory count below 2^64")
     }
 }
 

@@ -1,0 +1,372 @@
+//! Joining the rows of two to four files by task as they are read, holding only what
+//! waits: the baseline's and the candidate's scores, and (when given) the task list
+//! and the holdout a manifest recorded. Every file is read a row at a time, side by
+//! side. When the current rows of all of them name one task (files in one order, as
+//! `split` writes the holdout and `score` writes scores from it) the task is complete
+//! at once and nothing is held; otherwise each row waits, filed under its task, until
+//! the rows of the other files for that task arrive. When more rows wait than
+//! [`Tuning`] allows (files in different orders), every waiting row and every row still
+//! to come goes to an external sort of its file instead, and the sorted files are
+//! merged by task once all are read. Tasks some file never named are handed over at the
+//! end ([`TaskSink::task`] with the rows found).
+//!
+//! Repeated tasks are not looked for here: every task handed over leaves an 8-byte
+//! fingerprint with the files it was in ([`Fingerprints`]), and a row that meets a
+//! waiting row of its own file with its task is dropped and marked (see
+//! [`super::unique`]); the holdout's repeats are dropped, as a set of task ids has none.
+
+use std::io;
+
+use super::unique::Fingerprints;
+use super::{HOLD, SIDES};
+use crate::base::hash::{FastMap, fingerprint};
+use crate::base::sorter::{Budget, Merged, RunStore, Sorter};
+use crate::scores::{ScoreRow, ScoredOutcome};
+
+/// How long rows may wait for the other files' rows of their task, and how many bytes
+/// of sorted rows wait in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tuning {
+    /// Rows may wait while there are at most this many ...
+    pub pending_least: usize,
+    /// ... or one for every this many rows read, whichever is more.
+    pub pending_share: usize,
+    /// The external sorts' memory.
+    pub sort: Budget,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            pending_least: 1 << 14,
+            pending_share: 16,
+            sort: Budget {
+                least: 4 << 20,
+                per_record: 8,
+            },
+        }
+    }
+}
+
+/// A file read a row at a time: `None` once it has ended (or failed).
+pub(super) trait Source {
+    /// The next row.
+    fn next(&mut self) -> Option<&ScoreRow>;
+}
+
+/// Where the tasks go.
+pub(super) trait TaskSink {
+    /// A task with its row in each file that has it (index [`BASE`], [`CAND`],
+    /// [`LIST`], [`HOLD`]). Complete tasks come as they are found, the others at the
+    /// end; each task once, in no particular order.
+    fn task(&mut self, rows: [Option<&ScoreRow>; SIDES]) -> io::Result<()>;
+}
+
+/// Reads every source to its end, joining their rows by task into `sink`. `sources`
+/// holds the baseline and the candidate, then the task list and the holdout when
+/// given. A task is complete once every given source has named it.
+pub(super) fn join(
+    sources: [Option<&mut dyn Source>; SIDES],
+    sink: &mut dyn TaskSink,
+    prints: &mut Fingerprints,
+    store: &dyn RunStore,
+    tuning: Tuning,
+) -> io::Result<()> {
+    let given: [bool; SIDES] = std::array::from_fn(|side| sources[side].is_some());
+    let mut sources = sources;
+    let mut engine = Engine {
+        given,
+        waiting: FastMap::default(),
+        sorters: None,
+        store,
+        tuning,
+        read: 0,
+        record: Vec::new(),
+    };
+    let mut live = given;
+    loop {
+        let mut rows: [Option<&ScoreRow>; SIDES] = [None; SIDES];
+        for (side, source) in sources.iter_mut().enumerate() {
+            if live[side] {
+                rows[side] = source.as_mut().and_then(|s| s.next());
+                live[side] = rows[side].is_some();
+            }
+        }
+        if rows.iter().all(Option::is_none) {
+            break;
+        }
+        engine.read += rows.iter().flatten().count() as u64;
+        let task = rows.iter().flatten().next().map(|r| r.task.as_str());
+        // The first row's own file is not compared with itself.
+        let together = engine.sorters.is_none()
+            && (0..SIDES).all(|s| {
+                !given[s]
+                    || rows[s].is_some_and(|r| {
+                        std::ptr::eq(r.task.as_str(), task.unwrap_or_default())
+                            || Some(r.task.as_str()) == task
+                    })
+            });
+        if together {
+            prints.task(fingerprint(task.unwrap_or_default()), mask(&rows));
+            sink.task(rows)?;
+            continue;
+        }
+        for (side, row) in rows.into_iter().enumerate() {
+            if let Some(row) = row {
+                engine.place(side, row, sink, prints)?;
+            }
+        }
+    }
+    engine.finish(sink, prints)
+}
+
+/// Which files a task's rows are from, one bit each.
+fn mask(rows: &[Option<&ScoreRow>; SIDES]) -> u8 {
+    (0..SIDES).fold(0, |bits, side| {
+        bits | u8::from(rows[side].is_some()) << side
+    })
+}
+
+/// A task waiting for the rows of other files.
+type Waiting = [Option<ScoreRow>; SIDES];
+
+/// The rows waiting, and the sorts once rows wait too long.
+struct Engine<'s> {
+    given: [bool; SIDES],
+    waiting: FastMap<String, Waiting>,
+    /// Each file's external sort, once the rows are sorted.
+    sorters: Option<Vec<Sorter<'s>>>,
+    store: &'s dyn RunStore,
+    tuning: Tuning,
+    /// Rows read from all files.
+    read: u64,
+    /// A row being encoded.
+    record: Vec<u8>,
+}
+
+impl Engine<'_> {
+    /// A row whose task the other files' current rows do not all name.
+    fn place(
+        &mut self,
+        side: usize,
+        row: &ScoreRow,
+        sink: &mut dyn TaskSink,
+        prints: &mut Fingerprints,
+    ) -> io::Result<()> {
+        if let Some(sorters) = &mut self.sorters {
+            self.record.clear();
+            encode(&mut self.record, row);
+            return sorters[side].push(row.task.as_bytes(), &self.record);
+        }
+        let complete = match self.waiting.get_mut(row.task.as_str()) {
+            Some(waiting) if waiting[side].is_some() => {
+                // A repeat within one file: the holdout's is dropped, another file is
+                // refused.
+                if side != HOLD {
+                    prints.suspect(side, fingerprint(&row.task));
+                }
+                return Ok(());
+            }
+            Some(waiting) => {
+                waiting[side] = Some(row.clone());
+                (0..SIDES).all(|s| !self.given[s] || waiting[s].is_some())
+            }
+            None => {
+                let mut waiting: Waiting = Default::default();
+                waiting[side] = Some(row.clone());
+                self.waiting.insert(row.task.clone(), waiting);
+                false
+            }
+        };
+        if complete {
+            let rows = self
+                .waiting
+                .remove(row.task.as_str())
+                .expect("the task was waiting");
+            let rows: [Option<&ScoreRow>; SIDES] = std::array::from_fn(|s| rows[s].as_ref());
+            prints.task(fingerprint(&row.task), mask(&rows));
+            return sink.task(rows);
+        }
+        let allowed = (usize::try_from(self.read).unwrap_or(usize::MAX)
+            / self.tuning.pending_share.max(1))
+        .max(self.tuning.pending_least);
+        if self.waiting.len() > allowed {
+            self.sort_from_now()?;
+        }
+        Ok(())
+    }
+
+    /// Sends every waiting row, and every row to come, to its file's external sort.
+    fn sort_from_now(&mut self) -> io::Result<()> {
+        let mut sorters: Vec<Sorter<'_>> = (0..SIDES)
+            .map(|_| Sorter::new(self.store, self.tuning.sort))
+            .collect();
+        let mut waiting: Vec<(String, Waiting)> =
+            std::mem::take(&mut self.waiting).into_iter().collect();
+        // Each file's rows in file order, so that a repeat still to come sorts after them.
+        for side in 0..SIDES {
+            let mut rows: Vec<&ScoreRow> = waiting
+                .iter()
+                .filter_map(|(_, w)| w[side].as_ref())
+                .collect();
+            rows.sort_by_key(|row| row.line);
+            for row in rows {
+                self.record.clear();
+                encode(&mut self.record, row);
+                sorters[side].push(row.task.as_bytes(), &self.record)?;
+            }
+        }
+        waiting.clear();
+        self.sorters = Some(sorters);
+        Ok(())
+    }
+
+    /// Once every file is read: the tasks still waiting go to `sink` as they are, or
+    /// the sorted files are merged by task.
+    fn finish(self, sink: &mut dyn TaskSink, prints: &mut Fingerprints) -> io::Result<()> {
+        let Engine {
+            waiting, sorters, ..
+        } = self;
+        let Some(sorters) = sorters else {
+            let mut waiting: Vec<(String, Waiting)> = waiting.into_iter().collect();
+            waiting.sort_by(|x, y| x.0.cmp(&y.0));
+            for (task, rows) in waiting {
+                let rows: [Option<&ScoreRow>; SIDES] = std::array::from_fn(|s| rows[s].as_ref());
+                prints.task(fingerprint(&task), mask(&rows));
+                sink.task(rows)?;
+            }
+            return Ok(());
+        };
+        let sorted: Vec<_> = sorters.into_iter().map(Sorter::finish).collect();
+        let mut merges = sorted
+            .iter()
+            .map(|s| s.merge())
+            .collect::<io::Result<Vec<_>>>()?;
+        merge(&mut merges, sink, prints)
+    }
+}
+
+/// The next row of a sorted file.
+fn advance(merged: &mut Merged<'_>) -> io::Result<Option<ScoreRow>> {
+    match merged.next_record()? {
+        None => Ok(None),
+        Some((task, payload)) => {
+            let task = std::str::from_utf8(task).map_err(|_| corrupt())?;
+            decode(task, payload).map(Some)
+        }
+    }
+}
+
+/// Joins files sorted by task: the rows of one task, the first of each file (in file
+/// order), go together; a further row of the task in a file is a repeat (marked, and
+/// handed over alone; the holdout's are dropped).
+fn merge(
+    merges: &mut [Merged<'_>],
+    sink: &mut dyn TaskSink,
+    prints: &mut Fingerprints,
+) -> io::Result<()> {
+    let mut current: Vec<Option<ScoreRow>> = Vec::with_capacity(SIDES);
+    for merged in merges.iter_mut() {
+        current.push(advance(merged)?);
+    }
+    loop {
+        let Some(task) = current.iter().flatten().map(|r| r.task.clone()).min() else {
+            return Ok(());
+        };
+        let mut rows: Vec<Option<ScoreRow>> = vec![None; SIDES];
+        for side in 0..SIDES {
+            if current[side].as_ref().is_some_and(|r| r.task == task) {
+                rows[side] = current[side].take();
+                current[side] = advance(&mut merges[side])?;
+                while let Some(repeat) = current[side].take_if(|r| r.task == task) {
+                    if side != HOLD {
+                        prints.suspect(side, fingerprint(&task));
+                        let mut alone: [Option<&ScoreRow>; SIDES] = [None; SIDES];
+                        alone[side] = Some(&repeat);
+                        sink.task(alone)?;
+                    }
+                    current[side] = advance(&mut merges[side])?;
+                }
+            }
+        }
+        let rows: [Option<&ScoreRow>; SIDES] = std::array::from_fn(|s| rows[s].as_ref());
+        prints.task(fingerprint(&task), mask(&rows));
+        sink.task(rows)?;
+    }
+}
+
+fn corrupt() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        "a sorted row does not read back",
+    )
+}
+
+/// A row without its task: line, score, flags (bit 0 correct known, 1 correct, 2
+/// answered known, 3 answered, 4 stratum, 5 group, 6 feedback, 7 outcome), the
+/// outcome's place in [`ScoredOutcome::ALL`] when known, then the texts present.
+fn encode(out: &mut Vec<u8>, row: &ScoreRow) {
+    out.extend_from_slice(&row.line.to_le_bytes());
+    out.extend_from_slice(&row.score.to_bits().to_le_bytes());
+    let flags = u8::from(row.correct.is_some())
+        | u8::from(row.correct == Some(true)) << 1
+        | u8::from(row.answered.is_some()) << 2
+        | u8::from(row.answered == Some(true)) << 3
+        | u8::from(row.stratum().is_some()) << 4
+        | u8::from(row.group().is_some()) << 5
+        | u8::from(row.feedback().is_some()) << 6
+        | u8::from(row.outcome.is_some()) << 7;
+    out.push(flags);
+    if let Some(outcome) = row.outcome {
+        let at = ScoredOutcome::ALL.iter().position(|o| *o == outcome);
+        out.push(at.unwrap_or_default() as u8);
+    }
+    for text in [row.stratum(), row.group(), row.feedback()]
+        .into_iter()
+        .flatten()
+    {
+        out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+    }
+}
+
+fn decode(task: &str, bytes: &[u8]) -> io::Result<ScoreRow> {
+    let mut at = 0;
+    let mut take = |n: usize| -> io::Result<&[u8]> {
+        let part = bytes.get(at..at + n).ok_or_else(corrupt)?;
+        at += n;
+        Ok(part)
+    };
+    let number = |part: &[u8]| u64::from_le_bytes(part.try_into().expect("eight bytes"));
+    let line = number(take(8)?);
+    let score = f64::from_bits(number(take(8)?));
+    let flags = take(1)?[0];
+    let outcome = if flags & 1 << 7 == 0 {
+        None
+    } else {
+        let at = usize::from(take(1)?[0]);
+        Some(*ScoredOutcome::ALL.get(at).ok_or_else(corrupt)?)
+    };
+    let mut text = |bit: u8| -> io::Result<Option<String>> {
+        if flags & bit == 0 {
+            return Ok(None);
+        }
+        let length = usize::try_from(number(take(8)?)).map_err(|_| corrupt())?;
+        String::from_utf8(take(length)?.to_vec())
+            .map(Some)
+            .map_err(|_| corrupt())
+    };
+    let stratum = text(1 << 4)?;
+    let group = text(1 << 5)?;
+    let feedback = text(1 << 6)?;
+    let mut row = ScoreRow::from_parts(
+        line,
+        task,
+        score,
+        (flags & 1 != 0).then_some(flags & 2 != 0),
+        (flags & 4 != 0).then_some(flags & 8 != 0),
+        [stratum, group, feedback],
+    );
+    row.outcome = outcome;
+    Ok(row)
+}

@@ -1,0 +1,481 @@
+//! The streamed reading held to the reading that holds the files whole: on drawn scores
+//! files, task lists and manifests (rows in any order, repeated tasks, tasks one file
+//! lacks, bad values, broken rows, missing columns, disagreeing strata, a holdout that
+//! differs or names a task twice), both give the same error, or the same report in
+//! every format, the same `pairs.csv`, the same plots and the same holdout identity;
+//! with rows let wait for their partner, and with every row sorted outside memory in
+//! runs of a few records.
+
+use std::io::{Cursor, Read};
+
+use proptest::prelude::*;
+
+use super::streams::{Stream, Streams, prepare_streamed};
+use super::{AdmitSettings, Input, Prepared, prepare_streams, report_files};
+use crate::admission::stream::Tuning;
+use crate::admission::{StrataRequest, TestChoice};
+use crate::alpha::Alpha;
+use crate::base::sorter::Budget;
+use crate::report::{json, markdown, pairs, text};
+use crate::scores::ScoredOutcome;
+use crate::stats::signed_rank::ZeroMethod;
+
+/// One drawn row of a scores file: task number, kind, group, score in quarters,
+/// answered, feedback number, and a fault (0 none, 1 bad score, 2 empty task, 3 a
+/// ragged row, 4 bad correct, 5 bad outcome).
+type Drawn = (u8, u8, u8, u8, bool, u8, u8);
+
+/// Which optional columns a file has: kind, group, correct, feedback, answered (and
+/// with it `outcome`).
+type Columns = (bool, bool, bool, bool, bool);
+
+fn scores(rows: &[Drawn], columns: Columns, faults: bool) -> String {
+    let (kind, group, correct, feedback, answered) = columns;
+    let mut header = vec!["task_id"];
+    header.extend(kind.then_some("kind"));
+    header.extend(group.then_some("group"));
+    header.extend(correct.then_some("correct"));
+    header.push("score");
+    header.extend(feedback.then_some("feedback"));
+    header.extend(answered.then_some("answered"));
+    header.extend(answered.then_some("outcome"));
+    let mut text = header.join(",") + "\n";
+    for &(task, k, g, quarters, was_answered, said, fault) in rows {
+        let fault = if faults { fault % 8 } else { 0 };
+        let mut cells = vec![if fault == 2 {
+            " ".to_string()
+        } else {
+            format!("t{task}")
+        }];
+        cells.extend(kind.then(|| format!("k{}", k % 3)));
+        cells.extend(group.then(|| format!("g{}", g % 4)));
+        cells.extend(correct.then(|| {
+            if fault == 4 {
+                "2".to_string()
+            } else {
+                u8::from(quarters % 5 == 4).to_string()
+            }
+        }));
+        cells.push(if fault == 1 {
+            "1.5".to_string()
+        } else {
+            format!("{}", f64::from(quarters % 5) / 4.0)
+        });
+        cells.extend(feedback.then(|| format!("\"said, {said}\"")));
+        cells.extend(answered.then(|| u8::from(was_answered).to_string()));
+        cells.extend(answered.then(|| {
+            if fault == 5 {
+                "maybe".to_string()
+            } else {
+                let outcome = ScoredOutcome::ALL[usize::from(quarters.wrapping_add(said)) % 7];
+                outcome.name().to_string()
+            }
+        }));
+        if fault == 3 {
+            cells.pop();
+        }
+        text.push_str(&cells.join(","));
+        text.push('\n');
+    }
+    text
+}
+
+fn list(tasks: &[u8], header: bool) -> String {
+    let mut text = String::from(if header {
+        "task_id,prompt\n"
+    } else {
+        "id,prompt\n"
+    });
+    for task in tasks {
+        text.push_str(&format!("t{task},\"Q {task}?\"\n"));
+    }
+    text
+}
+
+fn manifest(tasks: &[u8], sha: &str, schema: bool) -> String {
+    let ids: Vec<String> = tasks.iter().map(|t| format!("\"t{t}\"")).collect();
+    format!(
+        r#"{{"schema":"{}","verifier":"facts","truth":{{"path":"f.csv","sha256":"x"}},"seed":1,"ratios":[0,0,1],"cases":"all","algorithm":"evogate","splits":[{{"name":"train","file":{{"path":"train.csv","sha256":"a"}},"tasks":1,"groups":["g"],"task_ids":["t0"]}},{{"name":"holdout","file":{{"path":"holdout.csv","sha256":"{sha}"}},"tasks":{},"groups":[],"task_ids":[{}]}}],"holdout_power":{{"alpha":0.05,"n":1,"min_discordant":5,"min_detectable_shift":null}}}}"#,
+        if schema {
+            "evogate/manifest/v1"
+        } else {
+            "other"
+        },
+        tasks.len(),
+        ids.join(",")
+    )
+}
+
+/// Every output of one admission, or its error.
+fn outputs(prepared: anyhow::Result<Prepared<'_>>, alpha: Alpha) -> Result<Vec<String>, String> {
+    let mut prepared = prepared.map_err(|e| format!("{e:#}"))?;
+    let identity = prepared.holdout_identity().unwrap_or_default();
+    let admission = prepared.decide_at(alpha);
+    let evaluation = prepared.evaluation(admission);
+    let report = &evaluation.report;
+    let mut all = vec![
+        identity,
+        text::render(report),
+        json::render(report),
+        markdown::render(report),
+    ];
+    for file in report_files(std::path::Path::new("r"), &evaluation) {
+        all.push(String::from_utf8(file.bytes).expect("UTF-8"));
+    }
+    all.extend(
+        evaluation
+            .pairs
+            .as_ref()
+            .map(|p| String::from_utf8(pairs::render(p)).expect("UTF-8")),
+    );
+    Ok(all)
+}
+
+fn input(path: &str, text: String) -> Input {
+    Input {
+        path: path.to_string(),
+        bytes: text.into_bytes(),
+    }
+}
+
+/// The held reading's outputs and the streamed one's, with `tuning`.
+fn both(
+    files: &[Input; 2],
+    tasks: Option<&Input>,
+    manifest: Option<&Input>,
+    settings: &AdmitSettings,
+    tuning: Tuning,
+) -> (Result<Vec<String>, String>, Result<Vec<String>, String>) {
+    let unchecked = |_: &str, _: &str| Ok(());
+    let held = {
+        let scores = [&files[0], &files[1]].map(|i| (i.path.clone(), Cursor::new(i.bytes.clone())));
+        outputs(
+            prepare_streams(scores, tasks, manifest, true, &unchecked, settings),
+            settings.alpha,
+        )
+    };
+    let reopen = |input: &Input| {
+        let bytes = input.bytes.clone();
+        move || -> std::io::Result<Box<dyn Read + Send>> {
+            Ok(Box::new(Cursor::new(bytes.clone())))
+        }
+    };
+    let reopens: Vec<_> = [Some(&files[0]), Some(&files[1]), tasks, manifest]
+        .into_iter()
+        .map(|i| i.map(reopen))
+        .collect();
+    let stream = |input: &Input, at: usize| Stream {
+        path: input.path.clone(),
+        input: Box::new(Cursor::new(input.bytes.clone())),
+        reopen: reopens[at].as_ref().expect("given"),
+    };
+    let streams = Streams {
+        scores: [stream(&files[0], 0), stream(&files[1], 1)],
+        tasks: tasks.map(|t| stream(t, 2)),
+        manifest: manifest.map(|m| stream(m, 3)),
+    };
+    let streamed = prepare_streamed(streams, true, true, &unchecked, settings, tuning);
+    let streamed = match streamed {
+        Ok(Err(_)) => return (held.clone(), held),
+        Ok(Ok(prepared)) => outputs(Ok(prepared), settings.alpha),
+        Err(error) => Err(format!("{error:#}")),
+    };
+    (held, streamed)
+}
+
+fn settings(test: u8, strata: u8, allow_missing: bool, cluster: bool) -> AdmitSettings {
+    AdmitSettings {
+        alpha: Alpha::new(0.05).expect("a level"),
+        test: [
+            TestChoice::Auto,
+            TestChoice::McNemar,
+            TestChoice::SignedRank,
+        ][usize::from(test % 3)],
+        zero: ZeroMethod::Wilcox,
+        strata: match strata % 3 {
+            0 => None,
+            1 => StrataRequest::from_flag(None),
+            _ => StrataRequest::from_flag(Some("kind")),
+        },
+        margin: cluster.then(|| crate::admission::Margin::new(0.1).expect("a margin")),
+        cluster,
+        allow_missing,
+    }
+}
+
+/// Tunings: rows wait; rows wait a little, then everything is sorted in runs of a few.
+fn tunings() -> [Tuning; 2] {
+    [
+        Tuning::default(),
+        Tuning {
+            pending_least: 2,
+            pending_share: 1_000_000,
+            sort: Budget {
+                least: 64,
+                per_record: 0,
+            },
+        },
+    ]
+}
+
+/// `items` in the order of a seeded shuffle.
+fn shuffled<T: Clone>(items: &[T], seed: u64) -> Vec<T> {
+    let mut keyed: Vec<(u64, T)> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            (
+                (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    ^ seed.rotate_left(i as u32 % 64),
+                item.clone(),
+            )
+        })
+        .collect();
+    keyed.sort_by_key(|(key, _)| *key);
+    keyed.into_iter().map(|(_, item)| item).collect()
+}
+
+/// The order of one file's tasks: as drawn, reversed, rotated or shuffled.
+fn ordered<T: Clone>(items: &[T], order: u8, seed: u64) -> Vec<T> {
+    match order % 4 {
+        0 => items.to_vec(),
+        1 => items.iter().rev().cloned().collect(),
+        2 => {
+            let mut items = items.to_vec();
+            if !items.is_empty() {
+                let by = seed as usize % items.len();
+                items.rotate_left(by);
+            }
+            items
+        }
+        _ => shuffled(items, seed),
+    }
+}
+
+/// A change to a list of tasks: none, one dropped, one repeated, one added.
+fn changed(tasks: &[u8], change: (u8, u8)) -> Vec<u8> {
+    let mut tasks = tasks.to_vec();
+    let at = usize::from(change.1) % tasks.len().max(1);
+    match change.0 % 16 {
+        0 if !tasks.is_empty() => {
+            tasks.remove(at);
+        }
+        1 if !tasks.is_empty() => tasks.insert(at, tasks[at]),
+        2 => tasks.insert(at.min(tasks.len()), 200 + change.1 % 8),
+        _ => {}
+    }
+    tasks
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_streamed_reading_gives_what_the_held_reading_gives(
+        n in 1u8..40,
+        values in prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>(), any::<u8>(), any::<bool>(), any::<bool>(), 0u8..3), 40),
+        orders in any::<[(u8, u64); 4]>(),
+        changes in any::<[(u8, u8); 4]>(),
+        columns in (any::<(bool, bool, bool, bool, bool)>(), any::<(bool, bool, bool, bool, bool)>(), 0u8..8),
+        fault in prop::option::weighted(0.2, (any::<bool>(), any::<u8>(), 1u8..6)),
+        listed in prop::option::of(any::<bool>()),
+        recorded in prop::option::of((any::<bool>(), any::<bool>())),
+        how in (0u8..3, 0u8..3, any::<bool>(), any::<bool>()),
+    ) {
+        let tasks: Vec<u8> = (0..n).collect();
+        // Each arm's rows: the tasks in its own order, perhaps one dropped, repeated
+        // or added; each task's values fixed, the candidate's score moved.
+        let rows = |candidate: bool, change: (u8, u8), order: (u8, u64)| -> Vec<Drawn> {
+            let mine = ordered(&changed(&tasks, change), order.0, order.1);
+            mine.iter()
+                .map(|&task| {
+                    let (kind, group, score, moved, answered, other, said) = values[usize::from(task) % 40];
+                    let score = score % 5;
+                    let quarters = match (candidate, other, moved % 4) {
+                        (true, true, 0) => score.saturating_sub(1),
+                        (true, true, _) => (score + 1).min(4),
+                        _ => score,
+                    };
+                    let stratum = if candidate && other && moved % 11 == 0 { kind.wrapping_add(1) } else { kind };
+                    (task, stratum, group, quarters, answered || !candidate, said, 0)
+                })
+                .collect()
+        };
+        let mut drawn = [rows(false, changes[0], orders[0]), rows(true, changes[1], orders[1])];
+        if let Some((candidate, row, kind)) = fault {
+            let file = &mut drawn[usize::from(candidate)];
+            let at = usize::from(row) % file.len().max(1);
+            if let Some(row) = file.get_mut(at) {
+                row.6 = kind;
+            }
+        }
+        // Mostly the same columns in both files.
+        let columns = [columns.0, if columns.2 == 0 { columns.1 } else { columns.0 }];
+        let files = [
+            input("b.csv", scores(&drawn[0], columns[0], true)),
+            input("c.csv", scores(&drawn[1], columns[1], true)),
+        ];
+        let tasks_file = listed.map(|header| {
+            input("tasks.csv", list(&ordered(&changed(&tasks, changes[2]), orders[2].0, orders[2].1), header || changes[2].0 % 5 != 4))
+        });
+        let sha = tasks_file.as_ref().map_or_else(String::new, |t| crate::digest::sha256_hex(&t.bytes));
+        let manifest_file = recorded.map(|(schema, same_sha)| {
+            let sha = if same_sha { sha.clone() } else { "0".repeat(64) };
+            let ids = ordered(&changed(&tasks, changes[3]), orders[3].0, orders[3].1);
+            input("manifest.json", manifest(&ids, &sha, schema || changes[3].1 % 5 != 0))
+        });
+        let settings = settings(how.0, how.1 % 2 + u8::from(how.1 == 2 && columns[0].0), how.2, how.3);
+        for tuning in tunings() {
+            let (held, streamed) = both(&files, tasks_file.as_ref(), manifest_file.as_ref(), &settings, tuning);
+            prop_assert_eq!(&held, &streamed, "{:?}\n{}\n{}", tuning, String::from_utf8_lossy(&files[0].bytes), String::from_utf8_lossy(&files[1].bytes));
+        }
+    }
+}
+
+#[test]
+fn bad_manifests_give_the_held_readings_errors() {
+    let files = [
+        input(
+            "b.csv",
+            "task_id,correct,score\nt1,1,1\nt2,0,0\n".to_string(),
+        ),
+        input(
+            "c.csv",
+            "task_id,correct,score\nt1,1,1\nt2,1,1\n".to_string(),
+        ),
+    ];
+    let good = manifest(&[1, 2], "x", true);
+    for bad in [
+        String::new(),
+        "{".to_string(),
+        "[]".to_string(),
+        good.replace("\"seed\":1", "\"seed\":\"1\""),
+        good.replace("\"task_ids\":[\"t1\"", "\"task_ids\":[1"),
+        good.replace("\"groups\":[]", "\"groups\":{}"),
+        good.replace("\"name\":\"holdout\"", "\"name\":\"test\""),
+        good.replace("\"name\":\"holdout\",", ""),
+        good.replace(",\"holdout_power\"", ",\"holdout_power\":1,\"x\""),
+        good.clone() + " x",
+        good.replace("\"schema\"", "\"schema\":\"a\",\"schema\""),
+        manifest(&[1, 2], "x", false),
+        good.replace(
+            "\"task_ids\":[\"t1\",\"t2\"]}",
+            "\"task_ids\":[\"t1\",\"t2\"],\"name\":\"holdout\"}",
+        ),
+    ] {
+        let manifest = input("manifest.json", bad.clone());
+        let settings = settings(0, 0, false, false);
+        for tuning in tunings() {
+            let (held, streamed) = both(&files, None, Some(&manifest), &settings, tuning);
+            assert_eq!(held, streamed, "{bad}");
+        }
+    }
+}
+
+#[test]
+fn a_repeat_and_a_bad_row_are_told_apart_as_the_held_reading_tells_them() {
+    let fine = "task_id,score\na,1\nb,0\nc,1\n";
+    for tricky in [
+        "task_id,score\na,1\na,2\n",
+        "task_id,score\na,1\nb,x\na,0\n",
+        "task_id,score\na,1\nb,0\nb,1\na,1\n",
+        "task_id,score\na,1\nb,0\n ,1\nb,1\n",
+        "task_id,score\na,1\na,0\na,1\n",
+        "task_id,score\na,1\na,x\n",
+        "task_id,score\nb,1\nc,0\na,1\nc,x\n",
+        "task_id,score\nc,1\nb,0\na,1\n",
+    ] {
+        for (base, cand) in [(tricky, fine), (fine, tricky), (tricky, tricky)] {
+            let files = [
+                input("b.csv", base.to_string()),
+                input("c.csv", cand.to_string()),
+            ];
+            for tuning in tunings() {
+                let settings = settings(2, 0, false, false);
+                let (held, streamed) = both(&files, None, None, &settings, tuning);
+                assert_eq!(held, streamed, "{base:?} {cand:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn manifests_the_fast_reading_leaves_to_serde_read_as_the_held_reading_reads_them() {
+    let files = [
+        input(
+            "b.csv",
+            "task_id,correct,score\nt1,1,1\nt2,0,0\n".to_string(),
+        ),
+        input(
+            "c.csv",
+            "task_id,correct,score\nt1,1,1\nt2,1,1\n".to_string(),
+        ),
+    ];
+    let good = manifest(&[1, 2], "x", true);
+    let ids = r#""task_ids":["t1","t2"]"#;
+    for variant in [
+        good.clone(),
+        // Pretty-printed, as split writes it.
+        serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&good).unwrap()).unwrap(),
+        good.replace(r#""t1""#, r#""t\u0031""#),
+        good.replace(r#""t2"]"#, r#""t2\\"]"#),
+        good.replace(ids, r#""task\u005fids":["t1","t2"]"#),
+        good.replace(r#""name":"holdout""#, r#""name":"hold\u006fut""#),
+        good.replace(r#""t1""#, "\"t\u{1}1\""),
+        good.replace(r#""groups":[]"#, r#""groups":[1]"#),
+        good.replace(r#""groups":[]"#, r#""groups":["a" "b"]"#),
+        good.replace(ids, r#""task_ids":["t1","t2",]"#),
+        good.replace(ids, "\"task_ids\" : [ \"t1\" ,\n\t\"t2\" ] "),
+        good.replace(r#""splits":["#, r#""splits":["x","#),
+        good.replace(r#""splits":["#, r#""other":{"splits":[{"task_ids":["t9"]}]},"splits":["#),
+        good.replace(
+            r#"}],"holdout_power""#,
+            r#"},{"name":"holdout","file":{"path":"h","sha256":"y"},"tasks":1,"groups":[],"task_ids":["t7"]}],"holdout_power""#,
+        ),
+        good.replace(ids, r#""task_ids":["t1","t2"],"task_ids":["t3"]"#),
+        good.replace(r#""t1""#, r#""t1"#),
+        good[..good.len() - 40].to_string(),
+        format!("\u{feff}{good}"),
+        good.replace(r#""t1""#, "\"t\u{e9}1\""),
+        good.replace(r#""t1","t2""#, r#""t2","t1""#),
+        good.replace(ids, r#""task_ids":["t1"]"#),
+    ] {
+        let manifest = input("manifest.json", variant.clone());
+        let settings = settings(0, 0, false, false);
+        for tuning in tunings() {
+            let (held, streamed) = both(&files, None, Some(&manifest), &settings, tuning);
+            assert_eq!(held, streamed, "{variant}");
+        }
+    }
+}
+
+#[test]
+fn scores_that_hold_repeats_of_items_are_decided_on_the_items_as_the_held_reading_decides() {
+    // Items q0..q29 run three times each (`q<i>#<r>` in group `q<i>`), in a different
+    // order in each file: the streamed reading hands them to the reading that
+    // collapses repeats into items.
+    let file = |path: &str, lift: u32, order: u8| {
+        let mut rows = Vec::new();
+        for item in 0..30_u32 {
+            for repeat in 1..=3_u32 {
+                let right = (item * 7 + repeat * 3 + lift) % 5 < 2 + lift;
+                rows.push(format!("q{item}#{repeat},q{item},{}", u8::from(right)));
+            }
+        }
+        let rows = ordered(&rows, order, 5);
+        input(path, format!("task_id,group,score\n{}\n", rows.join("\n")))
+    };
+    let files = [file("b.csv", 0, 0), file("c.csv", 1, 1)];
+    // Also with a task list that names the items, which no row's task is.
+    let items: Vec<String> = (0..30).map(|item| format!("q{item}")).collect();
+    let listed = input("tasks.csv", format!("task_id\n{}\n", items.join("\n")));
+    for (tasks, tuning) in [None, Some(&listed)]
+        .into_iter()
+        .flat_map(|tasks| tunings().map(|tuning| (tasks, tuning)))
+    {
+        let (held, streamed) = both(&files, tasks, None, &settings(0, 0, false, false), tuning);
+        let report = held.clone().expect("repeats are decided");
+        assert!(report[1].contains("30 pairs"), "{}", report[1]);
+        assert_eq!(held, streamed);
+    }
+}
