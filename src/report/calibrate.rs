@@ -352,18 +352,6 @@ pub(crate) fn markdown(report: &CalibrationReport) -> String {
                 .map_or(String::new(), |(b, c)| format!("{b}, {c}"))
         );
     }
-    let _ = writeln!(
-        md,
-        "\n### Inputs\n\n| role | path | SHA-256 |\n| --- | --- | --- |"
-    );
-    for input in &report.inputs {
-        let _ = writeln!(
-            md,
-            "| {} | {} | `{}` |",
-            input.role,
-            esc(&input.path),
-            input.sha256
-        );
-    }
+    super::markdown::inputs_table(&mut md, &report.inputs);
     md
 }

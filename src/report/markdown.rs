@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use super::Report;
 use super::escape::{markdown as esc, markdown_clipped};
+use super::{InputFile, Report};
 use crate::admission::SHOWN_LOSSES;
 use crate::admission::{
     Check, Criterion, Delta, OutcomeCounts, TestInfo, TestMethod, TestName, TestedMetric,
@@ -88,6 +88,23 @@ pub(crate) fn render_in_folder(report: &Report, plots: &[(&str, &str)]) -> Strin
 }
 
 /// `count (proportion)`: `28 (0.8235)`.
+/// The `### Inputs` table: each input's role, path (escaped) and SHA-256.
+pub(crate) fn inputs_table(md: &mut String, inputs: &[InputFile]) {
+    let _ = writeln!(
+        md,
+        "\n### Inputs\n\n| role | path | SHA-256 |\n| --- | --- | --- |"
+    );
+    for input in inputs {
+        let _ = writeln!(
+            md,
+            "| {} | {} | `{}` |",
+            input.role,
+            esc(&input.path),
+            input.sha256
+        );
+    }
+}
+
 fn correct_cell(correct: u64, n: usize) -> String {
     let proportion = if n == 0 {
         0.0
@@ -369,18 +386,6 @@ fn render_with(report: &Report, plots: &[(&str, &str)]) -> String {
             );
         }
     }
-    let _ = writeln!(
-        md,
-        "\n### Inputs\n\n| role | path | SHA-256 |\n| --- | --- | --- |"
-    );
-    for input in &report.inputs {
-        let _ = writeln!(
-            md,
-            "| {} | {} | `{}` |",
-            input.role,
-            esc(&input.path),
-            input.sha256
-        );
-    }
+    inputs_table(&mut md, &report.inputs);
     md
 }

@@ -149,13 +149,8 @@ pub(crate) fn log_mean_exp(logs: &[f64]) -> f64 {
 /// bound. With more than [`DISTINCT_LIMIT`] distinct values they are first rounded down
 /// to [`grid_step`], as for the interval, which can only raise the p-value.
 pub fn p_mean_at_most(histogram: &Histogram, m: f64) -> f64 {
-    let rounded;
-    let histogram = if histogram.counts.len() > DISTINCT_LIMIT {
-        rounded = histogram.rounded_down(grid_step(histogram.n));
-        &rounded
-    } else {
-        histogram
-    };
+    let grid = on_grid(histogram);
+    let histogram: &Histogram = &grid;
     let capital = log_capital(histogram, &bet_fractions(histogram.n), m);
     (-capital).exp().min(1.0)
 }
@@ -206,13 +201,8 @@ fn lower_bound(histogram: &Histogram, alpha: f64) -> f64 {
 /// histogram's n). A sequential monitor fixes them before the first pair, so that the
 /// bound holds at every look at once (`stats::sequential`).
 pub(crate) fn lower_bound_with(histogram: &Histogram, alpha: f64, bets: Option<&[f64]>) -> f64 {
-    let rounded;
-    let histogram = if histogram.counts.len() > DISTINCT_LIMIT {
-        rounded = histogram.rounded_down(grid_step(histogram.n));
-        &rounded
-    } else {
-        histogram
-    };
+    let grid = on_grid(histogram);
+    let histogram: &Histogram = &grid;
     let own;
     let fractions = match bets {
         Some(bets) => bets,
@@ -288,3 +278,13 @@ pub fn betting_interval(histogram: &Histogram, confidence: f64) -> Option<Interv
 /// What a report says the interval is.
 pub const METHOD: &str =
     "betting interval for a mean in [-1, 1] (Waudby-Smith & Ramdas), valid at every n";
+
+/// The histogram as the betting bounds read it: rounded down to [`grid_step`] when it
+/// holds more than [`DISTINCT_LIMIT`] distinct values (which can only lower the mean).
+fn on_grid(histogram: &Histogram) -> std::borrow::Cow<'_, Histogram> {
+    if histogram.counts.len() > DISTINCT_LIMIT {
+        std::borrow::Cow::Owned(histogram.rounded_down(grid_step(histogram.n)))
+    } else {
+        std::borrow::Cow::Borrowed(histogram)
+    }
+}
