@@ -1,5 +1,5 @@
-//! A holdout of items with scores that hold repeats (issue 40, the gaps after it
-//! landed): `split --from-scores` over an `import --repeats all` file lists items, not
+//! A holdout of items with scores that hold repeats:
+//! `split --from-scores` over an `import --repeats all` file lists items, not
 //! their `item#r` rows; `admit --tasks`/`--manifest` reads a listed item as all of its
 //! repeats, names a repeat one arm lacks, proves holdout-intact on the items and counts
 //! on the holdout's identity in the ledger; `admit --sequential` refuses repeats before
