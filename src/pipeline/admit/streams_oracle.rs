@@ -138,6 +138,21 @@ fn input(path: &str, text: String) -> Input {
     }
 }
 
+/// Two tasks, `t1` right in both arms and `t2` won by the candidate: the scores the
+/// manifest tests read.
+fn two_tasks() -> [Input; 2] {
+    [
+        input(
+            "b.csv",
+            "task_id,correct,score\nt1,1,1\nt2,0,0\n".to_string(),
+        ),
+        input(
+            "c.csv",
+            "task_id,correct,score\nt1,1,1\nt2,1,1\n".to_string(),
+        ),
+    ]
+}
+
 /// The held reading's outputs and the streamed one's, with `tuning`.
 fn both(
     files: &[Input; 2],
@@ -334,16 +349,7 @@ proptest! {
 
 #[test]
 fn bad_manifests_give_the_held_readings_errors() {
-    let files = [
-        input(
-            "b.csv",
-            "task_id,correct,score\nt1,1,1\nt2,0,0\n".to_string(),
-        ),
-        input(
-            "c.csv",
-            "task_id,correct,score\nt1,1,1\nt2,1,1\n".to_string(),
-        ),
-    ];
+    let files = two_tasks();
     let good = manifest(&[1, 2], "x", true);
     for bad in [
         String::new(),
@@ -401,16 +407,7 @@ fn a_repeat_and_a_bad_row_are_told_apart_as_the_held_reading_tells_them() {
 
 #[test]
 fn manifests_the_fast_reading_leaves_to_serde_read_as_the_held_reading_reads_them() {
-    let files = [
-        input(
-            "b.csv",
-            "task_id,correct,score\nt1,1,1\nt2,0,0\n".to_string(),
-        ),
-        input(
-            "c.csv",
-            "task_id,correct,score\nt1,1,1\nt2,1,1\n".to_string(),
-        ),
-    ];
+    let files = two_tasks();
     let good = manifest(&[1, 2], "x", true);
     let ids = r#""task_ids":["t1","t2"]"#;
     for variant in [
