@@ -4,12 +4,13 @@
 //! A verifier of this family is an [`AnswerRule`]: how to read a row's answer, how to
 //! put the question, and how to grade an output; [`OneAnswer`] does the rest.
 
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 
 use super::{Grade, TruthRows, Verifier};
+use crate::base::hash::fingerprint;
+use crate::base::index::HashIndex;
 use crate::error::InputError;
 use crate::table::{require, trim_field};
-use crate::task::task_id;
 
 /// How one benchmark verifier reads, asks and grades.
 pub(crate) trait AnswerRule {
@@ -26,12 +27,64 @@ pub(crate) trait AnswerRule {
     fn grade(truth: &Self::Truth, output: &str) -> Grade;
 }
 
-/// A verifier whose every task is one row of its truth, graded by the rule `R`.
+/// A verifier whose every task is one row of its truth, graded by the rule `R`. The
+/// tasks' groups and questions are one string reached by position and their ids a
+/// [`HashIndex`] checked against it: no string of its own a task besides its truth.
 pub(crate) struct OneAnswer<R: AnswerRule> {
-    /// Each task's group, kind and question, in file order.
-    names: Vec<[String; 3]>,
+    /// Every task's group then its question, one task after the other.
+    text: String,
+    /// Each task, in file order.
+    tasks: Vec<TaskAt>,
+    /// Each kind's name, in order of first appearance.
+    kinds: Vec<String>,
     truths: Vec<R::Truth>,
-    by_id: FxHashMap<String, usize>,
+    /// The tasks by the fingerprint of their id.
+    by_id: HashIndex,
+}
+
+/// Where one task's names are: its question ends where the next task's group starts.
+#[derive(Debug, Clone, Copy)]
+struct TaskAt {
+    /// Where its group starts in the verifier's text.
+    group: usize,
+    /// The length of its group, after which its question starts.
+    group_len: u32,
+    /// Its kind, an index into the verifier's kinds.
+    kind: u32,
+}
+
+/// Whether `id` is `group:kind` ([`crate::task::task_id`]), without making it.
+pub(crate) fn is_id(id: &str, group: &str, kind: &str) -> bool {
+    id.len() == group.len() + 1 + kind.len()
+        && id.starts_with(group)
+        && id.as_bytes()[group.len()] == b':'
+        && id.ends_with(kind)
+}
+
+/// The lines of a truth's rows, for the message about a repeated task: kept only
+/// where a row is not on the line after the previous row's, so a file of one line a
+/// row holds one entry.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RowLines {
+    /// (task, line), in task order.
+    jumps: Vec<(u32, u64)>,
+}
+
+impl RowLines {
+    /// Records that task `task` (the next one) is on line `line`.
+    pub(crate) fn push(&mut self, task: u32, line: u64) {
+        let expected = self.jumps.last().map(|&(t, l)| l + u64::from(task - t));
+        if expected != Some(line) {
+            self.jumps.push((task, line));
+        }
+    }
+
+    /// The line of task `task`'s row (a task pushed).
+    pub(crate) fn of(&self, task: u32) -> u64 {
+        let after = self.jumps.partition_point(|&(t, _)| t <= task);
+        let (from, line) = self.jumps[after - 1];
+        line + u64::from(task - from)
+    }
 }
 
 impl<R: AnswerRule + 'static> OneAnswer<R> {
@@ -48,12 +101,15 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
             .map(|name| require(&source, rows.headers(), name))
             .collect::<Result<_, _>>()?;
         let mut verifier = OneAnswer {
-            names: Vec::new(),
+            text: String::new(),
+            tasks: Vec::new(),
+            kinds: Vec::new(),
             truths: Vec::new(),
-            by_id: FxHashMap::default(),
+            by_id: HashIndex::default(),
         };
-        // The line of each task's row, for the message about a repeated one.
-        let mut lines: Vec<u64> = Vec::new();
+        let mut kind_of: HashMap<String, u32> = HashMap::new();
+        let mut lines = RowLines::default();
+        let mut id = String::new();
         while let Some(row) = rows.next_row()? {
             let fields: Vec<&str> = at.iter().map(|&i| trim_field(row.field(i))).collect();
             let fail = |message: String| InputError::invalid(&source, row.line, message);
@@ -63,27 +119,54 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
                     empty.0
                 )));
             }
-            let id = task_id(fields[0], fields[1]);
-            if let Some(&first) = verifier.by_id.get(&id) {
+            id.clear();
+            id.push_str(fields[0]);
+            id.push(':');
+            id.push_str(fields[1]);
+            let print = fingerprint(&id);
+            let verifier_ref = &verifier;
+            if let Some(first) = verifier.by_id.find(print, |i| {
+                let (group, kind) = verifier_ref.task_names(i as usize);
+                is_id(&id, group, kind)
+            }) {
                 return Err(fail(format!(
                     "task `{id}` appears again (first on row {}); keep one row per group and kind",
-                    lines[first]
+                    lines.of(first)
                 )));
             }
             let truth =
                 R::parse(fields[3], fields.get(4).copied().unwrap_or_default()).map_err(fail)?;
-            verifier.by_id.insert(id, verifier.names.len());
-            lines.push(row.line);
-            verifier.names.push([
-                fields[0].to_string(),
-                fields[1].to_string(),
-                fields[2].to_string(),
-            ]);
+            let task = u32::try_from(verifier.tasks.len())
+                .ok()
+                .filter(|&task| task < u32::MAX - 1)
+                .ok_or_else(|| fail("more tasks than a truth may hold (2^32 - 2)".to_string()))?;
+            let kind = match kind_of.get(fields[1]) {
+                Some(&kind) => kind,
+                None => {
+                    let kind = verifier.kinds.len() as u32;
+                    verifier.kinds.push(fields[1].to_string());
+                    kind_of.insert(fields[1].to_string(), kind);
+                    kind
+                }
+            };
+            verifier.by_id.insert(print, task);
+            lines.push(task, row.line);
+            let start = verifier.text.len();
+            verifier.text.push_str(fields[0]);
+            verifier.text.push_str(fields[2]);
+            verifier.tasks.push(TaskAt {
+                group: start,
+                group_len: fields[0].len() as u32,
+                kind,
+            });
             verifier.truths.push(truth);
         }
-        if verifier.names.is_empty() {
+        if verifier.tasks.is_empty() {
             return Err(InputError::NoRows { file: source });
         }
+        verifier.text.shrink_to_fit();
+        verifier.tasks.shrink_to_fit();
+        verifier.truths.shrink_to_fit();
         Ok(verifier)
     }
 
@@ -93,33 +176,50 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
     }
 }
 
+impl<R: AnswerRule> OneAnswer<R> {
+    /// Task `index`'s question.
+    fn question(&self, index: usize) -> &str {
+        let task = &self.tasks[index];
+        let end = self
+            .tasks
+            .get(index + 1)
+            .map_or(self.text.len(), |next| next.group);
+        &self.text[task.group + task.group_len as usize..end]
+    }
+}
+
 impl<R: AnswerRule> Verifier for OneAnswer<R> {
     fn task_count(&self) -> usize {
-        self.names.len()
+        self.tasks.len()
     }
 
     fn task_names(&self, index: usize) -> (&str, &str) {
-        let [group, kind, _] = &self.names[index];
-        (group, kind)
+        let task = &self.tasks[index];
+        (
+            &self.text[task.group..task.group + task.group_len as usize],
+            &self.kinds[task.kind as usize],
+        )
     }
 
     fn prompt(&self, index: usize) -> String {
-        R::prompt(&self.names[index][2], &self.truths[index])
+        R::prompt(self.question(index), &self.truths[index])
     }
 
     fn find_task(&self, task_id: &str) -> Option<usize> {
-        self.by_id.get(task_id).copied()
+        self.by_id
+            .find(fingerprint(task_id), |i| {
+                let (group, kind) = self.task_names(i as usize);
+                is_id(task_id, group, kind)
+            })
+            .map(|i| i as usize)
     }
 
     fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {
         // Files list tasks in truth order, so the next task is usually the one.
-        if let Some([group, kind, _]) = self.names.get(likely) {
-            let matches = task_id.len() == group.len() + 1 + kind.len()
-                && task_id.starts_with(group.as_str())
-                && task_id.as_bytes()[group.len()] == b':'
-                && task_id.ends_with(kind.as_str());
+        if likely < self.tasks.len() {
+            let (group, kind) = self.task_names(likely);
             // Task ids are unique (a repeated one is refused), so the text decides.
-            if matches {
+            if is_id(task_id, group, kind) {
                 return Some(likely);
             }
         }
