@@ -14,9 +14,15 @@ peak over the truth file's size.
 - score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`;
 - facts against short: N outputs of one kind sharing 256 answers, graded by each.
 
-Usage: memory.py EVOGATE WORK_DIR [WORKLOAD=SIZES ...]
-e.g. memory.py target/release/evogate /tmp/mem split=5,6 import=5,7 score=5,7 facts=5,6
-(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB).
+- split of the other inputs: `split-numeric`, `split-short`, `split-choice` (the
+  benchmark layout), `split-arxiv` (a paper list, N / 4 papers) and `split-scores`
+  (`split --from-scores` of a scores file of N rows), N tasks in N / 10 groups.
+
+Usage: memory.py EVOGATE WORK_DIR [WORKLOAD=SIZES ...] [before=BINARY]
+e.g. memory.py target/release/evogate /tmp/mem split=5,6,7 import=5,7 score=5,7 facts=5,6
+(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB;
+the 10^7-task split truth alone is 0.7 GB). With before=BINARY the split tables run
+that binary too, before EVOGATE at each size, and name both.
 """
 
 import os
@@ -59,6 +65,55 @@ def split_inputs(work, n):
                 (f"g{i // kinds},k{i % kinds},What is the capital of country {i}?,City {i}|C{i}\n"
                  for i in range(n)))
     return ["split", "--verifier", "facts", "--truth", truth, "--out", f"out_split_{n}"], truth
+
+
+def split_other_inputs(work, n, layout):
+    """The other inputs `split` reads, N tasks in N / 10 groups: the benchmark layout
+    (`numeric` and `short` read one truth of integer answers, `choice` one with four
+    options), an arxiv paper list (four tasks a paper) and a scores file for
+    `split --from-scores`."""
+    if layout in ("numeric", "short"):
+        truth = f"{work}/split_numeric_{n}.csv"
+        write_lines(truth, "group,kind,question,answer\n",
+                    (f"g{i // 10},k{i % 10},How many apples are in basket {i}?,{i}\n"
+                     for i in range(n)))
+        return ["split", "--verifier", layout, "--truth", truth, "--out", f"out_{layout}_{n}"], truth
+    if layout == "choice":
+        truth = f"{work}/split_choice_{n}.csv"
+        write_lines(truth, "group,kind,question,answer,options\n",
+                    (f"g{i // 10},k{i % 10},Which fruit is in basket {i}?,B,apple {i}|pear {i}|plum|fig\n"
+                     for i in range(n)))
+        return ["split", "--verifier", "choice", "--truth", truth, "--out", f"out_choice_{n}"], truth
+    if layout == "arxiv":
+        papers = n // 4
+        truth = f"{work}/split_arxiv_{n}.csv"
+
+        def paper(i):
+            month = i // 99999
+            yymm = (15 + month // 12) * 100 + month % 12 + 1
+            return (f"{yymm}.{i % 99999 + 1:05d},A study of topic {i} in deep learning,"
+                    f"Alice Author{i},{2000 + yymm // 100}\n")
+        write_lines(truth, "arxiv_id,title,first_author,year\n", (paper(i) for i in range(papers)))
+        return ["split", "--verifier", "arxiv", "--truth", truth, "--out", f"out_arxiv_{n}"], truth
+    scores = f"{work}/split_scores_{n}.csv"
+    write_lines(scores, "task_id,score\n", (f"g{i // 10}:k{i % 10},{i % 2}\n" for i in range(n)))
+    return ["split", "--from-scores", scores, "--out", f"out_scores_{n}"], scores
+
+
+def split_table(binaries, work, title, make, powers):
+    """Peak RSS and CPU of `split` at each size, each binary in turn (interleaved), with
+    the peak over the input file's size."""
+    print(f"\n{title}\n")
+    print("| binary | rows | input file MB | peak RSS MB | bytes a row | CPU s | wall s | peak / input file |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for power in powers:
+        n = 10**power
+        args, measured = make(work, n)
+        size = os.path.getsize(measured)
+        for name, evogate in binaries:
+            peak, cpu, wall = run(evogate, args, work)
+            print(f"| {name} | 10^{power} | {mb(size)} | {mb(peak)} | {peak / n:,.0f} | {cpu:.2f} | "
+                  f"{wall:.1f} | {peak / size:.2f} |", flush=True)
 
 
 def lm_eval_inputs(work, n):
@@ -147,12 +202,27 @@ def main():
     evogate, work = os.path.abspath(sys.argv[1]), sys.argv[2]
     os.makedirs(work, exist_ok=True)
     asked = sys.argv[3:] or ["split=5,6", "import=5,6", "openai=5,6", "score=5,6", "facts=5,6"]
+    # `before=BINARY` adds an earlier binary to the split tables, run before each size's
+    # run of EVOGATE.
+    binaries = [("after", evogate)]
+    for item in asked:
+        name, value = item.split("=", 1)
+        if name == "before":
+            binaries = [("before", os.path.abspath(value)), ("after", evogate)]
     for item in asked:
         name, sizes = item.split("=")
+        if name == "before":
+            continue
         powers = [int(p) for p in sizes.split(",")]
         if name == "split":
-            memory_table(evogate, work, "`split --verifier facts`, tasks in 10^5 groups",
-                         split_inputs, powers, per_file=True)
+            split_table(binaries, work, "`split --verifier facts`, tasks in 10^5 groups",
+                        split_inputs, powers)
+        elif name in ("split-numeric", "split-short", "split-choice", "split-arxiv", "split-scores"):
+            layout = name.split("-")[1]
+            title = ("`split --from-scores`, tasks in N / 10 groups" if layout == "scores"
+                     else f"`split --verifier {layout}`, tasks in N / 10 groups")
+            split_table(binaries, work, title,
+                        lambda w, n, layout=layout: split_other_inputs(w, n, layout), powers)
         elif name == "import":
             memory_table(evogate, work, "`import lm-eval`", lm_eval_inputs, powers)
         elif name == "openai":

@@ -118,7 +118,12 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
     let request = &settings.request;
     let truth_source = truth_path.display().to_string();
     let mut truth = HashingReader::new(open_file(truth_path)?);
-    let verifier = verify::build(&settings.verifier, &truth_source, &mut truth)?;
+    let verifier = verify::build_for(
+        &settings.verifier,
+        &truth_source,
+        &mut truth,
+        verify::Use::Listing,
+    )?;
     let truth_sha256 = truth.finish().map_err(|e| InputError::Io {
         file: truth_source.clone(),
         message: e.to_string(),

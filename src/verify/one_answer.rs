@@ -5,6 +5,7 @@
 //! put the question, and how to grade an output; [`OneAnswer`] does the rest.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::{Grade, TruthRows, Verifier};
 use crate::base::hash::fingerprint;
@@ -21,34 +22,49 @@ pub(crate) trait AnswerRule {
     /// Reads a row's `answer` (and `options`, when [`AnswerRule::OPTIONS`]); the error
     /// says what is wrong with them and how to fix it.
     fn parse(answer: &str, options: &str) -> Result<Self::Truth, String>;
-    /// The prompt of a task: its question, and whatever else the skill must see.
-    fn prompt(question: &str, truth: &Self::Truth) -> String;
+    /// The prompt of a task from its question and its row's `options` as read (empty
+    /// without [`AnswerRule::OPTIONS`]): its question, and whatever else the skill must
+    /// see.
+    fn prompt(question: &str, options: &str) -> String;
     /// Grades `output` against one task's truth. Pure.
     fn grade(truth: &Self::Truth, output: &str) -> Grade;
 }
 
+/// What a truth is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Use {
+    /// Grading outputs (`score`, `grade`): each row's truth is parsed once and kept.
+    Grading,
+    /// Listing the tasks (`split`): each row is checked as for grading, but only its
+    /// text is kept, and a grade (should one be asked) parses the truths then.
+    Listing,
+}
+
 /// A verifier whose every task is one row of its truth, graded by the rule `R`. The
-/// tasks' groups and questions are one string reached by position and their ids a
-/// [`HashIndex`] checked against it: no string of its own a task besides its truth.
+/// tasks' fields are one string reached by position and their ids a [`HashIndex`]
+/// checked against it: no string of its own a task besides its parsed truth, which is
+/// kept only when the truth is read for grading.
 pub(crate) struct OneAnswer<R: AnswerRule> {
-    /// Every task's group then its question, one task after the other.
+    /// Every task's group, question, answer and options, one task after the other.
     text: String,
     /// Each task, in file order.
     tasks: Vec<TaskAt>,
     /// Each kind's name, in order of first appearance.
     kinds: Vec<String>,
-    truths: Vec<R::Truth>,
+    /// Each task's truth, parsed when read for grading, else at the first grade.
+    truths: OnceLock<Vec<R::Truth>>,
     /// The tasks by the fingerprint of their id.
     by_id: HashIndex,
 }
 
-/// Where one task's names are: its question ends where the next task's group starts.
+/// Where one task's fields are: its group, question and answer one after the other
+/// from `group`, its options up to where the next task's group starts.
 #[derive(Debug, Clone, Copy)]
 struct TaskAt {
     /// Where its group starts in the verifier's text.
     group: usize,
-    /// The length of its group, after which its question starts.
-    group_len: u32,
+    /// The lengths of its group, question and answer.
+    lengths: [u32; 3],
     /// Its kind, an index into the verifier's kinds.
     kind: u32,
 }
@@ -88,9 +104,10 @@ impl RowLines {
 }
 
 impl<R: AnswerRule + 'static> OneAnswer<R> {
-    /// Reads the truth row by row: every field non-empty, each `group:kind` once, and
-    /// every answer one the rule can read; errors name the file and row.
-    pub(crate) fn read(mut rows: TruthRows<'_>) -> Result<OneAnswer<R>, InputError> {
+    /// Reads the truth row by row for `purpose`: every field non-empty, each
+    /// `group:kind` once, and every answer one the rule can read; errors name the file
+    /// and row.
+    pub(crate) fn read(mut rows: TruthRows<'_>, purpose: Use) -> Result<OneAnswer<R>, InputError> {
         let source = rows.source().to_string();
         let mut columns = vec!["group", "kind", "question", "answer"];
         if R::OPTIONS {
@@ -104,9 +121,10 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
             text: String::new(),
             tasks: Vec::new(),
             kinds: Vec::new(),
-            truths: Vec::new(),
+            truths: OnceLock::new(),
             by_id: HashIndex::default(),
         };
+        let mut truths: Vec<R::Truth> = Vec::new();
         let mut kind_of: HashMap<String, u32> = HashMap::new();
         let mut lines = RowLines::default();
         let mut id = String::new();
@@ -134,12 +152,16 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
                     lines.of(first)
                 )));
             }
-            let truth =
-                R::parse(fields[3], fields.get(4).copied().unwrap_or_default()).map_err(fail)?;
+            let options = fields.get(4).copied().unwrap_or_default();
+            let truth = R::parse(fields[3], options).map_err(fail)?;
             let task = u32::try_from(verifier.tasks.len())
                 .ok()
                 .filter(|&task| task < u32::MAX - 1)
                 .ok_or_else(|| fail("more tasks than a truth may hold (2^32 - 2)".to_string()))?;
+            let lengths = [fields[0], fields[2], fields[3]].map(|field| u32::try_from(field.len()));
+            let [Ok(group_len), Ok(question_len), Ok(answer_len)] = lengths else {
+                return Err(fail("a field is longer than 4 GB; shorten it".to_string()));
+            };
             let kind = match kind_of.get(fields[1]) {
                 Some(&kind) => kind,
                 None => {
@@ -152,39 +174,70 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
             verifier.by_id.insert(print, task);
             lines.push(task, row.line);
             let start = verifier.text.len();
-            verifier.text.push_str(fields[0]);
-            verifier.text.push_str(fields[2]);
+            for field in [fields[0], fields[2], fields[3], options] {
+                verifier.text.push_str(field);
+            }
             verifier.tasks.push(TaskAt {
                 group: start,
-                group_len: fields[0].len() as u32,
+                lengths: [group_len, question_len, answer_len],
                 kind,
             });
-            verifier.truths.push(truth);
+            if purpose == Use::Grading {
+                truths.push(truth);
+            }
         }
         if verifier.tasks.is_empty() {
             return Err(InputError::NoRows { file: source });
         }
         verifier.text.shrink_to_fit();
         verifier.tasks.shrink_to_fit();
-        verifier.truths.shrink_to_fit();
+        if purpose == Use::Grading {
+            truths.shrink_to_fit();
+            verifier.truths = OnceLock::from(truths);
+        }
         Ok(verifier)
     }
 
     /// [`OneAnswer::read`] boxed: the registry's constructor.
-    pub(crate) fn build(rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(OneAnswer::<R>::read(rows)?))
+    pub(crate) fn build(
+        rows: TruthRows<'_>,
+        purpose: Use,
+    ) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(OneAnswer::<R>::read(rows, purpose)?))
     }
 }
 
 impl<R: AnswerRule> OneAnswer<R> {
-    /// Task `index`'s question.
-    fn question(&self, index: usize) -> &str {
+    /// Task `index`'s question, answer and options as read.
+    fn fields(&self, index: usize) -> [&str; 3] {
         let task = &self.tasks[index];
+        let [group, question, answer] = task.lengths.map(|length| length as usize);
+        let question_at = task.group + group;
+        let answer_at = question_at + question;
+        let options_at = answer_at + answer;
         let end = self
             .tasks
             .get(index + 1)
             .map_or(self.text.len(), |next| next.group);
-        &self.text[task.group + task.group_len as usize..end]
+        [
+            &self.text[question_at..answer_at],
+            &self.text[answer_at..options_at],
+            &self.text[options_at..end],
+        ]
+    }
+
+    /// Every task's truth: parsed when the truth was read for grading, else now.
+    fn truths(&self) -> &[R::Truth] {
+        self.truths.get_or_init(|| {
+            (0..self.tasks.len())
+                .map(|index| {
+                    let [_, answer, options] = self.fields(index);
+                    R::parse(answer, options).unwrap_or_else(|_| {
+                        unreachable!("every answer was read when the truth was")
+                    })
+                })
+                .collect()
+        })
     }
 }
 
@@ -196,13 +249,14 @@ impl<R: AnswerRule> Verifier for OneAnswer<R> {
     fn task_names(&self, index: usize) -> (&str, &str) {
         let task = &self.tasks[index];
         (
-            &self.text[task.group..task.group + task.group_len as usize],
+            &self.text[task.group..task.group + task.lengths[0] as usize],
             &self.kinds[task.kind as usize],
         )
     }
 
     fn prompt(&self, index: usize) -> String {
-        R::prompt(self.question(index), &self.truths[index])
+        let [question, _, options] = self.fields(index);
+        R::prompt(question, options)
     }
 
     fn find_task(&self, task_id: &str) -> Option<usize> {
@@ -227,7 +281,7 @@ impl<R: AnswerRule> Verifier for OneAnswer<R> {
     }
 
     fn grade(&self, index: usize, output: &str) -> Grade {
-        R::grade(&self.truths[index], output)
+        R::grade(&self.truths()[index], output)
     }
 }
 

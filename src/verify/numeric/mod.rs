@@ -81,7 +81,7 @@ impl AnswerRule for Numeric {
         }
     }
 
-    fn prompt(question: &str, _: &Expected) -> String {
+    fn prompt(question: &str, _: &str) -> String {
         question.to_string()
     }
 

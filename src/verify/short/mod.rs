@@ -256,7 +256,7 @@ impl AnswerRule for Short {
         })
     }
 
-    fn prompt(question: &str, _: &Aliases) -> String {
+    fn prompt(question: &str, _: &str) -> String {
         question.to_string()
     }
 
