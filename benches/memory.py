@@ -219,8 +219,9 @@ def main():
                         split_inputs, powers)
         elif name in ("split-numeric", "split-short", "split-choice", "split-arxiv", "split-scores"):
             layout = name.split("-")[1]
-            title = ("`split --from-scores`, tasks in N / 10 groups" if layout == "scores"
-                     else f"`split --verifier {layout}`, tasks in N / 10 groups")
+            title = {"scores": "`split --from-scores`, tasks in N / 10 groups",
+                     "arxiv": "`split --verifier arxiv`, N / 4 papers of four tasks"}.get(
+                         layout, f"`split --verifier {layout}`, tasks in N / 10 groups")
             split_table(binaries, work, title,
                         lambda w, n, layout=layout: split_other_inputs(w, n, layout), powers)
         elif name == "import":
