@@ -477,5 +477,6 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
     Ok(summary)
 }
 
+pub(crate) mod joined;
 #[cfg(test)]
 mod tests;
