@@ -78,7 +78,7 @@ pub(crate) fn sort_truth(
         }
     });
     if let Some(error) = failed {
-        return Err(error.into());
+        return Err(runs_error(error));
     }
     let sorted = sorter.finish();
     // The bad row, or the end of the file.
@@ -86,7 +86,7 @@ pub(crate) fn sort_truth(
         Ok(_) => (u64::MAX, None, None),
         Err(bad) => (bad.line, Some(bad.error), bad.id),
     };
-    let (repeat, rows) = first_repeat(&sorted, bad_id.as_deref(), line)?;
+    let (repeat, rows) = first_repeat(&sorted, bad_id.as_deref(), line).map_err(runs_error)?;
     if let Some((second, first, id)) = repeat.filter(|(second, _, _)| *second <= line) {
         return Err(InputError::invalid(
             source,
@@ -187,7 +187,9 @@ pub(crate) fn grade_joined<T: Read, O: Read>(
         for &i in &extra {
             put_text(&mut payload, row.field(i));
         }
-        listed.push(trim_field(row.field(id_column)).as_bytes(), &payload)?;
+        listed
+            .push(trim_field(row.field(id_column)).as_bytes(), &payload)
+            .map_err(runs_error)?;
     }
     let listed = listed.finish();
     // The outputs by id: each one's line, whether it failed, and its text.
@@ -214,16 +216,16 @@ pub(crate) fn grade_joined<T: Read, O: Read>(
         csv: CsvWriter::new(),
     };
     let mut streams = [
-        Stream::new(truth.sorted.merge()?)?,
-        Stream::new(listed.merge()?)?,
-        Stream::new(outputs.merge()?)?,
+        Stream::new(truth.sorted.merge().map_err(runs_error)?).map_err(runs_error)?,
+        Stream::new(listed.merge().map_err(runs_error)?).map_err(runs_error)?,
+        Stream::new(outputs.merge().map_err(runs_error)?).map_err(runs_error)?,
     ];
     let mut key = Vec::new();
     let mut taken: [Taken; 3] = Default::default();
     while let Some(least) = streams.iter().filter(|s| s.live).map(|s| &s.key).min() {
         key.clone_from(least);
         for (stream, taken) in streams.iter_mut().zip(&mut taken) {
-            stream.take(&key, taken)?;
+            stream.take(&key, taken).map_err(runs_error)?;
         }
         join.one(&key, &taken, &source)?;
     }
@@ -259,8 +261,8 @@ pub(crate) fn grade_joined<T: Read, O: Read>(
     csv.header(&header);
     let mut text = csv.finish();
     let scored = join.rows.finish();
-    let mut merged = scored.merge()?;
-    while let Some((_, row)) = merged.next_record()? {
+    let mut merged = scored.merge().map_err(runs_error)?;
+    while let Some((_, row)) = merged.next_record().map_err(runs_error)? {
         text.push_str(std::str::from_utf8(row)?);
         if text.len() >= HAND_ON_EVERY {
             sink(&text);
@@ -274,6 +276,13 @@ pub(crate) fn grade_joined<T: Read, O: Read>(
     join.missing.sort_unstable();
     summary.first_missing = join.missing.into_iter().map(|(_, id)| id).collect();
     Ok(summary)
+}
+
+/// An error of the sorts' runs (their temporary files), said as one, with the fix.
+fn runs_error(error: std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "cannot keep the rows being sorted in the temporary folder (TMPDIR, else /tmp): {error}; free space there, or set TMPDIR to a folder with room"
+    )
 }
 
 /// Sorts the outputs by id, or keeps why they could not be read; with the file's name.
@@ -292,7 +301,9 @@ fn sort_outputs<O: Read>(
         put_number(&mut payload, output.line);
         payload.push(u8::from(output.failed));
         payload.extend_from_slice(output.output.as_bytes());
-        sorter.push(output.task_id.as_bytes(), &payload)?;
+        sorter
+            .push(output.task_id.as_bytes(), &payload)
+            .map_err(runs_error)?;
     }
     reader.finish()?;
     Ok((sorter.finish(), source))
@@ -416,7 +427,7 @@ impl Join<'_> {
         csv.hand_on(0, &mut |made| {
             pushed = rows.push(&line.to_be_bytes(), made.as_bytes())
         });
-        Ok(pushed?)
+        pushed.map_err(runs_error)
     }
 
     /// Keeps `error`, a tasks row's, if it is the first in the file so far.

@@ -251,3 +251,32 @@ fn a_truth_whose_tasks_all_grade_joins_every_one_in_the_tasks_files_order() {
         );
     }
 }
+
+/// A store whose runs cannot be made, as when the temporary folder is full or gone.
+struct NoRoom;
+
+impl RunStore for NoRoom {
+    fn create(&self) -> std::io::Result<Box<dyn crate::base::sorter::Run>> {
+        Err(std::io::Error::other("No space left on device"))
+    }
+}
+
+#[test]
+fn a_temporary_folder_without_room_is_said_as_that_with_the_fix() {
+    let truth = truth_text("short", &[(0, 0), (1, 1)]);
+    let budget = Budget {
+        least: 0,
+        per_record: 0,
+    };
+    let verifier = rowwise("short").expect("a benchmark verifier");
+    let error = sort_truth("truth.csv", &NoRoom, budget, |each| {
+        read_rowwise("short", verifier, "truth.csv", truth.as_bytes(), each)
+    })
+    .err()
+    .expect("no run can be written")
+    .to_string();
+    assert_eq!(
+        error,
+        "cannot keep the rows being sorted in the temporary folder (TMPDIR, else /tmp): No space left on device; free space there, or set TMPDIR to a folder with room"
+    );
+}
