@@ -236,7 +236,7 @@ fn read_logs(
     progress: &dyn ProgressSink,
 ) -> anyhow::Result<(Found, Vec<InputLog>)> {
     let mut inputs = Vec::new();
-    let mut whole = |path: &Path| -> anyhow::Result<(String, Vec<u8>)> {
+    let whole = |inputs: &mut Vec<InputLog>, path: &Path| -> anyhow::Result<(String, Vec<u8>)> {
         let bytes = read_file(path)?;
         let name = path.display().to_string();
         inputs.push(InputLog {
@@ -275,7 +275,7 @@ fn read_logs(
         }
         Format::Promptfoo => {
             for path in from {
-                let (name, bytes) = whole(path)?;
+                let (name, bytes) = whole(&mut inputs, path)?;
                 let selectors = promptfoo::PromptfooSelectors {
                     arm: args.arm.clone(),
                     id_var: args.id_var.clone(),
@@ -286,15 +286,48 @@ fn read_logs(
         }
         Format::OpenaiEvals => {
             for path in from {
-                let (name, bytes) = whole(path)?;
+                // A regular file is read as a stream and digested on the way; anything
+                // else (a pipe) is read whole, as before.
+                let name = path.display().to_string();
+                let streamed = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+                if !streamed {
+                    let (name, bytes) = whole(&mut inputs, path)?;
+                    let metric = single_metric(&args.metric)?;
+                    found.absorb(openai_evals::read(
+                        &name,
+                        bytes.as_slice(),
+                        args.event.as_deref(),
+                        metric,
+                        several,
+                    )?);
+                    continue;
+                }
+                let file = open_file(path)?;
+                let cap = crate::table::MAX_WHOLE_BYTES;
+                if regular_file(path)? > cap {
+                    return Err(crate::error::InputError::TooLarge {
+                        file: name,
+                        limit_mib: cap >> 20,
+                    }
+                    .into());
+                }
                 let metric = single_metric(&args.metric)?;
+                let mut reader = std::io::BufReader::with_capacity(
+                    1 << 16,
+                    crate::digest::HashingReader::new(std::io::Read::take(file, cap)),
+                );
                 found.absorb(openai_evals::read(
                     &name,
-                    &bytes,
+                    &mut reader,
                     args.event.as_deref(),
                     metric,
                     several,
                 )?);
+                let sha256 = reader
+                    .into_inner()
+                    .finish()
+                    .map_err(|e| anyhow::anyhow!("`{name}`: cannot read it: {e}"))?;
+                inputs.push(InputLog { path: name, sha256 });
             }
         }
         Format::Helm => {
@@ -302,14 +335,14 @@ fn read_logs(
                 let folder = stats.parent().unwrap_or(Path::new("."));
                 let spec = folder.join("run_spec.json");
                 let kind = if spec.is_file() {
-                    let (name, bytes) = whole(&spec)?;
+                    let (name, bytes) = whole(&mut inputs, &spec)?;
                     Some(helm::subject(&name, &bytes)?)
                 } else {
                     folder.file_name().map(|n| n.to_string_lossy().into_owned())
                 };
                 let state = folder.join("scenario_state.json");
                 let instance_keys = if state.is_file() {
-                    let (name, bytes) = whole(&state)?;
+                    let (name, bytes) = whole(&mut inputs, &state)?;
                     helm::instance_keys(&name, &bytes)?
                 } else {
                     Default::default()
@@ -319,7 +352,7 @@ fn read_logs(
                     prefix: several,
                     instance_keys,
                 };
-                let (name, bytes) = whole(stats)?;
+                let (name, bytes) = whole(&mut inputs, stats)?;
                 let selectors = helm::HelmSelectors {
                     metric: args.metric.clone(),
                     split: args.split.clone(),
@@ -331,9 +364,13 @@ fn read_logs(
         Format::Dspy => {
             let runs = from
                 .iter()
-                .map(|path| whole(path))
+                .map(|path| whole(&mut inputs, path))
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            let valset = args.valset.as_deref().map(&mut whole).transpose()?;
+            let valset = args
+                .valset
+                .as_deref()
+                .map(|path| whole(&mut inputs, path))
+                .transpose()?;
             let selectors = GepaSelectors {
                 candidate: args.candidate.as_deref(),
                 id_field: args.id_field.as_deref(),
