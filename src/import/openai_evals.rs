@@ -12,7 +12,178 @@ use std::io::BufRead;
 
 use serde_json::Value;
 
-use super::{Found, ImportError, Sample, choose, numeric};
+use super::{Found, Gather, ImportError, Sample, choose, numeric};
+use crate::base::sorter::{Run, run_store};
+
+/// What the import reads of the log: `--event`, `--metric`, and whether task ids
+/// take the `base_eval` as a prefix (several logs in one arm).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Choice<'a> {
+    /// `--event`.
+    pub event: Option<&'a str>,
+    /// `--metric`.
+    pub metric: Option<&'a str>,
+    /// Ids are `<base_eval>:<sample_id>`.
+    pub prefix: bool,
+}
+
+/// The events kept, written in order to a temporary run as bytes (their `data`
+/// whole, where it must be kept, in memory), read back once the event is chosen.
+struct Spool<'f> {
+    file: &'f str,
+    run: Box<dyn Run>,
+    whole: Vec<Option<Value>>,
+    bytes: Vec<u8>,
+}
+
+fn spool_failed(file: &str, e: std::io::Error) -> ImportError {
+    ImportError::malformed(
+        file,
+        format!(
+            "its events could not be kept in a temporary file: {e}; free space in the temporary folder (TMPDIR)"
+        ),
+    )
+}
+
+impl<'f> Spool<'f> {
+    fn new(file: &'f str) -> Result<Spool<'f>, ImportError> {
+        Ok(Spool {
+            file,
+            run: run_store().create().map_err(|e| spool_failed(file, e))?,
+            whole: Vec::new(),
+            bytes: Vec::with_capacity(1 << 16),
+        })
+    }
+
+    fn push(&mut self, event: &Event) -> Result<(), ImportError> {
+        let b = &mut self.bytes;
+        b.extend_from_slice(&event.line.to_le_bytes());
+        b.push(u8::from(event.metrics));
+        let text = |b: &mut Vec<u8>, t: &str| {
+            b.extend_from_slice(&(t.len() as u64).to_le_bytes());
+            b.extend_from_slice(t.as_bytes());
+        };
+        match &event.sample_id {
+            Some(id) => {
+                b.push(1);
+                text(b, id);
+            }
+            None => b.push(0),
+        }
+        match &event.data {
+            Data::Correct(value) => {
+                b.push(0);
+                b.push(u8::from(value.is_some()));
+                b.extend_from_slice(&value.unwrap_or(0.0).to_le_bytes());
+            }
+            Data::Numbers(numbers) => {
+                b.push(1);
+                b.extend_from_slice(&(numbers.len() as u64).to_le_bytes());
+                for (name, value) in numbers {
+                    text(b, name);
+                    b.extend_from_slice(&value.to_le_bytes());
+                }
+            }
+            Data::Whole(value) => {
+                b.push(2);
+                b.extend_from_slice(&(self.whole.len() as u64).to_le_bytes());
+                self.whole.push(value.clone());
+            }
+        }
+        if b.len() >= 1 << 16 {
+            self.run.append(b).map_err(|e| spool_failed(self.file, e))?;
+            b.clear();
+        }
+        Ok(())
+    }
+
+    /// The events pushed, read back in order.
+    fn replay(&mut self) -> Result<Replay<'_>, ImportError> {
+        let file = self.file;
+        let failed = |e| spool_failed(file, e);
+        self.run.append(&self.bytes).map_err(failed)?;
+        self.bytes.clear();
+        self.run.finish().map_err(failed)?;
+        let Spool { run, whole, .. } = self;
+        Ok(Replay {
+            file,
+            input: std::io::BufReader::with_capacity(1 << 16, run.reader().map_err(failed)?),
+            whole,
+        })
+    }
+}
+
+type Input<'r> = std::io::BufReader<Box<dyn std::io::Read + Send + 'r>>;
+
+/// The events of a [`Spool`], read back in order.
+struct Replay<'r> {
+    file: &'r str,
+    input: Input<'r>,
+    whole: &'r mut Vec<Option<Value>>,
+}
+
+impl Replay<'_> {
+    fn next(&mut self) -> Result<Option<Event>, ImportError> {
+        let file = self.file;
+        self.read().map_err(|e| spool_failed(file, e))
+    }
+
+    fn read(&mut self) -> std::io::Result<Option<Event>> {
+        use std::io::Read;
+        let input = &mut self.input;
+        let mut word = [0u8; 8];
+        if input.read(&mut word[..1])? == 0 {
+            return Ok(None);
+        }
+        input.read_exact(&mut word[1..])?;
+        let line = u64::from_le_bytes(word);
+        fn read_byte(input: &mut Input<'_>) -> std::io::Result<u8> {
+            let mut byte = [0u8; 1];
+            input.read_exact(&mut byte)?;
+            Ok(byte[0])
+        }
+        fn read_word(input: &mut Input<'_>) -> std::io::Result<u64> {
+            let mut word = [0u8; 8];
+            input
+                .read_exact(&mut word)
+                .map(|()| u64::from_le_bytes(word))
+        }
+        let read_text = |input: &mut Input<'_>| -> std::io::Result<String> {
+            let mut length = [0u8; 8];
+            input.read_exact(&mut length)?;
+            let mut text = vec![0u8; u64::from_le_bytes(length) as usize];
+            input.read_exact(&mut text)?;
+            String::from_utf8(text).map_err(std::io::Error::other)
+        };
+        let metrics = read_byte(input)? == 1;
+        let sample_id = match read_byte(input)? {
+            1 => Some(read_text(input)?),
+            _ => None,
+        };
+        let data = match read_byte(input)? {
+            0 => {
+                let present = read_byte(input)? == 1;
+                let value = f64::from_bits(read_word(input)?);
+                Data::Correct(present.then_some(value))
+            }
+            1 => {
+                let mut numbers = BTreeMap::new();
+                for _ in 0..read_word(input)? {
+                    let name = read_text(input)?;
+                    numbers.insert(name, f64::from_bits(read_word(input)?));
+                }
+                Data::Numbers(numbers)
+            }
+            _ => Data::Whole(self.whole[read_word(input)? as usize].take()),
+        };
+        Ok(Some(Event {
+            line,
+            metrics,
+            sample_id,
+            data,
+        }))
+    }
+}
 
 /// What the import keeps of one `match` or `metrics` event.
 struct Event {
@@ -99,12 +270,17 @@ fn kept_data(value: &mut Value, metrics: bool) -> Data {
 pub(crate) fn read(
     file: &str,
     mut input: impl BufRead,
-    event: Option<&str>,
-    metric: Option<&str>,
-    prefix: bool,
+    choice: Choice<'_>,
+    into: &mut dyn Gather,
 ) -> Result<Found, ImportError> {
+    let Choice {
+        event,
+        metric,
+        prefix,
+    } = choice;
     let mut kind = None;
-    let mut events = Vec::new();
+    let mut events = Spool::new(file)?;
+    let mut names: BTreeSet<String> = BTreeSet::new();
     let mut types: BTreeSet<String> = BTreeSet::new();
     let mut line = Vec::new();
     let mut number = 0u64;
@@ -146,12 +322,16 @@ pub(crate) fn read(
             .get("sample_id")
             .and_then(Value::as_str)
             .map(str::to_string);
-        events.push(Event {
+        let data = kept_data(&mut value, metrics);
+        if metrics {
+            names.extend(data.names());
+        }
+        events.push(&Event {
             line: number,
             metrics,
             sample_id,
-            data: kept_data(&mut value, metrics),
-        });
+            data,
+        })?;
     }
     if types.is_empty() {
         return Err(ImportError::malformed(
@@ -166,11 +346,9 @@ pub(crate) fn read(
         "the log records both match and metrics events",
     )?;
     let metrics = event == "metrics";
-    events.retain(|e| e.metrics == metrics);
     let field = if !metrics {
         "correct".to_string()
     } else {
-        let names: BTreeSet<String> = events.iter().flat_map(|e| e.data.names()).collect();
         choose(
             "--metric",
             metric,
@@ -179,9 +357,12 @@ pub(crate) fn read(
         )?
     };
     let mut found = Found::default();
-    found.samples.reserve(events.len());
     let kind: Option<std::sync::Arc<str>> = kind.as_deref().map(Into::into);
-    for e in events {
+    let mut events = events.replay()?;
+    while let Some(e) = events.next()? {
+        if e.metrics != metrics {
+            continue;
+        }
         let bad = |message: String| ImportError::Malformed {
             file: file.to_string(),
             line: Some(e.line),
@@ -194,13 +375,13 @@ pub(crate) fn read(
             (Some(kind), true) => format!("{kind}:{task_id}"),
             _ => task_id,
         };
-        found.universe.insert(task_id.clone());
+        into.universe(task_id.clone())?;
         let Some(score) = e.data.score(&field) else {
             return Err(bad(format!(
                 "sample `{task_id}`: `data.{field}` is not a number or a boolean"
             )));
         };
-        found.samples.push(Sample {
+        into.sample(Sample {
             task_id,
             score,
             kind: kind.clone(),
@@ -208,7 +389,7 @@ pub(crate) fn read(
             repeat: None,
             group: None,
             output_key: None,
-        });
+        })?;
     }
     found.selectors.insert("event".to_string(), event.clone());
     if metrics {
@@ -220,6 +401,23 @@ pub(crate) fn read(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn read(
+        file: &str,
+        input: &[u8],
+        event: Option<&str>,
+        metric: Option<&str>,
+        prefix: bool,
+    ) -> Result<Found, ImportError> {
+        let mut samples = Found::default();
+        let choice = Choice {
+            event,
+            metric,
+            prefix,
+        };
+        super::read(file, input, choice, &mut samples)?;
+        Ok(samples)
+    }
 
     fn scores(found: &Found) -> Vec<(&str, f64)> {
         (found.samples.iter())
