@@ -9,14 +9,17 @@ peak over the truth file's size.
 
 - split: a facts-layout truth of N tasks in 10^5 groups (N / 10^5 kinds a group),
   `split --verifier facts`;
-- import: an lm-eval `--log_samples` file of N lines, `import lm-eval`; an OpenAI evals
-  log of N samples, `import openai-evals`;
+- import: an lm-eval `--log_samples` file of N lines, `import lm-eval` (from 10^7 lines
+  a lean one: each line without the document, arguments, responses and two hashes,
+  ~0.18 KB a line instead of ~0.5); an OpenAI evals log of N samples, `import
+  openai-evals`;
 - score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`;
 - facts against short: N outputs of one kind sharing 256 answers, graded by each.
 
 Usage: memory.py EVOGATE WORK_DIR [WORKLOAD=SIZES ...]
-e.g. memory.py target/release/evogate /tmp/mem split=5,6 import=5,7 score=5,7 facts=5,6
-(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB).
+e.g. memory.py target/release/evogate /tmp/mem split=5,6 import=5,7 openai=5,7 score=5,7 facts=5,6
+(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~2 GB for
+lm-eval, ~2.5 GB for openai-evals); delete it when done.
 """
 
 import os
@@ -61,8 +64,20 @@ def split_inputs(work, n):
     return ["split", "--verifier", "facts", "--truth", truth, "--out", f"out_split_{n}"], truth
 
 
+# From this many lines on, the lm-eval log leaves out the fields import reads past (the
+# document, arguments, responses and two of the hashes): 10^7 full lines are ~5 GB.
+LEAN_FROM = 10**7
+
+
 def lm_eval_inputs(work, n):
     log = f"{work}/samples_gsm8k_{n}_2025-01-01T00-00-00.0.jsonl"
+    if n >= LEAN_FROM:
+        write_lines(log, "",
+                    ('{"doc_id": %d, "filter": "strict-match", "metrics": ["exact_match"], '
+                     '"doc_hash": "%s", "exact_match": %d.0}\n' % (i, DIGEST, i % 3 == 0)
+                     for i in range(n)))
+        return ["import", "lm-eval", "--from", log, "--higher-is-better", "--out",
+                f"imported_{n}.csv"], log
     write_lines(log, "",
                 ('{"doc_id": %d, "doc": {"question": "How far is %d?", "answer": "#### %d"}, '
                  '"target": "#### %d", "arguments": {}, "resps": [["The answer is %d"]], '
