@@ -21,7 +21,9 @@ mod lm_eval_line;
 mod lm_eval_scan;
 #[doc(hidden)]
 pub use lm_eval_scan::readings as lm_eval_scan_readings;
+mod decide;
 pub(crate) mod openai_evals;
+pub(crate) mod plan;
 pub(crate) mod promptfoo;
 pub(crate) mod record;
 mod repeats;
@@ -618,7 +620,7 @@ pub struct Imported {
 /// Applies the shared rules to what a reader found: repeats reduced (by `--repeats`,
 /// else the log's own reducer), missing, duplicated and errored tasks refused or left
 /// out, scores mapped onto [0, 1] with higher better. Time: O(n log n). The rows are
-/// gathered here; an import too large to hold goes through [`sorted::plan`] and
+/// gathered here; an import too large to hold goes through [`plan::plan`] and
 /// writes its rows as they are read.
 pub fn assemble(mut found: Found, rules: Rules) -> Result<Imported, ImportError> {
     let mut entries = sorted::Entries::new(crate::base::sorter::run_store());
@@ -626,7 +628,7 @@ pub fn assemble(mut found: Found, rules: Rules) -> Result<Imported, ImportError>
     let selectors = std::mem::take(&mut found.selectors);
     let datasets = std::mem::take(&mut found.datasets);
     let selected_on_these_scores = found.selected_on_these_scores;
-    let plan = sorted::plan(found, entries, rules)?;
+    let plan = plan::plan(found, entries, rules)?;
     let mut rows = Vec::with_capacity(plan.rows);
     plan.rows(&mut |row| {
         rows.push(Sample {

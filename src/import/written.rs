@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+use super::plan::{Plan, record_id};
 use super::record::{ImportRecord, plain_integer};
-use super::sorted::{Plan, record_id};
 use crate::base::csv::{Cell, CsvWriter};
 use crate::base::sorter::{Budget, RunStore, Sorted, Sorter};
 use crate::digest::RunningDigest;
@@ -302,7 +302,8 @@ mod tests {
 
     use super::*;
     use crate::base::sorter::MemoryRuns;
-    use crate::import::sorted::{Entries, plan};
+    use crate::import::plan::plan;
+    use crate::import::sorted::Entries;
     use crate::import::{Found, OnMissing, Repeats, Rules, Sample, assemble, render_csv};
 
     fn sample(task: &str, kind: Option<&str>, doc: Option<u64>, repeat: Option<u64>) -> Sample {

@@ -14,10 +14,11 @@ use crate::base::numbers::count;
 use crate::base::sorter::Run;
 use crate::digest::sha256_hex;
 use crate::import::gepa::GepaSelectors;
+use crate::import::plan;
 use crate::import::record::{
     Documents, ImportRecord, InputLog, companion_path, different_documents,
 };
-use crate::import::sorted::{self, Entries};
+use crate::import::sorted::Entries;
 use crate::import::{
     Format, Found, ImportError, Imported, Rules, Scale, dspy, helm, inspect, lm_eval, openai_evals,
     promptfoo, written,
@@ -112,7 +113,7 @@ pub(crate) fn run(
     let selectors = std::mem::take(&mut found.selectors);
     let datasets = std::mem::take(&mut found.datasets);
     let selected_on_these_scores = found.selected_on_these_scores;
-    let plan = sorted::plan(found, entries, rules).map_err(refused)?;
+    let plan = plan::plan(found, entries, rules).map_err(refused)?;
     // The scores and the record (millions of rows for a large log) are written to
     // temporary files as the rows are read, and copied into place together.
     let mut documents = written::Documents::new(store, &plan.plain_ids);
