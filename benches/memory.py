@@ -9,8 +9,11 @@ peak over the truth file's size.
 
 - split: a facts-layout truth of N tasks in 10^5 groups (N / 10^5 kinds a group),
   `split --verifier facts`;
-- import: an lm-eval `--log_samples` file of N lines, `import lm-eval`; an OpenAI evals
-  log of N samples, `import openai-evals`;
+- import: an lm-eval `--log_samples` file of N lines, `import lm-eval` (from 10^7 lines
+  a lean one: each line without the document, arguments, responses and two hashes,
+  ~0.18 KB a line instead of ~0.5); an OpenAI evals log of N samples, `import
+  openai-evals` (from 10^7 lean `match` events of ~75 bytes, since a log over 1 GiB
+  is refused);
 - score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`
   (`score-numeric`: numbers for answers, `--verifier numeric`; `score-facts`: the same
   files as `score`, `--verifier facts`);
@@ -21,11 +24,11 @@ peak over the truth file's size.
   (`split --from-scores` of a scores file of N rows), N tasks in N / 10 groups.
 
 Usage: memory.py EVOGATE WORK_DIR [--before OTHER] [WORKLOAD=SIZES ...]
-e.g. memory.py target/release/evogate /tmp/mem split=5,6,7 import=5,7 score=5,7 facts=5,6
-(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB; the
-10^7-task split truth alone is 0.7 GB); the files a command writes are deleted after it.
-With `--before`, each memory table runs OTHER (an older build) and EVOGATE one after the
-other at each size and shows both.
+e.g. memory.py target/release/evogate /tmp/mem split=5,6,7 import=5,7 openai=5,7 score=5,7 facts=5,6
+(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB for
+score, ~1.7 GB for lm-eval, ~0.8 GB for openai-evals, 0.7 GB for the split truth); the
+files a command writes are deleted after it. With `--before`, each memory table runs
+OTHER (an older build) and EVOGATE one after the other at each size and shows both.
 """
 
 import os
@@ -127,8 +130,20 @@ def split_table(binaries, work, title, make, powers):
                   f"{wall:.1f} | {peak / size:.2f} |", flush=True)
 
 
+# From this many lines on, the lm-eval log leaves out the fields import reads past (the
+# document, arguments, responses and two of the hashes): 10^7 full lines are ~5 GB.
+LEAN_FROM = 10**7
+
+
 def lm_eval_inputs(work, n):
     log = f"{work}/samples_gsm8k_{n}_2025-01-01T00-00-00.0.jsonl"
+    if n >= LEAN_FROM:
+        write_lines(log, "",
+                    ('{"doc_id": %d, "filter": "strict-match", "metrics": ["exact_match"], '
+                     '"doc_hash": "%s", "exact_match": %d.0}\n' % (i, DIGEST, i % 3 == 0)
+                     for i in range(n)))
+        return ["import", "lm-eval", "--from", log, "--higher-is-better", "--out",
+                f"imported_{n}.csv"], log
     write_lines(log, "",
                 ('{"doc_id": %d, "doc": {"question": "How far is %d?", "answer": "#### %d"}, '
                  '"target": "#### %d", "arguments": {}, "resps": [["The answer is %d"]], '
@@ -140,6 +155,12 @@ def lm_eval_inputs(work, n):
 
 def openai_evals_inputs(work, n):
     log = f"{work}/openai_evals_{n}.jsonl"
+    if n >= LEAN_FROM:
+        # Lean events, so that 10^7 of them stay under the 1 GiB evogate reads as one log.
+        write_lines(log, '{"spec": {"base_eval": "arith", "run_id": "run1"}}\n',
+                    ('{"sample_id": "arith.dev.%d", "type": "match", "data": {"correct": %s}}\n'
+                     % (i, "true" if i % 3 else "false") for i in range(n)))
+        return ["import", "openai-evals", "--from", log, "--out", f"openai_{n}.csv"], log
     write_lines(log, '{"spec": {"completion_fns": ["gpt-4"], "eval_name": "arith.dev.v0", '
                 '"base_eval": "arith", "split": "dev", "run_config": {}, "created_by": "", '
                 '"run_id": "run1", "created_at": "2025-01-01 00:00:00"}}\n',
