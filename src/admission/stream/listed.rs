@@ -209,3 +209,109 @@ fn again(source: &str) -> impl Fn(io::Error) -> InputError + '_ {
         message: format!("reading it again: {error}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Cursor, Read};
+
+    use super::super::{ListFile, ManifestFile, ScoresFile, StreamRequest, read_streams};
+    use super::*;
+    use crate::base::sorter::{Budget, Run};
+    use crate::table::ahead::RowsAhead;
+
+    /// A store that refuses every run: a join that sorts fails.
+    struct Refusing;
+
+    impl RunStore for Refusing {
+        fn create(&self) -> io::Result<Box<dyn Run>> {
+            Err(io::Error::other("no sorting here"))
+        }
+    }
+
+    static REFUSING: Refusing = Refusing;
+
+    #[test]
+    fn a_task_list_and_a_holdout_in_another_order_than_the_scores_need_no_sort() {
+        let tasks: Vec<String> = (0..500).map(|i| format!("t{i:03}")).collect();
+        let scores = |shift: f64| {
+            let rows: String = tasks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("{t},{}\n", (i % 3) as f64 / 4.0 + shift))
+                .collect();
+            format!("task_id,score\n{rows}")
+        };
+        // The list and the holdout in reverse order, one task of the list left out.
+        let reversed: Vec<&String> = tasks.iter().rev().collect();
+        let list: String = reversed[1..].iter().map(|t| format!("{t}\n")).collect();
+        let list = format!("task_id\n{list}");
+        let ids: Vec<String> = reversed.iter().map(|t| format!("\"{t}\"")).collect();
+        let manifest = format!(
+            r#"{{"schema":"evogate/manifest/v1","verifier":"facts","truth":{{"path":"f.csv","sha256":"x"}},"seed":1,"ratios":[0,0,1],"cases":"all","algorithm":"evogate","splits":[{{"name":"holdout","file":{{"path":"holdout.csv","sha256":"y"}},"tasks":{},"groups":[],"task_ids":[{}]}}],"holdout_power":{{"alpha":0.05,"n":1,"min_discordant":5,"min_detectable_shift":null}}}}"#,
+            ids.len(),
+            ids.join(",")
+        );
+        let texts = [scores(0.0), scores(0.25), list, manifest];
+        let opens: Vec<_> = texts
+            .iter()
+            .map(|text| {
+                let bytes = text.clone().into_bytes();
+                move || -> io::Result<Box<dyn Read + Send>> {
+                    Ok(Box::new(Cursor::new(bytes.clone())))
+                }
+            })
+            .collect();
+        let ahead = |at: usize| {
+            RowsAhead::spawn("f.csv", Cursor::new(texts[at].clone().into_bytes())).unwrap()
+        };
+        let (mut base, mut cand, mut listed) = (ahead(0), ahead(1), ahead(2));
+        let request = StreamRequest {
+            strata: None,
+            keep_rows: false,
+            store: &REFUSING,
+            tuning: Tuning {
+                pending_least: 2,
+                pending_share: 1_000_000,
+                sort: Budget {
+                    least: 64,
+                    per_record: 0,
+                },
+            },
+        };
+        let joined = read_streams(
+            [
+                ScoresFile {
+                    source: "b.csv",
+                    rows: &mut base,
+                    reopen: &opens[0],
+                },
+                ScoresFile {
+                    source: "c.csv",
+                    rows: &mut cand,
+                    reopen: &opens[1],
+                },
+            ],
+            Some(ListFile {
+                source: "tasks.csv",
+                rows: Ok(&mut listed),
+                reopen: &opens[2],
+            }),
+            Some(ManifestFile {
+                source: "manifest.json",
+                reopen: &opens[3],
+                identity: false,
+            }),
+            request,
+        )
+        .expect("no sort was needed");
+        let streamed = joined
+            .pair(None, Some(499))
+            .expect("the list's tasks are in both files");
+        let overall = &streamed.statistics.overall;
+        assert_eq!(overall.n, 499);
+        assert_eq!(
+            overall.candidate_micros - overall.baseline_micros,
+            499 * 250_000
+        );
+    }
+}
