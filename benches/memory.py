@@ -12,8 +12,8 @@ peak over the truth file's size.
 - import: an lm-eval `--log_samples` file of N lines, `import lm-eval` (from 10^7 lines
   a lean one: each line without the document, arguments, responses and two hashes,
   ~0.18 KB a line instead of ~0.5); an OpenAI evals log of N samples, `import
-  openai-evals` (from 10^7 lean `match` events of ~75 bytes, since a log over 1 GiB
-  is refused);
+  openai-evals` (full `match` events of ~250 bytes: 2.5 GB at 10^7, read a line at a
+  time);
 - score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`
   (`score-numeric`: numbers for answers, `--verifier numeric`; `score-facts`: the same
   files as `score`, `--verifier facts`);
@@ -155,12 +155,6 @@ def lm_eval_inputs(work, n):
 
 def openai_evals_inputs(work, n):
     log = f"{work}/openai_evals_{n}.jsonl"
-    if n >= LEAN_FROM:
-        # Lean events, so that 10^7 of them stay under the 1 GiB evogate reads as one log.
-        write_lines(log, '{"spec": {"base_eval": "arith", "run_id": "run1"}}\n',
-                    ('{"sample_id": "arith.dev.%d", "type": "match", "data": {"correct": %s}}\n'
-                     % (i, "true" if i % 3 else "false") for i in range(n)))
-        return ["import", "openai-evals", "--from", log, "--out", f"openai_{n}.csv"], log
     write_lines(log, '{"spec": {"completion_fns": ["gpt-4"], "eval_name": "arith.dev.v0", '
                 '"base_eval": "arith", "split": "dev", "run_config": {}, "created_by": "", '
                 '"run_id": "run1", "created_at": "2025-01-01 00:00:00"}}\n',
