@@ -2,7 +2,7 @@
 //! (or rebuild an earlier tool's split), and check split files made by any tool for
 //! leaks. The command prints and writes what comes back.
 
-mod files;
+pub(crate) mod files;
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -13,19 +13,16 @@ use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_table};
 use crate::alpha::Alpha;
 use crate::atomic::{FileToWrite, StreamedFile};
-use crate::base::csv::{Cell, CsvWriter};
-use crate::digest::{HashingReader, sha256_hex};
+use crate::digest::HashingReader;
 use crate::error::InputError;
 use crate::report::split::{SplitCheck, check_text, summary};
 use crate::split::Cases;
 use crate::split::build::split_tasks;
 use crate::split::hermes::Compat;
-use crate::split::manifest::{
-    FileDigest, HoldoutPower, Made, Manifest, SplitCounts, SplitEntry, order_sha256,
-};
+use crate::split::manifest::{FileDigest, HoldoutPower, Made, SplitCounts};
 use crate::split::{Leak, SPLIT_NAMES, SplitError, SplitRequest, Splits, find_leaks};
 use crate::stats::power::{min_detectable_shift, min_discordant};
-use crate::task::{TASK_COLUMNS, Task};
+use crate::task::Task;
 use crate::verify::{self, Verifier};
 
 /// The settings of one `split`, checked.
@@ -159,26 +156,12 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
         }
     };
     let dealt = Rc::new(files::Dealt {
-        verifier,
+        tasks: Box::new(verifier),
         parts,
         group_of: grouped.group_of,
         groups: grouped.groups,
     });
-    let shas: [String; 3] = std::array::from_fn(|part| dealt.csv_sha256(part));
-    // The holdout's order is the one it is scored in: `admit --sequential`.
-    let order = dealt.order_sha256(2);
-    let holdout_power = holdout_power(dealt.parts[2].len(), settings.alpha.get())?;
-    let group_counts = dealt.group_counts();
-    let made = Made {
-        seed: request.seed,
-        splits: std::array::from_fn(|part| SplitCounts {
-            name: SPLIT_NAMES[part],
-            tasks: dealt.parts[part].len(),
-            groups: group_counts[part],
-        }),
-        holdout_power: holdout_power.clone(),
-    };
-    let head = files::Head {
+    let about = files::About {
         verifier: settings.verifier.clone(),
         truth: FileDigest {
             path: truth_path.display().to_string(),
@@ -188,25 +171,9 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
         ratios: request.ratios,
         cases: settings.cases.clone(),
         algorithm,
-        shas,
-        order,
-        holdout_power,
     };
-    let mut files: Vec<StreamedFile> = (0..3)
-        .map(|part| {
-            let dealt = Rc::clone(&dealt);
-            StreamedFile::new(out.join(format!("{}.csv", SPLIT_NAMES[part])), move |out| {
-                dealt.write_csv(part, out)
-            })
-        })
-        .collect();
-    let manifest = files::ManifestOf {
-        head,
-        dealt: Rc::clone(&dealt),
-    };
-    files.push(StreamedFile::new(out.join("manifest.json"), move |out| {
-        crate::report::json::document_to(&manifest, out)
-    }));
+    let power = holdout_power(dealt.parts[2].len(), settings.alpha.get())?;
+    let (made, files) = streamed(&dealt, about, power, out);
     Ok(Built {
         made,
         files,
@@ -215,21 +182,50 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
     })
 }
 
-/// The files of a split folder `out`: `train.csv`, `val.csv` and `holdout.csv` (the
-/// `csvs`, in [`SPLIT_NAMES`]' order), then `manifest.json`.
-pub(crate) fn folder_files(
+/// The summary's counts of the splits `dealt` and their files for the folder `out`,
+/// `train.csv`, `val.csv`, `holdout.csv` and `manifest.json`, each made as it is
+/// written.
+pub(crate) fn streamed(
+    dealt: &Rc<files::Dealt>,
+    about: files::About,
+    holdout_power: HoldoutPower,
     out: &Path,
-    csvs: &[String],
-    manifest: &Manifest,
-) -> anyhow::Result<Vec<FileToWrite>> {
-    let mut files: Vec<FileToWrite> = SPLIT_NAMES
-        .iter()
-        .zip(csvs)
-        .map(|(name, csv)| FileToWrite::new(out.join(format!("{name}.csv")), csv.as_bytes()))
+) -> (Made, Vec<StreamedFile>) {
+    let shas: [String; 3] = std::array::from_fn(|part| dealt.csv_sha256(part));
+    // The holdout's order is the one it is scored in: `admit --sequential`.
+    let order = dealt.order_sha256(2);
+    let group_counts = dealt.group_counts();
+    let made = Made {
+        seed: about.seed,
+        splits: std::array::from_fn(|part| SplitCounts {
+            name: SPLIT_NAMES[part],
+            tasks: dealt.parts[part].len(),
+            groups: group_counts[part],
+        }),
+        holdout_power: holdout_power.clone(),
+    };
+    let head = files::Head {
+        about,
+        shas,
+        order,
+        holdout_power,
+    };
+    let mut files: Vec<StreamedFile> = (0..3)
+        .map(|part| {
+            let dealt = Rc::clone(dealt);
+            StreamedFile::new(out.join(format!("{}.csv", SPLIT_NAMES[part])), move |out| {
+                dealt.write_csv(part, out)
+            })
+        })
         .collect();
-    let json = crate::report::json::document(manifest)?;
-    files.push(FileToWrite::new(out.join("manifest.json"), json));
-    Ok(files)
+    let manifest = files::ManifestOf {
+        head,
+        dealt: Rc::clone(dealt),
+    };
+    files.push(StreamedFile::new(out.join("manifest.json"), move |out| {
+        crate::report::json::document_to(&manifest, out)
+    }));
+    (made, files)
 }
 
 /// The first leak of evogate's own splits, which deal groups whole: none, unless a
@@ -303,28 +299,6 @@ fn compat_splits(compat: Compat, tasks: &[Task], request: &SplitRequest) -> anyh
     })
 }
 
-/// The manifest's entry of each split, its file's text in `files`.
-pub(crate) fn entries(splits: &Splits, files: &[String]) -> Vec<SplitEntry> {
-    let groups = splits.groups();
-    (0..3)
-        .map(|i| {
-            let task_ids: Vec<String> = splits.parts[i].iter().map(|t| t.task_id.clone()).collect();
-            SplitEntry {
-                name: SPLIT_NAMES[i].to_string(),
-                file: FileDigest {
-                    path: format!("{}.csv", SPLIT_NAMES[i]),
-                    sha256: sha256_hex(files[i].as_bytes()),
-                },
-                tasks: splits.parts[i].len(),
-                groups: groups[i].clone(),
-                // The holdout's order is the one it is scored in: `admit --sequential`.
-                order_sha256: (SPLIT_NAMES[i] == "holdout").then(|| order_sha256(&task_ids)),
-                task_ids,
-            }
-        })
-        .collect()
-}
-
 /// What a holdout of `n` tasks can detect at `alpha`.
 pub(crate) fn holdout_power(n: usize, alpha: f64) -> anyhow::Result<HoldoutPower> {
     let Some(k) = min_discordant(alpha) else {
@@ -336,21 +310,6 @@ pub(crate) fn holdout_power(n: usize, alpha: f64) -> anyhow::Result<HoldoutPower
         min_discordant: k,
         min_detectable_shift: min_detectable_shift(n as u64, alpha),
     })
-}
-
-/// The tasks CSV of one split.
-pub(crate) fn tasks_csv(tasks: &[Task]) -> String {
-    let mut csv = CsvWriter::new();
-    csv.header(&TASK_COLUMNS);
-    for task in tasks {
-        csv.row(&[
-            Cell::Trusted(&task.task_id),
-            Cell::Trusted(&task.group),
-            Cell::Trusted(&task.kind),
-            Cell::Text(&task.prompt),
-        ]);
-    }
-    csv.finish()
 }
 
 /// `split --check`: the leaks among split files made by any tool, given as a folder

@@ -6,22 +6,26 @@
 //! the holdout in the order in which it is to be scored, and `manifest.json`, so
 //! `--manifest`, `holdout-intact`, `--ledger` and `admit --sequential` work for
 //! imported runs.
+//!
+//! The file is read as a stream (digested on the way) into one buffer of its task ids
+//! and kinds, a few numbers a row; the tasks are dealt by number and the files made
+//! as they are written, as `split` makes them: memory holds the ids, not a table.
 
-use std::collections::BTreeMap;
+mod rows;
+
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::outcome::{CommandOutcome, Status, Write};
-use super::read_file;
-use super::split::{entries, folder_files, holdout_power, tasks_csv};
-use crate::admission::repeats::repeat_in;
+use super::split::files::{About, Dealt, Listed};
+use super::split::{holdout_power, streamed};
 use crate::alpha::Alpha;
-use crate::digest::sha256_hex;
 use crate::import::record::companion_path;
 use crate::report::split::summary;
-use crate::split::manifest::{FileDigest, MANIFEST_SCHEMA, Manifest};
-use crate::split::{SplitRequest, build_splits};
-use crate::table::Table;
-use crate::task::Task;
+use crate::split::build::split_tasks;
+use crate::split::{SplitError, SplitRequest};
+use rows::ScoreRows;
 
 /// The settings of one `split --from-scores`, checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,22 +43,29 @@ pub(crate) struct ScoresSplit {
 /// Runs `split --from-scores`: the splits of the scores file's tasks written into the
 /// folder `out`.
 pub(crate) fn run(settings: &ScoresSplit, out: &Path) -> anyhow::Result<CommandOutcome> {
-    let bytes = read_file(&settings.scores)?;
     let source = settings.scores.display().to_string();
-    let sha256 = sha256_hex(&bytes);
+    let (read, sha256) = rows::read(&settings.scores, &source)?;
     let verifier = import_format(&settings.scores, &sha256)?;
-    let (tasks, repeat_rows) = tasks_of(&Table::parse(&source, &bytes)?)?;
-    let splits = build_splits(&tasks, &settings.request).map_err(|error| match error {
-        crate::split::SplitError::EmptySplit { .. } => anyhow::anyhow!(
-            "{error}; the groups here are those the task ids name (the benchmark task, `gsm8k` for `gsm8k:16`): --ratios 0,0,1 makes every task the holdout"
-        ),
-        other => other.into(),
+    let tasks = rows::tasks_of(read?, &source)?;
+    let n = tasks.len();
+    let dealt = split_tasks(n, &|i| tasks.group(i), &settings.request).map_err(|error| {
+        match error {
+            SplitError::EmptySplit { .. } => anyhow::anyhow!(
+                "{error}; the groups here are those the task ids name (the benchmark task, `gsm8k` for `gsm8k:16`): --ratios 0,0,1 makes every task the holdout"
+            ),
+            other => other.into(),
+        }
     })?;
-    let csvs: Vec<String> = splits.parts.iter().map(|part| tasks_csv(part)).collect();
-    let manifest = Manifest {
-        schema: MANIFEST_SCHEMA.to_string(),
+    let repeat_rows = tasks.repeat_rows();
+    let dealt = Rc::new(Dealt {
+        tasks: Box::new(tasks),
+        parts: dealt.parts,
+        group_of: dealt.group_of,
+        groups: dealt.groups,
+    });
+    let about = About {
         verifier,
-        truth: FileDigest {
+        truth: crate::split::manifest::FileDigest {
             path: source,
             sha256,
         },
@@ -62,24 +73,37 @@ pub(crate) fn run(settings: &ScoresSplit, out: &Path) -> anyhow::Result<CommandO
         ratios: settings.request.ratios,
         cases: settings.cases.clone(),
         algorithm: "evogate".to_string(),
-        splits: entries(&splits, &csvs),
-        holdout_power: holdout_power(splits.parts[2].len(), settings.alpha.get())?,
     };
-    let files = folder_files(out, &csvs, &manifest)?;
-    let mut outcome = CommandOutcome::new(Status::Success, summary(&manifest.made(), out));
+    let power = holdout_power(dealt.parts[2].len(), settings.alpha.get())?;
+    let (made, files) = streamed(&dealt, about, power, out);
+    let mut outcome = CommandOutcome::new(Status::Success, summary(&made, out));
     if let Some(rows) = repeat_rows {
         outcome.notes.push(format!(
-            "`{}` holds repeats (rows `<item>#<r>` whose group is the item): its {rows} rows are {} items, and the splits list each item once (admit reads a listed item as all of its repeats)",
+            "`{}` holds repeats (rows `<item>#<r>` whose group is the item): its {rows} rows are {n} items, and the splits list each item once (admit reads a listed item as all of its repeats)",
             settings.scores.display(),
-            tasks.len()
         ));
     }
     outcome.writes.push(Write::Folder {
         dir: out.to_path_buf(),
-        files,
-        large: Vec::new(),
+        files: Vec::new(),
+        large: files,
     });
+    outcome.held.push(Box::new(dealt));
     Ok(outcome)
+}
+
+impl Listed for ScoreRows {
+    fn task_id(&self, index: usize) -> Cow<'_, str> {
+        Cow::Borrowed(self.id(index))
+    }
+
+    fn names(&self, index: usize) -> (&str, &str) {
+        (self.group(index), self.kind(index))
+    }
+
+    fn prompt(&self, _index: usize) -> Cow<'_, str> {
+        Cow::Borrowed("")
+    }
 }
 
 /// The manifest's `verifier`: `import:FORMAT` when the import's record sits beside the
@@ -89,7 +113,7 @@ fn import_format(scores: &Path, sha256: &str) -> anyhow::Result<String> {
     if !record.is_file() {
         return Ok("scores".to_string());
     }
-    let text = read_file(&record)?;
+    let text = super::read_file(&record)?;
     let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
         anyhow::anyhow!(
             "`{}`: not an import record ({e}); remove it or import again",
@@ -107,78 +131,4 @@ fn import_format(scores: &Path, sha256: &str) -> anyhow::Result<String> {
     }
     let format = value["format"].as_str().unwrap_or("unknown");
     Ok(format!("import:{format}"))
-}
-
-/// The tasks of a scores file, in its row order: `task_id`, the group its id names
-/// (the part before its last `:`, else the id itself: a `group` column is not read for
-/// this, as `score` and `split --check` go by the id), its `kind` when it has one. A
-/// blank or repeated task id is an error naming its row.
-///
-/// Repeats of an item (rows `<item>#<r>` whose `group` is `<item>`, as `import
-/// --repeats all` writes them) are one task, the item, at its first repeat's place:
-/// a holdout lists items, and `admit` reads each listed item as all of its repeats. The
-/// count of rows read is handed back when any row was a repeat.
-fn tasks_of(table: &Table) -> anyhow::Result<(Vec<Task>, Option<usize>)> {
-    let id = table.require("task_id")?;
-    table.require_rows()?;
-    let kind = table.column("kind");
-    let group = table.column("group");
-    let mut first: BTreeMap<&str, u64> = BTreeMap::new();
-    // Each item of repeats: its place in `tasks` and its first repeat's row.
-    let mut items: BTreeMap<&str, (usize, u64)> = BTreeMap::new();
-    let mut tasks: Vec<Task> = Vec::with_capacity(table.rows.len());
-    for row in &table.rows {
-        let task_id = row.fields[id].trim();
-        let at =
-            |message: String| anyhow::anyhow!("`{}` row {}: {message}", table.source, row.line);
-        if task_id.is_empty() {
-            return Err(at("the task id is blank".to_string()));
-        }
-        if let Some(earlier) = first.insert(task_id, row.line) {
-            return Err(at(format!(
-                "task `{task_id}` is listed twice (first on row {earlier}); a holdout lists each task once: import with --repeats, or remove the repeat"
-            )));
-        }
-        let row_kind = kind
-            .map(|c| row.fields[c].trim().to_string())
-            .unwrap_or_default();
-        let row_group = group.map(|c| row.fields[c].trim());
-        let Some((item, _)) = repeat_in(task_id, row_group) else {
-            tasks.push(task(task_id, row_kind));
-            continue;
-        };
-        match items.get(item) {
-            Some(&(place, line)) if tasks[place].kind != row_kind => {
-                return Err(at(format!(
-                    "the repeats of item `{item}` have different kinds (`{}` on row {line}, `{row_kind}` here): repeats of one item are one task; give them one kind",
-                    tasks[place].kind
-                )));
-            }
-            Some(_) => {}
-            None => {
-                items.insert(item, (tasks.len(), row.line));
-                tasks.push(task(item, row_kind));
-            }
-        }
-    }
-    if let Some((item, (_, line))) = items.iter().find(|(item, _)| first.contains_key(*item)) {
-        anyhow::bail!(
-            "`{}` row {}: task `{item}` is a row of its own and also the item of the repeats `{item}#…` (row {line}, their group): an item is either run once or repeated; rename one",
-            table.source,
-            first[item]
-        );
-    }
-    let repeats = (!items.is_empty()).then_some(table.rows.len());
-    Ok((tasks, repeats))
-}
-
-/// A task of `task_id` and `kind`, its group the one its id names.
-fn task(task_id: &str, kind: String) -> Task {
-    let group = task_id.rsplit_once(':').map_or(task_id, |(group, _)| group);
-    Task {
-        task_id: task_id.to_string(),
-        group: group.to_string(),
-        kind,
-        prompt: String::new(),
-    }
 }

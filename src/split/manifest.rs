@@ -100,18 +100,3 @@ pub(crate) struct Made {
     /// What the holdout can detect at all.
     pub holdout_power: HoldoutPower,
 }
-
-impl Manifest {
-    /// What its summary tells.
-    pub(crate) fn made(&self) -> Made {
-        Made {
-            seed: self.seed,
-            splits: std::array::from_fn(|i| SplitCounts {
-                name: crate::split::SPLIT_NAMES[i],
-                tasks: self.splits.get(i).map_or(0, |s| s.tasks),
-                groups: self.splits.get(i).map_or(0, |s| s.groups.len()),
-            }),
-            holdout_power: self.holdout_power.clone(),
-        }
-    }
-}

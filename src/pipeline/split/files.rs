@@ -3,7 +3,9 @@
 //! of millions of tasks is split without its tasks, their prompts or the files ever
 //! held whole. A split's CSV is made twice, once for its SHA-256 (which the manifest
 //! records) and once into its file; the bytes are the ones the whole-file code wrote.
+//! The tasks are a verifier's (`split`) or a scores file's (`split --from-scores`).
 
+use std::borrow::Cow;
 use std::io;
 use std::rc::Rc;
 
@@ -20,10 +22,36 @@ use crate::verify::Verifier;
 /// Bytes of CSV gathered before they are handed on.
 const CHUNK: usize = 1 << 16;
 
+/// What the files need of each task, by number: a verifier's tasks, or a scores
+/// file's.
+pub(crate) trait Listed {
+    /// Task `index`'s id.
+    fn task_id(&self, index: usize) -> Cow<'_, str>;
+    /// Task `index`'s group and kind.
+    fn names(&self, index: usize) -> (&str, &str);
+    /// Task `index`'s prompt.
+    fn prompt(&self, index: usize) -> Cow<'_, str>;
+}
+
+impl Listed for Box<dyn Verifier> {
+    fn task_id(&self, index: usize) -> Cow<'_, str> {
+        let (group, kind) = self.task_names(index);
+        Cow::Owned(crate::task::task_id(group, kind))
+    }
+
+    fn names(&self, index: usize) -> (&str, &str) {
+        self.task_names(index)
+    }
+
+    fn prompt(&self, index: usize) -> Cow<'_, str> {
+        Cow::Owned(Verifier::prompt(self.as_ref(), index))
+    }
+}
+
 /// The tasks of the splits, by number, with what the files need of them.
 pub(crate) struct Dealt {
-    /// The verifier whose tasks they are.
-    pub verifier: Box<dyn Verifier>,
+    /// The tasks: a verifier's, or a scores file's.
+    pub tasks: Box<dyn Listed>,
     /// Each split's tasks, in the verifier's order.
     pub parts: [Vec<usize>; 3],
     /// Each task's group number (first appearance order).
@@ -44,13 +72,12 @@ impl Dealt {
             }
         };
         for &index in &self.parts[part] {
-            let (group, kind) = self.verifier.task_names(index);
-            let task_id = crate::task::task_id(group, kind);
+            let (group, kind) = self.tasks.names(index);
             csv.row(&[
-                Cell::Trusted(&task_id),
+                Cell::Trusted(&self.tasks.task_id(index)),
                 Cell::Trusted(group),
                 Cell::Trusted(kind),
-                Cell::Text(&self.verifier.prompt(index)),
+                Cell::Text(&self.tasks.prompt(index)),
             ]);
             csv.hand_on(CHUNK, &mut sink);
         }
@@ -84,9 +111,9 @@ impl Dealt {
     pub(crate) fn order_sha256(&self, part: usize) -> String {
         let mut hashing = HashingWriter::default();
         for (at, &index) in self.parts[part].iter().enumerate() {
-            let (group, kind) = self.verifier.task_names(index);
+            let task_id = self.tasks.task_id(index);
             let separator: &[u8] = if at == 0 { b"" } else { b"\n" };
-            for bytes in [separator, group.as_bytes(), b":", kind.as_bytes()] {
+            for bytes in [separator, task_id.as_bytes()] {
                 io::Write::write_all(&mut hashing, bytes).expect("hashing cannot fail");
             }
         }
@@ -99,14 +126,19 @@ impl Dealt {
     }
 }
 
-/// What the manifest records besides the splits' lists.
-pub(crate) struct Head {
+/// What the manifest records of the split's making.
+pub(crate) struct About {
     pub verifier: String,
     pub truth: FileDigest,
     pub seed: u64,
     pub ratios: [u32; 3],
     pub cases: String,
     pub algorithm: String,
+}
+
+/// What the manifest records besides the splits' lists.
+pub(crate) struct Head {
+    pub about: About,
     pub shas: [String; 3],
     /// The holdout's order digest.
     pub order: String,
@@ -125,12 +157,12 @@ impl Serialize for ManifestOf {
         let head = &self.head;
         let mut manifest = serializer.serialize_struct("Manifest", 9)?;
         manifest.serialize_field("schema", MANIFEST_SCHEMA)?;
-        manifest.serialize_field("verifier", &head.verifier)?;
-        manifest.serialize_field("truth", &head.truth)?;
-        manifest.serialize_field("seed", &head.seed)?;
-        manifest.serialize_field("ratios", &head.ratios)?;
-        manifest.serialize_field("cases", &head.cases)?;
-        manifest.serialize_field("algorithm", &head.algorithm)?;
+        manifest.serialize_field("verifier", &head.about.verifier)?;
+        manifest.serialize_field("truth", &head.about.truth)?;
+        manifest.serialize_field("seed", &head.about.seed)?;
+        manifest.serialize_field("ratios", &head.about.ratios)?;
+        manifest.serialize_field("cases", &head.about.cases)?;
+        manifest.serialize_field("algorithm", &head.about.algorithm)?;
         let splits: Vec<SplitOf<'_>> = (0..3)
             .map(|part| SplitOf {
                 part,
@@ -194,7 +226,7 @@ impl Serialize for Groups<'_> {
         }
         let mut seq = serializer.serialize_seq(Some(groups.len()))?;
         for group in groups {
-            seq.serialize_element(dealt.verifier.task_names(first[group as usize]).0)?;
+            seq.serialize_element(dealt.tasks.names(first[group as usize]).0)?;
         }
         seq.end()
     }
@@ -209,8 +241,7 @@ impl Serialize for TaskIds<'_> {
         let part = &dealt.parts[self.0.part];
         let mut seq = serializer.serialize_seq(Some(part.len()))?;
         for &index in part {
-            let (group, kind) = dealt.verifier.task_names(index);
-            seq.serialize_element(&crate::task::task_id(group, kind))?;
+            seq.serialize_element(&dealt.tasks.task_id(index))?;
         }
         seq.end()
     }
