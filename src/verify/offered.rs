@@ -1,0 +1,491 @@
+//! What an answer offers beside the values a verifier knows. The `facts` verifier and
+//! the arxiv verifier's titles and first authors know as candidates only the truth
+//! file's values, so a list of the right value among made-up names (`Honmiren Torgrilo
+//! Mercury`) would read as naming the right value alone. This reading finds the other
+//! name-like or title-like answers an output offers, known or not, so that such a list
+//! is a hedge among all it offers:
+//!
+//! - the output is cut into *items* at list punctuation (`,` `;` `|` `/` `?` `!` `=`,
+//!   brackets, quotes, `*`, `$`, `#`, `:`, a line break, a sentence's end), at the words
+//!   that join a list (`or`, `and`, `vs`, `nor`) and at a reason (`because`, `since`);
+//! - in an item that holds a known value, every name-like word standing right beside
+//!   it (only spaces between) is another answer offered (`Honmiren Mercury`), and the
+//!   run of such words goes on until a word that is not name-like (`The planet is
+//!   Mercury`: `is` stops it);
+//! - an item that holds no known value offers an answer when, after the words that
+//!   only lead into an answer (`maybe`, `the answer is`, `Other possibilities`), it is
+//!   all name-like words (a few small words such as `of` may stand between them), and
+//!   no negator stands in it (`not Torfa Tormidu` offers nothing);
+//! - a word is name-like when it has two or more letters, is capitalised and is not an
+//!   acronym, a number, a small word or another word that is never a name (`The`,
+//!   `Answer`, `Sorry`); in an output without case (all lower or all upper case), when
+//!   it is a word of two or more letters that is not one of those words.
+//!
+//! So `The planet is Mercury, the smallest one.` offers Mercury alone, and `Honmiren
+//! Quohonhon ... Mercury ...` offers a hundred answers. The reasons are in
+//! docs/grading.md.
+
+use super::normalize::fold_marks;
+
+/// Words that are never a name or a title offered as an answer: function words, the
+/// words that lead into or follow an answer, hedges, markers of several languages and
+/// LaTeX commands. Lowercase, sorted (looked up by binary search).
+#[rustfmt::skip]
+const NEVER_NAMES: &[&str] = &[
+    "a", "about", "above", "according", "actually", "after", "again", "al", "all", "also",
+    "alternatively", "alternatives", "although", "am", "an", "and", "another", "answer",
+    "answers", "antwort", "any", "are", "aren", "around", "as", "at", "author", "authors",
+    "be", "because", "been", "before", "being", "believe", "best", "between", "both",
+    "boxed", "brain", "but", "by", "called", "can", "candidate", "candidates", "cannot",
+    "certain", "certainly", "check", "checked", "choice", "choose", "clearly", "correct",
+    "could", "couldn", "d", "da", "das", "de", "deepmind", "definitely", "del", "della",
+    "den", "der", "di", "did", "didn", "do", "does", "doesn", "don", "done", "dos", "dr",
+    "du", "due", "each", "either", "else", "emph", "et", "every", "facebook", "false",
+    "final", "finally", "first", "for", "frac", "from", "good", "google", "great", "guess",
+    "had", "has", "have", "he", "hello", "hence", "her", "here", "hers", "hi", "him", "his",
+    "hmm", "hope", "how", "however", "i", "idea", "if", "in", "indeed", "institute", "is",
+    "isn", "it", "its", "jawaban", "just", "know", "la", "lab", "labs", "last", "le",
+    "least", "let", "lets", "like", "likely", "ll", "m", "mathbf", "mathrm", "may", "maybe",
+    "me", "meta", "microsoft", "might", "mine", "more", "most", "mr", "mrs", "ms", "must",
+    "my", "name", "named", "neither", "never", "next", "no", "none", "nor", "not", "note",
+    "nothing", "now", "of", "ok", "okay", "on", "one", "openai", "option", "options", "or",
+    "other", "others", "otherwise", "our", "paper", "perhaps", "please", "possibilities",
+    "possibility", "possible", "possibly", "probably", "prof", "professor", "question",
+    "rather", "re", "really", "reponse", "research", "response", "resposta", "respuesta",
+    "result", "right", "risposta", "s", "said", "say", "second", "she", "should", "shouldn",
+    "since", "so", "solution", "some", "sorry", "stanford", "still", "sure", "surely", "t",
+    "ten", "ter", "text", "textbf", "than", "thank", "thanks", "that", "the", "their",
+    "them", "then", "there", "therefore", "these", "they", "think", "this", "those",
+    "though", "thus", "title", "titled", "to", "too", "true", "uh", "um", "university",
+    "unknown", "unsure", "up", "us", "van", "ve", "very", "via", "von", "vs", "was", "wasn",
+    "we", "well", "were", "weren", "what", "when", "where", "which", "while", "who", "whom",
+    "whose", "why", "will", "with", "won", "would", "wouldn", "wrong", "year", "yes", "yet",
+    "you", "your",
+];
+
+/// Words that end one item and start the next, as list punctuation does.
+const LIST_WORDS: &[&str] = &["and", "as", "because", "nor", "or", "since", "versus", "vs"];
+
+/// The verbs that make the words before an answer a statement.
+const COPULAS: &[&str] = &["are", "be", "is", "was", "were"];
+
+/// What a statement that leads into the answer is about.
+const SUBJECTS: &[&str] = &[
+    "answer", "author", "called", "it", "name", "named", "paper", "that", "this", "title", "titled",
+];
+
+/// Words after which an item offers nothing: it rejects what it names.
+const NEGATORS: &[&str] = &[
+    "aren",
+    "cannot",
+    "couldn",
+    "didn",
+    "doesn",
+    "don",
+    "except",
+    "false",
+    "incorrect",
+    "isn",
+    "neither",
+    "never",
+    "no",
+    "nor",
+    "not",
+    "unlikely",
+    "wasn",
+    "weren",
+    "without",
+    "won",
+    "wouldn",
+    "wrong",
+];
+
+/// Small words that may stand between the name-like words of one offered answer
+/// (`Tree of Thoughts`, `Aaron van den Oord`).
+const JOINERS: &[&str] = &[
+    "a", "an", "da", "de", "del", "della", "den", "der", "di", "du", "for", "in", "la", "le", "of",
+    "on", "the", "to", "van", "von", "with",
+];
+
+/// From this many name-like words on, an item offers an answer whatever
+/// [`Reader::short_needs`] says: four capitalised words in a row are a title or a list.
+const SURE_WORDS: usize = 4;
+
+/// One word of an answer: its byte range in the folded text, and its lowercase.
+#[derive(Debug, Clone)]
+struct Word {
+    start: usize,
+    end: usize,
+    lower: String,
+}
+
+/// How one verifier reads what is offered.
+#[derive(Clone, Copy)]
+pub(crate) struct Reader<'a> {
+    /// How many name-like words make one answer: 1 for facts and titles (each word
+    /// beside the value is an answer, as in `short`), 2 for a person's name.
+    pub unit: usize,
+    /// Whether an item ending in `et al` names a person (the first-author task); for
+    /// the others it is a citation (`(Yao et al., 2023)`) and offers nothing.
+    pub et_al_names: bool,
+    /// At least this many words make an item without a known value an answer (2 for
+    /// titles, so that a bare surname or word is not a title offered).
+    pub least_words: usize,
+    /// Capitalised words that are not names for this verifier (for first authors, the
+    /// words of known titles).
+    pub excluded: &'a dyn Fn(&str) -> bool,
+    /// What most words of an item of fewer than [`SURE_WORDS`] name-like words,
+    /// without a known value, need to offer an answer (for titles, to be words of
+    /// known titles, so that a person's name is not a title offered; for the others,
+    /// nothing).
+    pub short_needs: &'a dyn Fn(&str) -> bool,
+}
+
+/// The words of an answer, with which of them belong to a known value.
+#[derive(Debug, Clone)]
+pub(crate) struct Offered {
+    /// The answer with marks folded ([`fold_marks`]): the text the words index.
+    text: String,
+    words: Vec<Word>,
+    /// Whether each word is part of a known value found in the answer.
+    known: Vec<bool>,
+    /// Whether the answer has no case: no lowercase letter, or no uppercase one.
+    caseless: bool,
+}
+
+fn in_list(list: &[&str], word: &str) -> bool {
+    list.binary_search(&word).is_ok()
+}
+
+impl Offered {
+    /// The words of `output`: runs of letters and digits, as [`super::normalize::normalize`]
+    /// splits them, so a normalised value's words are a run of these words.
+    pub(crate) fn new(output: &str) -> Offered {
+        let text = fold_marks(output);
+        let mut words = Vec::new();
+        let mut start = None;
+        for (at, c) in text
+            .char_indices()
+            .chain(std::iter::once((text.len(), ' ')))
+        {
+            match (c.is_alphanumeric(), start) {
+                (true, None) => start = Some(at),
+                (false, Some(from)) => {
+                    words.push(Word {
+                        start: from,
+                        end: at,
+                        lower: text[from..at].to_lowercase(),
+                    });
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        let has = |f: fn(&char) -> bool| text.chars().any(|c| f(&c));
+        let caseless = !has(|c| c.is_lowercase()) || !has(|c| c.is_uppercase());
+        Offered {
+            known: vec![false; words.len()],
+            text,
+            words,
+            caseless,
+        }
+    }
+
+    /// Marks every occurrence of `value` (normalised: lowercase words separated by
+    /// single spaces) as a known value; true when there is one.
+    pub(crate) fn mark(&mut self, value: &str) -> bool {
+        let parts: Vec<&str> = value.split(' ').filter(|w| !w.is_empty()).collect();
+        if parts.is_empty() || parts.len() > self.words.len() {
+            return false;
+        }
+        let mut found = false;
+        for first in 0..=self.words.len() - parts.len() {
+            if parts
+                .iter()
+                .enumerate()
+                .all(|(i, part)| self.words[first + i].lower == *part)
+            {
+                found = true;
+                for known in &mut self.known[first..first + parts.len()] {
+                    *known = true;
+                }
+            }
+        }
+        found
+    }
+
+    /// Marks the words within bytes `start..end` of [`Offered::text`] as a known value.
+    pub(crate) fn mark_bytes(&mut self, start: usize, end: usize) {
+        for (word, known) in self.words.iter().zip(&mut self.known) {
+            if word.start < end && start < word.end {
+                *known = true;
+            }
+        }
+    }
+
+    /// Whether word `i` could be part of a name or title offered as an answer.
+    fn name_like(&self, i: usize, reader: &Reader) -> bool {
+        let word = &self.words[i];
+        let text = &self.text[word.start..word.end];
+        if in_list(NEVER_NAMES, &word.lower)
+            || !text.chars().all(char::is_alphabetic)
+            || self.text[..word.start].ends_with('\\')
+            || (reader.excluded)(text)
+        {
+            return false;
+        }
+        // A letter alone is an initial or an option, never an answer offered.
+        if text.chars().nth(1).is_none() {
+            return false;
+        }
+        if self.caseless {
+            return true;
+        }
+        let capital = text.chars().next().is_some_and(char::is_uppercase);
+        let acronym = !text.chars().any(char::is_lowercase);
+        capital && !acronym
+    }
+
+    /// Whether the text between words `i - 1` and `i` ends one item: a line break, or
+    /// anything but spaces, invisible characters, a hyphen or an apostrophe, and a dot
+    /// only after a word that is not an initial.
+    fn breaks(&self, i: usize) -> bool {
+        let gap = &self.text[self.words[i - 1].end..self.words[i].start];
+        let initial = self.words[i - 1].end - self.words[i - 1].start == 1;
+        gap.chars().any(|c| {
+            matches!(c, '\n' | '\r')
+                || !(c.is_whitespace()
+                    || matches!(
+                        c,
+                        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' | '-' | '\'' | '\u{2019}'
+                    )
+                    || (c == '.' && initial))
+        })
+    }
+
+    /// The answers `output` offers beside its known values, each as the output wrote
+    /// it (a run of name-like words beside a value is cut into runs of `unit` words).
+    pub(crate) fn others(&self, reader: &Reader) -> Vec<String> {
+        let mut items: Vec<(usize, usize)> = Vec::new();
+        let mut start = 0;
+        for i in 0..=self.words.len() {
+            let ends = i == self.words.len()
+                || (i > 0 && self.breaks(i))
+                || in_list(LIST_WORDS, &self.words[i].lower);
+            if ends {
+                if start < i {
+                    items.push((start, i));
+                }
+                // A list word belongs to no item.
+                start = if i < self.words.len() && in_list(LIST_WORDS, &self.words[i].lower) {
+                    i + 1
+                } else {
+                    i
+                };
+            }
+        }
+        let mut offered = Vec::new();
+        for (first, end) in items {
+            if self.known[first..end].iter().any(|&k| k) {
+                self.beside(first, end, reader, &mut offered);
+            } else if let Some(quote) = self.bare(first, end, reader) {
+                offered.push(quote);
+            }
+        }
+        offered
+    }
+
+    /// The words `first..end` as the output wrote them, one space between.
+    fn quote(&self, first: usize, end: usize) -> String {
+        (first..end)
+            .map(|i| &self.text[self.words[i].start..self.words[i].end])
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The name-like words right beside the known values of item `first..end`, each
+    /// run cut into answers of `unit` words.
+    fn beside(&self, first: usize, end: usize, reader: &Reader, offered: &mut Vec<String>) {
+        let mut counted = vec![false; end - first];
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for i in first..end {
+            if !self.known[i] {
+                continue;
+            }
+            // Outward from the value on each side, while the words are name-like.
+            let mut left = i;
+            while left > first
+                && !self.known[left - 1]
+                && !counted[left - 1 - first]
+                && self.name_like(left - 1, reader)
+            {
+                left -= 1;
+                counted[left - first] = true;
+            }
+            if left < i {
+                runs.push((left, i));
+            }
+            let mut right = i + 1;
+            while right < end
+                && !self.known[right]
+                && !counted[right - first]
+                && self.name_like(right, reader)
+            {
+                counted[right - first] = true;
+                right += 1;
+            }
+            if right > i + 1 {
+                runs.push((i + 1, right));
+            }
+        }
+        runs.sort_unstable();
+        for (from, to) in runs {
+            let mut at = from;
+            while at < to {
+                let next = (at + reader.unit.max(1)).min(to);
+                offered.push(self.quote(at, next));
+                at = next;
+            }
+        }
+    }
+
+    /// The answer item `first..end` offers when it holds no known value: its words
+    /// after the lead-in words, all name-like (small joining words between them), none
+    /// a negator.
+    fn bare(&self, first: usize, end: usize, reader: &Reader) -> Option<String> {
+        let lower = |i: usize| self.words[i].lower.as_str();
+        if (first..end).any(|i| in_list(NEGATORS, lower(i))) {
+            return None;
+        }
+        let mut from = first;
+        while from < end && !self.name_like(from, reader) && in_list(NEVER_NAMES, lower(from)) {
+            from += 1;
+        }
+        // A statement about something else is prose, not an answer offered (`the
+        // second is Alexis Conneau`); one about the answer leads into it (`the answer
+        // is`, `it is`, `the title is`).
+        let lead = first..from;
+        if lead.clone().any(|i| in_list(COPULAS, lower(i)))
+            && !lead.clone().any(|i| in_list(SUBJECTS, lower(i)))
+        {
+            return None;
+        }
+        // A noun phrase after an article describes rather than names (`the smallest
+        // planet`), which matters where the output has no case to tell names by.
+        if from > first && matches!(lower(from - 1), "the" | "a" | "an") {
+            return None;
+        }
+        let mut to = end;
+        let mut least = reader.least_words.max(1);
+        if to >= from + 2 && lower(to - 2) == "et" && lower(to - 1) == "al" {
+            if !reader.et_al_names {
+                return None;
+            }
+            to -= 2;
+            // `Tormidu et al.` names one person by the surname alone.
+            least = 1;
+        }
+        // Words joined by a hyphen are one (`Tsung-Yi`).
+        let count = (from..to)
+            .filter(|&i| i == from || !self.text[..self.words[i].start].ends_with('-'))
+            .count();
+        if to <= from || count < least {
+            return None;
+        }
+        let initial = |i: usize| {
+            let text = &self.text[self.words[i].start..self.words[i].end];
+            text.chars().count() == 1 && text.chars().all(char::is_uppercase)
+        };
+        let joined = (from..to)
+            .all(|i| self.name_like(i, reader) || in_list(JOINERS, lower(i)) || initial(i));
+        let names = (from..to).filter(|&i| self.name_like(i, reader)).count();
+        let passing = (from..to)
+            .filter(|&i| (reader.short_needs)(&self.text[self.words[i].start..self.words[i].end]))
+            .count();
+        let needed = names >= SURE_WORDS || 2 * passing > names;
+        (joined && needed && self.name_like(from, reader) && self.name_like(to - 1, reader))
+            .then(|| self.quote(from, to))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reader() -> Reader<'static> {
+        Reader {
+            unit: 1,
+            et_al_names: false,
+            least_words: 1,
+            excluded: &|_| false,
+            short_needs: &|_| true,
+        }
+    }
+
+    fn others(output: &str, known: &str) -> Vec<String> {
+        let mut offered = Offered::new(output);
+        offered.mark(known);
+        offered.others(&reader())
+    }
+
+    #[test]
+    fn the_word_lists_are_sorted_for_binary_search() {
+        for list in [
+            NEVER_NAMES,
+            LIST_WORDS,
+            NEGATORS,
+            JOINERS,
+            COPULAS,
+            SUBJECTS,
+        ] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{:?}", list);
+        }
+    }
+
+    #[test]
+    fn a_committed_answer_in_prose_offers_nothing_else() {
+        for output in [
+            "The planet is Mercury, the smallest one.",
+            "Mercury",
+            "Answer: Mercury",
+            "Respuesta: Mercury",
+            "Final Answer: The final answer is Mercury. I hope it is correct.",
+            "Sorry, I cannot answer that with certainty.\nMercury",
+            "It is Mercury (the planet closest to the Sun is not Venus).",
+            "I think it is Mercury, but I am not sure.",
+            "**Mercury**",
+            "\\boxed{Mercury}",
+            "THE ANSWER IS MERCURY.",
+            "the answer is mercury, the smallest planet.",
+        ] {
+            assert_eq!(others(output, "mercury"), Vec::<String>::new(), "{output}");
+        }
+    }
+
+    #[test]
+    fn made_up_names_beside_or_apart_from_the_value_are_offered() {
+        assert_eq!(
+            others("Honmiren Quohonhon Mercury Torgrilo", "mercury"),
+            ["Honmiren", "Quohonhon", "Torgrilo"]
+        );
+        assert_eq!(
+            others(
+                "Mercury\n\nOther possibilities: Honmiren, Torgrilo",
+                "mercury"
+            ),
+            ["Honmiren", "Torgrilo"]
+        );
+        assert_eq!(
+            others(
+                "Answer: not Honmiren\n答案：Torgrilo\nAnswer: Mercury",
+                "mercury"
+            ),
+            ["Torgrilo"]
+        );
+        assert_eq!(
+            others("honmiren or mercury or maybe torgrilo", "mercury"),
+            ["honmiren", "torgrilo"]
+        );
+        assert_eq!(others("Honmiren", "mercury"), ["Honmiren"]);
+    }
+}
