@@ -1,8 +1,10 @@
 //! The generic verifier, for any skill whose answers are checkable strings. Its truth
 //! is `group,kind,question,answer`, where `answer` may list accepted aliases separated
 //! by `|`. An alias is present when its normalised form occurs in the normalised answer
-//! as whole words; the candidates are the task's aliases and the answers of every other
-//! task of the same kind, and the four outcomes and the scores are the arxiv verifier's.
+//! as whole words; the candidates are the task's aliases, the answers of every other
+//! task of the same kind and the answers the output offers beside them that no task
+//! holds ([`super::offered`]), and the four outcomes and the scores are the arxiv
+//! verifier's.
 
 use std::collections::HashMap;
 

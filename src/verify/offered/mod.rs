@@ -25,91 +25,10 @@
 //! Quohonhon ... Mercury ...` offers a hundred answers. The reasons are in
 //! docs/grading.md.
 
+mod words;
+
 use super::normalize::fold_marks;
-
-/// Words that are never a name or a title offered as an answer: function words, the
-/// words that lead into or follow an answer, hedges, markers of several languages and
-/// LaTeX commands. Lowercase, sorted (looked up by binary search).
-#[rustfmt::skip]
-const NEVER_NAMES: &[&str] = &[
-    "a", "about", "above", "according", "actually", "after", "again", "al", "all", "also",
-    "alternatively", "alternatives", "although", "am", "an", "and", "another", "answer",
-    "answers", "antwort", "any", "are", "aren", "around", "as", "at", "author", "authors",
-    "be", "because", "been", "before", "being", "believe", "best", "between", "both",
-    "boxed", "brain", "but", "by", "called", "can", "candidate", "candidates", "cannot",
-    "certain", "certainly", "check", "checked", "choice", "choose", "clearly", "correct",
-    "could", "couldn", "d", "da", "das", "de", "deepmind", "definitely", "del", "della",
-    "den", "der", "di", "did", "didn", "do", "does", "doesn", "don", "done", "dos", "dr",
-    "du", "due", "each", "either", "else", "emph", "et", "every", "facebook", "false",
-    "final", "finally", "first", "for", "frac", "from", "good", "google", "great", "guess",
-    "had", "has", "have", "he", "hello", "hence", "her", "here", "hers", "hi", "him", "his",
-    "hmm", "hope", "how", "however", "i", "idea", "if", "in", "indeed", "institute", "is",
-    "isn", "it", "its", "jawaban", "just", "know", "la", "lab", "labs", "last", "le",
-    "least", "let", "lets", "like", "likely", "ll", "m", "mathbf", "mathrm", "may", "maybe",
-    "me", "meta", "microsoft", "might", "mine", "more", "most", "mr", "mrs", "ms", "must",
-    "my", "name", "named", "neither", "never", "next", "no", "none", "nor", "not", "note",
-    "nothing", "now", "of", "ok", "okay", "on", "one", "openai", "option", "options", "or",
-    "other", "others", "otherwise", "our", "paper", "perhaps", "please", "possibilities",
-    "possibility", "possible", "possibly", "probably", "prof", "professor", "question",
-    "rather", "re", "really", "reponse", "research", "response", "resposta", "respuesta",
-    "result", "right", "risposta", "s", "said", "say", "second", "she", "should", "shouldn",
-    "since", "so", "solution", "some", "sorry", "stanford", "still", "sure", "surely", "t",
-    "ten", "ter", "text", "textbf", "than", "thank", "thanks", "that", "the", "their",
-    "them", "then", "there", "therefore", "these", "they", "think", "this", "those",
-    "though", "thus", "title", "titled", "to", "too", "true", "uh", "um", "university",
-    "unknown", "unsure", "up", "us", "van", "ve", "very", "via", "von", "vs", "was", "wasn",
-    "we", "well", "were", "weren", "what", "when", "where", "which", "while", "who", "whom",
-    "whose", "why", "will", "with", "won", "would", "wouldn", "wrong", "year", "yes", "yet",
-    "you", "your",
-];
-
-/// Words that end one item and start the next, as list punctuation does.
-const LIST_WORDS: &[&str] = &["and", "as", "because", "nor", "or", "since", "versus", "vs"];
-
-/// The verbs that make the words before an answer a statement.
-const COPULAS: &[&str] = &["are", "be", "is", "was", "were"];
-
-/// What a statement that leads into the answer is about.
-const SUBJECTS: &[&str] = &[
-    "answer", "author", "called", "it", "name", "named", "paper", "that", "this", "title", "titled",
-];
-
-/// Words after which an item offers nothing: it rejects what it names.
-const NEGATORS: &[&str] = &[
-    "aren",
-    "cannot",
-    "couldn",
-    "didn",
-    "doesn",
-    "don",
-    "except",
-    "false",
-    "incorrect",
-    "isn",
-    "neither",
-    "never",
-    "no",
-    "nor",
-    "not",
-    "unlikely",
-    "wasn",
-    "weren",
-    "without",
-    "won",
-    "wouldn",
-    "wrong",
-];
-
-/// Small words that may stand between the name-like words of one offered answer
-/// (`Tree of Thoughts`, `Aaron van den Oord`).
-const JOINERS: &[&str] = &[
-    "a", "an", "da", "de", "del", "della", "den", "der", "di", "du", "for", "in", "la", "le", "of",
-    "on", "the", "to", "van", "von", "with",
-];
-
-/// From this many name-like words on, an item offers an answer whatever
-/// [`Reader::short_needs`] says: four capitalised words in a row are a title or a list.
-const SURE_WORDS: usize = 4;
+use words::{COPULAS, JOINERS, LIST_WORDS, NEGATORS, NEVER_NAMES, SUBJECTS, SURE_WORDS};
 
 /// One word of an answer: its byte range in the folded text, and its lowercase.
 #[derive(Debug, Clone)]
@@ -426,20 +345,6 @@ mod tests {
         let mut offered = Offered::new(output);
         offered.mark(known);
         offered.others(&reader())
-    }
-
-    #[test]
-    fn the_word_lists_are_sorted_for_binary_search() {
-        for list in [
-            NEVER_NAMES,
-            LIST_WORDS,
-            NEGATORS,
-            JOINERS,
-            COPULAS,
-            SUBJECTS,
-        ] {
-            assert!(list.windows(2).all(|w| w[0] < w[1]), "{:?}", list);
-        }
     }
 
     #[test]
