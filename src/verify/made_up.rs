@@ -78,6 +78,34 @@ fn around(mut values: Vec<String>, right: &str, position: usize) -> Vec<String> 
     values
 }
 
+/// The search's three winning outputs, as it wrote them, with their tasks and the
+/// number of answers each offers.
+const SEARCH_WINNERS: &str = include_str!("made_up_outputs.json");
+
+const SHORT_QUESTIONS: &[u8] = include_bytes!("../../data/short/questions.csv");
+
+#[test]
+fn the_searchs_winning_lists_of_made_up_answers_are_hedges_among_all_they_offer() {
+    // On the code before this rule each graded right with score 1.000 (the search
+    // measured 0.999, 1.000 and 1.000 over 2,000 draws of each template).
+    let winners: Vec<serde_json::Value> =
+        serde_json::from_str(SEARCH_WINNERS).expect("the winners file is JSON");
+    assert_eq!(winners.len(), 3);
+    for winner in winners {
+        let field = |name: &str| winner[name].as_str().expect("a text field").to_string();
+        let verifier = field("verifier");
+        let truth = if verifier == "facts" {
+            SHORT_QUESTIONS
+        } else {
+            PAPERS
+        };
+        let k = winner["hedged"].as_u64().expect("a count") as usize;
+        let g = grade(&verifier, truth, &field("task"), &field("output"));
+        assert_eq!(g.outcome, Outcome::Hedged(k), "{}", g.feedback);
+        assert!(g.score <= 1.0 / k as f64 + 1e-12, "{}", g.score);
+    }
+}
+
 #[test]
 fn a_hundred_made_up_names_around_the_facts_answer_are_a_hedge_of_a_hundred() {
     // On the code before this rule: right, correctness 1, score 0.999.
@@ -88,7 +116,10 @@ fn a_hundred_made_up_names_around_the_facts_answer_are_a_hedge_of_a_hundred() {
     assert!(g.score <= 0.01, "{}", g.score);
     for (output, k) in [
         ("Mercury\n\nOther possibilities: Kalo, Mika", 3),
-        ("Answer: not Kalo\n答案：Mika\nAnswer: Mercury", 2),
+        // These verifiers read a value after `not` as named, a made-up one too.
+        ("Answer: not Kalo\n答案：Mika\nAnswer: Mercury", 3),
+        ("not Kalo not Mercury not Mika", 3),
+        ("maybe Kalo perhaps Mercury", 2),
         ("maybe Kalo or perhaps Mercury", 2),
         ("**Kalo** **Mercury**", 2),
         ("Kalo? Mercury?", 2),
@@ -144,8 +175,7 @@ fn fifty_made_up_first_authors_around_the_author_are_a_hedge() {
         "1901.07291:first_author",
         &output.join("\n"),
     );
-    // The 13 names after `not` are rejected; the other 36 are offered.
-    assert_eq!(g.outcome, Outcome::Hedged(37), "{}", g.feedback);
+    assert_eq!(g.outcome, Outcome::Hedged(50), "{}", g.feedback);
     let spaced = grade(
         "arxiv",
         PAPERS,

@@ -7,15 +7,17 @@
 //!
 //! - the output is cut into *items* at list punctuation (`,` `;` `|` `/` `?` `!` `=`,
 //!   brackets, quotes, `*`, `$`, `#`, `:`, a line break, a sentence's end), at the words
-//!   that join a list (`or`, `and`, `vs`, `nor`) and at a reason (`because`, `since`);
+//!   that join a list (`or`, `and`, `vs`, `nor`), start a reason (`because`, `since`),
+//!   hedge (`maybe`, `perhaps`) or negate (`not`, `never`);
 //! - in an item that holds a known value, every name-like word standing right beside
 //!   it (only spaces between) is another answer offered (`Honmiren Mercury`), and the
 //!   run of such words goes on until a word that is not name-like (`The planet is
 //!   Mercury`: `is` stops it);
 //! - an item that holds no known value offers an answer when, after the words that
 //!   only lead into an answer (`maybe`, `the answer is`, `Other possibilities`), it is
-//!   all name-like words (a few small words such as `of` may stand between them), and
-//!   no negator stands in it (`not Torfa Tormidu` offers nothing);
+//!   all name-like words (a few small words such as `of` may stand between them); a
+//!   negated one offers its answer too (`not Torfa Tormidu`), as these verifiers read
+//!   a known value after `not` as named;
 //! - a word is name-like when it has two or more letters, is capitalised and is not an
 //!   acronym, a number, a small word or another word that is never a name (`The`,
 //!   `Answer`, `Sorry`); in an output without case (all lower or all upper case), when
@@ -28,7 +30,7 @@
 mod words;
 
 use super::normalize::fold_marks;
-use words::{COPULAS, JOINERS, LIST_WORDS, NEGATORS, NEVER_NAMES, SUBJECTS, SURE_WORDS};
+use words::{COPULAS, JOINERS, LIST_WORDS, NEVER_NAMES, SUBJECTS, SURE_WORDS};
 
 /// One word of an answer: its byte range in the folded text, and its lowercase.
 #[derive(Debug, Clone)]
@@ -269,13 +271,9 @@ impl Offered {
     }
 
     /// The answer item `first..end` offers when it holds no known value: its words
-    /// after the lead-in words, all name-like (small joining words between them), none
-    /// a negator.
+    /// after the lead-in words, all name-like (small joining words between them).
     fn bare(&self, first: usize, end: usize, reader: &Reader) -> Option<String> {
         let lower = |i: usize| self.words[i].lower.as_str();
-        if (first..end).any(|i| in_list(NEGATORS, lower(i))) {
-            return None;
-        }
         let mut from = first;
         while from < end && !self.name_like(from, reader) && in_list(NEVER_NAMES, lower(from)) {
             from += 1;
@@ -356,7 +354,7 @@ mod tests {
             "Respuesta: Mercury",
             "Final Answer: The final answer is Mercury. I hope it is correct.",
             "Sorry, I cannot answer that with certainty.\nMercury",
-            "It is Mercury (the planet closest to the Sun is not Venus).",
+            "It is Mercury (the planet closest to the Sun).",
             "I think it is Mercury, but I am not sure.",
             "**Mercury**",
             "\\boxed{Mercury}",
@@ -385,12 +383,23 @@ mod tests {
                 "Answer: not Honmiren\n答案：Torgrilo\nAnswer: Mercury",
                 "mercury"
             ),
-            ["Torgrilo"]
+            ["Honmiren", "Torgrilo"]
         );
         assert_eq!(
             others("honmiren or mercury or maybe torgrilo", "mercury"),
             ["honmiren", "torgrilo"]
         );
         assert_eq!(others("Honmiren", "mercury"), ["Honmiren"]);
+        assert_eq!(
+            others("not Honmiren not Mercury not Torgrilo", "mercury"),
+            ["Honmiren", "Torgrilo"]
+        );
+        assert_eq!(
+            others(
+                "maybe Honmiren perhaps Mercury probably Torgrilo",
+                "mercury"
+            ),
+            ["Honmiren", "Torgrilo"]
+        );
     }
 }
