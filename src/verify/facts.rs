@@ -428,8 +428,9 @@ impl FactsVerifier {
 
     /// The answers `output` offers beside the known answers of kind `kind` found in
     /// it (`answer` is its normalised form, `aliases` the task's own): made-up names
-    /// among them, which the index cannot know ([`Offered`]). None when the task's
-    /// answer is in the output but cannot be placed among its words.
+    /// among them, which the index cannot know ([`Offered`]), and numbers where the
+    /// task's answer is one. None when the task's answer is in the output but cannot
+    /// be placed among its words.
     fn made_up(&self, kind: u32, aliases: &[&str], output: &str, answer: &str) -> Vec<String> {
         let mut offered = Offered::new(output);
         let mut placed = false;
@@ -444,12 +445,18 @@ impl FactsVerifier {
                 offered.mark(alias);
             }
         }
+        let number = |alias: &&str| {
+            alias
+                .split(' ')
+                .all(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        };
         offered.others(&Reader {
             unit: 1,
             et_al_names: false,
             least_words: 1,
             excluded: &|_| false,
             short_needs: &|_| true,
+            numbers: aliases.iter().any(number),
         })
     }
 }

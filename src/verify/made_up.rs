@@ -62,7 +62,8 @@ pub(super) fn made_up_title(i: usize) -> String {
 const FACTS: &str = "group,kind,question,answer\n\
     mercury,planet,Which planet is closest to the Sun?,Mercury\n\
     venus,planet,Which planet is the hottest?,Venus\n\
-    jupiter,planet,Which planet is the largest?,Jupiter\n";
+    jupiter,planet,Which planet is the largest?,Jupiter\n\
+    apollo,year,In which year did Apollo 11 land on the Moon?,1969\n";
 
 const PAPERS: &[u8] = include_bytes!("../../data/arxiv/papers.csv");
 
@@ -127,6 +128,17 @@ fn a_hundred_made_up_names_around_the_facts_answer_are_a_hedge_of_a_hundred() {
     ] {
         let g = grade("facts", FACTS.as_bytes(), "mercury:planet", output);
         assert_eq!(g.outcome, Outcome::Hedged(k), "{output:?}: {}", g.feedback);
+    }
+    // Where the answer is a number, the numbers beside it are answers offered.
+    for (output, outcome) in [
+        ("1968 1969 1970", Outcome::Hedged(3)),
+        ("1: 1968 2: 1969", Outcome::Hedged(2)),
+        ("1968\n1969", Outcome::Hedged(2)),
+        ("Apollo 11 landed on the Moon in July 1969.", Outcome::Right),
+        ("The answer is 1969.", Outcome::Right),
+    ] {
+        let g = grade("facts", FACTS.as_bytes(), "apollo:year", output);
+        assert_eq!(g.outcome, outcome, "{output:?}: {}", g.feedback);
     }
     let alone = grade("facts", FACTS.as_bytes(), "mercury:planet", "Kalo");
     assert_eq!((alone.outcome, alone.composite), (Outcome::Wrong, 0.5));

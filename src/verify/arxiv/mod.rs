@@ -210,6 +210,7 @@ impl ArxivVerifier {
             least_words: 2,
             excluded: &|_| false,
             short_needs: &|word| self.is_title_word(word),
+            numbers: false,
         })
     }
 
@@ -239,6 +240,7 @@ impl ArxivVerifier {
                 least_words: 2,
                 excluded: &excluded,
                 short_needs: &|_| true,
+                numbers: false,
             })
         };
         // Most answers name no known author: names are parsed only when some are named.

@@ -30,7 +30,7 @@
 mod words;
 
 use super::normalize::fold_marks;
-use words::{COPULAS, JOINERS, LIST_WORDS, NEVER_NAMES, SUBJECTS, SURE_WORDS};
+use words::{COPULAS, JOINERS, LIST_WORDS, LONGEST_ANSWER, NEVER_NAMES, SUBJECTS, SURE_WORDS};
 
 /// One word of an answer: its byte range in the folded text, and its lowercase.
 #[derive(Debug, Clone)]
@@ -60,6 +60,9 @@ pub(crate) struct Reader<'a> {
     /// known titles, so that a person's name is not a title offered; for the others,
     /// nothing).
     pub short_needs: &'a dyn Fn(&str) -> bool,
+    /// Whether numbers written in digits are answers offered too (for a facts task
+    /// whose answer is a number: `1968 1969 1970` offers three).
+    pub numbers: bool,
 }
 
 /// The words of an answer, with which of them belong to a known value.
@@ -148,6 +151,9 @@ impl Offered {
     fn name_like(&self, i: usize, reader: &Reader) -> bool {
         let word = &self.words[i];
         let text = &self.text[word.start..word.end];
+        if reader.numbers && text.chars().all(|c| c.is_ascii_digit()) {
+            return true;
+        }
         if in_list(NEVER_NAMES, &word.lower)
             || !text.chars().all(char::is_alphabetic)
             || self.text[..word.start].ends_with('\\')
@@ -165,6 +171,11 @@ impl Offered {
         let capital = text.chars().next().is_some_and(char::is_uppercase);
         let acronym = !text.chars().any(char::is_lowercase);
         capital && !acronym
+    }
+
+    /// Whether word `i` is a number written in digits.
+    fn digits(&self, i: usize) -> bool {
+        self.words[i].lower.bytes().all(|b| b.is_ascii_digit())
     }
 
     /// Whether the text between words `i - 1` and `i` ends one item: a line break, or
@@ -205,15 +216,31 @@ impl Offered {
                 };
             }
         }
+        let any_known = self.known.iter().any(|&k| k);
         let mut offered = Vec::new();
         for (first, end) in items {
             if self.known[first..end].iter().any(|&k| k) {
                 self.beside(first, end, reader, &mut offered);
-            } else if let Some(quote) = self.bare(first, end, reader) {
-                offered.push(quote);
+            } else if let Some((from, to)) = self.bare(first, end, reader) {
+                if to - from <= LONGEST_ANSWER {
+                    offered.push(self.quote(from, to));
+                } else if any_known {
+                    // Too long for one answer: a run of them, as beside a value.
+                    self.runs(from, to, reader, &mut offered);
+                }
             }
         }
         offered
+    }
+
+    /// Words `from..to` cut into answers of `unit` words, each as the output wrote it.
+    fn runs(&self, from: usize, to: usize, reader: &Reader, offered: &mut Vec<String>) {
+        let mut at = from;
+        while at < to {
+            let next = (at + reader.unit.max(1)).min(to);
+            offered.push(self.quote(at, next));
+            at = next;
+        }
     }
 
     /// The words `first..end` as the output wrote them, one space between.
@@ -261,21 +288,19 @@ impl Offered {
         }
         runs.sort_unstable();
         for (from, to) in runs {
-            let mut at = from;
-            while at < to {
-                let next = (at + reader.unit.max(1)).min(to);
-                offered.push(self.quote(at, next));
-                at = next;
-            }
+            self.runs(from, to, reader, offered);
         }
     }
 
     /// The answer item `first..end` offers when it holds no known value: its words
     /// after the lead-in words, all name-like (small joining words between them).
-    fn bare(&self, first: usize, end: usize, reader: &Reader) -> Option<String> {
+    fn bare(&self, first: usize, end: usize, reader: &Reader) -> Option<(usize, usize)> {
         let lower = |i: usize| self.words[i].lower.as_str();
         let mut from = first;
-        while from < end && !self.name_like(from, reader) && in_list(NEVER_NAMES, lower(from)) {
+        while from < end
+            && !self.name_like(from, reader)
+            && (in_list(NEVER_NAMES, lower(from)) || self.digits(from))
+        {
             from += 1;
         }
         // A statement about something else is prose, not an answer offered (`the
@@ -293,6 +318,21 @@ impl Offered {
             return None;
         }
         let mut to = end;
+        // A number after the answer is the next one's (`1: X 2: Y`), not part of it;
+        // before a colon it is always a label, where numbers are answers too.
+        let labelled = self.text[self.words[end - 1].end..]
+            .trim_start()
+            .starts_with(':');
+        if labelled && to > from + 1 && self.digits(to - 1) {
+            to -= 1;
+        }
+        while to > from && self.digits(to - 1) && !self.name_like(to - 1, reader) {
+            to -= 1;
+        }
+        // The words before a colon are a label (`Other possibilities:`, `Respuesta:`).
+        if labelled && to == end {
+            return None;
+        }
         let mut least = reader.least_words.max(1);
         if to >= from + 2 && lower(to - 2) == "et" && lower(to - 1) == "al" {
             if !reader.et_al_names {
@@ -321,7 +361,7 @@ impl Offered {
             .count();
         let needed = names >= SURE_WORDS || 2 * passing > names;
         (joined && needed && self.name_like(from, reader) && self.name_like(to - 1, reader))
-            .then(|| self.quote(from, to))
+            .then_some((from, to))
     }
 }
 
@@ -336,6 +376,7 @@ mod tests {
             least_words: 1,
             excluded: &|_| false,
             short_needs: &|_| true,
+            numbers: false,
         }
     }
 
@@ -390,6 +431,10 @@ mod tests {
             ["honmiren", "torgrilo"]
         );
         assert_eq!(others("Honmiren", "mercury"), ["Honmiren"]);
+        assert_eq!(
+            others("1: Honmiren 2: Mercury 3: Torgrilo Veldu", "mercury"),
+            ["Honmiren", "Torgrilo Veldu"]
+        );
         assert_eq!(
             others("not Honmiren not Mercury not Torgrilo", "mercury"),
             ["Honmiren", "Torgrilo"]

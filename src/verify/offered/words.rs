@@ -3,39 +3,40 @@
 //! Each is a judgement, written out in docs/grading.md with its reason.
 
 /// Words that are never a name or a title offered as an answer: function words, the
-/// words that lead into or follow an answer, hedges, markers of several languages and
-/// LaTeX commands. Lowercase, sorted (looked up by binary search).
+/// words that lead into or follow an answer, hedges, markers of several languages,
+/// months and LaTeX commands. Lowercase, sorted (looked up by binary search).
 #[rustfmt::skip]
 pub(super) const NEVER_NAMES: &[&str] = &[
     "a", "about", "above", "according", "actually", "after", "again", "al", "all", "also",
     "alternatively", "alternatives", "although", "am", "an", "and", "another", "answer",
-    "answers", "antwort", "any", "are", "aren", "around", "as", "at", "author", "authors",
-    "be", "because", "been", "before", "being", "believe", "best", "between", "both",
-    "boxed", "brain", "but", "by", "called", "can", "candidate", "candidates", "cannot",
-    "certain", "certainly", "check", "checked", "choice", "choose", "clearly", "correct",
-    "could", "couldn", "d", "da", "das", "de", "deepmind", "definitely", "del", "della",
-    "den", "der", "di", "did", "didn", "do", "does", "doesn", "don", "done", "dos", "dr",
-    "du", "due", "each", "either", "else", "emph", "et", "every", "facebook", "false",
-    "final", "finally", "first", "for", "frac", "from", "good", "google", "great", "guess",
-    "had", "has", "have", "he", "hello", "hence", "her", "here", "hers", "hi", "him", "his",
-    "hmm", "hope", "how", "however", "i", "idea", "if", "in", "indeed", "institute", "is",
-    "isn", "it", "its", "jawaban", "just", "know", "la", "lab", "labs", "last", "le",
-    "least", "let", "lets", "like", "likely", "ll", "m", "mathbf", "mathrm", "may", "maybe",
+    "answers", "antwort", "any", "april", "are", "aren", "around", "as", "at", "august",
+    "author", "authors", "be", "because", "been", "before", "being", "believe", "best",
+    "between", "both", "boxed", "brain", "but", "by", "called", "can", "candidate",
+    "candidates", "cannot", "certain", "certainly", "check", "checked", "choice", "choose",
+    "clearly", "correct", "could", "couldn", "d", "da", "das", "de", "december", "deepmind",
+    "definitely", "del", "della", "den", "der", "di", "did", "didn", "do", "does", "doesn",
+    "don", "done", "dos", "dr", "du", "due", "each", "either", "else", "emph", "et",
+    "every", "facebook", "false", "february", "final", "finally", "first", "for", "frac",
+    "from", "good", "google", "great", "guess", "had", "has", "have", "he", "hello",
+    "hence", "her", "here", "hers", "hi", "him", "his", "hmm", "hope", "how", "however",
+    "i", "idea", "if", "in", "indeed", "institute", "is", "isn", "it", "its", "january",
+    "jawaban", "july", "june", "just", "know", "la", "lab", "labs", "last", "le", "least",
+    "let", "lets", "like", "likely", "ll", "m", "march", "mathbf", "mathrm", "may", "maybe",
     "me", "meta", "microsoft", "might", "mine", "more", "most", "mr", "mrs", "ms", "must",
     "my", "name", "named", "neither", "never", "next", "no", "none", "nor", "not", "note",
-    "nothing", "now", "of", "ok", "okay", "on", "one", "openai", "option", "options", "or",
-    "other", "others", "otherwise", "our", "paper", "perhaps", "please", "possibilities",
-    "possibility", "possible", "possibly", "probably", "prof", "professor", "question",
-    "rather", "re", "really", "reponse", "research", "response", "resposta", "respuesta",
-    "result", "right", "risposta", "s", "said", "say", "second", "she", "should", "shouldn",
-    "since", "so", "solution", "some", "sorry", "stanford", "still", "sure", "surely", "t",
-    "ten", "ter", "text", "textbf", "than", "thank", "thanks", "that", "the", "their",
-    "them", "then", "there", "therefore", "these", "they", "think", "this", "those",
-    "though", "thus", "title", "titled", "to", "too", "true", "uh", "um", "university",
-    "unknown", "unsure", "up", "us", "van", "ve", "very", "via", "von", "vs", "was", "wasn",
-    "we", "well", "were", "weren", "what", "when", "where", "which", "while", "who", "whom",
-    "whose", "why", "will", "with", "won", "would", "wouldn", "wrong", "year", "yes", "yet",
-    "you", "your",
+    "nothing", "november", "now", "october", "of", "ok", "okay", "on", "one", "openai",
+    "option", "options", "or", "other", "others", "otherwise", "our", "paper", "perhaps",
+    "please", "possibilities", "possibility", "possible", "possibly", "probably", "prof",
+    "professor", "question", "rather", "re", "really", "reponse", "research", "response",
+    "resposta", "respuesta", "result", "right", "risposta", "s", "said", "say", "second",
+    "september", "she", "should", "shouldn", "since", "so", "solution", "some", "sorry",
+    "stanford", "still", "sure", "surely", "t", "ten", "ter", "text", "textbf", "than",
+    "thank", "thanks", "that", "the", "their", "them", "then", "there", "therefore",
+    "these", "they", "think", "this", "those", "though", "thus", "title", "titled", "to",
+    "too", "true", "uh", "um", "university", "unknown", "unsure", "up", "us", "van", "ve",
+    "very", "via", "von", "vs", "was", "wasn", "we", "well", "were", "weren", "what",
+    "when", "where", "which", "while", "who", "whom", "whose", "why", "will", "with", "won",
+    "would", "wouldn", "wrong", "year", "yes", "yet", "you", "your",
 ];
 
 /// Words that end one item and start the next, as list punctuation does: the words
@@ -65,6 +66,11 @@ pub(super) const JOINERS: &[&str] = &[
 /// From this many name-like words on, an item offers an answer whatever
 /// [`super::Reader::short_needs`] says: four capitalised words in a row are a title or a list.
 pub(super) const SURE_WORDS: usize = 4;
+
+/// An item of more words than this is no one answer: where the output names a known
+/// value it is a run of answers, as beside that value; where it names none it is prose
+/// or a list, and no answer (a paragraph of lower-case words is not a made-up title).
+pub(super) const LONGEST_ANSWER: usize = 30;
 
 #[cfg(test)]
 mod tests {
