@@ -121,6 +121,12 @@ fn a_hundred_made_up_names_around_the_facts_answer_are_a_hedge_of_a_hundred() {
         ("Answer: not Kalo\n答案：Mika\nAnswer: Mercury", 3),
         ("not Kalo not Mercury not Mika", 3),
         ("maybe Kalo perhaps Mercury", 2),
+        // Written in lower case inside a capitalised frame, as the truth is.
+        ("The answer is kalo mika mercury.", 3),
+        // A reason's candidates are offered as a rejected known value is.
+        ("Kalo because Mercury and Mika are not right", 3),
+        // One made-up answer twice is one answer.
+        ("Kalo Mercury\nKalo Mercury", 2),
         ("maybe Kalo or perhaps Mercury", 2),
         ("**Kalo** **Mercury**", 2),
         ("Kalo? Mercury?", 2),

@@ -197,7 +197,15 @@ impl Offered {
 
     /// The answers `output` offers beside its known values, each as the output wrote
     /// it (a run of name-like words beside a value is cut into runs of `unit` words).
-    pub(crate) fn others(&self, reader: &Reader) -> Vec<String> {
+    pub(crate) fn others(&mut self, reader: &Reader) -> Vec<String> {
+        // Known values written in lower case (`honmiren mercury`) say the output writes
+        // its answers so: case cannot tell names there either.
+        let lower_case = {
+            let mut known_words = self.known_words().peekable();
+            known_words.peek().is_some()
+                && known_words.all(|word| !word.chars().any(char::is_uppercase))
+        };
+        self.caseless |= lower_case;
         let mut items: Vec<(usize, usize)> = Vec::new();
         let mut start = 0;
         for i in 0..=self.words.len() {
@@ -217,6 +225,7 @@ impl Offered {
             }
         }
         let any_known = self.known.iter().any(|&k| k);
+        let mut seen = std::collections::BTreeSet::new();
         let mut offered = Vec::new();
         for (first, end) in items {
             if self.known[first..end].iter().any(|&k| k) {
@@ -230,7 +239,18 @@ impl Offered {
                 }
             }
         }
+        // An answer offered twice is one answer.
+        offered.retain(|quote| seen.insert(quote.to_lowercase()));
         offered
+    }
+
+    /// The known words written with letters, as the output wrote them.
+    fn known_words(&self) -> impl Iterator<Item = &str> + '_ {
+        self.words
+            .iter()
+            .zip(&self.known)
+            .filter(|&(word, &known)| known && word.lower.chars().any(char::is_alphabetic))
+            .map(|(word, _)| &self.text[word.start..word.end])
     }
 
     /// Words `from..to` cut into answers of `unit` words, each as the output wrote it.
@@ -341,6 +361,12 @@ impl Offered {
             to -= 2;
             // `Tormidu et al.` names one person by the surname alone.
             least = 1;
+        }
+        // A verb after the answer says something of it (`Y are not right`, the rest cut
+        // off at `not`): these verifiers read a known value so followed as named, and
+        // a made-up one alike.
+        while to > from && in_list(COPULAS, lower(to - 1)) {
+            to -= 1;
         }
         // Words joined by a hyphen are one (`Tsung-Yi`).
         let count = (from..to)
