@@ -11,15 +11,20 @@ peak over the truth file's size.
   `split --verifier facts`;
 - import: an lm-eval `--log_samples` file of N lines, `import lm-eval`; an OpenAI evals
   log of N samples, `import openai-evals`;
-- score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`;
+- score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`
+  (`score-numeric`: numbers for answers, `--verifier numeric`; `score-facts`: the same
+  files as `score`, `--verifier facts`);
 - facts against short: N outputs of one kind sharing 256 answers, graded by each.
 
-Usage: memory.py EVOGATE WORK_DIR [WORKLOAD=SIZES ...]
+Usage: memory.py EVOGATE WORK_DIR [--before OTHER] [WORKLOAD=SIZES ...]
 e.g. memory.py target/release/evogate /tmp/mem split=5,6 import=5,7 score=5,7 facts=5,6
-(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB).
+(sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB);
+the files a command writes are deleted after it. With `--before`, each memory table
+runs OTHER (an older build) and EVOGATE one after the other at each size and shows both.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -36,7 +41,8 @@ def write_lines(path, header, rows):
 
 
 def run(evogate, args, cwd):
-    """Runs evogate once: (exit code, peak RSS bytes, CPU seconds, wall seconds)."""
+    """Runs evogate once: (peak RSS bytes, CPU seconds, wall seconds); deletes the file
+    its `--out` names."""
     started = time.monotonic()
     process = subprocess.Popen(["nice", "-n", "10", evogate, *args], cwd=cwd,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -46,6 +52,12 @@ def run(evogate, args, cwd):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         sys.exit(f"evogate {' '.join(args)} exited {code}: {stderr}")
+    if "--out" in args:
+        out = os.path.join(cwd, args[args.index("--out") + 1])
+        if os.path.isfile(out):
+            os.remove(out)
+        elif os.path.isdir(out):
+            shutil.rmtree(out)
     return usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime, wall
 
 
@@ -86,11 +98,15 @@ def openai_evals_inputs(work, n):
 
 def score_inputs(work, n, verifier="short", answers=None):
     """Truth, tasks and outputs of n tasks; `answers` distinct answers shared by the
-    tasks (one kind), or one answer a task."""
+    tasks (one kind), or one answer a task (a number for `numeric`)."""
     tag = f"{n}_{answers}"
     answer = (lambda i: f"answer{i % answers}") if answers else (lambda i: f"answer {i}")
     output = ((lambda i: f"answer{(i * 3) % answers}") if answers
               else (lambda i: f"the answer is answer {i if i % 3 else i + 1}"))
+    if verifier == "numeric":
+        tag = f"{n}_numeric"
+        answer = str
+        output = lambda i: f"The answer is {i if i % 3 else i + 1}"
     write_lines(f"{work}/truth_{tag}.csv", "group,kind,question,answer\n",
                 (f"g{i},k,question {i},{answer(i)}\n" for i in range(n)))
     write_lines(f"{work}/tasks_{tag}.csv", "task_id,group,kind,prompt\n",
@@ -106,7 +122,9 @@ def mb(size):
     return f"{size / 1e6:,.1f}"
 
 
-def memory_table(evogate, work, title, make, powers, per_file=False):
+def memory_table(evogate, work, title, make, powers, per_file=False, before=None):
+    if before:
+        return memory_against(before, evogate, work, title, make, powers)
     print(f"\n{title}\n")
     extra = " | peak / input file" if per_file else ""
     print(f"| rows | input file MB | peak RSS MB | bytes a row | CPU s | wall s{extra} |")
@@ -119,6 +137,22 @@ def memory_table(evogate, work, title, make, powers, per_file=False):
         ratio = f" | {peak / size:.2f}" if per_file else ""
         print(f"| 10^{power} | {mb(size)} | {mb(peak)} | {peak / n:,.0f} | {cpu:.2f} | {wall:.1f}{ratio} |",
               flush=True)
+
+
+def memory_against(before, evogate, work, title, make, powers):
+    """A memory table of two builds run one after the other at each size."""
+    print(f"\n{title}: before and after\n")
+    print("| rows | input file MB | before peak RSS MB | before bytes a row | before CPU s "
+          "| after peak RSS MB | after bytes a row | after CPU s | CPU after / before |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for power in powers:
+        n = 10**power
+        args, measured = make(work, n)
+        size = os.path.getsize(measured)
+        old_peak, old_cpu, _ = run(before, args, work)
+        peak, cpu, _ = run(evogate, args, work)
+        print(f"| 10^{power} | {mb(size)} | {mb(old_peak)} | {old_peak / n:,.0f} | {old_cpu:.2f} "
+              f"| {mb(peak)} | {peak / n:,.0f} | {cpu:.2f} | {cpu / old_cpu:.2f} |", flush=True)
 
 
 def facts_table(evogate, work, powers):
@@ -146,7 +180,10 @@ def main():
         sys.exit(__doc__)
     evogate, work = os.path.abspath(sys.argv[1]), sys.argv[2]
     os.makedirs(work, exist_ok=True)
-    asked = sys.argv[3:] or ["split=5,6", "import=5,6", "openai=5,6", "score=5,6", "facts=5,6"]
+    rest, before = sys.argv[3:], None
+    if rest[:1] == ["--before"]:
+        before, rest = os.path.abspath(rest[1]), rest[2:]
+    asked = rest or ["split=5,6", "import=5,6", "openai=5,6", "score=5,6", "facts=5,6"]
     for item in asked:
         name, sizes = item.split("=")
         powers = [int(p) for p in sizes.split(",")]
@@ -159,11 +196,18 @@ def main():
             memory_table(evogate, work, "`import openai-evals`", openai_evals_inputs, powers)
         elif name == "score":
             memory_table(evogate, work, "`score --verifier short`, one answer a task",
-                         lambda w, n: score_inputs(w, n), powers)
+                         lambda w, n: score_inputs(w, n), powers, before=before)
+        elif name == "score-numeric":
+            memory_table(evogate, work, "`score --verifier numeric`, one answer a task",
+                         lambda w, n: score_inputs(w, n, "numeric"), powers, before=before)
+        elif name == "score-facts":
+            memory_table(evogate, work, "`score --verifier facts`, one answer a task",
+                         lambda w, n: score_inputs(w, n, "facts"), powers, before=before)
         elif name == "facts":
             facts_table(evogate, work, powers)
         else:
-            sys.exit(f"unknown workload {name}: use split, import, openai, score or facts")
+            sys.exit(f"unknown workload {name}: use split, import, openai, score, "
+                     "score-numeric, score-facts or facts")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,10 @@
 //!
 //! With the `answered` column asked for, a tasks file with a column of that name is
 //! refused before any of that, from its header alone.
+//!
+//! This holds the verifier built from the whole truth. For the verifiers that grade a
+//! task from its own truth row alone, [`joined`] gives the same scores and errors
+//! holding nothing that grows with the rows.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -477,5 +481,6 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
     Ok(summary)
 }
 
+pub(crate) mod joined;
 #[cfg(test)]
 mod tests;

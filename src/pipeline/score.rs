@@ -1,6 +1,9 @@
-//! The scoring use case: build the verifier from the ground truth, then grade every
-//! task of a tasks file against its output, handing the scores CSV to a sink in chunks
-//! of whole rows. Only the tasks' rows and the current output are held.
+//! The scoring use case: grade every task of a tasks file against its output, handing
+//! the scores CSV to a sink in chunks of whole rows. The benchmark verifiers (`numeric`,
+//! `choice`, `short`) grade a task from its own truth row, so the three files are sorted
+//! by task id on disk and merged, holding nothing that grows with the rows; `arxiv` and
+//! `facts` build the verifier from the whole truth and hold it while the tasks and
+//! outputs stream.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -8,11 +11,14 @@ use std::path::{Path, PathBuf};
 use super::open_file;
 use super::outcome::{CommandOutcome, Status, Write};
 use crate::base::numbers::count;
+use crate::base::sorter::run_store;
+use crate::error::InputError;
+use crate::grading::joined::{SORT_BUDGET, grade_joined, sort_truth};
 use crate::grading::{Summary, grade_tasks};
 use crate::outputs::OutputsReader;
 use crate::progress::ProgressSink;
 use crate::table::scan::RowScanner;
-use crate::verify::{self, Verifier};
+use crate::verify::{self, Rowwise, Verifier};
 
 /// The inputs of one `score`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,8 +84,8 @@ pub(crate) fn run(
 pub(crate) struct Graded {
     /// What was graded.
     pub summary: Summary,
-    /// The verifier built from the truth.
-    pub verifier: Box<dyn Verifier>,
+    /// The verifier built from the truth, where one was built.
+    pub verifier: Option<Box<dyn Verifier>>,
 }
 
 /// Grades `files.outputs` against the truth, handing the scores CSV to `write` and
@@ -101,17 +107,16 @@ pub(crate) fn score_tasks<R: Read>(
     progress: &dyn ProgressSink,
 ) -> anyhow::Result<Graded> {
     let truth_source = files.truth.display().to_string();
+    if let Some(rowwise) = verify::rowwise(&files.verifier) {
+        return score_joined(files, rowwise, tasks, write, progress);
+    }
     let verifier = verify::build(&files.verifier, &truth_source, open_file(&files.truth)?)?;
     let tasks_source = files.tasks.display().to_string();
     let tasks = RowScanner::new(&tasks_source, tasks()?)?;
     // An error reading the outputs is reported only after the whole tasks file is
     // known to parse, as it was when both were read whole; each output is read when
     // its task's row asks for it.
-    let outputs_source = files.outputs.display().to_string();
-    let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
-    progress.begin(size(&files.outputs));
-    let outputs = crate::table::open_input(&files.outputs)
-        .and_then(|file| OutputsReader::new(&outputs_source, progress.reader(file)));
+    let outputs = open_outputs(files, progress);
     let summary = grade_tasks(
         verifier.as_ref(),
         tasks,
@@ -120,7 +125,57 @@ pub(crate) fn score_tasks<R: Read>(
         files.allow_missing,
     )?;
     progress.end();
-    Ok(Graded { summary, verifier })
+    Ok(Graded {
+        summary,
+        verifier: Some(verifier),
+    })
+}
+
+/// The outputs file opened for reading, its bytes counted into `progress`.
+fn open_outputs<'a>(
+    files: &ScoreFiles,
+    progress: &'a dyn ProgressSink,
+) -> Result<OutputsReader<impl Read + 'a>, InputError> {
+    let outputs_source = files.outputs.display().to_string();
+    let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
+    progress.begin(size(&files.outputs));
+    crate::table::open_input(&files.outputs)
+        .and_then(|file| OutputsReader::new(&outputs_source, progress.reader(file)))
+}
+
+/// [`score_tasks`] for a verifier that grades each task against its own truth row
+/// (`numeric`, `choice`, `short`): the three files are sorted by task id on disk and
+/// merged ([`crate::grading::joined`]), so nothing grows with the rows.
+fn score_joined<R: Read>(
+    files: &ScoreFiles,
+    rowwise: &dyn Rowwise,
+    tasks: impl FnOnce() -> anyhow::Result<R>,
+    write: &mut dyn FnMut(&str),
+    progress: &dyn ProgressSink,
+) -> anyhow::Result<Graded> {
+    let truth_source = files.truth.display().to_string();
+    let store = run_store();
+    let truth = open_file(&files.truth)?;
+    let truth = sort_truth(&truth_source, store, SORT_BUDGET, |each| {
+        verify::read_rowwise(&files.verifier, rowwise, &truth_source, truth, each)
+    })?;
+    let tasks_source = files.tasks.display().to_string();
+    let tasks = RowScanner::new(&tasks_source, tasks()?)?;
+    let outputs = open_outputs(files, progress);
+    let summary = grade_joined(
+        rowwise,
+        &truth,
+        tasks,
+        outputs,
+        (store, SORT_BUDGET),
+        write,
+        files.allow_missing,
+    )?;
+    progress.end();
+    Ok(Graded {
+        summary,
+        verifier: None,
+    })
 }
 
 /// Checks that every task was answered. A crashed or cut-short run must not be scored

@@ -58,10 +58,11 @@ pub(crate) fn render_text(source: &str, records: usize, holdouts: &[HoldoutSumma
         ));
         for open in &holdout.open_attempts {
             text.push_str(&format!(
-                "  open: attempt {} at alpha {} after {} pairs (undecided: abandoned or still going; spent either way)\n",
+                "  open: attempt {} at alpha {} after {} pair{} (undecided: abandoned or still going; spent either way)\n",
                 open.attempt,
                 level(open.alpha),
-                open.pairs
+                open.pairs,
+                plural(open.pairs)
             ));
         }
         if let Some(warning) = &holdout.warning {

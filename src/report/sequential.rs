@@ -158,11 +158,22 @@ fn lines(report: &SequentialReport) -> Vec<String> {
     ];
     if report.verdict == "continue" {
         lines.push(match report.tasks_needed {
-            Some(n) => format!(
-                "about {n} more task{} if the pairs to come look like these (the last look is at {})",
-                plural(n),
-                report.holdout_tasks
-            ),
+            Some(n) => {
+                let left = report.holdout_tasks.saturating_sub(report.pairs_scored);
+                if n > left {
+                    format!(
+                        "about {n} more task{} if the pairs to come look like these, more than the {left} the holdout has left: the e-value is unlikely to decide before the last look, at {}, which decides with the exact test",
+                        plural(n),
+                        report.holdout_tasks
+                    )
+                } else {
+                    format!(
+                        "about {n} more task{} if the pairs to come look like these (the last look is at {})",
+                        plural(n),
+                        report.holdout_tasks
+                    )
+                }
+            }
             None => "no improvement in sight: the e-value is not growing".to_string(),
         });
     }

@@ -20,6 +20,8 @@ use std::io::Read;
 
 use crate::table::scan::RowScanner;
 use crate::task::Task;
+use one_answer::Streamed;
+pub(crate) use one_answer::{BadRow, Rowwise, TruthRow};
 
 /// The grade of one output.
 #[derive(Debug, Clone, PartialEq)]
@@ -244,6 +246,41 @@ pub fn build<'a>(
         })?;
     let headers = rows.headers().to_vec();
     build(rows).map_err(|error| other_layout(name, source, &headers, error))
+}
+
+/// The benchmark verifier registered as `name` in its streamed form, or `None` for one
+/// that grades a task against more than its own row (`arxiv`, `facts`).
+pub(crate) fn rowwise(name: &str) -> Option<&'static dyn Rowwise> {
+    match name {
+        "numeric" => Some(&Streamed::<numeric::Numeric>::RULE),
+        "choice" => Some(&Streamed::<choice::Choice>::RULE),
+        "short" => Some(&Streamed::<short::Short>::RULE),
+        _ => None,
+    }
+}
+
+/// Reads the ground truth in `truth` (named `source`) for the streamed verifier
+/// `name` ([`rowwise`]), handing every good row to `each`: the errors are those of
+/// [`build`], less the repeated task ids the caller checks.
+pub(crate) fn read_rowwise<'a>(
+    name: &str,
+    verifier: &dyn Rowwise,
+    source: &str,
+    truth: impl Read + 'a,
+    each: &mut dyn FnMut(&TruthRow<'_>),
+) -> Result<u64, BadRow> {
+    let truth: Box<dyn Read + 'a> = Box::new(truth);
+    let bad = |error| BadRow {
+        line: 0,
+        error,
+        id: None,
+    };
+    let rows: TruthRows<'a> = RowScanner::new(source, truth).map_err(bad)?;
+    let headers = rows.headers().to_vec();
+    verifier.read(rows, each).map_err(|bad| BadRow {
+        error: other_layout(name, source, &headers, bad.error),
+        ..bad
+    })
 }
 
 /// A missing column of a truth file that is in another verifier's layout, said as that:

@@ -131,6 +131,125 @@ impl<R: AnswerRule> Verifier for OneAnswer<R> {
     }
 }
 
+/// One row of a benchmark verifier's truth as [`Rowwise::read`] hands it on, its
+/// fields trimmed: what grading its task needs, without holding the file.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TruthRow<'a> {
+    /// The row's line.
+    pub line: u64,
+    /// `group`.
+    pub group: &'a str,
+    /// `kind`.
+    pub kind: &'a str,
+    /// `answer`.
+    pub answer: &'a str,
+    /// `options` (empty for a verifier without them).
+    pub options: &'a str,
+}
+
+/// The first bad row of a truth read by [`Rowwise::read`].
+#[derive(Debug)]
+pub(crate) struct BadRow {
+    /// Its line: 0 for a missing column, `u64::MAX` for a file that fails to parse
+    /// (any repeated task before it is said first).
+    pub line: u64,
+    /// What is wrong.
+    pub error: InputError,
+    /// The row's task id when only its answer is wrong: a repeat of that id is said
+    /// instead, as [`OneAnswer::read`] checks repeats before answers.
+    pub id: Option<String>,
+}
+
+/// A benchmark verifier streamed: its truth read row by row without being held, and
+/// each task graded from its own row alone. `score` sorts the rows by task id on disk
+/// and joins them to the tasks and outputs, so memory does not grow with the rows.
+pub(crate) trait Rowwise: Sync {
+    /// Reads `rows` as [`OneAnswer::read`] does, handing every good row to `each`,
+    /// and stops at the first bad one. Repeated task ids are not checked: the caller
+    /// finds them in its sort and says the first (by the second row's line) unless a
+    /// bad row comes before it. Returns the rows read.
+    fn read(&self, rows: TruthRows<'_>, each: &mut dyn FnMut(&TruthRow<'_>))
+    -> Result<u64, BadRow>;
+    /// Grades `output` against a row's `answer` and `options`, as the verifier built
+    /// from the truth grades that row's task; an error for an answer it cannot read
+    /// (never one [`Rowwise::read`] handed on).
+    fn grade(&self, answer: &str, options: &str, output: &str) -> Result<Grade, String>;
+}
+
+/// The rule `R` as a [`Rowwise`].
+pub(crate) struct Streamed<R>(std::marker::PhantomData<fn() -> R>);
+
+impl<R> Streamed<R> {
+    /// The streamed form of the rule `R`.
+    pub(crate) const RULE: Streamed<R> = Streamed(std::marker::PhantomData);
+}
+
+impl<R: AnswerRule> Rowwise for Streamed<R> {
+    fn read(
+        &self,
+        mut rows: TruthRows<'_>,
+        each: &mut dyn FnMut(&TruthRow<'_>),
+    ) -> Result<u64, BadRow> {
+        let source = rows.source().to_string();
+        let mut columns = vec!["group", "kind", "question", "answer"];
+        if R::OPTIONS {
+            columns.push("options");
+        }
+        let at: Vec<usize> = columns
+            .iter()
+            .map(|name| require(&source, rows.headers(), name))
+            .collect::<Result<_, _>>()
+            .map_err(|error| BadRow {
+                line: 0,
+                error,
+                id: None,
+            })?;
+        let mut read = 0;
+        loop {
+            let row = match rows.next_row() {
+                Ok(Some(row)) => row,
+                Ok(None) => break,
+                Err(error) => {
+                    return Err(BadRow {
+                        line: u64::MAX,
+                        error,
+                        id: None,
+                    });
+                }
+            };
+            let fields: Vec<&str> = at.iter().map(|&i| trim_field(row.field(i))).collect();
+            let fail = |message: String, id: Option<String>| BadRow {
+                line: row.line,
+                error: InputError::invalid(&source, row.line, message),
+                id,
+            };
+            if let Some(empty) = columns.iter().zip(&fields).find(|(_, f)| f.is_empty()) {
+                return Err(fail(
+                    format!("`{}` is empty; fill it in or remove the row", empty.0),
+                    None,
+                ));
+            }
+            let options = fields.get(4).copied().unwrap_or_default();
+            if let Err(message) = R::parse(fields[3], options) {
+                return Err(fail(message, Some(task_id(fields[0], fields[1]))));
+            }
+            each(&TruthRow {
+                line: row.line,
+                group: fields[0],
+                kind: fields[1],
+                answer: fields[3],
+                options,
+            });
+            read += 1;
+        }
+        Ok(read)
+    }
+
+    fn grade(&self, answer: &str, options: &str, output: &str) -> Result<Grade, String> {
+        Ok(R::grade(&R::parse(answer, options)?, output))
+    }
+}
+
 /// What the tests of the benchmark verifiers share: asserting the grade of many outputs
 /// at once, and reading the error a bad truth gets.
 #[cfg(test)]

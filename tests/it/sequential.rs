@@ -129,6 +129,35 @@ fn six_wins_in_a_row_continue_with_exit_3_and_an_estimate_of_the_tasks_needed() 
 }
 
 #[test]
+fn an_estimate_beyond_the_tasks_left_says_the_last_look_decides() {
+    // Three wins and one loss in twenty pairs: the e-value grows too slowly to reach its
+    // threshold within the ten tasks the holdout has left.
+    let outcomes: Vec<(u8, u8)> = (0..20)
+        .map(|i| match i {
+            0..=2 => (0, 1),
+            3 => (1, 0),
+            _ => (1, 1),
+        })
+        .collect();
+    let dir = fixture(30, &outcomes);
+    let run = sequential(dir.path(), &[]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    let needed = json(&sequential(dir.path(), &["--format", "json"]))["tasks_needed"]
+        .as_u64()
+        .unwrap();
+    assert!(needed > 10, "{needed}");
+    assert!(
+        run.stdout.contains(&format!(
+            "about {needed} more tasks if the pairs to come look like these, more than the 10 \
+             the holdout has left: the e-value is unlikely to decide before the last look, at \
+             30, which decides with the exact test"
+        )),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn steady_losses_are_refused_with_exit_1_as_unable_to_be_better() {
     let dir = fixture(100, &[(1, 0); 40]);
     let run = sequential(dir.path(), &["--format", "json"]);

@@ -133,6 +133,20 @@ fn an_undecided_first_look_spends_its_attempt_and_the_next_candidate_takes_the_n
 }
 
 #[test]
+fn an_attempt_open_after_one_pair_is_shown_as_one_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    holdout(dir.path(), 100);
+    scores(dir.path(), "c.csv", &null_pairs(1, 0));
+    assert_eq!(look(dir.path(), "c.csv", &[]).code, 3);
+    let shown = run(dir.path(), &["ledger", "show", "ledger.jsonl"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    assert_contains(
+        &shown.stdout,
+        "  open: attempt 1 at alpha 0.0304 after 1 pair (undecided",
+    );
+}
+
+#[test]
 fn later_looks_of_one_run_continue_its_attempt_and_the_deciding_look_closes_it() {
     let dir = tempfile::tempdir().unwrap();
     holdout(dir.path(), 100);
