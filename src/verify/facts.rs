@@ -3,8 +3,8 @@
 //! by `|`. An alias is present when its normalised form occurs in the normalised answer
 //! as whole words; the candidates are the task's aliases, the answers of every other
 //! task of the same kind and the answers the output offers beside them that no task
-//! holds ([`super::offered`]), and the four outcomes and the scores are the arxiv
-//! verifier's.
+//! holds (`verify::offered`, docs/grading.md), and the four outcomes and the scores are
+//! the arxiv verifier's.
 
 use std::collections::HashMap;
 
