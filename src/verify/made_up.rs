@@ -125,6 +125,8 @@ fn a_hundred_made_up_names_around_the_facts_answer_are_a_hedge_of_a_hundred() {
         ("The answer is kalo mika mercury.", 3),
         // A reason's candidates are offered as a rejected known value is.
         ("Kalo because Mercury and Mika are not right", 3),
+        ("Answer: Mercury\nThe correct option is Kalo Mika.", 2),
+        ("the paper kalo mika the paper mercury the paper zelka", 3),
         // One made-up answer twice is one answer.
         ("Kalo Mercury\nKalo Mercury", 2),
         ("maybe Kalo or perhaps Mercury", 2),

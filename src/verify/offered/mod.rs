@@ -364,8 +364,10 @@ impl Offered {
         }
         // A verb after the answer says something of it (`Y are not right`, the rest cut
         // off at `not`): these verifiers read a known value so followed as named, and
-        // a made-up one alike.
-        while to > from && in_list(COPULAS, lower(to - 1)) {
+        // a made-up one alike. An article there starts the next (`X the paper Y`).
+        while to > from
+            && (in_list(COPULAS, lower(to - 1)) || matches!(lower(to - 1), "the" | "a" | "an"))
+        {
             to -= 1;
         }
         // Words joined by a hyphen are one (`Tsung-Yi`).

@@ -53,7 +53,8 @@ pub(super) const COPULAS: &[&str] = &["are", "be", "is", "was", "were"];
 
 /// What a statement that leads into the answer is about.
 pub(super) const SUBJECTS: &[&str] = &[
-    "answer", "author", "called", "it", "name", "named", "that", "this", "title", "titled",
+    "answer", "author", "best", "called", "choice", "correct", "final", "it", "name", "named",
+    "option", "right", "that", "this", "title", "titled",
 ];
 
 /// Small words that may stand between the name-like words of one offered answer
