@@ -127,6 +127,10 @@ fn a_hundred_made_up_names_around_the_facts_answer_are_a_hedge_of_a_hundred() {
         ("Kalo because Mercury and Mika are not right", 3),
         ("Answer: Mercury\nThe correct option is Kalo Mika.", 2),
         ("the paper kalo mika the paper mercury the paper zelka", 3),
+        (
+            "The correct option is Mercury.\nAnswer:\n\n1: Kalo I hope it is correct.",
+            2,
+        ),
         // One made-up answer twice is one answer.
         ("Kalo Mercury\nKalo Mercury", 2),
         ("maybe Kalo or perhaps Mercury", 2),

@@ -370,6 +370,13 @@ impl Offered {
         {
             to -= 1;
         }
+        // A clause of small words after it is about it (`X I hope it is correct`).
+        if let Some(clause) = (from + 1..to).find(|&i| {
+            matches!(lower(i), "i" | "it" | "we" | "this" | "that")
+                && (i..to).all(|j| in_list(NEVER_NAMES, lower(j)))
+        }) {
+            to = clause;
+        }
         // Words joined by a hyphen are one (`Tsung-Yi`).
         let count = (from..to)
             .filter(|&i| i == from || !self.text[..self.words[i].start].ends_with('-'))
