@@ -125,8 +125,8 @@ fn a_hundred_made_up_names_around_the_facts_answer_are_a_hedge_of_a_hundred() {
         ("The answer is kalo mika mercury.", 3),
         // A reason's candidates are offered as a rejected known value is.
         ("Kalo because Mercury and Mika are not right", 3),
-        ("Answer: Mercury\nThe correct option is Kalo Mika.", 2),
-        ("the paper kalo mika the paper mercury the paper zelka", 3),
+        ("Answer: Mercury\nThe correct option is Kalo Mika.", 3),
+        ("the paper kalo mika the paper mercury the paper zelka", 4),
         (
             "The correct option is Mercury.\nAnswer:\n\n1: Kalo I hope it is correct.",
             2,
