@@ -87,14 +87,58 @@ fn prepare_files_with(
     outputs: &[FileToWrite],
     write: &mut dyn FnMut(&mut fs::File, &[u8]) -> io::Result<()>,
 ) -> anyhow::Result<Prepared> {
-    if let Some(error) = outputs.iter().find_map(|o| not_a_file(&o.path)) {
+    let paths: Vec<&Path> = outputs.iter().map(|o| o.path.as_path()).collect();
+    prepare_each(&paths, &mut |index, file| {
+        let bytes = &outputs[index].bytes;
+        if index == 0 {
+            // The fault hook's `write` step: the first file half written.
+            let half = bytes.len() / 2;
+            (fault::fails("write"))
+                .and_then(|()| write(file, &bytes[..half]))
+                .and_then(|()| file.flush())?;
+            fault::at("write");
+            write(file, &bytes[half..])
+        } else {
+            write(file, bytes)
+        }
+    })
+}
+
+/// [`prepare_files`] for files too large to hold whole: each file's closure writes
+/// its bytes (the fault hook's `write` step comes once the first is written).
+pub fn prepare_streamed_files(outputs: &[StreamedFile]) -> anyhow::Result<Prepared> {
+    let paths: Vec<&Path> = outputs.iter().map(|o| o.path.as_path()).collect();
+    prepare_each(&paths, &mut |index, file| {
+        if index == 0 {
+            fault::fails("write")?;
+        }
+        let mut buffered = io::BufWriter::with_capacity(1 << 16, &mut *file);
+        (outputs[index].write)(&mut buffered)?;
+        buffered.flush()?;
+        drop(buffered);
+        if index == 0 {
+            fault::at("write");
+        }
+        Ok(())
+    })
+}
+
+/// Creates a temporary file beside each of `paths`, has `write` fill the one of each
+/// index, and syncs it: the set, ready for [`commit`]. Leftovers of killed runs beside
+/// the targets are cleared first. On failure the temporary files are removed and no
+/// target is touched.
+fn prepare_each(
+    paths: &[&Path],
+    write: &mut dyn FnMut(usize, &mut fs::File) -> io::Result<()>,
+) -> anyhow::Result<Prepared> {
+    if let Some(error) = paths.iter().find_map(|p| not_a_file(p)) {
         return Err(error);
     }
-    settle(outputs.iter().map(|o| o.path.as_path()));
+    settle(paths.iter().copied());
     let mut set = Prepared::nothing();
-    for (index, output) in outputs.iter().enumerate() {
-        let temp = temp_path(&output.path);
-        let failed = |e: io::Error| not_written(&output.path, &e);
+    for (index, path) in paths.iter().enumerate() {
+        let temp = temp_path(path);
+        let failed = |e: io::Error| not_written(path, &e);
         let mut file = {
             let _section = gate::section();
             gate::track(&temp);
@@ -102,26 +146,15 @@ fn prepare_files_with(
             set.swaps.push(Swap {
                 kind: Kind::File,
                 temp,
-                target: output.path.clone(),
+                target: path.to_path_buf(),
             });
             created.map_err(failed)?
         };
-        if index == 0 {
-            // The fault hook's `write` step: the first file half written.
-            let half = output.bytes.len() / 2;
-            (fault::fails("write"))
-                .and_then(|()| write(&mut file, &output.bytes[..half]))
-                .and_then(|()| file.flush())
-                .map_err(failed)?;
-            fault::at("write");
-            write(&mut file, &output.bytes[half..]).map_err(failed)?;
-        } else {
-            write(&mut file, &output.bytes).map_err(failed)?;
-        }
+        write(index, &mut file).map_err(failed)?;
         file.sync_all().map_err(failed)?;
     }
-    if let Some(first) = outputs.first() {
-        fault::fails("synced").map_err(|e| not_written(&first.path, &e))?;
+    if let Some(first) = paths.first() {
+        fault::fails("synced").map_err(|e| not_written(first, &e))?;
     }
     fault::at("synced");
     Ok(set)

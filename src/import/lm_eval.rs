@@ -9,7 +9,7 @@
 //! (`"metrics": {"exact_match": 1.0}`). Files are read line by line, each by a targeted
 //! scanner (`lm_eval_scan`) that leaves any line it does not fully understand to serde_json.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::sync::Arc;
@@ -21,7 +21,18 @@ use super::lm_eval_chunks::{CHUNK, Stop, read_parallel};
 use super::lm_eval_line::Line;
 use super::lm_eval_scan::scan;
 use super::record::doc_key;
-use super::{Found, ImportError, Sample, choose, numeric};
+use super::{Found, Gather, ImportError, Sample, choose, numeric};
+use crate::base::sorter::{Run, run_store};
+
+/// The refusal of a read whose lines could not be kept in a temporary file.
+fn spool_failed(file: &str, e: std::io::Error) -> ImportError {
+    ImportError::malformed(
+        file,
+        format!(
+            "its lines could not be kept in a temporary file: {e}; free space in the temporary folder (TMPDIR)"
+        ),
+    )
+}
 
 /// What a `results_<date>.json` says about one task.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -126,12 +137,21 @@ struct Part {
     refused: Option<(u64, String)>,
 }
 
-/// Accumulates the lines of every file of one run.
+/// Accumulates the lines of every file of one run: each part, once its names are the
+/// run's, goes to a temporary run ([`crate::base::sorter::run_store`]) to be read back
+/// once the filters and metrics are chosen, so memory does not grow with the lines.
 pub struct Reader {
     tasks: Vec<String>,
     filters: Names,
     metrics: Names,
-    parts: Vec<Part>,
+    /// The parts read, in order, as bytes ([`Part::save`]).
+    spool: Option<Box<dyn Run>>,
+    /// Each (task, filter) that has lines, and each (task, filter, metric) those
+    /// lines carry.
+    has_filter: BTreeSet<(usize, u32)>,
+    carries: BTreeSet<(usize, u32, u32)>,
+    /// Lines kept of the file being read.
+    kept: usize,
     chunk: usize,
     workers: usize,
 }
@@ -142,7 +162,10 @@ impl Default for Reader {
             tasks: Vec::new(),
             filters: Names::default(),
             metrics: Names::default(),
-            parts: Vec::new(),
+            spool: None,
+            has_filter: BTreeSet::new(),
+            carries: BTreeSet::new(),
+            kept: 0,
             chunk: CHUNK,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 4)),
         }
@@ -219,7 +242,7 @@ impl Reader {
                 self.tasks.len() - 1
             }
         };
-        let before = self.parts.len();
+        self.kept = 0;
         let mut lines = 0u64;
         let read = read_parallel(
             input,
@@ -253,7 +276,7 @@ impl Reader {
                 return Err(ImportError::malformed(file, format!("cannot read it: {e}")));
             }
         };
-        if self.parts[before..].iter().all(|p| p.entries.is_empty()) {
+        if self.kept == 0 {
             return Err(ImportError::malformed(
                 file,
                 "holds no sample lines; give the samples_<task>_<date>.jsonl that --log_samples wrote",
@@ -271,6 +294,27 @@ impl Reader {
         let metrics: Vec<u32> = (part.metrics.names.iter())
             .map(|n| self.metrics.get(n) as u32)
             .collect();
+        // What the lines hold, by the run's indices: the part's distinct pairs first.
+        let (filter_count, metric_count) = (filters.len(), metrics.len());
+        let width = metric_count + 1;
+        let mut seen = vec![false; filter_count * width];
+        let mut values_start = 0;
+        for entry in &part.entries {
+            let f = entry.filter as usize;
+            seen[f * width + metric_count] = true;
+            for (m, _) in &part.values[values_start..entry.values_end] {
+                seen[f * width + *m as usize] = true;
+            }
+            values_start = entry.values_end;
+        }
+        for (at, _) in seen.iter().enumerate().filter(|(_, s)| **s) {
+            let (f, m) = (at / width, at % width);
+            if m == metric_count {
+                self.has_filter.insert((part.task, filters[f]));
+            } else {
+                self.carries.insert((part.task, filters[f], metrics[m]));
+            }
+        }
         for entry in &mut part.entries {
             entry.filter = filters[entry.filter as usize];
         }
@@ -278,9 +322,18 @@ impl Reader {
             value.0 = metrics[value.0 as usize];
         }
         let refused = part.refused.take();
-        part.filters = Names::default();
-        part.metrics = Names::default();
-        self.parts.push(part);
+        self.kept += part.entries.len();
+        if refused.is_none() {
+            let spool = match &mut self.spool {
+                Some(spool) => spool,
+                None => self
+                    .spool
+                    .insert(run_store().create().map_err(|e| spool_failed(file, e))?),
+            };
+            spool
+                .append(&part.save())
+                .map_err(|e| spool_failed(file, e))?;
+        }
         match refused {
             Some((line, message)) => Err(ImportError::Malformed {
                 file: file.to_string(),
@@ -307,12 +360,26 @@ impl Reader {
         metrics: &[String],
         results: &BTreeMap<String, TaskResults>,
     ) -> Result<Found, ImportError> {
+        let mut samples = Found::default();
+        let mut found = self.finish_into(filters, metrics, results, &mut samples)?;
+        found.samples = samples.samples;
+        found.universe.extend(samples.universe);
+        Ok(found)
+    }
+
+    /// [`Reader::finish_suite`] handing the samples, and the ids of the lines not
+    /// read, to `into` as the spooled lines are read back.
+    pub(crate) fn finish_into(
+        mut self,
+        filters: &[String],
+        metrics: &[String],
+        results: &BTreeMap<String, TaskResults>,
+        into: &mut dyn Gather,
+    ) -> Result<Found, ImportError> {
         // Which filters each task has, and which metrics the chosen lines carry, by index.
         let mut per_task = vec![vec![false; self.filters.names.len()]; self.tasks.len()];
-        for part in &self.parts {
-            for entry in &part.entries {
-                per_task[part.task][entry.filter as usize] = true;
-            }
+        for &(task, filter) in &self.has_filter {
+            per_task[task][filter as usize] = true;
         }
         // Whether some task's lines have the filter `name`.
         let in_some_task = |name: &String| {
@@ -379,15 +446,9 @@ impl Reader {
             chosen.push(self.filters.index[&pick] as u32);
         }
         let mut carried = vec![vec![false; self.metrics.names.len()]; self.tasks.len()];
-        for part in &self.parts {
-            let mut values_start = 0;
-            for entry in &part.entries {
-                if chosen[part.task] == entry.filter {
-                    for (m, _) in &part.values[values_start..entry.values_end] {
-                        carried[part.task][*m as usize] = true;
-                    }
-                }
-                values_start = entry.values_end;
+        for &(task, filter, metric) in &self.carries {
+            if chosen[task] == filter {
+                carried[task][metric as usize] = true;
             }
         }
         let task_set: std::collections::BTreeSet<String> = self.tasks.iter().cloned().collect();
@@ -465,10 +526,23 @@ impl Reader {
         }
         let kinds: Vec<Arc<str>> = self.tasks.iter().map(|t| Arc::from(t.as_str())).collect();
         let mut found = Found::default();
-        found
-            .samples
-            .reserve(self.parts.iter().map(|p| p.entries.len()).sum());
-        for part in &self.parts {
+        // A results file's sample count against the documents read: a cut log.
+        let mut documents = vec![0u64; self.tasks.len()];
+        let spool_name = self.tasks.first().map_or("", String::as_str);
+        if let Some(spool) = self.spool.as_mut() {
+            spool.finish().map_err(|e| spool_failed(spool_name, e))?;
+        }
+        let mut reader = match self.spool.as_ref() {
+            Some(spool) => Some(std::io::BufReader::with_capacity(
+                1 << 16,
+                spool.reader().map_err(|e| spool_failed(spool_name, e))?,
+            )),
+            None => None,
+        };
+        while let Some(part) = match &mut reader {
+            Some(reader) => Part::load(reader).map_err(|e| spool_failed(spool_name, e))?,
+            None => None,
+        } {
             let task = &self.tasks[part.task];
             let (mut id_start, mut values_start) = (0, 0);
             for entry in &part.entries {
@@ -484,10 +558,13 @@ impl Reader {
                 let value = values.iter().find(|(m, _)| *m == metric_of[part.task]);
                 let Some(&(_, score)) = value.filter(|_| chosen[part.task] == entry.filter) else {
                     // Another filter's line, or the chosen filter's without the metric.
-                    found.universe.insert(task_id);
+                    into.universe(task_id)?;
                     continue;
                 };
-                found.samples.push(Sample {
+                if !results.is_empty() && part.repeat.unwrap_or(1) == 1 {
+                    documents[part.task] += 1;
+                }
+                into.sample(Sample {
                     task_id,
                     score,
                     kind: Some(Arc::clone(&kinds[part.task])),
@@ -495,7 +572,7 @@ impl Reader {
                     repeat: part.repeat,
                     group: None,
                     output_key: None,
-                });
+                })?;
             }
         }
         let filter_record: Vec<String> = self
@@ -521,19 +598,6 @@ impl Reader {
             found.direction_source = Some(source);
         }
         found.direction_unknown = unknown;
-        // A results file's sample count against the documents read: a cut log.
-        let mut documents = vec![0u64; self.tasks.len()];
-        if !results.is_empty() {
-            for sample in found.samples.iter().filter(|s| s.repeat.unwrap_or(1) == 1) {
-                if let Some(index) = sample
-                    .kind
-                    .as_ref()
-                    .and_then(|k| kinds.iter().position(|t| Arc::ptr_eq(t, k)))
-                {
-                    documents[index] += 1;
-                }
-            }
-        }
         for (index, task) in self.tasks.iter().enumerate() {
             let Some(info) = results.get(task) else {
                 continue;
@@ -558,6 +622,78 @@ impl Reader {
 }
 
 impl Part {
+    /// The part as bytes, for the spool: its task, repeat, ids, values and entries.
+    fn save(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(
+            48 + self.ids.len() + 12 * self.values.len() + 29 * self.entries.len(),
+        );
+        let mut put = |word: u64| bytes.extend_from_slice(&word.to_le_bytes());
+        put(self.task as u64);
+        put(self.repeat.map_or(0, |r| r.wrapping_add(1)));
+        put(self.repeat.is_some() as u64);
+        put(self.ids.len() as u64);
+        put(self.values.len() as u64);
+        put(self.entries.len() as u64);
+        bytes.extend_from_slice(self.ids.as_bytes());
+        for (metric, value) in &self.values {
+            bytes.extend_from_slice(&metric.to_le_bytes());
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
+        for entry in &self.entries {
+            bytes.extend_from_slice(&entry.filter.to_le_bytes());
+            bytes.push(entry.doc_key.is_some() as u8);
+            bytes.extend_from_slice(&entry.doc_key.unwrap_or(0).to_le_bytes());
+            bytes.extend_from_slice(&(entry.id_end as u64).to_le_bytes());
+            bytes.extend_from_slice(&(entry.values_end as u64).to_le_bytes());
+        }
+        bytes
+    }
+
+    /// The next part [`Part::save`] wrote to `input`, `None` at its end.
+    fn load(input: &mut impl Read) -> std::io::Result<Option<Part>> {
+        let mut head = [0u8; 48];
+        match input.read(&mut head[..1])? {
+            0 => return Ok(None),
+            _ => input.read_exact(&mut head[1..])?,
+        }
+        let word = |i: usize| u64::from_le_bytes(head[8 * i..8 * i + 8].try_into().expect("8"));
+        let mut ids = vec![0u8; word(3) as usize];
+        input.read_exact(&mut ids)?;
+        let ids = String::from_utf8(ids).map_err(std::io::Error::other)?;
+        let mut values = Vec::with_capacity(word(4) as usize);
+        let mut value = [0u8; 12];
+        for _ in 0..word(4) {
+            input.read_exact(&mut value)?;
+            values.push((
+                u32::from_le_bytes(value[..4].try_into().expect("4")),
+                f64::from_le_bytes(value[4..].try_into().expect("8")),
+            ));
+        }
+        let mut entries = Vec::with_capacity(word(5) as usize);
+        let mut entry = [0u8; 29];
+        for _ in 0..word(5) {
+            input.read_exact(&mut entry)?;
+            let at = |i: usize| u64::from_le_bytes(entry[i..i + 8].try_into().expect("8"));
+            entries.push(Entry {
+                filter: u32::from_le_bytes(entry[..4].try_into().expect("4")),
+                doc_key: (entry[4] == 1).then(|| at(5)),
+                id_end: at(13) as usize,
+                values_end: at(21) as usize,
+            });
+        }
+        Ok(Some(Part {
+            task: word(0) as usize,
+            repeat: (word(2) == 1).then(|| word(1).wrapping_sub(1)),
+            ids,
+            values,
+            entries,
+            filters: Names::default(),
+            metrics: Names::default(),
+            lines: 0,
+            refused: None,
+        }))
+    }
+
     /// Parses the whole lines of `bytes` (the last may lack its newline) up to the first
     /// it refuses.
     fn parse(task: usize, bytes: &[u8]) -> Part {

@@ -21,17 +21,19 @@ mod lm_eval_line;
 mod lm_eval_scan;
 #[doc(hidden)]
 pub use lm_eval_scan::readings as lm_eval_scan_readings;
+mod decide;
 pub(crate) mod openai_evals;
+pub(crate) mod plan;
 pub(crate) mod promptfoo;
 pub(crate) mod record;
 mod repeats;
+pub(crate) mod sorted;
+pub(crate) mod written;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::base::csv::{Cell, CsvWriter};
-use crate::scores::{CORRECT_COLUMN, GROUP_COLUMN, SCORE_COLUMN, TASK_ID_COLUMN};
-use crate::table::trim_field;
+use crate::base::csv::CsvWriter;
 
 /// The formats `evogate import` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -498,6 +500,28 @@ impl Found {
     }
 }
 
+/// Where a reader hands its samples, and the ids of the tasks it read without one
+/// (the universe): a [`Found`] keeps them in memory, [`sorted::Entries`] in an
+/// external sort.
+pub(crate) trait Gather {
+    /// Takes one sample.
+    fn sample(&mut self, sample: Sample) -> Result<(), ImportError>;
+    /// Takes the id of a task the log holds.
+    fn universe(&mut self, id: String) -> Result<(), ImportError>;
+}
+
+impl Gather for Found {
+    fn sample(&mut self, sample: Sample) -> Result<(), ImportError> {
+        self.samples.push(sample);
+        Ok(())
+    }
+
+    fn universe(&mut self, id: String) -> Result<(), ImportError> {
+        self.universe.insert(id);
+        Ok(())
+    }
+}
+
 /// How [`assemble`] treats what a reader found.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Rules {
@@ -560,13 +584,6 @@ pub struct Tally {
 pub const FIRST_IDS: usize = 5;
 
 impl Tally {
-    fn of(ids: &BTreeSet<String>) -> Tally {
-        Tally {
-            count: ids.len(),
-            first: ids.iter().take(FIRST_IDS).cloned().collect(),
-        }
-    }
-
     fn describe(&self, what: &str) -> Option<String> {
         (self.count > 0).then(|| {
             let ids: Vec<String> = self.first.iter().map(|i| format!("`{i}`")).collect();
@@ -602,79 +619,51 @@ pub struct Imported {
 
 /// Applies the shared rules to what a reader found: repeats reduced (by `--repeats`,
 /// else the log's own reducer), missing, duplicated and errored tasks refused or left
-/// out, scores mapped onto [0, 1] with higher better. Time: O(n log n).
-pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
-    let Found {
-        mut samples,
-        errored,
-        duplicated,
-        universe,
+/// out, scores mapped onto [0, 1] with higher better. Time: O(n log n). The rows are
+/// gathered here; an import too large to hold goes through [`plan::plan`] and
+/// writes its rows as they are read.
+pub fn assemble(mut found: Found, rules: Rules) -> Result<Imported, ImportError> {
+    let mut entries = sorted::Entries::new(crate::base::sorter::run_store());
+    entries.absorb(&mut found)?;
+    let selectors = std::mem::take(&mut found.selectors);
+    let datasets = std::mem::take(&mut found.datasets);
+    let selected_on_these_scores = found.selected_on_these_scores;
+    let plan = plan::plan(found, entries, rules)?;
+    let mut rows = Vec::with_capacity(plan.rows);
+    plan.rows(&mut |row| {
+        rows.push(Sample {
+            task_id: row.task_id.clone(),
+            score: row.score,
+            kind: plan.kind(row).cloned(),
+            doc_key: row.doc_key,
+            repeat: row.repeat,
+            group: row.group.as_deref().map(Arc::from),
+            output_key: row.output_key,
+        });
+        Ok(())
+    })?;
+    Ok(Imported {
+        rows,
+        outcomes: plan.outcomes,
+        dropped: plan.dropped,
         selectors,
-        mut notes,
-        reducers,
-        declared_repeats,
-        lower_is_better,
-        direction_source,
-        direction_unknown,
+        notes: plan.notes,
+        repeats: plan.repeats,
+        direction: plan.direction,
         selected_on_these_scores,
         datasets,
-    } = found;
-    // The one identifier rule: ids and strata are trimmed as every reader trims a
-    // cell ([`trim_field`]), so ids `x` and `x<TAB>` are one task here as they are for
-    // `admit`, and are refused as duplicated instead of written as two.
-    for sample in &mut samples {
-        trim_in_place(&mut sample.task_id);
-        if let Some(kind) = &sample.kind
-            && trim_field(kind).len() != kind.len()
-        {
-            sample.kind = Some(Arc::from(trim_field(kind)));
-        }
-    }
-    let trimmed = |ids: Vec<String>| {
-        ids.into_iter().map(|mut id| {
-            trim_in_place(&mut id);
-            id
-        })
-    };
-    let (errored, duplicated) = (trimmed(errored), trimmed(duplicated));
-    let universe: BTreeSet<String> = trimmed(universe.into_iter().collect()).collect();
-    let errored: BTreeSet<String> = errored.collect();
-    // Sorted by task and repeat, a task's samples are adjacent. (In place: a million
-    // samples need no second buffer.)
-    samples.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id).then(a.repeat.cmp(&b.repeat)));
-    let mut twice: BTreeSet<String> = duplicated.collect();
-    let mut most_repeats = 1;
-    for run in samples.chunk_by(|a, b| a.task_id == b.task_id) {
-        let distinct_repeats = run.iter().all(|s| s.repeat.is_some())
-            && run.windows(2).all(|w| w[0].repeat != w[1].repeat);
-        if run.len() > 1 && !distinct_repeats {
-            twice.insert(run[0].task_id.clone());
-        } else {
-            most_repeats = most_repeats.max(run.len());
-        }
-    }
-    // Every item has every repeat: a missing one is named, never averaged away.
-    let repeat_check = repeats::check(&samples, &declared_repeats, &twice);
-    let has_sample = |task: &str| {
-        samples
-            .binary_search_by(|s| s.task_id.as_str().cmp(task))
-            .is_ok()
-    };
-    let mut missing: BTreeSet<String> = universe
-        .iter()
-        .filter(|t| !has_sample(t) && !errored.contains(*t))
-        .cloned()
-        .collect();
-    let incomplete = repeat_check.describe();
-    if rules.on_missing == OnMissing::Intersect {
-        // Left out whole and counted as missing, so `admit` counts them unanswered.
-        missing.extend(repeat_check.incomplete.iter().cloned());
-    }
-    let dropped = Dropped {
-        missing: Tally::of(&missing),
-        duplicated: Tally::of(&twice),
-        errored: Tally::of(&errored),
-    };
+        identical_repeats: plan.identical_repeats,
+    })
+}
+
+/// Refuses the tasks left out (missing, duplicated, errored) and the items missing a
+/// repeat, unless `--on-missing intersect`; then says what was left out in `notes`.
+fn refuse_or_note(
+    dropped: &Dropped,
+    check: &repeats::RepeatCheck,
+    on_missing: OnMissing,
+    notes: &mut Vec<String>,
+) -> Result<(), ImportError> {
     let problems: Vec<String> = [
         dropped.missing.describe("missing"),
         dropped.duplicated.describe("duplicated"),
@@ -689,8 +678,8 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
     if !problems.is_empty() {
         refusal.push(format!("tasks {}", problems.join("; ")));
     }
-    if let Some(incomplete) = incomplete {
-        match rules.on_missing {
+    if let Some(incomplete) = check.describe() {
+        match on_missing {
             OnMissing::Fail => refusal.push(incomplete),
             OnMissing::Intersect => notes.push(format!(
                 "{incomplete}: those items are left out whole and counted as missing"
@@ -698,7 +687,7 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
         }
     }
     if !refusal.is_empty() {
-        match rules.on_missing {
+        match on_missing {
             OnMissing::Fail => {
                 return Err(ImportError::Refused(format!(
                     "{}; fix the log, or leave them out with --on-missing intersect (the counts go into the companion record)",
@@ -708,195 +697,59 @@ pub fn assemble(found: Found, rules: Rules) -> Result<Imported, ImportError> {
             OnMissing::Intersect => notes.push(format!("left out: {}", problems.join("; "))),
         }
     }
-    let left_out = !(twice.is_empty() && errored.is_empty() && missing.is_empty());
-    if left_out {
-        samples.retain(|s| {
-            !(twice.contains(&s.task_id)
-                || errored.contains(&s.task_id)
-                || missing.contains(&s.task_id))
-        });
-    }
-    if let Some(copies) = repeat_check.identical_tally() {
-        notes.push(format!(
-            "the repeats of {} of the {} items whose outputs the log carries are byte-identical copies of one output (first: {}), as a cache replays them: such repeats add no evidence, so the effective number of those items is {}, not {} rows",
-            copies.count,
-            repeat_check.with_outputs,
-            copies
-                .first
-                .iter()
-                .map(|i| format!("`{i}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            copies.count,
-            repeat_check.identical_rows
-        ));
-    }
-    let (samples, repeats) = reduce_repeats(samples, most_repeats, &rules, &reducers, &mut notes)?;
-    let direction = direction(
-        lower_is_better,
-        direction_source,
-        &direction_unknown,
-        &rules,
-    )?;
-    let flip = direction.logged == "lower" && !rules.scale.is_some_and(Scale::reverses);
-    // The rows are the samples kept, in place.
-    let mut rows = samples;
-    let mut outside: Vec<(String, f64)> = Vec::new();
-    rows.retain_mut(|sample| {
-        let logged = sample.score;
-        let scaled = rules.scale.map_or(logged, |s| s.apply(logged)) + 0.0;
-        if !(scaled.is_finite() && (0.0..=1.0).contains(&scaled)) {
-            outside.push((sample.task_id.clone(), logged));
-            return false;
-        }
-        sample.score = if flip { 1.0 - scaled + 0.0 } else { scaled };
-        true
-    });
-    if let Some((task, value)) = outside.first() {
-        let how = match rules.scale {
-            Some(s) => format!(
-                "outside the --scale {}:{} given; give the range the metric takes",
-                s.min, s.max
-            ),
-            None => "outside [0, 1]; give --scale MIN:MAX to map the metric's range onto [0, 1] (MIN > MAX for a lower-is-better metric)"
-                .to_string(),
-        };
-        return Err(ImportError::Refused(format!(
-            "{} {how} (first: task `{task}` scores {value})",
-            if outside.len() == 1 {
-                "1 score is".to_string()
-            } else {
-                format!("{} scores are", outside.len())
-            }
-        )));
-    }
-    if rows.is_empty() {
-        return Err(ImportError::Refused(format!(
-            "no task is left to write: {} in the log{}",
-            crate::base::numbers::count(universe.len() as u64, "task"),
-            if left_out {
-                ", every one of them left out as duplicated, errored or missing a repeat"
-            } else {
-                ", none with a score under the selectors"
-            }
-        )));
-    }
-    let outcomes = rows.iter().all(|r| r.score == 0.0 || r.score == 1.0);
-    Ok(Imported {
-        rows,
-        outcomes,
-        dropped,
-        selectors,
-        notes,
-        repeats,
-        direction,
-        selected_on_these_scores,
-        datasets,
-        identical_repeats: repeat_check.identical_tally(),
-    })
+    Ok(())
 }
 
-/// Reduces each item's repeats (samples sorted by task and repeat, none duplicated) by
-/// `--repeats`, else the log's reducer for the item's kind; `most` is the largest
-/// number of repeats an item has. Returns the samples and how they were reduced.
-fn reduce_repeats(
-    samples: Vec<Sample>,
-    most: usize,
-    rules: &Rules,
-    reducers: &BTreeMap<String, Repeats>,
-    notes: &mut Vec<String>,
-) -> Result<(Vec<Sample>, Option<String>), ImportError> {
-    if most <= 1 && rules.repeats != Some(Repeats::All) {
-        if let Some(given) = rules.repeats {
-            notes.push(format!(
-                "no item has more than one repeat, so --repeats {} changed nothing",
-                given.name()
-            ));
-        }
-        return Ok((samples, None));
-    }
-    let rule_of = |kind: Option<&str>| -> Result<(Repeats, bool), ImportError> {
-        if let Some(given) = rules.repeats {
-            return Ok((given, false));
-        }
-        kind.and_then(|k| reducers.get(k))
-            .map(|r| (*r, true))
-            .ok_or_else(|| ImportError::Choice {
-                option: "--repeats".to_string(),
-                given: None,
-                choices: [
-                    "mean",
-                    "majority",
-                    "first",
-                    "all",
-                    "median",
-                    "mode",
-                    "max",
-                    "pass_at_K",
-                    "at_least_K",
-                ]
-                .map(String::from)
-                .to_vec(),
-                why: format!("items have up to {most} repeats and the log names no reducer"),
-            })
+/// The note on items whose repeats are byte-identical copies, when there are some.
+fn identical_note(check: &repeats::RepeatCheck) -> Option<String> {
+    let copies = check.identical_tally()?;
+    Some(format!(
+        "the repeats of {} of the {} items whose outputs the log carries are byte-identical copies of one output (first: {}), as a cache replays them: such repeats add no evidence, so the effective number of those items is {}, not {} rows",
+        copies.count,
+        check.with_outputs,
+        copies
+            .first
+            .iter()
+            .map(|i| format!("`{i}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        copies.count,
+        check.identical_rows
+    ))
+}
+
+/// The refusal of `count` scores outside [0, 1] (after `scale`), the first of task
+/// `task` logged as `value`.
+fn outside_error(count: usize, task: &str, value: f64, scale: Option<Scale>) -> ImportError {
+    let how = match scale {
+        Some(s) => format!(
+            "outside the --scale {}:{} given; give the range the metric takes",
+            s.min, s.max
+        ),
+        None => "outside [0, 1]; give --scale MIN:MAX to map the metric's range onto [0, 1] (MIN > MAX for a lower-is-better metric)"
+            .to_string(),
     };
-    let mut out = Vec::with_capacity(samples.len());
-    let mut used: BTreeSet<String> = BTreeSet::new();
-    let mut turned = 0usize;
-    let mut iter = samples.into_iter().peekable();
-    while let Some(first) = iter.next() {
-        let mut run = vec![first];
-        while iter.peek().is_some_and(|s| s.task_id == run[0].task_id) {
-            run.extend(iter.next());
-        }
-        let (rule, from_log) = rule_of(run[0].kind.as_deref())?;
-        used.insert(if from_log {
-            format!("{} (the log's epochs_reducer)", rule.name())
+    ImportError::Refused(format!(
+        "{} {how} (first: task `{task}` scores {value})",
+        if count == 1 {
+            "1 score is".to_string()
         } else {
-            rule.name()
-        });
-        if rule == Repeats::All {
-            let group: Arc<str> = Arc::from(run[0].task_id.as_str());
-            for mut sample in run {
-                if let Some(repeat) = sample.repeat {
-                    sample.task_id = format!("{}#{repeat}", sample.task_id);
-                }
-                sample.group = Some(Arc::clone(&group));
-                out.push(sample);
-            }
-            continue;
+            format!("{count} scores are")
         }
-        let values: Vec<f64> = run.iter().map(|s| s.score).collect();
-        let score = rule.reduce(&values).ok_or_else(|| {
-            let (repeats, are, have) = match values.len() {
-                1 => ("its 1 repeat".to_string(), "is", "has"),
-                n => (format!("its {n} repeats"), "are", "have"),
-            };
-            let why = match rule {
-                Repeats::PassAt(k) => format!("{are} fewer than the {k} pass_at_{k} needs"),
-                _ => format!("{have} no value held by more than half"),
-            };
-            ImportError::Refused(format!(
-                "task `{}`: {repeats} {why}; use --repeats mean or first",
-                run[0].task_id
-            ))
-        })?;
-        let binary = values.iter().all(|v| *v == 0.0 || *v == 1.0);
-        if binary && score != 0.0 && score != 1.0 {
-            turned += 1;
+    ))
+}
+
+/// The refusal of an import left without a row, of a log of `universe` tasks.
+fn nothing_left(universe: usize, left_out: bool) -> ImportError {
+    ImportError::Refused(format!(
+        "no task is left to write: {} in the log{}",
+        crate::base::numbers::count(universe as u64, "task"),
+        if left_out {
+            ", every one of them left out as duplicated, errored or missing a repeat"
+        } else {
+            ", none with a score under the selectors"
         }
-        let mut sample = run.swap_remove(0);
-        sample.score = score;
-        sample.repeat = None;
-        out.push(sample);
-    }
-    if turned > 0 {
-        notes.push(format!(
-            "reducing repeats turned the 0/1 outcomes of {} into scores, so the file has no `correct` column and admit uses the signed-rank test",
-            crate::base::numbers::count(turned as u64, "task")
-        ));
-    }
-    Ok((out, Some(used.into_iter().collect::<Vec<_>>().join(", "))))
+    ))
 }
 
 /// The logged metric's direction: the log's word, `--lower-is-better`,
@@ -961,48 +814,30 @@ fn direction(
     })
 }
 
-/// `id` trimmed as [`trim_field`] trims a cell, without a copy when nothing is trimmed.
-fn trim_in_place(id: &mut String) {
-    let trimmed = trim_field(id);
-    if trimmed.len() != id.len() {
-        *id = trimmed.to_string();
-    }
-}
-
 /// The scores CSV: `task_id`, `kind` when the log has it, `correct` when every score is
 /// 0 or 1, and `score`; free text goes through the formula guard, numbers through
 /// [`crate::base::numbers::number`].
 pub fn render_csv(imported: &Imported) -> String {
-    let with_kind = imported.rows.iter().any(|r| r.kind.is_some());
-    let with_group = imported.rows.iter().any(|r| r.group.is_some());
-    let mut header = vec![TASK_ID_COLUMN];
-    if with_group {
-        header.push(GROUP_COLUMN);
-    }
-    if with_kind {
-        header.push("kind");
-    }
-    if imported.outcomes {
-        header.push(CORRECT_COLUMN);
-    }
-    header.push(SCORE_COLUMN);
+    let columns = written::Columns {
+        group: imported.rows.iter().any(|r| r.group.is_some()),
+        kind: imported.rows.iter().any(|r| r.kind.is_some()),
+        outcomes: imported.outcomes,
+    };
     let mut csv = CsvWriter::with_capacity(imported.rows.len() * 24 + 32);
-    csv.header(&header);
+    csv.header(&written::header(
+        columns.group,
+        columns.kind,
+        columns.outcomes,
+    ));
     for row in &imported.rows {
-        // Identifiers are data: written as they are, never neutralised, so
-        // the two arms' files pair on exactly the ids the logs hold.
-        csv.cell(Cell::Trusted(&row.task_id));
-        if with_group {
-            csv.cell(Cell::Trusted(row.group.as_deref().unwrap_or(&row.task_id)));
-        }
-        if with_kind {
-            csv.cell(Cell::Trusted(row.kind.as_deref().unwrap_or("")));
-        }
-        if imported.outcomes {
-            csv.cell(Cell::Trusted(if row.score == 1.0 { "1" } else { "0" }));
-        }
-        csv.number(row.score);
-        csv.end_row();
+        written::row(
+            &mut csv,
+            columns,
+            &row.task_id,
+            row.group.as_deref(),
+            row.kind.as_deref(),
+            row.score,
+        );
     }
     csv.finish()
 }

@@ -121,7 +121,7 @@ fn push_key(text: &mut String, key: u64) {
 }
 
 /// An id in the ranges' form: digits without a leading zero, within u64.
-fn plain_integer(id: &str) -> Option<u64> {
+pub(crate) fn plain_integer(id: &str) -> Option<u64> {
     let bytes = id.as_bytes();
     let plain = !bytes.is_empty()
         && bytes.iter().all(u8::is_ascii_digit)

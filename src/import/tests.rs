@@ -492,3 +492,97 @@ fn repeats_reduce_by_their_definitions() {
     // Fewer repeats than k: no estimate (it scored 1 for an item never right).
     assert_eq!(Repeats::PassAt(5).reduce(&[0.0, 0.0, 0.0]), None);
 }
+
+fn repeat(task: &str, repeat: u64, output: Option<u64>) -> Sample {
+    Sample {
+        kind: Some(Arc::from("t")),
+        repeat: Some(repeat),
+        output_key: output,
+        ..sample(task, 1.0)
+    }
+}
+
+#[test]
+fn an_item_run_once_of_three_declared_epochs_lacks_two_named_repeats() {
+    let found = Found {
+        samples: vec![
+            repeat("t:1", 1, Some(1)),
+            repeat("t:1", 2, Some(2)),
+            repeat("t:1", 3, Some(3)),
+            repeat("t:2", 1, Some(4)),
+        ],
+        declared_repeats: [("t".to_string(), 3)].into(),
+        ..Found::default()
+    };
+    let error = assemble(found.clone(), Rules::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with("2 repeats missing (first: `t:2#2`, `t:2#3`) in 1 item, which would be averaged over fewer repeats than the others; fix the log"),
+        "{error}"
+    );
+    // Under intersect the item is left out whole and counted as missing.
+    let imported = assemble(
+        found,
+        Rules {
+            on_missing: OnMissing::Intersect,
+            repeats: Some(Repeats::Mean),
+            ..Rules::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(imported.dropped.missing.first, ["t:2"]);
+    assert_eq!(imported.rows.len(), 1);
+    assert_eq!(imported.identical_repeats, None);
+}
+
+#[test]
+fn without_a_declared_count_the_most_repeats_of_the_kind_is_expected() {
+    // Epochs 1 and 3 of one item: epoch 2 is missing although no count is declared;
+    // the other item has all three.
+    let found = Found {
+        samples: vec![
+            repeat("t:1", 1, None),
+            repeat("t:1", 3, None),
+            repeat("t:2", 1, None),
+            repeat("t:2", 2, None),
+            repeat("t:2", 3, None),
+        ],
+        ..Found::default()
+    };
+    let error = assemble(found, Rules::default()).unwrap_err().to_string();
+    assert!(
+        error.starts_with("1 repeat missing (first: `t:1#2`) in 1 item"),
+        "{error}"
+    );
+}
+
+#[test]
+fn repeats_with_one_output_text_are_counted_as_identical_copies() {
+    let found = Found {
+        samples: vec![
+            repeat("t:1", 1, Some(7)),
+            repeat("t:1", 2, Some(7)),
+            repeat("t:2", 1, Some(7)),
+            repeat("t:2", 2, Some(8)),
+            repeat("t:3", 1, Some(9)),
+            repeat("t:3", 2, None),
+        ],
+        ..Found::default()
+    };
+    let rules = Rules {
+        repeats: Some(Repeats::Mean),
+        ..Rules::default()
+    };
+    let imported = assemble(found, rules).unwrap();
+    let copies = imported.identical_repeats.unwrap();
+    assert_eq!((copies.count, copies.first), (1, vec!["t:1".to_string()]));
+    // t:3 lacks one output, so it cannot be told either way: 2 items are compared.
+    assert!(
+        imported.notes.iter().any(|n| n.starts_with(
+            "the repeats of 1 of the 2 items whose outputs the log carries are byte-identical"
+        )),
+        "{:?}",
+        imported.notes
+    );
+}

@@ -9,16 +9,19 @@ use super::log_files;
 use super::outcome::{CommandOutcome, Status, Write};
 use super::{open_file, read_file};
 use crate::admission::LeftOut;
-use crate::atomic::FileToWrite;
+use crate::atomic::StreamedFile;
 use crate::base::numbers::count;
+use crate::base::sorter::Run;
 use crate::digest::sha256_hex;
 use crate::import::gepa::GepaSelectors;
+use crate::import::plan;
 use crate::import::record::{
     Documents, ImportRecord, InputLog, companion_path, different_documents,
 };
+use crate::import::sorted::Entries;
 use crate::import::{
-    Format, Found, ImportError, Rules, Scale, assemble, dspy, helm, inspect, lm_eval, openai_evals,
-    promptfoo, render_csv,
+    Format, Found, ImportError, Imported, Rules, Scale, dspy, helm, inspect, lm_eval, openai_evals,
+    promptfoo, written,
 };
 use crate::progress::ProgressSink;
 use crate::report::InputFile;
@@ -94,7 +97,12 @@ pub(crate) fn run(
         .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
         .sum();
     progress.begin(total);
-    let (found, inputs) = read_logs(args, &from, progress).map_err(|e| naming(e, &from))?;
+    let store = crate::base::sorter::run_store();
+    let mut entries = Entries::new(store);
+    let (mut found, inputs) =
+        read_logs(args, &from, progress, &mut entries).map_err(|e| naming(e, &from))?;
+    let refused = |e: ImportError| naming(e.into(), &from);
+    entries.absorb(&mut found).map_err(refused)?;
     let rules = Rules {
         on_missing: args.on_missing,
         scale,
@@ -102,17 +110,36 @@ pub(crate) fn run(
         lower_is_better: args.lower_is_better,
         higher_is_better: args.higher_is_better,
     };
-    let imported = assemble(found, rules).map_err(|e| naming(e.into(), &from))?;
-    // The scores and the record (a million rows each for a large log) are built on two
-    // cores; the record then takes the scores' digest.
-    let (csv, record) = std::thread::scope(|scope| {
-        let record = scope
-            .spawn(|| ImportRecord::new(args.format, &imported, args.on_missing, scale, inputs));
-        let csv = render_csv(&imported);
-        (csv, record.join())
-    });
-    let mut record = record.map_err(|_| anyhow::anyhow!("writing the import record failed"))?;
-    record.scores_sha256 = sha256_hex(csv.as_bytes());
+    let selectors = std::mem::take(&mut found.selectors);
+    let datasets = std::mem::take(&mut found.datasets);
+    let selected_on_these_scores = found.selected_on_these_scores;
+    let plan = plan::plan(found, entries, rules).map_err(refused)?;
+    // The scores and the record (millions of rows for a large log) are written to
+    // temporary files as the rows are read, and copied into place together.
+    let mut documents = written::Documents::new(store, &plan.plain_ids);
+    let mut scores = store.create().map_err(spool_failed)?;
+    let sha256 = written::write_scores(&plan, &mut RunWriter(&mut scores), &mut documents)
+        .map_err(refused)?;
+    scores.finish().map_err(spool_failed)?;
+    let described = Imported {
+        rows: Vec::new(),
+        outcomes: plan.outcomes,
+        dropped: plan.dropped.clone(),
+        selectors,
+        notes: plan.notes.clone(),
+        repeats: plan.repeats.clone(),
+        direction: plan.direction.clone(),
+        selected_on_these_scores,
+        datasets,
+        identical_repeats: plan.identical_repeats.clone(),
+    };
+    let mut record = ImportRecord::new(args.format, &described, args.on_missing, scale, inputs);
+    record.rows = plan.rows;
+    record.scores_sha256 = sha256;
+    let mut written_record = store.create().map_err(spool_failed)?;
+    written::write_record(&record, documents, &mut RunWriter(&mut written_record))
+        .map_err(spool_failed)?;
+    written_record.finish().map_err(spool_failed)?;
     progress.end();
     let record_path = companion_path(&args.out);
     let mut outcome = CommandOutcome::new(Status::Success, String::new());
@@ -123,19 +150,44 @@ pub(crate) fn run(
         .iter()
         .map(|input| ("--from", PathBuf::from(&input.path)))
         .collect();
-    outcome.notes = imported.notes.clone();
+    outcome.notes = plan.notes.clone();
     outcome.notes.push(format!(
         "wrote {} to {} and the record to {}",
-        count(imported.rows.len() as u64, "row"),
+        count(plan.rows as u64, "row"),
         args.out.display(),
         record_path.display()
     ));
-    outcome.writes.push(Write::Files(vec![
-        FileToWrite::new(&args.out, csv),
-        FileToWrite::new(&record_path, record.to_json()),
+    let copy = |run: Box<dyn Run>| {
+        move |out: &mut dyn std::io::Write| -> std::io::Result<()> {
+            std::io::copy(&mut run.reader()?, out).map(|_| ())
+        }
+    };
+    outcome.writes.push(Write::Streamed(vec![
+        StreamedFile::new(args.out.clone(), copy(scores)),
+        StreamedFile::new(record_path, copy(written_record)),
     ]));
-    // A million rows are left to the process exit rather than freed one by one.
-    Ok(outcome.holding(imported))
+    Ok(outcome)
+}
+
+/// A temporary file of the import that could not be written or read.
+fn spool_failed(e: std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the import could not use a temporary file: {e}; free space in the temporary folder (TMPDIR)"
+    )
+}
+
+/// Appends what is written to a temporary run.
+struct RunWriter<'a>(&'a mut Box<dyn Run>);
+
+impl std::io::Write for RunWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.append(bytes)?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A refusal that names no file (a selector to choose, tasks missing) with the files
@@ -234,9 +286,10 @@ fn read_logs(
     args: &ImportSettings,
     from: &[PathBuf],
     progress: &dyn ProgressSink,
+    entries: &mut Entries<'_>,
 ) -> anyhow::Result<(Found, Vec<InputLog>)> {
     let mut inputs = Vec::new();
-    let mut whole = |path: &Path| -> anyhow::Result<(String, Vec<u8>)> {
+    let whole = |inputs: &mut Vec<InputLog>, path: &Path| -> anyhow::Result<(String, Vec<u8>)> {
         let bytes = read_file(path)?;
         let name = path.display().to_string();
         inputs.push(InputLog {
@@ -248,7 +301,7 @@ fn read_logs(
     let several = from.len() > 1;
     let mut found = Found::default();
     match args.format {
-        Format::LmEval => return read_lm_eval(args, from, progress),
+        Format::LmEval => return read_lm_eval(args, from, progress, entries),
         Format::Inspect => {
             let mut logs = Vec::new();
             for path in from {
@@ -275,7 +328,7 @@ fn read_logs(
         }
         Format::Promptfoo => {
             for path in from {
-                let (name, bytes) = whole(path)?;
+                let (name, bytes) = whole(&mut inputs, path)?;
                 let selectors = promptfoo::PromptfooSelectors {
                     arm: args.arm.clone(),
                     id_var: args.id_var.clone(),
@@ -286,15 +339,45 @@ fn read_logs(
         }
         Format::OpenaiEvals => {
             for path in from {
-                let (name, bytes) = whole(path)?;
+                // A regular file is read as a stream and digested on the way; anything
+                // else (a pipe) is read whole, as before.
+                let name = path.display().to_string();
+                let streamed = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+                if !streamed {
+                    let (name, bytes) = whole(&mut inputs, path)?;
+                    let metric = single_metric(&args.metric)?;
+                    let choice = openai_evals::Choice {
+                        event: args.event.as_deref(),
+                        metric,
+                        prefix: several,
+                    };
+                    found.absorb(openai_evals::read(
+                        &name,
+                        bytes.as_slice(),
+                        choice,
+                        entries,
+                    )?);
+                    continue;
+                }
+                // Read a line at a time (each at most a row's cap), so a log of any
+                // size is read in the same memory.
+                let file = open_file(path)?;
                 let metric = single_metric(&args.metric)?;
-                found.absorb(openai_evals::read(
-                    &name,
-                    &bytes,
-                    args.event.as_deref(),
+                let mut reader = std::io::BufReader::with_capacity(
+                    1 << 16,
+                    crate::digest::HashingReader::new(file),
+                );
+                let choice = openai_evals::Choice {
+                    event: args.event.as_deref(),
                     metric,
-                    several,
-                )?);
+                    prefix: several,
+                };
+                found.absorb(openai_evals::read(&name, &mut reader, choice, entries)?);
+                let sha256 = reader
+                    .into_inner()
+                    .finish()
+                    .map_err(|e| anyhow::anyhow!("`{name}`: cannot read it: {e}"))?;
+                inputs.push(InputLog { path: name, sha256 });
             }
         }
         Format::Helm => {
@@ -302,14 +385,14 @@ fn read_logs(
                 let folder = stats.parent().unwrap_or(Path::new("."));
                 let spec = folder.join("run_spec.json");
                 let kind = if spec.is_file() {
-                    let (name, bytes) = whole(&spec)?;
+                    let (name, bytes) = whole(&mut inputs, &spec)?;
                     Some(helm::subject(&name, &bytes)?)
                 } else {
                     folder.file_name().map(|n| n.to_string_lossy().into_owned())
                 };
                 let state = folder.join("scenario_state.json");
                 let instance_keys = if state.is_file() {
-                    let (name, bytes) = whole(&state)?;
+                    let (name, bytes) = whole(&mut inputs, &state)?;
                     helm::instance_keys(&name, &bytes)?
                 } else {
                     Default::default()
@@ -319,7 +402,7 @@ fn read_logs(
                     prefix: several,
                     instance_keys,
                 };
-                let (name, bytes) = whole(stats)?;
+                let (name, bytes) = whole(&mut inputs, stats)?;
                 let selectors = helm::HelmSelectors {
                     metric: args.metric.clone(),
                     split: args.split.clone(),
@@ -331,9 +414,13 @@ fn read_logs(
         Format::Dspy => {
             let runs = from
                 .iter()
-                .map(|path| whole(path))
+                .map(|path| whole(&mut inputs, path))
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            let valset = args.valset.as_deref().map(&mut whole).transpose()?;
+            let valset = args
+                .valset
+                .as_deref()
+                .map(|path| whole(&mut inputs, path))
+                .transpose()?;
             let selectors = GepaSelectors {
                 candidate: args.candidate.as_deref(),
                 id_field: args.id_field.as_deref(),
@@ -364,6 +451,7 @@ fn read_lm_eval(
     args: &ImportSettings,
     from: &[PathBuf],
     progress: &dyn ProgressSink,
+    entries: &mut Entries<'_>,
 ) -> anyhow::Result<(Found, Vec<InputLog>)> {
     if args.task.is_some() && from.len() > 1 {
         anyhow::bail!(
@@ -409,7 +497,7 @@ fn read_lm_eval(
         }
     }
     Ok((
-        reader.finish_suite(&args.filter, &args.metric, &results)?,
+        reader.finish_into(&args.filter, &args.metric, &results, entries)?,
         inputs,
     ))
 }

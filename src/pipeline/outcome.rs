@@ -54,6 +54,9 @@ pub(crate) enum Write {
     },
     /// The file the command streamed the use case's output into, moved into place.
     Stream(PathBuf),
+    /// Files too large to hold whole, written together, all or none, each by its
+    /// closure (`import`'s scores and record of millions of rows).
+    Streamed(Vec<StreamedFile>),
     /// Markdown appended to the GitHub step summary, when the run has one.
     StepSummary(String),
 }
@@ -70,6 +73,7 @@ impl Write {
                 .chain(large.iter().map(|f| f.path.as_path()))
                 .collect(),
             Write::Stream(path) => vec![path.as_path()],
+            Write::Streamed(files) => files.iter().map(|f| f.path.as_path()).collect(),
             Write::StepSummary(_) => Vec::new(),
         }
     }

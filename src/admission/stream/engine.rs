@@ -10,15 +10,21 @@
 //! merged by task once all are read. Tasks some file never named are handed over at the
 //! end ([`TaskSink::task`] with the rows found).
 //!
+//! With an index of the task list and the holdout
+//! ([`TaskIndex`](super::index::TaskIndex)), only the two scores
+//! files are read here, and every task handed over takes its list and holdout rows
+//! from the index.
+//!
 //! Repeated tasks are not looked for here: every task handed over leaves an 8-byte
-//! fingerprint with the files it was in ([`Fingerprints`]), and a row that meets a
-//! waiting row of its own file with its task is dropped and marked (see
-//! [`super::unique`]); the holdout's repeats are dropped, as a set of task ids has none.
+//! fingerprint with the files it was in ([`Fingerprints`], or the index's entry for
+//! it), and a row that meets a waiting row of its own file with its task is dropped
+//! and marked (see [`super::unique`]); the holdout's repeats are dropped, as a set of
+//! task ids has none.
 
 use std::io;
 
 use super::unique::Fingerprints;
-use super::{HOLD, SIDES};
+use super::{BASE, CAND, HOLD, LIST, SIDES};
 use crate::base::hash::{FastMap, fingerprint};
 use crate::base::sorter::{Budget, Merged, RunStore, Sorter};
 use crate::scores::{ScoreRow, ScoredOutcome};
@@ -64,7 +70,8 @@ pub(super) trait TaskSink {
 
 /// Reads every source to its end, joining their rows by task into `sink`. `sources`
 /// holds the baseline and the candidate, then the task list and the holdout when
-/// given. A task is complete once every given source has named it.
+/// given (and not in `prints`' index). A task is complete once every given source has
+/// named it.
 pub(super) fn join(
     sources: [Option<&mut dyn Source>; SIDES],
     sink: &mut dyn TaskSink,
@@ -82,6 +89,7 @@ pub(super) fn join(
         tuning,
         read: 0,
         record: Vec::new(),
+        attached: Default::default(),
     };
     let mut live = given;
     loop {
@@ -107,8 +115,13 @@ pub(super) fn join(
                     })
             });
         if together {
-            prints.task(fingerprint(task.unwrap_or_default()), mask(&rows));
-            sink.task(rows)?;
+            hand(
+                task.unwrap_or_default(),
+                rows,
+                sink,
+                prints,
+                &mut engine.attached,
+            )?;
             continue;
         }
         for (side, row) in rows.into_iter().enumerate() {
@@ -127,6 +140,49 @@ fn mask(rows: &[Option<&ScoreRow>; SIDES]) -> u8 {
     })
 }
 
+/// Hands a task over with its rows, keeping its fingerprint. With an index of the
+/// list and the holdout, the task's rows there are `attached` from its entry, and the
+/// entry keeps the fingerprint (a scores file that meets it twice makes it a suspect).
+fn hand<'r>(
+    task: &str,
+    mut rows: [Option<&'r ScoreRow>; SIDES],
+    sink: &mut dyn TaskSink,
+    prints: &mut Fingerprints,
+    attached: &'r mut [ScoreRow; 2],
+) -> io::Result<()> {
+    let print = fingerprint(task);
+    let Some((index, at)) = prints
+        .index
+        .as_mut()
+        .and_then(|index| index.find(print, task).map(|at| (index, at)))
+    else {
+        prints.task(print, mask(&rows));
+        return sink.task(rows);
+    };
+    let again = [BASE, CAND].map(|side| rows[side].is_some() && index.mark(at, side));
+    let held = index.held(at);
+    for side in [BASE, CAND] {
+        if again[side] {
+            prints.suspect(side, print);
+        }
+    }
+    let [listed, holdout] = attached;
+    // A listed task both files have is used (the list's row is not shown); one a file
+    // lacks is handed over again at the end with the list's row, for its gap.
+    if held.listed && held.scored == [true, true] {
+        listed.line = 0;
+        listed.task.clear();
+        listed.task.push_str(task);
+        rows[LIST] = Some(listed);
+    }
+    if held.held {
+        holdout.task.clear();
+        holdout.task.push_str(task);
+        rows[HOLD] = Some(holdout);
+    }
+    sink.task(rows)
+}
+
 /// A task waiting for the rows of other files.
 type Waiting = [Option<ScoreRow>; SIDES];
 
@@ -142,6 +198,8 @@ struct Engine<'s> {
     read: u64,
     /// A row being encoded.
     record: Vec<u8>,
+    /// The list's and the holdout's rows taken from an index.
+    attached: [ScoreRow; 2],
 }
 
 impl Engine<'_> {
@@ -184,8 +242,7 @@ impl Engine<'_> {
                 .remove(row.task.as_str())
                 .expect("the task was waiting");
             let rows: [Option<&ScoreRow>; SIDES] = std::array::from_fn(|s| rows[s].as_ref());
-            prints.task(fingerprint(&row.task), mask(&rows));
-            return sink.task(rows);
+            return hand(&row.task, rows, sink, prints, &mut self.attached);
         }
         let allowed = (usize::try_from(self.read).unwrap_or(usize::MAX)
             / self.tuning.pending_share.max(1))
@@ -225,15 +282,17 @@ impl Engine<'_> {
     /// the sorted files are merged by task.
     fn finish(self, sink: &mut dyn TaskSink, prints: &mut Fingerprints) -> io::Result<()> {
         let Engine {
-            waiting, sorters, ..
+            waiting,
+            sorters,
+            mut attached,
+            ..
         } = self;
         let Some(sorters) = sorters else {
             let mut waiting: Vec<(String, Waiting)> = waiting.into_iter().collect();
             waiting.sort_by(|x, y| x.0.cmp(&y.0));
             for (task, rows) in waiting {
                 let rows: [Option<&ScoreRow>; SIDES] = std::array::from_fn(|s| rows[s].as_ref());
-                prints.task(fingerprint(&task), mask(&rows));
-                sink.task(rows)?;
+                hand(&task, rows, sink, prints, &mut attached)?;
             }
             return Ok(());
         };
@@ -242,7 +301,7 @@ impl Engine<'_> {
             .iter()
             .map(|s| s.merge())
             .collect::<io::Result<Vec<_>>>()?;
-        merge(&mut merges, sink, prints)
+        merge(&mut merges, sink, prints, &mut attached)
     }
 }
 
@@ -264,6 +323,7 @@ fn merge(
     merges: &mut [Merged<'_>],
     sink: &mut dyn TaskSink,
     prints: &mut Fingerprints,
+    attached: &mut [ScoreRow; 2],
 ) -> io::Result<()> {
     let mut current: Vec<Option<ScoreRow>> = Vec::with_capacity(SIDES);
     for merged in merges.iter_mut() {
@@ -290,8 +350,7 @@ fn merge(
             }
         }
         let rows: [Option<&ScoreRow>; SIDES] = std::array::from_fn(|s| rows[s].as_ref());
-        prints.task(fingerprint(&task), mask(&rows));
-        sink.task(rows)?;
+        hand(&task, rows, sink, prints, attached)?;
     }
 }
 

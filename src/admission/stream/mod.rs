@@ -1,6 +1,7 @@
-//! `admit` on scores files without holding them: both scores files (and the task list
-//! and the manifest's holdout, when given) are read side by side and joined by task as
-//! they come ([`engine`]); of each task only what the decision and the report need is
+//! `admit` on scores files without holding them: both scores files are read side by
+//! side and joined by task as they come ([`engine`]), the task list's and the
+//! manifest's holdout's tasks (when given) read first into a compact index
+//! ([`index`], [`listed`]); of each task only what the decision and the report need is
 //! kept ([`collect`]): the sufficient statistics, a few named tasks, and, for a report
 //! folder, the pairs sorted outside memory. Repeated tasks are found from fingerprints
 //! and named by reading the file again ([`unique`]).
@@ -12,6 +13,8 @@
 mod collect;
 mod decision;
 mod engine;
+mod index;
+mod listed;
 mod sources;
 mod unique;
 
@@ -168,6 +171,18 @@ pub(crate) fn read_streams(
     let manifest_source = manifest
         .as_ref()
         .map_or_else(String::new, |m| m.source.to_string());
+    let spill = |error: std::io::Error| InputError::Io {
+        file: base.source.to_string(),
+        message: format!("sorting the pairs outside memory: {error}"),
+    };
+    let list_again = list_stream
+        .as_ref()
+        .filter(|_| plan.listed)
+        .zip(list_source.as_deref())
+        .map(|((_, reopen), source)| (source, *reopen));
+    let manifest_again = manifest
+        .as_ref()
+        .map(|m| (manifest_source.as_str(), m.reopen));
     let (joined, recorded) = std::thread::scope(|scope| {
         let (send, batches) = sync_channel(HOLD_AHEAD);
         let reading = manifest.map(|m| {
@@ -181,14 +196,50 @@ pub(crate) fn read_streams(
                 })
         });
         let mut hold = reading.as_ref().map(|_| HoldSource::new(batches));
-        let mut sources: [Option<&mut dyn Source>; SIDES] = [None, None, None, None];
-        sources[BASE] = Some(&mut b_stream);
-        sources[CAND] = Some(&mut c_stream);
-        if plan.listed {
-            sources[LIST] = list_stream.as_mut().map(|(l, _)| l as &mut dyn Source);
-        }
-        sources[HOLD] = hold.as_mut().map(|h| h as &mut dyn Source);
-        let joined = engine::join(sources, &mut collector, &mut prints, store, request.tuning);
+        let mut list_rows = list_stream
+            .as_mut()
+            .filter(|_| plan.listed)
+            .map(|(l, _)| l as &mut dyn Source);
+        let joined = if list_rows.is_none() && hold.is_none() {
+            let sources = [
+                Some(&mut b_stream as &mut dyn Source),
+                Some(&mut c_stream),
+                None,
+                None,
+            ];
+            engine::join(sources, &mut collector, &mut prints, store, request.tuning).map_err(spill)
+        } else if let Some(index) = listed::read_index(
+            list_rows.take(),
+            hold.as_mut().map(|h| h as &mut dyn Source),
+        ) {
+            prints.index = Some(index);
+            let sources = [
+                Some(&mut b_stream as &mut dyn Source),
+                Some(&mut c_stream),
+                None,
+                None,
+            ];
+            engine::join(sources, &mut collector, &mut prints, store, request.tuning)
+                .map_err(spill)
+                .and_then(|()| {
+                    listed::hand_unmatched(
+                        &prints,
+                        &mut collector,
+                        list_again,
+                        manifest_again,
+                        &spill,
+                    )
+                })
+        } else {
+            listed::join_side_by_side(
+                [&mut b_stream, &mut c_stream],
+                list_again,
+                manifest_again,
+                (&mut collector, &mut prints),
+                (store, request.tuning),
+                &spill,
+            )
+        };
         drop(hold);
         let recorded = reading.map(|thread| match thread {
             Ok(thread) => thread
@@ -201,11 +252,7 @@ pub(crate) fn read_streams(
         });
         (joined, recorded)
     });
-    let spill = |error: std::io::Error| InputError::Io {
-        file: base.source.to_string(),
-        message: format!("sorting the pairs outside memory: {error}"),
-    };
-    joined.map_err(spill)?;
+    joined?;
     prints.settle();
     let mut rescan = None;
     let b_result = b_stream.finish(|failed| {

@@ -4,8 +4,11 @@
 //! from that file (in two tasks handed over, or as a row dropped for meeting a waiting
 //! row of its own file); only then is the file read again, its rows with those
 //! fingerprints compared by their task ids, and the earliest repeat named with both
-//! rows, exactly as a reading that held every task would have.
+//! rows, exactly as a reading that held every task would have. With an index of the
+//! task list and the holdout ([`TaskIndex`]), a task it has leaves its mark in its
+//! entry instead (see [`super::index`]).
 
+use super::index::TaskIndex;
 use super::{HOLD, SIDES};
 use crate::base::hash::{FastMap, FastSet, fingerprint};
 use crate::error::InputError;
@@ -28,6 +31,8 @@ pub(super) struct Fingerprints {
     suspects: [FastSet<u64>; SIDES],
     /// Whether some task's fingerprint came twice from the holdout.
     holdout_repeats: bool,
+    /// The task list's and the holdout's tasks, when read first.
+    pub(super) index: Option<TaskIndex>,
 }
 
 impl Fingerprints {
@@ -84,6 +89,7 @@ impl Fingerprints {
             .take_while(|&&t| t >> 4 == print)
             .any(|&t| t >> side & 1 == 1)
             || self.suspects[side].contains(&print)
+            || self.index.as_ref().is_some_and(|i| i.met(side, print))
     }
 
     /// The earliest row of `side`'s file that repeats an earlier row's task, given the

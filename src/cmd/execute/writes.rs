@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
-use crate::atomic::{Append, Prepared, Streamed, commit, prepare_files, prepare_folder};
+use crate::atomic::{
+    Append, Prepared, Streamed, commit, prepare_files, prepare_folder, prepare_streamed_files,
+};
 use crate::pipeline::outcome::Write;
 
 /// Carries out `writes` for a run whose result means the exit `status`; `stream` is the
@@ -53,6 +55,7 @@ pub(super) fn carry_out(
 fn prepare(write: Write, stream: &mut Option<Streamed>) -> anyhow::Result<Prepared> {
     match write {
         Write::Files(files) => prepare_files(&files),
+        Write::Streamed(files) => prepare_streamed_files(&files),
         Write::Folder { dir, files, large } => prepare_folder(&dir, &files, &large),
         Write::Stream(path) => match stream.take() {
             Some(stream) if stream.path() == path => stream.prepare(),

@@ -1,0 +1,388 @@
+//! The task list's and the holdout's tasks held compactly, so that the scores files
+//! neither wait for them nor are sorted. `split` writes the holdout (and the manifest
+//! its ids) with its groups in a shuffled order, and scores files come in theirs: read
+//! side by side, nearly every row would wait and every file would go to an external
+//! sort. Instead the list and the holdout are read whole first, each task kept in 16
+//! bytes: its fingerprint (the join's 64-bit hash, top four bits dropped to make room
+//! for the files it is in) and a second 64-bit hash. The scores files are then joined
+//! alone and each task they hand over is looked up here; the listed tasks some scores
+//! file lacks, and the holdout's tasks no scores file named, are named at the end (with
+//! their rows in the list) by reading the list (or the manifest) again.
+//!
+//! Why a lookup pairs a task with its own entry and with no other:
+//! - No two entries share a fingerprint: a task listed twice, a holdout id met twice,
+//!   or two ids whose fingerprints collide make [`IndexBuilder::finish`] give up, and
+//!   the files are then read side by side as before, comparing whole ids. (The list's
+//!   and the holdout's row for one task become one entry only when both hashes agree.)
+//!   So every entry stands for exactly one id, and a task's own lookup finds its own
+//!   entry: the same id gives the same hashes.
+//! - An id other than the entry's is taken for it only when both hashes agree. The
+//!   fingerprint is FxHash, which anyone can aim at; the second hash is SipHash-1-3
+//!   under keys drawn afresh for every run (std's `RandomState`), which nothing
+//!   written before the run can aim at: two given different ids agree on it with
+//!   probability 2^-64. Each id looked up meets at most one entry with its
+//!   fingerprint, so the chance that any of n lookups is wrong is at most n·2^-64
+//!   (5·10^-13 at 10^7 tasks), for files chosen with any knowledge of the code.
+//! - A lookup that finds nothing is certain: the entry's own id would have found it.
+//!
+//! The same fingerprints also serve the repeat check of the scores files (see
+//! [`super::unique`]): a task met twice in one file marks the entry's bit for that
+//! file twice, which makes its fingerprint a suspect, and the file is read again to
+//! compare whole ids.
+
+use std::hash::{BuildHasher, RandomState};
+
+use super::{BASE, CAND, HOLD, LIST};
+use crate::base::hash::fingerprint;
+
+/// A fingerprint as kept: its top four bits dropped.
+fn canonical(print: u64) -> u64 {
+    print << 4 >> 4
+}
+
+/// One task: the fingerprint above the files it was met in (four bits), and the
+/// keyed hash, in 32-bit words to keep it at 16 bytes aligned to 4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry([u32; 4]);
+
+impl Entry {
+    fn new(print: u64, mask: u8, check: u64) -> Entry {
+        let key = print << 4 | u64::from(mask);
+        Entry([
+            key as u32,
+            (key >> 32) as u32,
+            check as u32,
+            (check >> 32) as u32,
+        ])
+    }
+
+    fn print(self) -> u64 {
+        (u64::from(self.0[0]) | u64::from(self.0[1]) << 32) >> 4
+    }
+
+    fn mask(self) -> u8 {
+        (self.0[0] & 0xf) as u8
+    }
+
+    fn check(self) -> u64 {
+        u64::from(self.0[2]) | u64::from(self.0[3]) << 32
+    }
+}
+
+/// The entries while the list and the holdout are read.
+#[derive(Debug)]
+pub(super) struct IndexBuilder {
+    entries: Vec<Entry>,
+    keyed: RandomState,
+}
+
+impl IndexBuilder {
+    pub(super) fn new() -> IndexBuilder {
+        IndexBuilder {
+            entries: Vec::new(),
+            keyed: RandomState::new(),
+        }
+    }
+
+    /// A task of the list, `held` when the holdout's id beside it (read in step) is the
+    /// same.
+    pub(super) fn listed(&mut self, task: &str, held: bool) {
+        let mask = 1 << LIST | u8::from(held) << HOLD;
+        let check = self.keyed.hash_one(task);
+        self.entries
+            .push(Entry::new(canonical(fingerprint(task)), mask, check));
+    }
+
+    /// An id of the holdout the list beside it does not share (or without a list).
+    pub(super) fn held(&mut self, task: &str) {
+        let check = self.keyed.hash_one(task);
+        self.entries
+            .push(Entry::new(canonical(fingerprint(task)), 1 << HOLD, check));
+    }
+
+    /// The index, or `None` when two entries share a fingerprint (a task listed twice,
+    /// a holdout id met twice, a collision). Time: O(n log n); memory: 16 bytes per
+    /// task.
+    pub(super) fn finish(self) -> Option<TaskIndex> {
+        let IndexBuilder { mut entries, keyed } = self;
+        if entries.len() >= u32::MAX as usize {
+            return None;
+        }
+        entries.sort_unstable_by_key(|e| e.print());
+        let mut kept = 0;
+        let mut at = 0;
+        while at < entries.len() {
+            let entry = entries[at];
+            let next = entries.get(at + 1).filter(|n| n.print() == entry.print());
+            let entry = match next {
+                None => entry,
+                Some(&next) => {
+                    // A listed task and the same holdout id met apart: one entry.
+                    if entries
+                        .get(at + 2)
+                        .is_some_and(|n| n.print() == entry.print())
+                        || next.check() != entry.check()
+                        || entry.mask() | next.mask() != (1 << LIST | 1 << HOLD)
+                        || entry.mask() & next.mask() != 0
+                    {
+                        return None;
+                    }
+                    at += 1;
+                    Entry::new(entry.print(), entry.mask() | next.mask(), entry.check())
+                }
+            };
+            entries[kept] = entry;
+            kept += 1;
+            at += 1;
+        }
+        entries.truncate(kept);
+        entries.shrink_to_fit();
+        Some(TaskIndex::over(entries, keyed))
+    }
+}
+
+/// The list's and the holdout's tasks, sorted by fingerprint, each once, with the
+/// files each was met in.
+#[derive(Debug)]
+pub(super) struct TaskIndex {
+    entries: Vec<Entry>,
+    keyed: RandomState,
+    /// Where the entries whose fingerprint starts with each `bits` bits start (and,
+    /// last, where they end).
+    starts: Vec<u32>,
+    bits: u32,
+}
+
+/// What the index holds of a task: whether the list and the holdout have it, and
+/// whether each scores file named it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Held {
+    pub(super) listed: bool,
+    pub(super) held: bool,
+    pub(super) scored: [bool; 2],
+}
+
+impl Held {
+    /// Whether the task is still to be handed over at the end: a listed task some
+    /// scores file lacks (its gap names the list's row), or a holdout task no scores
+    /// file named.
+    pub(super) fn left(self) -> bool {
+        (self.listed && self.scored != [true, true]) || self.scored == [false, false]
+    }
+}
+
+impl TaskIndex {
+    fn over(entries: Vec<Entry>, keyed: RandomState) -> TaskIndex {
+        // 256 to 512 entries a bucket: a table small enough to stay in the cache
+        // (a look into the entries is what costs: they are met in no order).
+        let bits = (entries.len() / 256).max(1).ilog2().min(40);
+        let mut starts = Vec::with_capacity((1 << bits) + 1);
+        for (at, entry) in entries.iter().enumerate() {
+            let bucket = (entry.print() >> (60 - bits)) as usize;
+            while starts.len() <= bucket {
+                starts.push(at as u32);
+            }
+        }
+        while starts.len() <= 1 << bits {
+            starts.push(entries.len() as u32);
+        }
+        TaskIndex {
+            entries,
+            keyed,
+            starts,
+            bits,
+        }
+    }
+
+    /// The entry whose fingerprint is `print` (as [`fingerprint`] gives it): looked
+    /// for where it would be in its bucket were the prints there evenly spread (they
+    /// are uniform), then on either side, which is one miss of the cache for about
+    /// eight entries read.
+    fn by_print(&self, print: u64) -> Option<usize> {
+        let print = canonical(print);
+        let shift = 60 - self.bits;
+        let bucket = (print >> shift) as usize;
+        let (from, to) = (
+            self.starts[bucket] as usize,
+            self.starts[bucket + 1] as usize,
+        );
+        if from == to {
+            return None;
+        }
+        let low = u128::from(print & ((1 << shift) - 1));
+        let guess = from + ((low * (to - from) as u128) >> shift) as usize;
+        let mut at = guess.min(to - 1);
+        if self.entries[at].print() < print {
+            while at < to && self.entries[at].print() < print {
+                at += 1;
+            }
+        } else {
+            while at > from && self.entries[at - 1].print() >= print {
+                at -= 1;
+            }
+        }
+        (at < to && self.entries[at].print() == print).then_some(at)
+    }
+
+    /// The entry of `task` (whose fingerprint is `print`), if the list or the holdout
+    /// has it.
+    pub(super) fn find(&self, print: u64, task: &str) -> Option<usize> {
+        self.by_print(print)
+            .filter(|&at| self.entries[at].check() == self.keyed.hash_one(task))
+    }
+
+    /// What the list and the holdout hold of entry `at`.
+    pub(super) fn held(&self, at: usize) -> Held {
+        let mask = self.entries[at].mask();
+        Held {
+            listed: mask & 1 << LIST != 0,
+            held: mask & 1 << HOLD != 0,
+            scored: [mask & 1 << BASE != 0, mask & 1 << CAND != 0],
+        }
+    }
+
+    /// Marks entry `at` met in scores file `side`; whether it was met there already.
+    pub(super) fn mark(&mut self, at: usize, side: usize) -> bool {
+        let word = &mut self.entries[at].0[0];
+        let again = *word & 1 << side != 0;
+        *word |= 1 << side;
+        again
+    }
+
+    /// Whether a task with fingerprint `print` was met in scores file `side`, as far
+    /// as the fingerprints tell: `false` is certain.
+    pub(super) fn met(&self, side: usize, print: u64) -> bool {
+        self.by_print(print)
+            .is_some_and(|at| self.entries[at].mask() & 1 << side != 0)
+    }
+
+    /// The tasks [`Held::left`] to hand over at the end: how many the list has, and
+    /// how many only the holdout has.
+    pub(super) fn left(&self) -> (usize, usize) {
+        (0..self.entries.len())
+            .map(|at| self.held(at))
+            .filter(|held| held.left())
+            .fold((0, 0), |(listed, held), h| {
+                if h.listed {
+                    (listed + 1, held)
+                } else {
+                    (listed, held + 1)
+                }
+            })
+    }
+
+    /// The entry of `task` when it is [`Held::left`] to hand over.
+    pub(super) fn find_left(&self, task: &str) -> Option<Held> {
+        let at = self.find(fingerprint(task), task)?;
+        Some(self.held(at)).filter(|held| held.left())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(listed: &[&str], held: &[&str]) -> Option<TaskIndex> {
+        let mut builder = IndexBuilder::new();
+        let mut held = held.iter().peekable();
+        for task in listed {
+            let same = held.next_if(|h| *h == task).is_some();
+            builder.listed(task, same);
+        }
+        for task in held {
+            builder.held(task);
+        }
+        builder.finish()
+    }
+
+    fn held(listed: bool, held: bool, scored: [bool; 2]) -> Held {
+        Held {
+            listed,
+            held,
+            scored,
+        }
+    }
+
+    #[test]
+    fn finds_each_listed_and_held_task_and_no_other() {
+        let listed: Vec<String> = (0..5000).map(|i| format!("t{}", i * 7 % 5000)).collect();
+        let holdout: Vec<String> = (2500..6000).map(|i| format!("t{i}")).collect();
+        let listed: Vec<&str> = listed.iter().map(String::as_str).collect();
+        let holdout: Vec<&str> = holdout.iter().map(String::as_str).collect();
+        let index = index(&listed, &holdout).expect("no task twice");
+        for task in &listed {
+            let at = index.find(fingerprint(task), task).expect("listed");
+            let number: usize = task[1..].parse().unwrap();
+            let expected = held(true, number >= 2500, [false, false]);
+            assert_eq!(index.held(at), expected, "{task}");
+        }
+        for task in ["t5000", "t5999"] {
+            let at = index.find(fingerprint(task), task).expect("held");
+            assert_eq!(index.held(at), held(false, true, [false, false]));
+        }
+        for task in ["t6000", "t-1", "", "t00"] {
+            assert_eq!(index.find(fingerprint(task), task), None, "{task}");
+        }
+        assert_eq!(index.left(), (5000, 1000));
+    }
+
+    #[test]
+    fn gives_up_on_a_task_listed_twice_or_held_twice() {
+        assert!(index(&["a", "b", "a"], &[]).is_none());
+        assert!(index(&[], &["a", "b", "a"]).is_none());
+        assert!(index(&["a", "b"], &["b", "a", "b"]).is_none());
+        assert!(index(&["a", "b"], &["a", "a"]).is_none());
+        assert!(index(&["a", "b"], &["b", "a"]).is_some());
+        assert!(index(&[], &[]).is_some());
+    }
+
+    #[test]
+    fn an_id_whose_fingerprint_an_entry_shares_is_not_taken_for_it() {
+        let index = index(&["a", "b"], &[]).unwrap();
+        // "c" looked up under the fingerprint of "a": the keyed hash tells them apart.
+        assert_eq!(index.find(fingerprint("a"), "c"), None);
+        assert!(index.find(fingerprint("a"), "a").is_some());
+    }
+
+    #[test]
+    fn marks_each_scores_file_and_leaves_the_gaps_for_the_end() {
+        let mut index = index(&["a", "b", "c"], &["a", "d"]).unwrap();
+        let a = index.find(fingerprint("a"), "a").unwrap();
+        let b = index.find(fingerprint("b"), "b").unwrap();
+        let d = index.find(fingerprint("d"), "d").unwrap();
+        assert!(!index.met(BASE, fingerprint("a")));
+        assert!(!index.mark(a, BASE));
+        assert!(index.mark(a, BASE));
+        assert!(index.met(BASE, fingerprint("a")));
+        // Listed, in the baseline only: left for its gap.
+        assert_eq!(index.find_left("a"), Some(held(true, true, [true, false])));
+        assert!(!index.mark(a, CAND));
+        assert_eq!(index.find_left("a"), None);
+        assert!(!index.mark(b, CAND));
+        assert!(!index.mark(d, CAND));
+        assert!(!index.met(BASE, fingerprint("b")));
+        assert_eq!(index.find_left("b"), Some(held(true, false, [false, true])));
+        assert_eq!(
+            index.find_left("c"),
+            Some(held(true, false, [false, false]))
+        );
+        // Only in the holdout and named by a scores file: handed over already.
+        assert_eq!(index.find_left("d"), None);
+        assert_eq!(index.left(), (2, 0));
+    }
+
+    #[test]
+    fn finds_every_task_of_a_large_index_from_its_guessed_place() {
+        let tasks: Vec<String> = (0..200_000).map(|i| format!("2401.{i:06}:id")).collect();
+        let mut builder = IndexBuilder::new();
+        for task in &tasks {
+            builder.listed(task, false);
+        }
+        let index = builder.finish().unwrap();
+        for task in &tasks {
+            assert!(index.find(fingerprint(task), task).is_some(), "{task}");
+            let other = format!("{task}x");
+            assert_eq!(index.find(fingerprint(&other), &other), None);
+        }
+    }
+}
