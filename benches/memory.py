@@ -12,19 +12,23 @@ peak over the truth file's size.
 - import: an lm-eval `--log_samples` file of N lines, `import lm-eval` (from 10^7 lines
   a lean one: each line without the document, arguments, responses and two hashes,
   ~0.18 KB a line instead of ~0.5); an OpenAI evals log of N samples, `import
-  openai-evals` (from 10^7 lean `match` events of ~75 bytes, since a log over 1 GiB
-  is refused);
+  openai-evals` (full `match` events of ~250 bytes: 2.5 GB at 10^7, read a line at a
+  time);
 - score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`
   (`score-numeric`: numbers for answers, `--verifier numeric`; `score-facts`: the same
   files as `score`, `--verifier facts`);
 - facts against short: N outputs of one kind sharing 256 answers, graded by each.
 
+- split of the other inputs: `split-numeric`, `split-short`, `split-choice` (the
+  benchmark layout), `split-arxiv` (a paper list, N / 4 papers) and `split-scores`
+  (`split --from-scores` of a scores file of N rows), N tasks in N / 10 groups.
+
 Usage: memory.py EVOGATE WORK_DIR [--before OTHER] [WORKLOAD=SIZES ...]
-e.g. memory.py target/release/evogate /tmp/mem split=5,6 import=5,7 openai=5,7 score=5,7 facts=5,6
+e.g. memory.py target/release/evogate /tmp/mem split=5,6,7 import=5,7 openai=5,7 score=5,7 facts=5,6
 (sizes as powers of ten). WORK_DIR keeps the inputs between runs (10^7 rows: ~3 GB for
-score, ~1.7 GB for lm-eval, ~0.8 GB for openai-evals); the files a command writes are
-deleted after it. With `--before`, each memory table runs OTHER (an older build) and
-EVOGATE one after the other at each size and shows both.
+score, ~1.7 GB for lm-eval, ~0.8 GB for openai-evals, 0.7 GB for the split truth); the
+files a command writes are deleted after it. With `--before`, each memory table runs
+OTHER (an older build) and EVOGATE one after the other at each size and shows both.
 """
 
 import os
@@ -77,6 +81,55 @@ def split_inputs(work, n):
     return ["split", "--verifier", "facts", "--truth", truth, "--out", f"out_split_{n}"], truth
 
 
+def split_other_inputs(work, n, layout):
+    """The other inputs `split` reads, N tasks in N / 10 groups: the benchmark layout
+    (`numeric` and `short` read one truth of integer answers, `choice` one with four
+    options), an arxiv paper list (four tasks a paper) and a scores file for
+    `split --from-scores`."""
+    if layout in ("numeric", "short"):
+        truth = f"{work}/split_numeric_{n}.csv"
+        write_lines(truth, "group,kind,question,answer\n",
+                    (f"g{i // 10},k{i % 10},How many apples are in basket {i}?,{i}\n"
+                     for i in range(n)))
+        return ["split", "--verifier", layout, "--truth", truth, "--out", f"out_{layout}_{n}"], truth
+    if layout == "choice":
+        truth = f"{work}/split_choice_{n}.csv"
+        write_lines(truth, "group,kind,question,answer,options\n",
+                    (f"g{i // 10},k{i % 10},Which fruit is in basket {i}?,B,apple {i}|pear {i}|plum|fig\n"
+                     for i in range(n)))
+        return ["split", "--verifier", "choice", "--truth", truth, "--out", f"out_choice_{n}"], truth
+    if layout == "arxiv":
+        papers = n // 4
+        truth = f"{work}/split_arxiv_{n}.csv"
+
+        def paper(i):
+            month = i // 99999
+            yymm = (15 + month // 12) * 100 + month % 12 + 1
+            return (f"{yymm}.{i % 99999 + 1:05d},A study of topic {i} in deep learning,"
+                    f"Alice Author{i},{2000 + yymm // 100}\n")
+        write_lines(truth, "arxiv_id,title,first_author,year\n", (paper(i) for i in range(papers)))
+        return ["split", "--verifier", "arxiv", "--truth", truth, "--out", f"out_arxiv_{n}"], truth
+    scores = f"{work}/split_scores_{n}.csv"
+    write_lines(scores, "task_id,score\n", (f"g{i // 10}:k{i % 10},{i % 2}\n" for i in range(n)))
+    return ["split", "--from-scores", scores, "--out", f"out_scores_{n}"], scores
+
+
+def split_table(binaries, work, title, make, powers):
+    """Peak RSS and CPU of `split` at each size, each binary in turn (interleaved), with
+    the peak over the input file's size."""
+    print(f"\n{title}\n")
+    print("| binary | rows | input file MB | peak RSS MB | bytes a row | CPU s | wall s | peak / input file |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for power in powers:
+        n = 10**power
+        args, measured = make(work, n)
+        size = os.path.getsize(measured)
+        for name, evogate in binaries:
+            peak, cpu, wall = run(evogate, args, work)
+            print(f"| {name} | 10^{power} | {mb(size)} | {mb(peak)} | {peak / n:,.0f} | {cpu:.2f} | "
+                  f"{wall:.1f} | {peak / size:.2f} |", flush=True)
+
+
 # From this many lines on, the lm-eval log leaves out the fields import reads past (the
 # document, arguments, responses and two of the hashes): 10^7 full lines are ~5 GB.
 LEAN_FROM = 10**7
@@ -102,12 +155,6 @@ def lm_eval_inputs(work, n):
 
 def openai_evals_inputs(work, n):
     log = f"{work}/openai_evals_{n}.jsonl"
-    if n >= LEAN_FROM:
-        # Lean events, so that 10^7 of them stay under the 1 GiB evogate reads as one log.
-        write_lines(log, '{"spec": {"base_eval": "arith", "run_id": "run1"}}\n',
-                    ('{"sample_id": "arith.dev.%d", "type": "match", "data": {"correct": %s}}\n'
-                     % (i, "true" if i % 3 else "false") for i in range(n)))
-        return ["import", "openai-evals", "--from", log, "--out", f"openai_{n}.csv"], log
     write_lines(log, '{"spec": {"completion_fns": ["gpt-4"], "eval_name": "arith.dev.v0", '
                 '"base_eval": "arith", "split": "dev", "run_config": {}, "created_by": "", '
                 '"run_id": "run1", "created_at": "2025-01-01 00:00:00"}}\n',
@@ -206,12 +253,20 @@ def main():
     if rest[:1] == ["--before"]:
         before, rest = os.path.abspath(rest[1]), rest[2:]
     asked = rest or ["split=5,6", "import=5,6", "openai=5,6", "score=5,6", "facts=5,6"]
+    binaries = [("before", before), ("after", evogate)] if before else [("after", evogate)]
     for item in asked:
         name, sizes = item.split("=")
         powers = [int(p) for p in sizes.split(",")]
         if name == "split":
-            memory_table(evogate, work, "`split --verifier facts`, tasks in 10^5 groups",
-                         split_inputs, powers, per_file=True)
+            split_table(binaries, work, "`split --verifier facts`, tasks in 10^5 groups",
+                        split_inputs, powers)
+        elif name in ("split-numeric", "split-short", "split-choice", "split-arxiv", "split-scores"):
+            layout = name.split("-")[1]
+            title = {"scores": "`split --from-scores`, tasks in N / 10 groups",
+                     "arxiv": "`split --verifier arxiv`, N / 4 papers of four tasks"}.get(
+                         layout, f"`split --verifier {layout}`, tasks in N / 10 groups")
+            split_table(binaries, work, title,
+                        lambda w, n, layout=layout: split_other_inputs(w, n, layout), powers)
         elif name == "import":
             memory_table(evogate, work, "`import lm-eval`", lm_eval_inputs, powers)
         elif name == "openai":

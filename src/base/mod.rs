@@ -1,13 +1,15 @@
 //! The shared tools every layer may use and that use nothing of evogate: the fast
 //! hasher of the in-memory indexes, the one seeded random stream, how numbers are
 //! written, the bidirectional controls every printer makes inert, and the text arena
-//! that holds a million strings in one buffer, and the external sort whose runs wait
+//! that holds a million strings in one buffer, the hash index of positions that files a
+//! million keys in 8-byte slots, and the external sort whose runs wait
 //! outside memory.
 
 pub(crate) mod arena;
 pub(crate) mod bidi;
 pub mod csv;
 pub(crate) mod hash;
+pub(crate) mod index;
 pub mod numbers;
 pub mod random;
 pub(crate) mod sorter;

@@ -8,12 +8,13 @@
 //! event's JSON (whose prompt and sampled text made 2.4 KB an event).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 use serde_json::Value;
 
 use super::{Found, Gather, ImportError, Sample, choose, numeric};
 use crate::base::sorter::{Run, run_store};
+use crate::table::scan::MAX_ROW_BYTES;
 
 /// What the import reads of the log: `--event`, `--metric`, and whether task ids
 /// take the `base_eval` as a prefix (several logs in one arm).
@@ -286,13 +287,24 @@ pub(crate) fn read(
     let mut number = 0u64;
     loop {
         line.clear();
-        let read = input
+        let read = (&mut input)
+            .take(MAX_ROW_BYTES as u64 + 1)
             .read_until(b'\n', &mut line)
             .map_err(|e| ImportError::malformed(file, format!("cannot read it: {e}")))?;
         if read == 0 && number > 0 {
             break;
         }
         number += 1;
+        if line.len() > MAX_ROW_BYTES && line.last() != Some(&b'\n') {
+            return Err(ImportError::Malformed {
+                file: file.to_string(),
+                line: Some(number),
+                message: format!(
+                    "the line is longer than {} MiB, more than evogate reads as one JSON line; check that this is an oaieval record log",
+                    MAX_ROW_BYTES >> 20
+                ),
+            });
+        }
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         if text.iter().all(u8::is_ascii_whitespace) {
             if read == 0 {
@@ -467,6 +479,23 @@ mod tests {
         let error = read("log", broken.as_bytes(), None, None, true).unwrap_err();
         assert!(
             error.to_string().starts_with("`log` row 5: not JSON: "),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_line_past_the_row_cap_is_refused_with_its_number_and_one_at_the_cap_is_read() {
+        let event = "{\"type\": \"match\", \"sample_id\": \"s.1\", \"data\": {\"correct\": true}}";
+        // A line of exactly the cap, padded with spaces, then an unending second line.
+        let padded = format!("{event}{}\n", " ".repeat(MAX_ROW_BYTES - event.len()));
+        let found = read("log", padded.as_bytes(), None, None, false).unwrap();
+        assert_eq!(scores(&found), [("s.1", 1.0)]);
+        let long = format!("{padded}{}", " ".repeat(MAX_ROW_BYTES + 1));
+        let error = read("log", long.as_bytes(), None, None, false).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("`log` row 2: the line is longer than 64 MiB"),
             "{error}"
         );
     }

@@ -359,19 +359,13 @@ fn read_logs(
                     )?);
                     continue;
                 }
+                // Read a line at a time (each at most a row's cap), so a log of any
+                // size is read in the same memory.
                 let file = open_file(path)?;
-                let cap = crate::table::MAX_WHOLE_BYTES;
-                if regular_file(path)? > cap {
-                    return Err(crate::error::InputError::TooLarge {
-                        file: name,
-                        limit_mib: cap >> 20,
-                    }
-                    .into());
-                }
                 let metric = single_metric(&args.metric)?;
                 let mut reader = std::io::BufReader::with_capacity(
                     1 << 16,
-                    crate::digest::HashingReader::new(std::io::Read::take(file, cap)),
+                    crate::digest::HashingReader::new(file),
                 );
                 let choice = openai_evals::Choice {
                     event: args.event.as_deref(),

@@ -14,7 +14,6 @@ use super::{open_file, read_table};
 use crate::alpha::Alpha;
 use crate::atomic::{FileToWrite, StreamedFile};
 use crate::base::csv::{Cell, CsvWriter};
-use crate::base::hash::fingerprint;
 use crate::digest::{HashingReader, sha256_hex};
 use crate::error::InputError;
 use crate::report::split::{SplitCheck, check_text, summary};
@@ -26,7 +25,7 @@ use crate::split::manifest::{
 };
 use crate::split::{Leak, SPLIT_NAMES, SplitError, SplitRequest, Splits, find_leaks};
 use crate::stats::power::{min_detectable_shift, min_discordant};
-use crate::task::{TASK_COLUMNS, Task, task_id};
+use crate::task::{TASK_COLUMNS, Task};
 use crate::verify::{self, Verifier};
 
 /// The settings of one `split`, checked.
@@ -119,7 +118,12 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
     let request = &settings.request;
     let truth_source = truth_path.display().to_string();
     let mut truth = HashingReader::new(open_file(truth_path)?);
-    let verifier = verify::build(&settings.verifier, &truth_source, &mut truth)?;
+    let verifier = verify::build_for(
+        &settings.verifier,
+        &truth_source,
+        &mut truth,
+        verify::Use::Listing,
+    )?;
     let truth_sha256 = truth.finish().map_err(|e| InputError::Io {
         file: truth_source.clone(),
         message: e.to_string(),
@@ -230,18 +234,18 @@ pub(crate) fn folder_files(
 
 /// The first leak of evogate's own splits, which deal groups whole: none, unless a
 /// task's id names another group than its own (a kind with a `:`) or two tasks share
-/// an id; then the splits are checked as any split is ([`find_leaks`]).
+/// an id (the verifier finds an earlier task by a task's id: no copy of the ids is
+/// made to tell); then the splits are checked as any split is ([`find_leaks`]).
 fn own_leak(verifier: &dyn Verifier, parts: &[Vec<usize>; 3]) -> Option<Leak> {
-    let mut prints: Vec<u64> = Vec::with_capacity(verifier.task_count());
-    let mut suspect = false;
-    for index in 0..verifier.task_count() {
+    let mut id = String::new();
+    let suspect = (0..verifier.task_count()).any(|index| {
         let (group, kind) = verifier.task_names(index);
-        suspect |= kind.contains(':');
-        prints.push(fingerprint(&task_id(group, kind)));
-    }
-    prints.sort_unstable();
-    suspect |= prints.windows(2).any(|w| w[0] == w[1]);
-    drop(prints);
+        id.clear();
+        id.push_str(group);
+        id.push(':');
+        id.push_str(kind);
+        kind.contains(':') || verifier.find_task(&id) != Some(index)
+    });
     if !suspect {
         return None;
     }

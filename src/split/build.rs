@@ -2,11 +2,11 @@
 //! to the splits whole, so no group can appear in two splits; with a fixed number of
 //! cases, each split's size is exact and its tasks are sampled within its own groups.
 
-use std::collections::HashMap;
-
 use thiserror::Error;
 
 use super::check::find_leaks;
+use crate::base::hash::fingerprint;
+use crate::base::index::HashIndex;
 use crate::base::numbers::count;
 use crate::base::random::Random;
 use crate::task::Task;
@@ -95,6 +95,11 @@ pub enum SplitError {
         /// The largest number of cases this seed and these ratios can serve.
         max_cases: usize,
     },
+    /// More tasks than a split numbers.
+    #[error(
+        "the ground truth yields {0} tasks, more than a split deals (4,294,967,295); split it into parts by group"
+    )]
+    TooManyTasks(usize),
     /// The leakage check failed: nothing may be written.
     #[error("refusing to write splits that leak: {0}")]
     Leak(String),
@@ -179,10 +184,13 @@ pub(crate) fn split_tasks<'a>(
             available: n,
         });
     }
+    if u32::try_from(n).is_err() {
+        return Err(SplitError::TooManyTasks(n));
+    }
     let (members, task_groups) = group_members(n, group_of);
     // Groups by their first-appearance position; Fisher–Yates moves positions as it
     // would move the names.
-    let mut groups: Vec<usize> = (0..members.len()).collect();
+    let mut groups: Vec<usize> = (0..members.groups()).collect();
     let mut stream = Random::keyed(request.seed);
     stream.shuffle(&mut groups);
     let group_counts = largest_remainder(groups.len(), request.ratios);
@@ -198,11 +206,16 @@ pub(crate) fn split_tasks<'a>(
     let mut pools: [Vec<usize>; 3] = Default::default();
     let mut start = 0;
     for (index, &count) in group_counts.iter().enumerate() {
-        for &group in &groups[start..start + count] {
-            pools[index].extend(&members[group]);
+        let dealt = &groups[start..start + count];
+        let size = dealt.iter().map(|&group| members.of(group).len()).sum();
+        pools[index].reserve_exact(size);
+        for &group in dealt {
+            pools[index].extend(members.of(group).iter().map(|&task| task as usize));
         }
         start += count;
     }
+    let group_total = members.groups();
+    drop((members, groups));
     if let Cases::Exactly(total) = request.cases {
         let sizes = largest_remainder(total, request.ratios);
         for index in 0..3 {
@@ -232,7 +245,7 @@ pub(crate) fn split_tasks<'a>(
     Ok(Dealt {
         parts,
         group_of: task_groups,
-        groups: members.len(),
+        groups: group_total,
     })
 }
 
@@ -260,21 +273,65 @@ impl Splits {
     }
 }
 
-/// Each group's task indices, groups in first-appearance order, and each task's group
-/// number. Hashed, not ordered: the order is the tasks'.
-fn group_members<'a>(n: usize, group_of: &dyn Fn(usize) -> &'a str) -> (Vec<Vec<usize>>, Vec<u32>) {
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    let mut task_groups = Vec::with_capacity(n);
-    let mut position: HashMap<&str, usize> = HashMap::new();
-    for index in 0..n {
-        let at = *position.entry(group_of(index)).or_insert_with(|| {
-            members.push(Vec::new());
-            members.len() - 1
-        });
-        members[at].push(index);
-        task_groups.push(at as u32);
+/// The tasks of each group, flat: group `g`'s (numbered in first-appearance order)
+/// are `tasks[start[g]..start[g + 1]]`, in task order.
+struct Members {
+    start: Vec<usize>,
+    tasks: Vec<u32>,
+}
+
+impl Members {
+    /// Group `group`'s tasks.
+    fn of(&self, group: usize) -> &[u32] {
+        &self.tasks[self.start[group]..self.start[group + 1]]
     }
-    (members, task_groups)
+
+    /// How many groups there are.
+    fn groups(&self) -> usize {
+        self.start.len() - 1
+    }
+}
+
+/// Each group's tasks and each task's group number, groups numbered in first-appearance
+/// order. The groups are found through a [`HashIndex`] of their first tasks and the
+/// members gathered by a counting sort: a few bytes a task and a group, where a list
+/// per group and a map of names took over a hundred a task.
+fn group_members<'a>(n: usize, group_of: &dyn Fn(usize) -> &'a str) -> (Members, Vec<u32>) {
+    let mut task_groups = Vec::with_capacity(n);
+    // Each group's first task, by the hash of its name.
+    let mut firsts: Vec<u32> = Vec::new();
+    let mut index = HashIndex::default();
+    for task in 0..n {
+        let name = group_of(task);
+        let hash = fingerprint(name);
+        let group = match index.find(hash, |g| group_of(firsts[g as usize] as usize) == name) {
+            Some(group) => group,
+            None => {
+                let group = firsts.len() as u32;
+                firsts.push(task as u32);
+                index.insert(hash, group);
+                group
+            }
+        };
+        task_groups.push(group);
+    }
+    drop(index);
+    let groups = firsts.len();
+    drop(firsts);
+    let mut start = vec![0usize; groups + 1];
+    for &group in &task_groups {
+        start[group as usize + 1] += 1;
+    }
+    for group in 0..groups {
+        start[group + 1] += start[group];
+    }
+    let mut next = start.clone();
+    let mut tasks = vec![0u32; n];
+    for (task, &group) in task_groups.iter().enumerate() {
+        tasks[next[group as usize]] = task as u32;
+        next[group as usize] += 1;
+    }
+    (Members { start, tasks }, task_groups)
 }
 
 /// The largest total whose largest-remainder sizes fit every pool.

@@ -5,84 +5,63 @@
 //! task of the same kind, and the four outcomes and the scores are the arxiv verifier's.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
 use super::normalize::{contains_words, normalize};
+use super::one_answer::RowLines;
 use super::{Grade, Outcome, TruthRows, Verifier, shape};
 use crate::base::hash::fingerprint;
+use crate::base::index::HashIndex;
 use crate::error::InputError;
 use crate::table::{Table, require, trim_field};
 
 /// The facts verifier. Its text is kept in two strings (the tasks' groups and
-/// questions, the distinct answers), reached by position, and its lookups go by 64-bit
-/// fingerprints checked against that text: a truth of a million tasks is held in a few
-/// times its size, not as a million strings of each kind.
+/// questions, the distinct answers), reached by position, and its lookups go by hash
+/// indexes of positions checked against that text: a truth of a million tasks is held
+/// in about twice its size, not as a million strings of each kind. The index that
+/// grading needs (each kind's aliases) is built at the first grade, so `split`, which
+/// never grades, holds only the tasks and their answers.
 #[derive(Debug, Clone)]
 pub struct FactsVerifier {
     /// Every task's group then its question, one task after the other.
     text: String,
     /// Each task, in file order.
     tasks: Vec<TaskAt>,
-    /// Each kind's name and index, in order of first appearance.
-    kinds: Vec<(String, KindIndex)>,
+    /// Each kind's name, in order of first appearance.
+    kinds: Vec<String>,
     /// Every distinct answer: its display form, then each normalised alias after a
     /// `|` (neither can hold one). Tasks that share an answer share one entry, so
     /// grading looks at each distinct answer once however many tasks give it.
     answer_text: String,
-    /// Where each distinct answer starts and ends in `answer_text`.
-    answers: Vec<(usize, usize)>,
+    /// Where each distinct answer starts in `answer_text` (it ends where the next
+    /// starts).
+    answers: Vec<usize>,
     /// The tasks by the fingerprint of their id.
-    by_id: Fingerprints,
-    /// Each answer's first task in each kind.
-    first_tasks: FirstTasks,
+    by_id: HashIndex,
+    /// What grading looks answers up in, built at the first grade.
+    grading: OnceLock<Grading>,
 }
 
-/// Where one task's names are.
+/// Where one task's names are: its question ends where the next task's group starts.
 #[derive(Debug, Clone, Copy)]
 struct TaskAt {
     /// Where its group starts in the verifier's text.
     group: usize,
-    /// Where its question starts (its group's end) and ends.
-    question: (usize, usize),
+    /// The length of its group, after which its question starts.
+    group_len: u32,
     /// Its kind, an index into the verifier's kinds.
     kind: u32,
     /// Its answer, an index into the verifier's answers.
     answer: u32,
 }
 
-/// Values filed under 64-bit fingerprints of their keys; a lookup checks each value
-/// found against the key, so two keys with one fingerprint cost a comparison, never a
-/// wrong answer.
+/// The alias index of every kind and each answer's first task in each kind.
 #[derive(Debug, Clone, Default)]
-struct Fingerprints {
-    /// The first value of each fingerprint.
-    first: FxHashMap<u64, u32>,
-    /// The later values of a fingerprint met again, in order.
-    more: FxHashMap<u64, Vec<u32>>,
-}
-
-impl Fingerprints {
-    fn insert(&mut self, print: u64, value: u32) {
-        match self.first.entry(print) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(value);
-            }
-            std::collections::hash_map::Entry::Occupied(_) => {
-                self.more.entry(print).or_default().push(value);
-            }
-        }
-    }
-
-    /// The values filed under `print`, in the order filed.
-    fn get(&self, print: u64) -> impl Iterator<Item = u32> + '_ {
-        let more: &[u32] = self.more.get(&print).map_or(&[], Vec::as_slice);
-        self.first
-            .get(&print)
-            .copied()
-            .into_iter()
-            .chain(more.iter().copied())
-    }
+struct Grading {
+    kinds: Vec<KindIndex>,
+    first_tasks: FirstTasks,
 }
 
 /// The aliases of one kind's answers, by their text.
@@ -176,6 +155,23 @@ fn is_id(id: &str, group: &str, kind: &str) -> bool {
         && id.ends_with(kind)
 }
 
+/// The fingerprint of the id `group:kind`, made in `buffer`.
+fn id_print(buffer: &mut String, group: &str, kind: &str) -> u64 {
+    buffer.clear();
+    buffer.push_str(group);
+    buffer.push(':');
+    buffer.push_str(kind);
+    fingerprint(buffer)
+}
+
+/// A row refused: its error, and its id when the row got as far as naming its task
+/// (a repeated id is reported before what else is wrong with the row).
+struct Refusal {
+    error: InputError,
+    id: Option<String>,
+    line: u64,
+}
+
 /// A facts verifier being read, a row at a time.
 struct Reading {
     source: String,
@@ -183,9 +179,9 @@ struct Reading {
     at: [usize; 4],
     verifier: FactsVerifier,
     /// The line of each task's row, for the message about a repeated one.
-    lines: Vec<u64>,
+    lines: RowLines,
     /// The distinct answers by the fingerprint of their text.
-    known: Fingerprints,
+    known: HashIndex,
     /// The kinds by name.
     kind_of: HashMap<String, u32>,
 }
@@ -207,19 +203,24 @@ impl Reading {
                 kinds: Vec::new(),
                 answer_text: String::new(),
                 answers: Vec::new(),
-                by_id: Fingerprints::default(),
-                first_tasks: FirstTasks::default(),
+                by_id: HashIndex::default(),
+                grading: OnceLock::new(),
             },
-            lines: Vec::new(),
-            known: Fingerprints::default(),
+            lines: RowLines::default(),
+            known: HashIndex::default(),
             kind_of: HashMap::new(),
         })
     }
 
-    /// Adds the row at `line` whose field `i` is `field(i)`: every field non-empty,
-    /// each `group:kind` once, an answer with an alias.
-    fn add<'a>(&mut self, line: u64, field: impl Fn(usize) -> &'a str) -> Result<(), InputError> {
-        let fail = |message: String| InputError::invalid(&self.source, line, message);
+    /// Adds the row at `line` whose field `i` is `field(i)`: every field non-empty, an
+    /// answer with an alias. That each `group:kind` comes once is checked when the
+    /// reading ends ([`Reading::finish`]).
+    fn add<'a>(&mut self, line: u64, field: impl Fn(usize) -> &'a str) -> Result<(), Refusal> {
+        let fail = |message: String, id: Option<String>| Refusal {
+            error: InputError::invalid(&self.source, line, message),
+            id,
+            line,
+        };
         let [group, kind, question, answer] = self.at.map(|i| trim_field(field(i)));
         for (value, name) in [
             (group, "group"),
@@ -228,51 +229,46 @@ impl Reading {
             (answer, "answer"),
         ] {
             if value.is_empty() {
-                return Err(fail(format!(
-                    "`{name}` is empty; fill it in or remove the row"
-                )));
+                return Err(fail(
+                    format!("`{name}` is empty; fill it in or remove the row"),
+                    None,
+                ));
             }
         }
-        let verifier = &mut self.verifier;
-        let id = crate::task::task_id(group, kind);
-        let print = fingerprint(&id);
-        if let Some(first) = verifier.by_id.get(print).find(|&i| {
-            let (g, k) = verifier.task_names(i as usize);
-            is_id(&id, g, k)
-        }) {
-            return Err(fail(format!(
-                "task `{id}` appears again (first on row {}); keep one row per group and kind",
-                self.lines[first as usize]
-            )));
-        }
-        let aliases: Vec<String> = answer
+        let mut entry = answer
             .split('|')
-            .map(normalize)
-            .filter(|a| !a.is_empty())
-            .collect();
-        if aliases.is_empty() {
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let shown = entry.len();
+        for alias in answer.split('|').map(normalize).filter(|a| !a.is_empty()) {
+            entry.push('|');
+            entry.push_str(&alias);
+        }
+        if entry.len() == shown {
             return Err(fail(
                 "`answer` has no letters or digits to match; give at least one alias".to_string(),
+                Some(crate::task::task_id(group, kind)),
             ));
         }
-        let shown = answer.split('|').next().unwrap_or_default().trim();
-        let mut entry = shown.to_string();
-        for alias in &aliases {
-            entry.push('|');
-            entry.push_str(alias);
+        if self.verifier.tasks.len() >= u32::MAX as usize - 1 {
+            return Err(fail(
+                "more tasks than a truth may hold (2^32 - 2)".to_string(),
+                None,
+            ));
         }
+        let verifier = &mut self.verifier;
         let entry_print = fingerprint(&entry);
-        let found = self.known.get(entry_print).find(|&a| {
-            let (start, end) = verifier.answers[a as usize];
-            verifier.answer_text[start..end] == entry
-        });
+        let found = self
+            .known
+            .find(entry_print, |a| verifier.answer_entry(a) == entry);
         let answer = match found {
             Some(known) => known,
             None => {
                 let next = verifier.answers.len() as u32;
-                let start = verifier.answer_text.len();
+                verifier.answers.push(verifier.answer_text.len());
                 verifier.answer_text.push_str(&entry);
-                verifier.answers.push((start, verifier.answer_text.len()));
                 self.known.insert(entry_print, next);
                 next
             }
@@ -281,41 +277,79 @@ impl Reading {
             Some(&known) => known,
             None => {
                 let next = verifier.kinds.len() as u32;
-                verifier
-                    .kinds
-                    .push((kind.to_string(), KindIndex::default()));
+                verifier.kinds.push(kind.to_string());
                 self.kind_of.insert(kind.to_string(), next);
                 next
             }
         };
         let task = verifier.tasks.len() as u32;
-        if verifier.first_tasks.add(kind, answer, task) {
-            let (from, to) = verifier.answers[answer as usize];
-            let aliases = verifier.answer_text[from..to].split('|').skip(1);
-            verifier.kinds[kind as usize].1.add(answer, aliases);
-        }
         let start = verifier.text.len();
         verifier.text.push_str(group);
         verifier.text.push_str(question);
         verifier.tasks.push(TaskAt {
             group: start,
-            question: (start + group.len(), verifier.text.len()),
+            group_len: group.len() as u32,
             kind,
             answer,
         });
-        verifier.by_id.insert(print, task);
-        self.lines.push(line);
+        self.lines.push(task, line);
         Ok(())
     }
-}
 
-impl Reading {
-    /// The verifier read, its indexes sorted.
-    fn finish(mut self) -> FactsVerifier {
-        for (_, kind) in &mut self.verifier.kinds {
-            kind.finish();
+    /// The verifier read, its tasks indexed by id, or the first error in row order:
+    /// a repeated `group:kind` among the rows read, or `refused`, the row the reading
+    /// stopped at (itself a repeat when it named a task read before).
+    fn finish(self, refused: Option<Refusal>) -> Result<FactsVerifier, InputError> {
+        let Reading {
+            source,
+            mut verifier,
+            lines,
+            known,
+            ..
+        } = self;
+        drop(known);
+        let repeat = |id: &str, first: u32, line: u64| {
+            InputError::invalid(
+                &source,
+                line,
+                format!(
+                    "task `{id}` appears again (first on row {}); keep one row per group and kind",
+                    lines.of(first)
+                ),
+            )
+        };
+        let mut by_id = HashIndex::with_capacity(verifier.tasks.len());
+        let mut buffer = String::new();
+        for task in 0..verifier.tasks.len() as u32 {
+            let (group, kind) = verifier.task_names(task as usize);
+            let print = id_print(&mut buffer, group, kind);
+            let first = by_id.find(print, |i| {
+                let (g, k) = verifier.task_names(i as usize);
+                is_id(&buffer, g, k)
+            });
+            if let Some(first) = first {
+                return Err(repeat(&buffer, first, lines.of(task)));
+            }
+            by_id.insert(print, task);
         }
-        self.verifier
+        if let Some(Refusal { error, id, line }) = refused {
+            let first = id.as_deref().and_then(|id| {
+                by_id.find(fingerprint(id), |i| {
+                    let (g, k) = verifier.task_names(i as usize);
+                    is_id(id, g, k)
+                })
+            });
+            return Err(match (first, id) {
+                (Some(first), Some(id)) => repeat(&id, first, line),
+                _ => error,
+            });
+        }
+        verifier.by_id = by_id;
+        verifier.text.shrink_to_fit();
+        verifier.tasks.shrink_to_fit();
+        verifier.answer_text.shrink_to_fit();
+        verifier.answers.shrink_to_fit();
+        Ok(verifier)
     }
 }
 
@@ -325,9 +359,11 @@ impl FactsVerifier {
         table.require_rows()?;
         let mut reading = Reading::new(&table.source, &table.headers)?;
         for row in &table.rows {
-            reading.add(row.line, |i| row.fields[i].as_str())?;
+            if let Err(refusal) = reading.add(row.line, |i| row.fields[i].as_str()) {
+                return reading.finish(Some(refusal));
+            }
         }
-        Ok(reading.finish())
+        reading.finish(None)
     }
 
     /// [`FactsVerifier::from_table`] of a facts file read row by row (its header
@@ -339,34 +375,83 @@ impl FactsVerifier {
         let source = rows.source().to_string();
         let headers = rows.headers().to_vec();
         let mut reading: Option<Reading> = None;
-        let mut failed: Option<InputError> = None;
+        let mut refused: Option<Refusal> = None;
         while let Some(row) = rows.next_row()? {
-            if failed.is_some() {
+            if refused.is_some() {
                 continue;
             }
             let step = match &mut reading {
                 Some(reading) => reading.add(row.line, |i| row.field(i)),
-                None => Reading::new(&source, &headers).and_then(|mut first| {
-                    let step = first.add(row.line, |i| row.field(i));
-                    reading = Some(first);
-                    step
-                }),
+                None => match Reading::new(&source, &headers) {
+                    Ok(mut first) => {
+                        let step = first.add(row.line, |i| row.field(i));
+                        reading = Some(first);
+                        step
+                    }
+                    Err(error) => Err(Refusal {
+                        error,
+                        id: None,
+                        line: row.line,
+                    }),
+                },
             };
-            failed = step.err();
+            refused = step.err();
         }
-        if let Some(error) = failed {
-            return Err(error);
+        match reading {
+            Some(reading) => Ok(Box::new(reading.finish(refused)?)),
+            None => Err(refused.map_or(InputError::NoRows { file: source }, |r| r.error)),
         }
-        let reading = reading.ok_or(InputError::NoRows { file: source })?;
-        Ok(Box::new(reading.finish()))
+    }
+
+    /// Distinct answer `answer`'s entry: its display form and its normalised aliases,
+    /// each after a `|`.
+    fn answer_entry(&self, answer: u32) -> &str {
+        let start = self.answers[answer as usize];
+        let end = self
+            .answers
+            .get(answer as usize + 1)
+            .copied()
+            .unwrap_or(self.answer_text.len());
+        &self.answer_text[start..end]
     }
 
     /// Distinct answer `answer`'s display form and its normalised aliases.
     fn answer(&self, answer: u32) -> (&str, std::str::Split<'_, char>) {
-        let (start, end) = self.answers[answer as usize];
-        let mut parts = self.answer_text[start..end].split('|');
+        let mut parts = self.answer_entry(answer).split('|');
         let shown = parts.next().unwrap_or_default();
         (shown, parts)
+    }
+
+    /// The alias index, built at the first call: each kind's aliases filed in the
+    /// order of their answers' first tasks, as reading the tasks in order meets them.
+    fn grading(&self) -> &Grading {
+        self.grading.get_or_init(|| {
+            let mut grading = Grading {
+                kinds: vec![KindIndex::default(); self.kinds.len()],
+                first_tasks: FirstTasks::default(),
+            };
+            grading.first_tasks.home.reserve_exact(self.answers.len());
+            for (task, at) in self.tasks.iter().enumerate() {
+                if grading.first_tasks.add(at.kind, at.answer, task as u32) {
+                    let aliases = self.answer(at.answer).1;
+                    grading.kinds[at.kind as usize].add(at.answer, aliases);
+                }
+            }
+            for kind in &mut grading.kinds {
+                kind.finish();
+            }
+            grading
+        })
+    }
+
+    /// Where task `index`'s question starts and ends in the text.
+    fn question(&self, index: usize) -> (usize, usize) {
+        let task = &self.tasks[index];
+        let end = self
+            .tasks
+            .get(index + 1)
+            .map_or(self.text.len(), |next| next.group);
+        (task.group + task.group_len as usize, end)
     }
 
     /// The answers of kind `kind` with an alias that occurs in `answer` (normalised)
@@ -375,7 +460,8 @@ impl FactsVerifier {
     /// words are separated by single spaces). Time: the runs looked up and the distinct
     /// answers found, whatever the number of tasks that give them.
     fn present(&self, kind: u32, answer: &str) -> Vec<u32> {
-        let index = &self.kinds[kind as usize].1;
+        let grading = self.grading();
+        let index = &grading.kinds[kind as usize];
         let mut words = Vec::new();
         let mut start = 0;
         for (at, byte) in answer.bytes().enumerate() {
@@ -396,7 +482,7 @@ impl FactsVerifier {
                 let run = &answer[words[first].0..end];
                 for candidate in index.answers_of(fingerprint(run)) {
                     if self.answer(candidate).1.any(|alias| alias == run) {
-                        found.push((self.first_tasks.of(kind, candidate), candidate));
+                        found.push((grading.first_tasks.of(kind, candidate), candidate));
                     }
                 }
             }
@@ -415,24 +501,23 @@ impl Verifier for FactsVerifier {
     fn task_names(&self, index: usize) -> (&str, &str) {
         let task = &self.tasks[index];
         (
-            &self.text[task.group..task.question.0],
-            &self.kinds[task.kind as usize].0,
+            &self.text[task.group..task.group + task.group_len as usize],
+            &self.kinds[task.kind as usize],
         )
     }
 
     fn prompt(&self, index: usize) -> String {
-        let (start, end) = self.tasks[index].question;
+        let (start, end) = self.question(index);
         self.text[start..end].to_string()
     }
 
     fn find_task(&self, task_id: &str) -> Option<usize> {
         self.by_id
-            .get(fingerprint(task_id))
-            .map(|i| i as usize)
-            .find(|&i| {
-                let (group, kind) = self.task_names(i);
+            .find(fingerprint(task_id), |i| {
+                let (group, kind) = self.task_names(i as usize);
                 is_id(task_id, group, kind)
             })
+            .map(|i| i as usize)
     }
 
     fn grade(&self, index: usize, output: &str) -> Grade {
@@ -531,6 +616,35 @@ mod tests {
         let error = FactsVerifier::from_table(&Table::parse("f.csv", empty.as_bytes()).unwrap())
             .unwrap_err();
         assert!(error.to_string().contains("`question` is empty"), "{error}");
+    }
+
+    #[test]
+    fn a_repeated_task_is_reported_first_with_both_rows_whatever_else_is_wrong_or_multiline() {
+        for (text, expected) in [
+            // The repeat has no alias either: the repeat is what is said.
+            (
+                "group,kind,question,answer\na,k,q,x\na,k,q2,!!\n",
+                "`f.csv` row 3: task `a:k` appears again (first on row 2)",
+            ),
+            // A repeat before another refused row is reported, not that row.
+            (
+                "group,kind,question,answer\na,k,q,x\nb,k,q,y\na,k,q,z\nc,k,,w\n",
+                "`f.csv` row 4: task `a:k` appears again (first on row 2)",
+            ),
+            // Rows on several lines: each row is named by its own first line.
+            (
+                "group,kind,question,answer\na,k,\"q\nq\",x\nb,k,\"q\n\nq\",y\nb,k,q,z\n",
+                "`f.csv` row 7: task `b:k` appears again (first on row 4)",
+            ),
+            (
+                "group,kind,question,answer\na,k,q,x\nb,k,q,y\nc,k,,w\na,k,q,z\n",
+                "`f.csv` row 4: `question` is empty",
+            ),
+        ] {
+            let (table, streamed) = read_both(text);
+            assert!(table.starts_with(expected), "{text:?}: {table}");
+            assert!(streamed.starts_with(expected), "{text:?}: {streamed}");
+        }
     }
 
     /// What reading `text` gives, streamed or as a table: the tasks, or the error.
@@ -678,8 +792,8 @@ mod tests {
         let v =
             FactsVerifier::from_table(&Table::parse("f.csv", text.as_bytes()).unwrap()).unwrap();
         assert_eq!(v.answers.len(), 4);
-        let capital = &v.kinds[0].1;
-        assert_eq!(v.kinds[0].0, "capital");
+        let capital = &v.grading().kinds[0];
+        assert_eq!(v.kinds[0], "capital");
         // Three answers, four aliases: one entry each, whatever the 3,000 tasks.
         assert_eq!(capital.by_alias.len(), 5);
         assert_eq!(

@@ -11,6 +11,8 @@ pub(crate) mod flat;
 pub mod normalize;
 pub(crate) mod numeric;
 pub(crate) mod one_answer;
+
+pub use one_answer::Use;
 pub(crate) mod reading;
 pub(crate) mod short;
 
@@ -204,13 +206,14 @@ pub trait Verifier {
 /// A ground-truth file being read row by row, its header read.
 pub type TruthRows<'a> = RowScanner<Box<dyn Read + 'a>>;
 
-/// Builds a verifier from its ground truth, read row by row.
-pub type Build = fn(TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError>;
+/// Builds a verifier from its ground truth, read row by row, for a use.
+pub type Build = fn(TruthRows<'_>, Use) -> Result<Box<dyn Verifier>, InputError>;
 
-/// Every verifier: its name and how it is built.
+/// Every verifier: its name and how it is built. The arxiv and facts verifiers are
+/// built alike for any use (facts builds its grading index at the first grade).
 pub const REGISTRY: &[(&str, Build)] = &[
-    ("arxiv", arxiv::ArxivVerifier::build),
-    ("facts", facts::FactsVerifier::build),
+    ("arxiv", |rows, _| arxiv::ArxivVerifier::build(rows)),
+    ("facts", |rows, _| facts::FactsVerifier::build(rows)),
     ("numeric", numeric::NumericVerifier::build),
     ("choice", choice::ChoiceVerifier::build),
     ("short", short::ShortVerifier::build),
@@ -221,12 +224,23 @@ pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|(name, _)| *name).collect()
 }
 
-/// Builds the verifier registered as `name` from the ground truth read from `truth`;
-/// `source` names the file in messages.
+/// Builds the verifier registered as `name` from the ground truth read from `truth`,
+/// to grade; `source` names the file in messages.
 pub fn build<'a>(
     name: &str,
     source: &str,
     truth: impl Read + 'a,
+) -> Result<Box<dyn Verifier>, InputError> {
+    build_for(name, source, truth, Use::Grading)
+}
+
+/// [`build`] for a use: [`Use::Listing`] (what `split` needs) holds less for the
+/// benchmark verifiers, and grades the same, later.
+pub fn build_for<'a>(
+    name: &str,
+    source: &str,
+    truth: impl Read + 'a,
+    purpose: Use,
 ) -> Result<Box<dyn Verifier>, InputError> {
     let truth: Box<dyn Read + 'a> = Box::new(truth);
     let rows: TruthRows<'a> = RowScanner::new(source, truth)?;
@@ -244,7 +258,7 @@ pub fn build<'a>(
             )
         })?;
     let headers = rows.headers().to_vec();
-    build(rows).map_err(|error| other_layout(name, source, &headers, error))
+    build(rows, purpose).map_err(|error| other_layout(name, source, &headers, error))
 }
 
 /// The benchmark verifier registered as `name` in its streamed form, or `None` for one
@@ -544,5 +558,43 @@ a:b,c,q2,x
             assert_eq!(verifier.find_task("a:b"), None, "{name}");
             reaches_every_task_by_position(verifier.as_ref(), true);
         }
+    }
+
+    #[test]
+    fn a_benchmark_truth_read_for_listing_gives_the_prompts_and_grades_read_for_grading_gives() {
+        for (name, text, outputs) in [
+            (
+                "numeric",
+                "group,kind,question,answer\na,gsm8k,q1,7\nb,gsm8k,\"q\n2\",50%\nc,k, q3 ,1/2\n",
+                vec!["7", "The answer is 0.5", "50", "no idea", "8 or 7"],
+            ),
+            (
+                "choice",
+                "group,kind,question,answer,options\na,arc,q1,B, x | y |z\nb,arc,q2,A,u|v\n",
+                vec!["B", "Answer: y", "A or B", "z", ""],
+            ),
+            (
+                "short",
+                "group,kind,question,answer\na,squad,q1,Paris|paris france\nb,squad,q2, x \n",
+                vec!["Paris", "x", "I don't know", "paris, France"],
+            ),
+        ] {
+            let grading = build(name, "t.csv", text.as_bytes()).unwrap();
+            let listing = build_for(name, "t.csv", text.as_bytes(), Use::Listing).unwrap();
+            assert_eq!(grading.tasks(), listing.tasks(), "{name}");
+            for index in 0..grading.task_count() {
+                for output in &outputs {
+                    assert_eq!(
+                        grading.grade(index, output),
+                        listing.grade(index, output),
+                        "{name} {index} {output:?}"
+                    );
+                }
+            }
+        }
+        // The options as the skill sees them: trimmed, lettered.
+        let choice = "group,kind,question,answer,options\na,arc,q1,B, x | y |z\n";
+        let listing = build_for("choice", "t.csv", choice.as_bytes(), Use::Listing).unwrap();
+        assert_eq!(listing.prompt(0), "q1\nA. x\nB. y\nC. z");
     }
 }

@@ -4,9 +4,12 @@
 //! A verifier of this family is an [`AnswerRule`]: how to read a row's answer, how to
 //! put the question, and how to grade an output; [`OneAnswer`] does the rest.
 
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::{Grade, TruthRows, Verifier};
+use crate::base::hash::fingerprint;
+use crate::base::index::HashIndex;
 use crate::error::InputError;
 use crate::table::{require, trim_field};
 use crate::task::task_id;
@@ -20,24 +23,92 @@ pub(crate) trait AnswerRule {
     /// Reads a row's `answer` (and `options`, when [`AnswerRule::OPTIONS`]); the error
     /// says what is wrong with them and how to fix it.
     fn parse(answer: &str, options: &str) -> Result<Self::Truth, String>;
-    /// The prompt of a task: its question, and whatever else the skill must see.
-    fn prompt(question: &str, truth: &Self::Truth) -> String;
+    /// The prompt of a task from its question and its row's `options` as read (empty
+    /// without [`AnswerRule::OPTIONS`]): its question, and whatever else the skill must
+    /// see.
+    fn prompt(question: &str, options: &str) -> String;
     /// Grades `output` against one task's truth. Pure.
     fn grade(truth: &Self::Truth, output: &str) -> Grade;
 }
 
-/// A verifier whose every task is one row of its truth, graded by the rule `R`.
+/// What a truth is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Use {
+    /// Grading outputs (`score`, `grade`): each row's truth is parsed once and kept.
+    Grading,
+    /// Listing the tasks (`split`): each row is checked as for grading, but only its
+    /// text is kept, and a grade (should one be asked) parses the truths then.
+    Listing,
+}
+
+/// A verifier whose every task is one row of its truth, graded by the rule `R`. The
+/// tasks' fields are one string reached by position and their ids a [`HashIndex`]
+/// checked against it: no string of its own a task besides its parsed truth, which is
+/// kept only when the truth is read for grading.
 pub(crate) struct OneAnswer<R: AnswerRule> {
-    /// Each task's group, kind and question, in file order.
-    names: Vec<[String; 3]>,
-    truths: Vec<R::Truth>,
-    by_id: FxHashMap<String, usize>,
+    /// Every task's group, question, answer and options, one task after the other.
+    text: String,
+    /// Each task, in file order.
+    tasks: Vec<TaskAt>,
+    /// Each kind's name, in order of first appearance.
+    kinds: Vec<String>,
+    /// Each task's truth, parsed when read for grading, else at the first grade.
+    truths: OnceLock<Vec<R::Truth>>,
+    /// The tasks by the fingerprint of their id.
+    by_id: HashIndex,
+}
+
+/// Where one task's fields are: its group, question and answer one after the other
+/// from `group`, its options up to where the next task's group starts.
+#[derive(Debug, Clone, Copy)]
+struct TaskAt {
+    /// Where its group starts in the verifier's text.
+    group: usize,
+    /// The lengths of its group, question and answer.
+    lengths: [u32; 3],
+    /// Its kind, an index into the verifier's kinds.
+    kind: u32,
+}
+
+/// Whether `id` is `group:kind` ([`crate::task::task_id`]), without making it.
+pub(crate) fn is_id(id: &str, group: &str, kind: &str) -> bool {
+    id.len() == group.len() + 1 + kind.len()
+        && id.starts_with(group)
+        && id.as_bytes()[group.len()] == b':'
+        && id.ends_with(kind)
+}
+
+/// The lines of a truth's rows, for the message about a repeated task: kept only
+/// where a row is not on the line after the previous row's, so a file of one line a
+/// row holds one entry.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RowLines {
+    /// (task, line), in task order.
+    jumps: Vec<(u32, u64)>,
+}
+
+impl RowLines {
+    /// Records that task `task` (the next one) is on line `line`.
+    pub(crate) fn push(&mut self, task: u32, line: u64) {
+        let expected = self.jumps.last().map(|&(t, l)| l + u64::from(task - t));
+        if expected != Some(line) {
+            self.jumps.push((task, line));
+        }
+    }
+
+    /// The line of task `task`'s row (a task pushed).
+    pub(crate) fn of(&self, task: u32) -> u64 {
+        let after = self.jumps.partition_point(|&(t, _)| t <= task);
+        let (from, line) = self.jumps[after - 1];
+        line + u64::from(task - from)
+    }
 }
 
 impl<R: AnswerRule + 'static> OneAnswer<R> {
-    /// Reads the truth row by row: every field non-empty, each `group:kind` once, and
-    /// every answer one the rule can read; errors name the file and row.
-    pub(crate) fn read(mut rows: TruthRows<'_>) -> Result<OneAnswer<R>, InputError> {
+    /// Reads the truth row by row for `purpose`: every field non-empty, each
+    /// `group:kind` once, and every answer one the rule can read; errors name the file
+    /// and row.
+    pub(crate) fn read(mut rows: TruthRows<'_>, purpose: Use) -> Result<OneAnswer<R>, InputError> {
         let source = rows.source().to_string();
         let mut columns = vec!["group", "kind", "question", "answer"];
         if R::OPTIONS {
@@ -48,12 +119,16 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
             .map(|name| require(&source, rows.headers(), name))
             .collect::<Result<_, _>>()?;
         let mut verifier = OneAnswer {
-            names: Vec::new(),
-            truths: Vec::new(),
-            by_id: FxHashMap::default(),
+            text: String::new(),
+            tasks: Vec::new(),
+            kinds: Vec::new(),
+            truths: OnceLock::new(),
+            by_id: HashIndex::default(),
         };
-        // The line of each task's row, for the message about a repeated one.
-        let mut lines: Vec<u64> = Vec::new();
+        let mut truths: Vec<R::Truth> = Vec::new();
+        let mut kind_of: HashMap<String, u32> = HashMap::new();
+        let mut lines = RowLines::default();
+        let mut id = String::new();
         while let Some(row) = rows.next_row()? {
             let fields: Vec<&str> = at.iter().map(|&i| trim_field(row.field(i))).collect();
             let fail = |message: String| InputError::invalid(&source, row.line, message);
@@ -63,63 +138,143 @@ impl<R: AnswerRule + 'static> OneAnswer<R> {
                     empty.0
                 )));
             }
-            let id = task_id(fields[0], fields[1]);
-            if let Some(&first) = verifier.by_id.get(&id) {
+            id.clear();
+            id.push_str(fields[0]);
+            id.push(':');
+            id.push_str(fields[1]);
+            let print = fingerprint(&id);
+            let verifier_ref = &verifier;
+            if let Some(first) = verifier.by_id.find(print, |i| {
+                let (group, kind) = verifier_ref.task_names(i as usize);
+                is_id(&id, group, kind)
+            }) {
                 return Err(fail(format!(
                     "task `{id}` appears again (first on row {}); keep one row per group and kind",
-                    lines[first]
+                    lines.of(first)
                 )));
             }
-            let truth =
-                R::parse(fields[3], fields.get(4).copied().unwrap_or_default()).map_err(fail)?;
-            verifier.by_id.insert(id, verifier.names.len());
-            lines.push(row.line);
-            verifier.names.push([
-                fields[0].to_string(),
-                fields[1].to_string(),
-                fields[2].to_string(),
-            ]);
-            verifier.truths.push(truth);
+            let options = fields.get(4).copied().unwrap_or_default();
+            let truth = R::parse(fields[3], options).map_err(fail)?;
+            let task = u32::try_from(verifier.tasks.len())
+                .ok()
+                .filter(|&task| task < u32::MAX - 1)
+                .ok_or_else(|| fail("more tasks than a truth may hold (2^32 - 2)".to_string()))?;
+            let lengths = [fields[0], fields[2], fields[3]].map(|field| u32::try_from(field.len()));
+            let [Ok(group_len), Ok(question_len), Ok(answer_len)] = lengths else {
+                return Err(fail("a field is longer than 4 GB; shorten it".to_string()));
+            };
+            let kind = match kind_of.get(fields[1]) {
+                Some(&kind) => kind,
+                None => {
+                    let kind = verifier.kinds.len() as u32;
+                    verifier.kinds.push(fields[1].to_string());
+                    kind_of.insert(fields[1].to_string(), kind);
+                    kind
+                }
+            };
+            verifier.by_id.insert(print, task);
+            lines.push(task, row.line);
+            let start = verifier.text.len();
+            for field in [fields[0], fields[2], fields[3], options] {
+                verifier.text.push_str(field);
+            }
+            verifier.tasks.push(TaskAt {
+                group: start,
+                lengths: [group_len, question_len, answer_len],
+                kind,
+            });
+            if purpose == Use::Grading {
+                truths.push(truth);
+            }
         }
-        if verifier.names.is_empty() {
+        if verifier.tasks.is_empty() {
             return Err(InputError::NoRows { file: source });
+        }
+        verifier.text.shrink_to_fit();
+        verifier.tasks.shrink_to_fit();
+        if purpose == Use::Grading {
+            truths.shrink_to_fit();
+            verifier.truths = OnceLock::from(truths);
         }
         Ok(verifier)
     }
 
     /// [`OneAnswer::read`] boxed: the registry's constructor.
-    pub(crate) fn build(rows: TruthRows<'_>) -> Result<Box<dyn Verifier>, InputError> {
-        Ok(Box::new(OneAnswer::<R>::read(rows)?))
+    pub(crate) fn build(
+        rows: TruthRows<'_>,
+        purpose: Use,
+    ) -> Result<Box<dyn Verifier>, InputError> {
+        Ok(Box::new(OneAnswer::<R>::read(rows, purpose)?))
+    }
+}
+
+impl<R: AnswerRule> OneAnswer<R> {
+    /// Task `index`'s question, answer and options as read.
+    fn fields(&self, index: usize) -> [&str; 3] {
+        let task = &self.tasks[index];
+        let [group, question, answer] = task.lengths.map(|length| length as usize);
+        let question_at = task.group + group;
+        let answer_at = question_at + question;
+        let options_at = answer_at + answer;
+        let end = self
+            .tasks
+            .get(index + 1)
+            .map_or(self.text.len(), |next| next.group);
+        [
+            &self.text[question_at..answer_at],
+            &self.text[answer_at..options_at],
+            &self.text[options_at..end],
+        ]
+    }
+
+    /// Every task's truth: parsed when the truth was read for grading, else now.
+    fn truths(&self) -> &[R::Truth] {
+        self.truths.get_or_init(|| {
+            (0..self.tasks.len())
+                .map(|index| {
+                    let [_, answer, options] = self.fields(index);
+                    R::parse(answer, options).unwrap_or_else(|_| {
+                        unreachable!("every answer was read when the truth was")
+                    })
+                })
+                .collect()
+        })
     }
 }
 
 impl<R: AnswerRule> Verifier for OneAnswer<R> {
     fn task_count(&self) -> usize {
-        self.names.len()
+        self.tasks.len()
     }
 
     fn task_names(&self, index: usize) -> (&str, &str) {
-        let [group, kind, _] = &self.names[index];
-        (group, kind)
+        let task = &self.tasks[index];
+        (
+            &self.text[task.group..task.group + task.lengths[0] as usize],
+            &self.kinds[task.kind as usize],
+        )
     }
 
     fn prompt(&self, index: usize) -> String {
-        R::prompt(&self.names[index][2], &self.truths[index])
+        let [question, _, options] = self.fields(index);
+        R::prompt(question, options)
     }
 
     fn find_task(&self, task_id: &str) -> Option<usize> {
-        self.by_id.get(task_id).copied()
+        self.by_id
+            .find(fingerprint(task_id), |i| {
+                let (group, kind) = self.task_names(i as usize);
+                is_id(task_id, group, kind)
+            })
+            .map(|i| i as usize)
     }
 
     fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {
         // Files list tasks in truth order, so the next task is usually the one.
-        if let Some([group, kind, _]) = self.names.get(likely) {
-            let matches = task_id.len() == group.len() + 1 + kind.len()
-                && task_id.starts_with(group.as_str())
-                && task_id.as_bytes()[group.len()] == b':'
-                && task_id.ends_with(kind.as_str());
+        if likely < self.tasks.len() {
+            let (group, kind) = self.task_names(likely);
             // Task ids are unique (a repeated one is refused), so the text decides.
-            if matches {
+            if is_id(task_id, group, kind) {
                 return Some(likely);
             }
         }
@@ -127,7 +282,7 @@ impl<R: AnswerRule> Verifier for OneAnswer<R> {
     }
 
     fn grade(&self, index: usize, output: &str) -> Grade {
-        R::grade(&self.truths[index], output)
+        R::grade(&self.truths()[index], output)
     }
 }
 

@@ -204,9 +204,9 @@ impl AnswerRule for Choice {
         })
     }
 
-    fn prompt(question: &str, options: &Options) -> String {
+    fn prompt(question: &str, options: &str) -> String {
         let mut prompt = question.to_string();
-        for (i, text) in options.texts.split('|').enumerate() {
+        for (i, text) in options.split('|').map(str::trim).enumerate() {
             prompt.push_str(&format!("\n{}. {text}", Options::letter(i)));
         }
         prompt

@@ -10,7 +10,7 @@ pub(crate) mod number;
 
 use self::extract::{Final, MOST_HEDGED, final_answer};
 use self::latex::plain;
-use self::number::{Number, agree, scan};
+use self::number::{Number, Value, agree, scan};
 use super::one_answer::{AnswerRule, OneAnswer};
 use super::{Grade, Outcome, shape, shown_briefly};
 
@@ -24,12 +24,28 @@ pub(crate) type NumericVerifier = OneAnswer<Numeric>;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Numeric;
 
-/// One task's expected number.
+/// One task's expected number: its value and percent sign, without where it stood
+/// in the truth's text (a number a task is held in 80 bytes, not 104).
 #[derive(Debug, Clone)]
 pub(crate) struct Expected {
-    number: Number,
+    /// The value before any percent sign.
+    written: Value,
+    /// Whether a percent sign follows it.
+    percent: bool,
     /// As the truth writes it, for feedback.
-    shown: String,
+    shown: Box<str>,
+}
+
+impl Expected {
+    /// The number, as [`agree`] compares it.
+    fn number(&self) -> Number {
+        Number {
+            written: self.written,
+            percent: self.percent,
+            start: 0,
+            end: 0,
+        }
+    }
 }
 
 impl AnswerRule for Numeric {
@@ -54,8 +70,9 @@ impl AnswerRule for Numeric {
                     ));
                 }
                 Ok(Expected {
-                    number: *number,
-                    shown: answer.to_string(),
+                    written: number.written,
+                    percent: number.percent,
+                    shown: answer.into(),
                 })
             }
             _ => Err(format!(
@@ -64,7 +81,7 @@ impl AnswerRule for Numeric {
         }
     }
 
-    fn prompt(question: &str, _: &Expected) -> String {
+    fn prompt(question: &str, _: &str) -> String {
         question.to_string()
     }
 
@@ -86,7 +103,7 @@ impl AnswerRule for Numeric {
                 ),
             ),
             Final::Numbers(numbers, _) => {
-                let right = numbers.iter().any(|(n, _)| agree(n, &truth.number));
+                let right = numbers.iter().any(|(n, _)| agree(n, &truth.number()));
                 let said: Vec<String> = numbers
                     .iter()
                     .take(SHOWN)

@@ -99,16 +99,17 @@ fn without_leading<'a>(mut tokens: &'a [String], phrases: &[&[&str]]) -> &'a [St
     tokens
 }
 
-/// One task's accepted answers.
+/// One task's accepted answers, in one string: a million tasks hold a million
+/// strings, not two million.
 #[derive(Debug, Clone)]
 pub(crate) struct Aliases {
-    /// The first alias as written, for feedback.
-    shown: String,
-    /// Each alias's normalised tokens joined by spaces, the aliases joined by newlines
-    /// (one string a task; tokens hold no whitespace).
-    joined: String,
+    /// The first alias as written, for feedback; then each alias's normalised tokens
+    /// joined by spaces, the aliases joined by newlines (tokens hold no whitespace).
+    text: Box<str>,
+    /// Where the first alias as written ends in `text`.
+    shown: u32,
     /// The most tokens an alias has.
-    longest: usize,
+    longest: u32,
 }
 
 static ARTICLES: LazyLock<Regex> =
@@ -187,8 +188,13 @@ fn further_lines<'a>(output: &'a str, line: &str) -> Vec<&'a str> {
 }
 
 impl Aliases {
+    /// The first alias as written.
+    fn shown(&self) -> &str {
+        &self.text[..self.shown as usize]
+    }
+
     pub(super) fn aliases(&self) -> impl Iterator<Item = Vec<&str>> {
-        self.joined
+        self.text[self.shown as usize..]
             .split('\n')
             .map(|alias| alias.split(' ').collect())
     }
@@ -234,34 +240,34 @@ impl AnswerRule for Short {
                 "`answer` `{answer}` has no words once normalised; give at least one alias"
             ));
         }
+        let shown = answer.split('|').next().unwrap_or_default().trim();
+        let joined = tokens
+            .iter()
+            .map(|alias| alias.join(" "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let Ok(shown_len) = u32::try_from(shown.len()) else {
+            return Err("`answer` is longer than 4 GB; give a short answer".to_string());
+        };
         Ok(Aliases {
-            shown: answer
-                .split('|')
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_string(),
-            longest: tokens.iter().map(Vec::len).max().unwrap_or(0),
-            joined: tokens
-                .iter()
-                .map(|alias| alias.join(" "))
-                .collect::<Vec<_>>()
-                .join("\n"),
+            text: format!("{shown}{joined}").into_boxed_str(),
+            shown: shown_len,
+            longest: tokens.iter().map(Vec::len).max().unwrap_or(0) as u32,
         })
     }
 
-    fn prompt(question: &str, _: &Aliases) -> String {
+    fn prompt(question: &str, _: &str) -> String {
         question.to_string()
     }
 
     fn grade(aliases: &Aliases, output: &str) -> Grade {
-        let expected = &aliases.shown;
+        let expected = aliases.shown();
         let text = reading::fold(output);
         let line = answer_line(&text);
         let answer = answer_of(&text);
         let more = further_lines(&text, line);
         let tokens = squad_tokens(answer);
-        let longest = aliases.longest;
+        let longest = aliases.longest as usize;
         let said = shown_briefly(answer);
         // A line too long to be a short answer is not one, whatever reason it gives.
         let words = squad_tokens(line).len();
