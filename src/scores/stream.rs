@@ -167,6 +167,17 @@ impl<'r, R: Rows> ScoreStream<'r, R> {
         self.columns.outcome.is_some()
     }
 
+    /// The task id (trimmed) of the row `k` rows after the one [`ScoreStream::next_row`]
+    /// reads next, when the reader has it in memory already: a hint for what is to
+    /// come, checked by nothing.
+    pub(crate) fn upcoming(&self, k: usize) -> Option<&str> {
+        let id = self.columns.id?;
+        if self.ended {
+            return None;
+        }
+        self.reader.ahead(k).map(|row| trim(row.field(id)))
+    }
+
     /// The next row, once `claim` accepts its task (it is asked before the row's
     /// values are checked, so a refused task is reported even when its values are bad
     /// too); `None` once the file has ended, or a row failed.

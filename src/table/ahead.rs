@@ -229,6 +229,11 @@ impl Rows for RowsAhead {
         self.at += 1;
         Ok(Some(self.batch.row(self.at - 1)))
     }
+
+    fn ahead(&self, k: usize) -> Option<ScannedRow<'_>> {
+        let at = self.at.checked_add(k)?;
+        (at < self.batch.rows.len()).then(|| self.batch.row(at))
+    }
 }
 
 #[cfg(test)]
@@ -284,6 +289,41 @@ mod tests {
         for bytes in [bytes, with_error] {
             assert_reads_as_the_scanner(bytes).unwrap();
         }
+    }
+
+    #[test]
+    fn a_look_ahead_shows_the_rows_next_row_hands_out_later_within_the_batch_in_hand() {
+        let mut bytes = b"task_id,score\n".to_vec();
+        for i in 0..BATCH_ROWS + 10 {
+            bytes.extend(format!("t{i},1\n").bytes());
+        }
+        let mut ahead = RowsAhead::spawn("t.csv", std::io::Cursor::new(bytes)).unwrap();
+        // Before the first batch arrives nothing is in hand.
+        assert!(ahead.ahead(0).is_none());
+        assert_eq!(ahead.next_row().unwrap().unwrap().field(0), "t0");
+        assert_eq!(
+            ahead
+                .ahead(0)
+                .map(|row| row.field(0).to_string())
+                .as_deref(),
+            Some("t1")
+        );
+        let last = ahead
+            .ahead(BATCH_ROWS - 2)
+            .map(|row| (row.line, row.field(0).to_string()));
+        assert_eq!(
+            last,
+            Some((BATCH_ROWS as u64 + 1, format!("t{}", BATCH_ROWS - 1)))
+        );
+        // The next batch is not looked into.
+        assert!(ahead.ahead(BATCH_ROWS - 1).is_none());
+        for i in 1..BATCH_ROWS + 10 {
+            let shown = ahead.ahead(0).map(|row| row.field(0).to_string());
+            let read = ahead.next_row().unwrap().unwrap().field(0).to_string();
+            assert_eq!(read, format!("t{i}"));
+            assert!(shown.is_none() || shown.as_deref() == Some(read.as_str()));
+        }
+        assert!(ahead.ahead(0).is_none());
     }
 
     #[test]

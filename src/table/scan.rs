@@ -137,6 +137,12 @@ pub trait Rows {
     /// The next data row, or `None` at the end of the input, with
     /// [`RowScanner::next_row`]'s errors.
     fn next_row(&mut self) -> Result<Option<ScannedRow<'_>>, InputError>;
+    /// The row `k` rows after the one [`Rows::next_row`] hands out next, when it is
+    /// already read and scanned (a look ahead that reads nothing); `None` otherwise.
+    fn ahead(&self, k: usize) -> Option<ScannedRow<'_>> {
+        let _ = k;
+        None
+    }
 }
 
 impl<R: Read> Rows for RowScanner<R> {

@@ -1,8 +1,10 @@
 //! The generic verifier, for any skill whose answers are checkable strings. Its truth
 //! is `group,kind,question,answer`, where `answer` may list accepted aliases separated
 //! by `|`. An alias is present when its normalised form occurs in the normalised answer
-//! as whole words; the candidates are the task's aliases and the answers of every other
-//! task of the same kind, and the four outcomes and the scores are the arxiv verifier's.
+//! as whole words; the candidates are the task's aliases, the answers of every other
+//! task of the same kind and the answers the output offers beside them that no task
+//! holds (`verify::offered`, docs/grading.md), and the four outcomes and the scores are
+//! the arxiv verifier's.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -10,8 +12,9 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 
 use super::normalize::{contains_words, normalize};
+use super::offered::{Offered, Reader};
 use super::one_answer::RowLines;
-use super::{Grade, Outcome, TruthRows, Verifier, shape};
+use super::{Grade, Outcome, TruthRows, Verifier, reading, shape};
 use crate::base::hash::fingerprint;
 use crate::base::index::HashIndex;
 use crate::error::InputError;
@@ -526,6 +529,69 @@ impl FactsVerifier {
     }
 }
 
+impl FactsVerifier {
+    /// The other answers of kind `kind` (by their display form, each once) present in
+    /// `answer` (normalised), the task's aliases being `aliases`: the task's own
+    /// answer, and every other task's that shares an alias with it, is no other answer.
+    fn known_others(&self, kind: u32, aliases: &[&str], answer: &str) -> Vec<&str> {
+        let mut others: Vec<&str> = Vec::new();
+        for other in self.present(kind, answer) {
+            let (other_shown, mut other_aliases) = self.answer(other);
+            let distinct = !other_aliases.any(|a| aliases.contains(&a));
+            if distinct && !others.contains(&other_shown) {
+                others.push(other_shown);
+            }
+        }
+        others
+    }
+
+    /// The answers `output` offers beside the known answers of kind `kind` found in
+    /// it (`answer` is its normalised form, `aliases` the task's own): made-up names
+    /// among them, which the index cannot know ([`Offered`]), and numbers where the
+    /// task's answer is one. None when the task's answer is in the output but cannot
+    /// be placed among its words.
+    fn made_up(&self, kind: u32, aliases: &[&str], output: &str, answer: &str) -> Vec<String> {
+        let mut offered = Offered::new(output);
+        let mut placed = false;
+        for alias in aliases {
+            placed |= offered.mark(alias);
+        }
+        if !placed && aliases.iter().any(|alias| contains_words(answer, alias)) {
+            return Vec::new();
+        }
+        for other in self.present(kind, answer) {
+            for alias in self.answer(other).1 {
+                offered.mark(alias);
+            }
+        }
+        let number = |alias: &&str| {
+            alias
+                .split(' ')
+                .all(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        };
+        offered.others(&Reader {
+            unit: 1,
+            et_al_names: false,
+            least_words: 1,
+            excluded: &|_| false,
+            short_needs: &|_| true,
+            numbers: aliases.iter().any(number),
+        })
+    }
+}
+
+/// At most this many offered answers are named in feedback; the rest are counted.
+const NAMED_IN_FEEDBACK: usize = 10;
+
+/// `answers` for feedback: the first [`NAMED_IN_FEEDBACK`] by name, then how many more.
+fn listed(answers: &[&str]) -> String {
+    let mut text = answers[..answers.len().min(NAMED_IN_FEEDBACK)].join(", ");
+    if answers.len() > NAMED_IN_FEEDBACK {
+        text.push_str(&format!(" and {} more", answers.len() - NAMED_IN_FEEDBACK));
+    }
+    text
+}
+
 impl Verifier for FactsVerifier {
     fn task_count(&self) -> usize {
         self.tasks.len()
@@ -559,28 +625,32 @@ impl Verifier for FactsVerifier {
         let (shown, aliases) = self.answer(task.answer);
         let aliases: Vec<&str> = aliases.collect();
         let expected = aliases.iter().any(|alias| contains_words(&answer, alias));
-        let mut others: Vec<&str> = Vec::new();
-        // The task's own answer, and every other task's that shares an alias with it,
-        // is no other answer.
-        for other in self.present(task.kind, &answer) {
-            let (other_shown, mut other_aliases) = self.answer(other);
-            let distinct = !other_aliases.any(|a| aliases.contains(&a));
-            if distinct && !others.contains(&other_shown) {
-                others.push(other_shown);
-            }
-        }
-        let (outcome, feedback) = match (expected, others.is_empty()) {
+        let others = self.known_others(task.kind, &aliases, &answer);
+        // The answers offered beside the known ones, made-up names included: asked for
+        // only where they change the outcome (a right answer, or none known).
+        let made_up: Vec<String> = if expected || others.is_empty() {
+            self.made_up(task.kind, &aliases, output, &answer)
+        } else {
+            Vec::new()
+        };
+        let mut offered: Vec<&str> = others.clone();
+        offered.extend(made_up.iter().map(String::as_str));
+        let (outcome, feedback) = match (expected, offered.is_empty()) {
             (true, true) => (Outcome::Right, format!("correct answer {shown}")),
             (true, false) => (
-                Outcome::Hedged(1 + others.len()),
+                Outcome::Hedged(1 + offered.len()),
                 format!(
                     "hedged: {shown} among {shown}, {}; give one answer",
-                    others.join(", ")
+                    listed(&offered)
                 ),
+            ),
+            (false, false) if others.is_empty() && reading::refuses(output) => (
+                Outcome::Abstained,
+                format!("no accepted answer found; expected {shown}"),
             ),
             (false, false) => (
                 Outcome::Wrong,
-                format!("expected {shown}, response said {}", others.join(", ")),
+                format!("expected {shown}, response said {}", listed(&offered)),
             ),
             (false, true) => (
                 Outcome::nothing(output),
@@ -750,6 +820,17 @@ mod tests {
         others
     }
 
+    /// The other answers of the kind the alias index finds in `output` for task
+    /// `index`, as grading finds them.
+    fn index_others(v: &FactsVerifier, index: usize, output: &str) -> Vec<String> {
+        let task = v.tasks[index];
+        let aliases: Vec<&str> = v.answer(task.answer).1.collect();
+        v.known_others(task.kind, &aliases, &normalize(output))
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    }
+
     /// The other answers a grade's feedback names.
     fn named_others(grade: &Grade) -> Vec<String> {
         let feedback = &grade.feedback;
@@ -787,6 +868,7 @@ mod tests {
             for index in 0..v.tasks.len() {
                 let grade = v.grade(index, &output);
                 proptest::prop_assert_eq!(named_others(&grade), naive_others(&v, index, &output), "{}", grade.feedback);
+                proptest::prop_assert_eq!(index_others(&v, index, &output), naive_others(&v, index, &output));
             }
         }
     }
@@ -841,9 +923,8 @@ mod tests {
             "Seine",
         ] {
             for index in [0, 1, 2, 3, 2_999, 3_000] {
-                let grade = v.grade(index, output);
                 assert_eq!(
-                    named_others(&grade),
+                    index_others(&v, index, output),
                     naive_others(&v, index, output),
                     "{output}"
                 );

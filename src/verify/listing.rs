@@ -4,12 +4,15 @@
 //! The oracle is the mean itself: each of the k answers is graded alone, written the
 //! same way. Held for k from 1 to 1,000 (as many as a verifier has distinct
 //! candidates) and for every way of listing: spaces, commas, `or`, lines, boxes,
-//! `####`, and a list after an answer phrase.
+//! `####`, and a list after an answer phrase; the wrong answers are the truth file's
+//! other values, and for `facts` and arXiv titles and first authors also made-up names
+//! and titles that no truth holds.
 
 use proptest::prelude::*;
 
 use super::arxiv::ArxivVerifier;
 use super::arxiv::truth::load_papers;
+use super::made_up::{made_up_name, made_up_title};
 use super::{Grade, Verifier, build};
 
 /// Writes a list of answers (or one answer alone) in one form.
@@ -129,6 +132,9 @@ fn settings() -> Vec<Setting> {
         ),
         one("facts", &truth(&facts, None), "Paris", words),
     ];
+    // Made-up wrong answers, which no truth holds: the verifier cannot know them.
+    let names: Vec<String> = (0..1200).map(made_up_name).collect();
+    settings.push(one("facts", &truth(&facts, None), "Paris", names.clone()));
     let papers = load_papers("papers.csv", SHIPPED).expect("the shipped truth is clean");
     let arxiv = |kind: usize, value: &dyn Fn(usize) -> String, wrong: Vec<String>| Setting {
         name: "arxiv",
@@ -155,6 +161,12 @@ fn settings() -> Vec<Setting> {
         others(&|p| papers[p].first_author.clone()),
     ));
     settings.push(arxiv(3, &|p| papers[p].year.to_string(), years));
+    let titles: Vec<String> = (0..1200).map(made_up_title).collect();
+    settings.push(arxiv(1, &|p| papers[p].title.clone(), titles));
+    let people: Vec<String> = (0..1200)
+        .map(|i| format!("{} {}", names[i], names[(i + 600) % 1200]))
+        .collect();
+    settings.push(arxiv(2, &|p| papers[p].first_author.clone(), people));
     settings
 }
 
@@ -233,7 +245,7 @@ proptest! {
 
     #[test]
     fn listing_k_candidates_never_earns_more_than_the_mean_of_the_k_answers_alone(
-        setting in 0usize..8,
+        setting in 0usize..11,
         form in 0..FORMS.len(),
         k in 1usize..=1000,
         offset in 0usize..1200,

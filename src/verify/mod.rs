@@ -10,6 +10,7 @@ pub mod facts;
 pub(crate) mod flat;
 pub mod normalize;
 pub(crate) mod numeric;
+pub(crate) mod offered;
 pub(crate) mod one_answer;
 
 pub use one_answer::Use;
@@ -324,6 +325,8 @@ fn other_layout(name: &str, source: &str, headers: &[String], error: InputError)
 
 #[cfg(test)]
 mod listing;
+#[cfg(test)]
+mod made_up;
 
 #[cfg(test)]
 mod tests {

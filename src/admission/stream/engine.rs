@@ -58,7 +58,19 @@ impl Default for Tuning {
 pub(super) trait Source {
     /// The next row.
     fn next(&mut self) -> Option<&ScoreRow>;
+
+    /// The task of the row `k` rows after the next, when it is read already (a hint
+    /// only: `None` says nothing).
+    fn upcoming(&self, k: usize) -> Option<&str> {
+        let _ = k;
+        None
+    }
 }
+
+/// How many tasks ahead of the scores files the index's entries are fetched: the
+/// baseline's next tasks are looked up together, their misses of the cache overlapping,
+/// instead of one miss a task.
+const FETCH_AHEAD: usize = 32;
 
 /// Where the tasks go.
 pub(super) trait TaskSink {
@@ -92,7 +104,20 @@ pub(super) fn join(
         attached: Default::default(),
     };
     let mut live = given;
+    let mut handed = 0_usize;
     loop {
+        if let (Some(index), Some(base)) = (prints.index.as_ref(), sources[BASE].as_ref()) {
+            if handed.is_multiple_of(FETCH_AHEAD) {
+                let mut ahead = [0_u64; FETCH_AHEAD];
+                let mut count = 0;
+                while let Some(task) = base.upcoming(count).filter(|_| count < FETCH_AHEAD) {
+                    ahead[count] = fingerprint(task);
+                    count += 1;
+                }
+                index.fetch(&ahead, count);
+            }
+            handed += 1;
+        }
         let mut rows: [Option<&ScoreRow>; SIDES] = [None; SIDES];
         for (side, source) in sources.iter_mut().enumerate() {
             if live[side] {

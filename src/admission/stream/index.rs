@@ -9,6 +9,12 @@
 //! file lacks, and the holdout's tasks no scores file named, are named at the end (with
 //! their rows in the list) by reading the list (or the manifest) again.
 //!
+//! The scores come in their own order and the entries in the fingerprints', so each
+//! lookup lands somewhere new in the entries, a miss of the cache: a directory of the
+//! fingerprints' top bits (a quarter of a byte a task) takes a lookup to within a few
+//! entries of its own, and the join fetches the entries of the baseline's next tasks
+//! together ([`TaskIndex::fetch`]), so that their misses overlap.
+//!
 //! Why a lookup pairs a task with its own entry and with no other:
 //! - No two entries share a fingerprint: a task listed twice, a holdout id met twice,
 //!   or two ids whose fingerprints collide make [`IndexBuilder::finish`] give up, and
@@ -173,9 +179,11 @@ impl Held {
 
 impl TaskIndex {
     fn over(entries: Vec<Entry>, keyed: RandomState) -> TaskIndex {
-        // 256 to 512 entries a bucket: a table small enough to stay in the cache
-        // (a look into the entries is what costs: they are met in no order).
-        let bits = (entries.len() / 256).max(1).ilog2().min(40);
+        // 16 to 32 entries a bucket (a table of a quarter of a byte a task): a guess
+        // within a bucket lands within a few entries of the one looked for, in the
+        // cache line fetched ahead or the next (a look into the entries is what costs:
+        // they are met in no order).
+        let bits = (entries.len() / 16).max(1).ilog2().min(40);
         let mut starts = Vec::with_capacity((1 << bits) + 1);
         for (at, entry) in entries.iter().enumerate() {
             let bucket = (entry.print() >> (60 - bits)) as usize;
@@ -196,8 +204,7 @@ impl TaskIndex {
 
     /// The entry whose fingerprint is `print` (as [`fingerprint`] gives it): looked
     /// for where it would be in its bucket were the prints there evenly spread (they
-    /// are uniform), then on either side, which is one miss of the cache for about
-    /// eight entries read.
+    /// are uniform), then on either side, which reads two or three entries.
     fn by_print(&self, print: u64) -> Option<usize> {
         let print = canonical(print);
         let shift = 60 - self.bits;
@@ -222,6 +229,37 @@ impl TaskIndex {
             }
         }
         (at < to && self.entries[at].print() == print).then_some(at)
+    }
+
+    /// Reads where each of `prints` would be, so that the misses of the cache overlap
+    /// and the lookups that follow find the entries in it: first every bucket's
+    /// bounds, then the entries, each in a loop short enough for all its reads to be
+    /// under way at once. Gives no answer: a hint to the memory, which the compiler
+    /// must not drop.
+    pub(super) fn fetch<const N: usize>(&self, prints: &[u64; N], count: usize) {
+        let shift = 60 - self.bits;
+        let mut spans = [(0_usize, 0_usize, 0_u64); N];
+        for (span, &print) in spans.iter_mut().zip(prints).take(count) {
+            let print = canonical(print);
+            let bucket = (print >> shift) as usize;
+            *span = (
+                self.starts[bucket] as usize,
+                self.starts[bucket + 1] as usize,
+                print & ((1 << shift) - 1),
+            );
+        }
+        let mut seen = 0_u32;
+        for &(from, to, low) in spans.iter().take(count) {
+            if from < to {
+                let guess = from + ((u128::from(low) * (to - from) as u128) >> shift) as usize;
+                // The guess and an entry on either side: the walk from the guess
+                // rarely goes further.
+                for at in [guess.saturating_sub(2).max(from), guess, guess + 2] {
+                    seen ^= self.entries[at.min(to - 1)].0[0];
+                }
+            }
+        }
+        std::hint::black_box(seen);
     }
 
     /// The entry of `task` (whose fingerprint is `print`), if the list or the holdout

@@ -14,6 +14,10 @@ impl<R: Rows> Source for ScoreStream<'_, R> {
     fn next(&mut self) -> Option<&ScoreRow> {
         self.next_row(|_, _| Ok(()))
     }
+
+    fn upcoming(&self, k: usize) -> Option<&str> {
+        ScoreStream::upcoming(self, k)
+    }
 }
 
 /// The task list's rows: each row's trimmed `task_id` and line. Its errors wait for

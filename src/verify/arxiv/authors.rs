@@ -403,6 +403,12 @@ impl Tokens<'_> {
                 .all(char::is_whitespace)
     }
 
+    /// The bytes of the folded answer that words `first..=last` span: the text
+    /// [`crate::verify::offered::Offered`] reads, as both fold marks alike.
+    pub(crate) fn bytes(&self, first: usize, last: usize) -> (usize, usize) {
+        (self.spans[first].start, self.spans[last].end)
+    }
+
     /// Words `first..=last` as the answer wrote them (accents and all), one space
     /// between them, without a trailing dot: a name as the answer gave it.
     pub(crate) fn quote(&self, first: usize, last: usize) -> String {

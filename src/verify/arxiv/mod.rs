@@ -33,6 +33,7 @@ use authors::{AuthorName, SurnameIndex};
 use mentions::Candidate;
 use titles::TitleIndex;
 
+use super::offered::{Offered, Reader};
 use super::{Grade, Outcome, TruthRows, Verifier, shape};
 use crate::base::hash::{FastMap, WordKey};
 use crate::error::InputError;
@@ -165,11 +166,10 @@ impl ArxivVerifier {
         let paper = &self.papers[index];
         let normalized = normalize(answer);
         let words = self.titles.words(&normalized);
-        let found: Vec<&str> = self
-            .titles
-            .present_words(&normalized, &words)
-            .into_iter()
-            .map(|i| self.papers[i].title.as_str())
+        let present = self.titles.present_words(&normalized, &words);
+        let mut found: Vec<&str> = present
+            .iter()
+            .map(|&i| self.papers[i].title.as_str())
             .collect();
         if found.is_empty()
             && let Some((present, total)) = self.titles.word_share_words(index, &words)
@@ -183,7 +183,35 @@ impl ArxivVerifier {
             return (Outcome::Partial(share), feedback);
         }
         let has_expected = found.contains(&paper.title.as_str());
+        // The titles offered beside the known ones, made-up ones included: asked for
+        // only where they change the outcome (the right title, or none known).
+        let made_up = if has_expected || found.is_empty() {
+            self.made_up_titles(&present, answer)
+        } else {
+            Vec::new()
+        };
+        found.extend(made_up.iter().map(String::as_str));
         outcome(&paper.title, &found, has_expected, "title", Shown::Quoted)
+    }
+
+    /// The title-like answers `answer` offers beside the known titles `present` in
+    /// it: two or more name-like words, each two beside a known title one answer
+    /// ([`Offered`]).
+    fn made_up_titles(&self, present: &[usize], answer: &str) -> Vec<String> {
+        let mut offered = Offered::new(answer);
+        for &paper in present {
+            for variant in self.titles.variants(paper) {
+                offered.mark(variant);
+            }
+        }
+        offered.others(&Reader {
+            unit: 2,
+            et_al_names: false,
+            least_words: 2,
+            excluded: &|_| false,
+            short_needs: &|word| self.is_title_word(word),
+            numbers: false,
+        })
     }
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
@@ -198,6 +226,23 @@ impl ArxivVerifier {
                 .collect();
             return outcome(expected, &found, false, "first author", Shown::Plain);
         }
+        // The names offered beside the known ones, made-up ones included ([`Offered`]):
+        // the words of every mention are known.
+        let others = {
+            let mut offered = Offered::new(answer);
+            for mention in &said {
+                let (start, end) = tokens.bytes(mention.words.0, mention.words.1);
+                offered.mark_bytes(start, end);
+            }
+            offered.others(&Reader {
+                unit: 2,
+                et_al_names: true,
+                least_words: 2,
+                excluded: &excluded,
+                short_needs: &|_| true,
+                numbers: false,
+            })
+        };
         // Most answers name no known author: names are parsed only when some are named.
         let mut parsed: Vec<(usize, AuthorName)> = vec![(index, author(index))];
         for mention in &said {
@@ -221,15 +266,21 @@ impl ArxivVerifier {
             && only.names.len() > 1
             && is_expected(only)
         {
-            let feedback = format!(
+            let mut feedback = format!(
                 "ambiguous: {} fits {} known first authors; expected first author {expected}; give the full name",
                 only.quote,
                 only.names.len()
             );
-            return (Outcome::Hedged(only.names.len()), feedback);
+            if !others.is_empty() {
+                feedback.push_str(&format!(" and one answer, not {}", others.join(", ")));
+            }
+            return (Outcome::Hedged(only.names.len() + others.len()), feedback);
         }
         let has_expected = found.iter().any(is_expected);
-        let quotes: Vec<&str> = found.iter().map(|c| c.quote.as_str()).collect();
+        let mut quotes: Vec<&str> = found.iter().map(|c| c.quote.as_str()).collect();
+        if has_expected {
+            quotes.extend(others.iter().map(String::as_str));
+        }
         outcome(
             expected,
             &quotes,

@@ -191,6 +191,12 @@ impl TitleIndex {
         }
     }
 
+    /// The normalised forms of `paper`'s title: the title itself, then its hyphen
+    /// variants.
+    pub(crate) fn variants(&self, paper: usize) -> &[String] {
+        &self.variants[paper]
+    }
+
     /// The node after `node` and the word of vocabulary id `word`, if some variant
     /// begins with that sequence.
     fn child(&self, node: u32, word: u32) -> Option<u32> {
