@@ -16,7 +16,8 @@ peak over the truth file's size.
   time);
 - score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`
   (`score-numeric`: numbers for answers, `--verifier numeric`; `score-facts`: the same
-  files as `score`, `--verifier facts`);
+  files as `score`, `--verifier facts`; `score-facts-shared`: facts with 256 answers
+  shared by the tasks);
 - facts against short: N outputs of one kind sharing 256 answers, graded by each.
 
 - split of the other inputs: `split-numeric`, `split-short`, `split-choice` (the
@@ -280,11 +281,14 @@ def main():
         elif name == "score-facts":
             memory_table(evogate, work, "`score --verifier facts`, one answer a task",
                          lambda w, n: score_inputs(w, n, "facts"), powers, before=before)
+        elif name == "score-facts-shared":
+            memory_table(evogate, work, "`score --verifier facts`, 256 answers shared by the tasks",
+                         lambda w, n: score_inputs(w, n, "facts", 256), powers, before=before)
         elif name == "facts":
             facts_table(evogate, work, powers)
         else:
             sys.exit(f"unknown workload {name}: use split, import, openai, score, "
-                     "score-numeric, score-facts or facts")
+                     "score-numeric, score-facts, score-facts-shared or facts")
 
 
 if __name__ == "__main__":

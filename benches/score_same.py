@@ -1,7 +1,9 @@
 """Holds two evogate builds' `score` up against each other: on the shipped examples of the
-benchmark verifiers (data/numeric, data/choice, data/short) and on 60 variants of each,
+benchmark verifiers (data/numeric, data/choice, data/short; `facts` on the short and numeric
+truths) and on 60 variants of each,
 broken in the ways `score` checks (a repeat in each file, a missing output, a stray one,
-an unknown task, shuffled files, an empty answer, a bad JSON line, no task rows, a
+an unknown task, shuffled files, an empty answer, a bad JSON line, no task rows, a truth
+row that does not parse, a
 second output on top of 30% of them), each run plain, with `--allow-missing` and with
 `--out`. Prints every run whose exit code, stdout, stderr or scores file differ, then the
 count.
@@ -23,15 +25,17 @@ def run(binary, args, cwd):
             out = open(path, "rb").read(); os.remove(path)
     return p.returncode, p.stdout, p.stderr, out
 rng = random.Random(7)
-for name, truth in [("numeric", "problems.csv"), ("choice", "questions.csv"), ("short", "questions.csv")]:
-    d = os.path.join(repo, "data", name)
+for name, data, truth in [("numeric", "numeric", "problems.csv"), ("choice", "choice", "questions.csv"),
+                          ("short", "short", "questions.csv"), ("facts", "short", "questions.csv"),
+                          ("facts", "numeric", "problems.csv")]:
+    d = os.path.join(repo, "data", data)
     t = open(os.path.join(d, truth)).read().splitlines(True)
     k = open(os.path.join(d, "tasks.csv")).read().splitlines(True)
     o = open(os.path.join(d, "outputs.jsonl")).read().splitlines(True)
     variants = [("plain", t, k, o)]
     for i in range(60):
         tt, kk, oo = list(t), list(k), list(o)
-        what = rng.randrange(12)
+        what = rng.randrange(13)
         if what == 0: tt.insert(rng.randrange(1, len(tt) + 1), rng.choice(tt[1:]))   # truth repeat
         if what == 1: kk.insert(rng.randrange(1, len(kk) + 1), rng.choice(kk[1:]))   # tasks repeat
         if what == 2: oo.insert(rng.randrange(0, len(oo) + 1), rng.choice(oo))       # output repeat
@@ -44,6 +48,7 @@ for name, truth in [("numeric", "problems.csv"), ("choice", "questions.csv"), ("
         if what == 9: tt[rng.randrange(1, len(tt))] = "g,k,q,\n"                      # empty answer
         if what == 10: oo[rng.randrange(len(oo))] = "{not json\n"
         if what == 11: kk = kk[:1]
+        if what == 12: tt.insert(rng.randrange(1, len(tt) + 1), 'g,k,"q,x\n')            # truth unparsable
         if rng.random() < 0.3:
             oo.insert(rng.randrange(0, len(oo) + 1), rng.choice(oo))
         variants.append((f"v{i}-{what}", tt, kk, oo))
@@ -58,5 +63,5 @@ for name, truth in [("numeric", "problems.csv"), ("choice", "questions.csv"), ("
                 cases += 1
                 if a != b:
                     diffs += 1
-                    print("DIFF", name, label, extra, a[0], b[0], a[2][:200], b[2][:200])
+                    print("DIFF", name, data, label, extra, a[0], b[0], a[2][:200], b[2][:200])
 print(f"{cases} runs compared, {diffs} differ")

@@ -1,6 +1,7 @@
 //! `score` for the benchmark verifiers (`numeric`, `choice`, `short`), whose every task
-//! is graded against its own truth row alone, in memory that does not grow with the
-//! rows: a merge join on disk instead of a verifier held.
+//! is graded against its own truth row alone, and for `facts`, which grades it against
+//! its row and its kind's distinct answers (held, once each): a merge join on disk
+//! instead of a verifier held, in memory that does not grow with the rows.
 //!
 //! The truth, the tasks file and the outputs are each read once, in file order, into an
 //! external sort by task id ([`Sorter`], whose runs go to the process's [`RunStore`]);
@@ -40,8 +41,8 @@ type Repeat = (u64, u64, String);
 /// How many bytes of the scores CSV are gathered before they are handed on.
 const HAND_ON_EVERY: usize = 1 << 20;
 
-/// A truth sorted by task id, each record's payload its line, group, kind, answer and
-/// options.
+/// A truth sorted by task id, each record's payload its line, group, kind, answer,
+/// options and distinct answer's number.
 pub(crate) struct SortedTruth {
     sorted: Sorted,
 }
@@ -73,6 +74,7 @@ pub(crate) fn sort_truth(
         for part in [row.group, row.kind, row.answer, row.options] {
             put_text(&mut payload, part);
         }
+        put_number(&mut payload, row.distinct);
         if let Err(error) = sorter.push(key.as_bytes(), &payload) {
             failed = Some(error);
         }
@@ -376,6 +378,7 @@ impl Join<'_> {
         let mut truth = truth;
         let _ = get_number(&mut truth);
         let [group, kind, answer, options] = [(); 4].map(|()| get_text(&mut truth));
+        let distinct = get_number(&mut truth);
         let answer_of = first_output.map(|(_, p)| (&p[1..], p[0] == 1));
         let unanswered = match answer_of {
             Some((_, false)) => None,
@@ -388,7 +391,7 @@ impl Join<'_> {
         };
         let mut grade = self
             .verifier
-            .grade(answer, options, text)
+            .grade(answer, options, distinct, text)
             .map_err(|message| {
                 anyhow::anyhow!("a truth row read twice reads otherwise: {message}")
             })?;

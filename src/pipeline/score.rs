@@ -1,9 +1,10 @@
 //! The scoring use case: grade every task of a tasks file against its output, handing
 //! the scores CSV to a sink in chunks of whole rows. The benchmark verifiers (`numeric`,
-//! `choice`, `short`) grade a task from its own truth row, so the three files are sorted
-//! by task id on disk and merged, holding nothing that grows with the rows; `arxiv` and
-//! `facts` build the verifier from the whole truth and hold it while the tasks and
-//! outputs stream.
+//! `choice`, `short`) grade a task from its own truth row, and `facts` from its own row
+//! and its kind's distinct answers, so the three files are sorted by task id on disk and
+//! merged, holding nothing that grows with the rows (for `facts`, nothing but the
+//! distinct answers); `arxiv` builds the verifier from the whole truth and holds it
+//! while the tasks and outputs stream.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -108,7 +109,7 @@ pub(crate) fn score_tasks<R: Read>(
 ) -> anyhow::Result<Graded> {
     let truth_source = files.truth.display().to_string();
     if let Some(rowwise) = verify::rowwise(&files.verifier) {
-        return score_joined(files, rowwise, tasks, write, progress);
+        return score_joined(files, rowwise.as_ref(), tasks, write, progress);
     }
     let verifier = verify::build(&files.verifier, &truth_source, open_file(&files.truth)?)?;
     let tasks_source = files.tasks.display().to_string();
@@ -144,7 +145,7 @@ fn open_outputs<'a>(
 }
 
 /// [`score_tasks`] for a verifier that grades each task against its own truth row
-/// (`numeric`, `choice`, `short`): the three files are sorted by task id on disk and
+/// (`numeric`, `choice`, `short`; `facts` with its kind's distinct answers): the three files are sorted by task id on disk and
 /// merged ([`crate::grading::joined`]), so nothing grows with the rows.
 fn score_joined<R: Read>(
     files: &ScoreFiles,

@@ -20,6 +20,10 @@ use crate::base::index::HashIndex;
 use crate::error::InputError;
 use crate::table::{Table, require, trim_field};
 
+mod rows;
+
+pub(crate) use rows::FactsRows;
+
 /// The facts verifier. Its text is kept in two strings (the tasks' groups and
 /// questions, the distinct answers), reached by position, and its lookups go by hash
 /// indexes of positions checked against that text: a truth of a million tasks is held
@@ -219,6 +223,23 @@ impl Reading {
     /// answer with an alias. That each `group:kind` comes once is checked when the
     /// reading ends ([`Reading::finish`]).
     fn add<'a>(&mut self, line: u64, field: impl Fn(usize) -> &'a str) -> Result<(), Refusal> {
+        let ([group, kind, question], entry) =
+            self.check(line, field, self.verifier.tasks.len())?;
+        let (kind, answer) = self.file(kind, &entry);
+        self.push_task(group, question, kind, answer, line);
+        Ok(())
+    }
+
+    /// The group, kind and question of the row at `line` whose field `i` is
+    /// `field(i)`, and its answer's entry ([`FactsVerifier::answer_entry`]): every
+    /// field non-empty, an answer with an alias, fewer than 2^32 - 2 rows before it
+    /// (`read` of them).
+    fn check<'a>(
+        &self,
+        line: u64,
+        field: impl Fn(usize) -> &'a str,
+        read: usize,
+    ) -> Result<([&'a str; 3], String), Refusal> {
         let fail = |message: String, id: Option<String>| Refusal {
             error: InputError::invalid(&self.source, line, message),
             id,
@@ -255,14 +276,20 @@ impl Reading {
                 Some(crate::task::task_id(group, kind)),
             ));
         }
-        if self.verifier.tasks.len() >= u32::MAX as usize - 1 {
+        if read >= u32::MAX as usize - 1 {
             return Err(fail(
                 "more tasks than a truth may hold (2^32 - 2)".to_string(),
                 None,
             ));
         }
+        Ok(([group, kind, question], entry))
+    }
+
+    /// The numbers of kind `kind` and of the answer whose entry is `entry`, each filed
+    /// when new.
+    fn file(&mut self, kind: &str, entry: &str) -> (u32, u32) {
         let verifier = &mut self.verifier;
-        let entry_print = fingerprint(&entry);
+        let entry_print = fingerprint(entry);
         let found = self
             .known
             .find(entry_print, |a| verifier.answer_entry(a) == entry);
@@ -271,7 +298,7 @@ impl Reading {
             None => {
                 let next = verifier.answers.len() as u32;
                 verifier.answers.push(verifier.answer_text.len());
-                verifier.answer_text.push_str(&entry);
+                verifier.answer_text.push_str(entry);
                 self.known.insert(entry_print, next);
                 next
             }
@@ -285,6 +312,13 @@ impl Reading {
                 next
             }
         };
+        (kind, answer)
+    }
+
+    /// Adds the task of `group` and `question` of kind `kind` giving answer `answer`,
+    /// read on `line`.
+    fn push_task(&mut self, group: &str, question: &str, kind: u32, answer: u32, line: u64) {
+        let verifier = &mut self.verifier;
         let task = verifier.tasks.len() as u32;
         let start = verifier.text.len();
         verifier.text.push_str(group);
@@ -296,7 +330,6 @@ impl Reading {
             answer,
         });
         self.lines.push(task, line);
-        Ok(())
     }
 
     /// The verifier read, its tasks indexed by id, or the first error in row order:

@@ -262,13 +262,15 @@ pub fn build_for<'a>(
     build(rows, purpose).map_err(|error| other_layout(name, source, &headers, error))
 }
 
-/// The benchmark verifier registered as `name` in its streamed form, or `None` for one
-/// that grades a task against more than its own row (`arxiv`, `facts`).
-pub(crate) fn rowwise(name: &str) -> Option<&'static dyn Rowwise> {
+/// The verifier registered as `name` in its streamed form, its truth not read yet, or
+/// `None` for one that grades a task against other tasks' rows (`arxiv`). `facts`
+/// holds its distinct answers once [`Rowwise::read`] has read them.
+pub(crate) fn rowwise(name: &str) -> Option<Box<dyn Rowwise>> {
     match name {
-        "numeric" => Some(&Streamed::<numeric::Numeric>::RULE),
-        "choice" => Some(&Streamed::<choice::Choice>::RULE),
-        "short" => Some(&Streamed::<short::Short>::RULE),
+        "numeric" => Some(Box::new(Streamed::<numeric::Numeric>::RULE)),
+        "choice" => Some(Box::new(Streamed::<choice::Choice>::RULE)),
+        "short" => Some(Box::new(Streamed::<short::Short>::RULE)),
+        "facts" => Some(Box::new(facts::FactsRows::new())),
         _ => None,
     }
 }

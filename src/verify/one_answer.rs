@@ -300,6 +300,10 @@ pub(crate) struct TruthRow<'a> {
     pub answer: &'a str,
     /// `options` (empty for a verifier without them).
     pub options: &'a str,
+    /// What the verifier files the row under to grade it (facts: the number of its
+    /// distinct answer in its kind); 0 for the verifiers that grade from `answer` and
+    /// `options`.
+    pub distinct: u64,
 }
 
 /// The first bad row of a truth read by [`Rowwise::read`].
@@ -325,10 +329,16 @@ pub(crate) trait Rowwise: Sync {
     /// bad row comes before it. Returns the rows read.
     fn read(&self, rows: TruthRows<'_>, each: &mut dyn FnMut(&TruthRow<'_>))
     -> Result<u64, BadRow>;
-    /// Grades `output` against a row's `answer` and `options`, as the verifier built
-    /// from the truth grades that row's task; an error for an answer it cannot read
-    /// (never one [`Rowwise::read`] handed on).
-    fn grade(&self, answer: &str, options: &str, output: &str) -> Result<Grade, String>;
+    /// Grades `output` against a row's `answer`, `options` and `distinct` as
+    /// [`Rowwise::read`] handed them on, as the verifier built from the truth grades
+    /// that row's task; an error for a row it cannot read (never one it handed on).
+    fn grade(
+        &self,
+        answer: &str,
+        options: &str,
+        distinct: u64,
+        output: &str,
+    ) -> Result<Grade, String>;
 }
 
 /// The rule `R` as a [`Rowwise`].
@@ -394,13 +404,20 @@ impl<R: AnswerRule> Rowwise for Streamed<R> {
                 kind: fields[1],
                 answer: fields[3],
                 options,
+                distinct: 0,
             });
             read += 1;
         }
         Ok(read)
     }
 
-    fn grade(&self, answer: &str, options: &str, output: &str) -> Result<Grade, String> {
+    fn grade(
+        &self,
+        answer: &str,
+        options: &str,
+        _distinct: u64,
+        output: &str,
+    ) -> Result<Grade, String> {
         Ok(R::grade(&R::parse(answer, options)?, output))
     }
 }

@@ -1,4 +1,5 @@
-//! The join held up against the verifier built from the whole truth: on small truths,
+//! The join held up against the verifier built from the whole truth (each benchmark
+//! verifier and `facts`): on small truths,
 //! tasks files and outputs drawn at random (repeats, unknown ids, missing and failed
 //! outputs, bad truth rows, either outputs format), and with sort budgets from nothing
 //! (a run a record) to everything in memory, `sort_truth` and `grade_joined` give the
@@ -44,7 +45,8 @@ fn joined(
         least,
         per_record: 0,
     };
-    let verifier = rowwise(name).expect("a benchmark verifier");
+    let verifier = rowwise(name).expect("a verifier read row by row");
+    let verifier = verifier.as_ref();
     let sorted = sort_truth("truth.csv", &store, budget, |each| {
         read_rowwise(name, verifier, "truth.csv", truth.as_bytes(), each)
     })
@@ -79,12 +81,14 @@ fn answer(name: &str, pick: usize) -> &'static str {
     let answers = match name {
         "numeric" => ["7", "1/2", "-3", "seven", ""],
         "choice" => ["A", "B", "C", "Q", ""],
+        // Two answers sharing an alias, for the other answers of a kind.
+        "facts" => ["Paris", "New York City|NYC", "paris|Lutetia", "!!!", ""],
         _ => ["Paris", "New York City|NYC", "7", "!!!", ""],
     };
     answers[pick % answers.len()]
 }
 
-const TEXTS: [&str; 8] = [
+const TEXTS: [&str; 10] = [
     "Paris",
     "NYC",
     "The answer is 7",
@@ -93,6 +97,8 @@ const TEXTS: [&str; 8] = [
     "London or Paris",
     "",
     "(B)",
+    "Lutetia, not NYC",
+    "New York City or paris",
 ];
 
 /// Truth rows as (id, answer) picks.
@@ -184,7 +190,7 @@ proptest! {
 
     #[test]
     fn the_join_scores_and_refuses_as_the_held_verifier_does(
-        name in prop::sample::select(vec!["short", "numeric", "choice"]),
+        name in prop::sample::select(vec!["short", "numeric", "choice", "facts", "facts"]),
         ids in prop::sample::subsequence(vec![0usize, 1, 2, 3, 5], 1..=5).prop_shuffle(),
         answers in prop::collection::vec(0usize..3, 6),
         bad_truth in prop::option::weighted(0.15, (0usize..8, 0usize..6, 3usize..5)),
@@ -252,6 +258,37 @@ fn a_truth_whose_tasks_all_grade_joins_every_one_in_the_tasks_files_order() {
     }
 }
 
+#[test]
+fn a_facts_truth_is_refused_joined_as_held_whatever_comes_first() {
+    let tasks = tasks_text(&[0, 1], 0);
+    let outputs = outputs_text(&[(0, 0, false), (1, 5, false)], true);
+    for truth in [
+        // A repeated task, then a row that does not parse: the parse error is said.
+        "group,kind,question,answer\ng0,k,q,Paris\ng0,k,q,Paris\ng1,k,\"q,x\n",
+        // A refused row, then a row that does not parse.
+        "group,kind,question,answer\ng0,k,,Paris\ng1,k,\"q,x\n",
+        // A column missing: said once a row is read, else the truth has no rows.
+        "group,kind,answer\ng0,k,Paris\n",
+        "group,kind,answer\n",
+        // A repeat after a refused row, and a refused row that repeats a task.
+        "group,kind,question,answer\ng0,k,q,!!\ng1,k,q,x\ng1,k,q,y\n",
+        "group,kind,question,answer\ng0,k,q,x\ng0,k,q,!!\n",
+        "group,kind,question,answer\ng0,k,q,x\ng1,k,q,y\ng1,k,q,!!\ng0,k,q,z\n",
+        // The arxiv layout.
+        "arxiv_id,title,first_author,year\n1706.03762,A,B,2017\n",
+    ] {
+        let expected = held("facts", truth, &tasks, &outputs, false);
+        assert!(expected.is_err(), "{truth}");
+        for least in [0, 1 << 20] {
+            assert_eq!(
+                joined("facts", truth, &tasks, &outputs, false, least),
+                expected,
+                "{truth}"
+            );
+        }
+    }
+}
+
 /// A store whose runs cannot be made, as when the temporary folder is full or gone.
 struct NoRoom;
 
@@ -270,7 +307,13 @@ fn a_temporary_folder_without_room_is_said_as_that_with_the_fix() {
     };
     let verifier = rowwise("short").expect("a benchmark verifier");
     let error = sort_truth("truth.csv", &NoRoom, budget, |each| {
-        read_rowwise("short", verifier, "truth.csv", truth.as_bytes(), each)
+        read_rowwise(
+            "short",
+            verifier.as_ref(),
+            "truth.csv",
+            truth.as_bytes(),
+            each,
+        )
     })
     .err()
     .expect("no run can be written")
