@@ -13,12 +13,12 @@
 
 use std::io::Read;
 
-use super::{MISSING_SHOWN, SCORE_COLUMNS, Summary};
+use super::{MISSING_SHOWN, SCORE_COLUMNS, Summary, answer_text, grade_cells};
 use crate::base::csv::{Cell, CsvWriter};
 use crate::base::sorter::{Budget, RunStore, Sorted, Sorter};
 use crate::error::InputError;
 use crate::outputs::OutputsReader;
-use crate::scores::{ANSWERED_COLUMN, UNANSWERED};
+use crate::scores::ANSWERED_COLUMN;
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
 use crate::task::TASK_COLUMNS;
@@ -379,16 +379,12 @@ impl Join<'_> {
         let _ = get_number(&mut truth);
         let [group, kind, answer, options] = [(); 4].map(|()| get_text(&mut truth));
         let distinct = get_number(&mut truth);
-        let answer_of = first_output.map(|(_, p)| (&p[1..], p[0] == 1));
-        let unanswered = match answer_of {
-            Some((_, false)) => None,
-            Some((_, true)) => Some("unanswered: the output carries an error instead of an answer"),
-            None => Some("unanswered: no output for this task"),
+        let answer_of = match first_output {
+            Some((_, p)) if p[0] == 1 => Some(("", true)),
+            Some((_, p)) => Some((std::str::from_utf8(&p[1..])?, false)),
+            None => None,
         };
-        let text = match answer_of {
-            Some((text, false)) => std::str::from_utf8(text)?,
-            _ => "",
-        };
+        let (text, unanswered) = answer_text(answer_of);
         let mut grade = self
             .verifier
             .grade(answer, options, distinct, text)
@@ -407,21 +403,13 @@ impl Join<'_> {
         }
         self.summary.correct += usize::from(grade.correct);
         let csv = &mut self.csv;
-        csv.cell(Cell::Trusted(id));
-        csv.cell(Cell::Trusted(group));
-        csv.cell(Cell::Trusted(kind));
-        csv.cell(Cell::Trusted(if grade.correct { "1" } else { "0" }));
-        csv.number(grade.correctness);
-        csv.number(grade.composite);
-        csv.number(grade.score);
-        csv.cell(Cell::Trusted(match unanswered {
-            Some(_) => UNANSWERED,
-            None => grade.outcome.name(),
-        }));
-        csv.cell(Cell::Text(&grade.feedback));
-        if self.answered {
-            csv.cell(Cell::Trusted(if unanswered.is_none() { "1" } else { "0" }));
-        }
+        grade_cells(
+            csv,
+            [id, group, kind],
+            &grade,
+            unanswered.is_some(),
+            self.answered,
+        );
         while !row.is_empty() {
             csv.cell(Cell::Text(get_text(&mut row)));
         }

@@ -39,7 +39,7 @@ use crate::scores::{
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
 use crate::task::{TASK_COLUMNS, task_id};
-use crate::verify::Verifier;
+use crate::verify::{Grade, Verifier};
 
 /// The columns `score` writes, before any extra columns carried from the tasks file.
 pub(crate) const SCORE_COLUMNS: [&str; 9] = [
@@ -275,6 +275,47 @@ pub(crate) struct Summary {
 /// How many bytes of the scores CSV [`grade_tasks`] gathers before it hands them on.
 const HAND_ON_EVERY: usize = 1 << 20;
 
+/// The text to grade of a task's output (`(text, errored)`, or none), and why the
+/// task is unanswered when it is: an output carrying an error, or no output. An
+/// unanswered task is graded as an empty answer.
+fn answer_text(answer: Option<(&str, bool)>) -> (&str, Option<&'static str>) {
+    match answer {
+        Some((text, false)) => (text, None),
+        Some((_, true)) => (
+            "",
+            Some("unanswered: the output carries an error instead of an answer"),
+        ),
+        None => ("", Some("unanswered: no output for this task")),
+    }
+}
+
+/// Writes a scores row's cells from `task_id, group, kind` through `feedback` (and
+/// `answered` when the file has that column); the tasks file's extra columns follow.
+fn grade_cells(
+    csv: &mut CsvWriter,
+    [task_id, group, kind]: [&str; 3],
+    grade: &Grade,
+    unanswered: bool,
+    answered: bool,
+) {
+    csv.cell(Cell::Trusted(task_id));
+    csv.cell(Cell::Trusted(group));
+    csv.cell(Cell::Trusted(kind));
+    csv.cell(Cell::Trusted(if grade.correct { "1" } else { "0" }));
+    csv.number(grade.correctness);
+    csv.number(grade.composite);
+    csv.number(grade.score);
+    csv.cell(Cell::Trusted(if unanswered {
+        UNANSWERED
+    } else {
+        grade.outcome.name()
+    }));
+    csv.cell(Cell::Text(&grade.feedback));
+    if answered {
+        csv.cell(Cell::Trusted(if unanswered { "0" } else { "1" }));
+    }
+}
+
 /// Grades every row of `tasks` (a tasks file, its header read) with `verifier` against
 /// `outputs` (an outputs file as opened, or why it could not be), and hands the scores
 /// CSV to `sink` a megabyte at a time as it is made: [`SCORE_COLUMNS`], then
@@ -384,15 +425,7 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
         } else {
             outputs.read_to(verifier, index)
         };
-        let unanswered = match answer {
-            Some((_, false)) => None,
-            Some((_, true)) => Some("unanswered: the output carries an error instead of an answer"),
-            None => Some("unanswered: no output for this task"),
-        };
-        let text = match answer {
-            Some((text, false)) => text,
-            _ => "",
-        };
+        let (text, unanswered) = answer_text(answer);
         let mut grade = verifier.grade(index, text);
         if let Some(why) = unanswered {
             // Graded as an empty answer; the feedback says why, not what was expected.
@@ -406,21 +439,13 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
         summary.correct += usize::from(grade.correct);
         // The id found the task, so it is the task's own id.
         let (group, kind) = verifier.task_names(index);
-        csv.cell(Cell::Trusted(task_id));
-        csv.cell(Cell::Trusted(group));
-        csv.cell(Cell::Trusted(kind));
-        csv.cell(Cell::Trusted(if grade.correct { "1" } else { "0" }));
-        csv.number(grade.correctness);
-        csv.number(grade.composite);
-        csv.number(grade.score);
-        csv.cell(Cell::Trusted(match unanswered {
-            Some(_) => UNANSWERED,
-            None => grade.outcome.name(),
-        }));
-        csv.cell(Cell::Text(&grade.feedback));
-        if answered {
-            csv.cell(Cell::Trusted(if unanswered.is_none() { "1" } else { "0" }));
-        }
+        grade_cells(
+            &mut csv,
+            [task_id, group, kind],
+            &grade,
+            unanswered.is_some(),
+            answered,
+        );
         for &i in &extra {
             csv.cell(Cell::Text(row.field(i)));
         }

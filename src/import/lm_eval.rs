@@ -138,7 +138,7 @@ struct Part {
 }
 
 /// Accumulates the lines of every file of one run: each part, once its names are the
-/// run's, goes to a temporary run ([`crate::base::sorter::run_store`]) to be read back
+/// run's, goes to a temporary run (`crate::base::sorter::run_store`) to be read back
 /// once the filters and metrics are chosen, so memory does not grow with the lines.
 pub struct Reader {
     tasks: Vec<String>,

@@ -620,7 +620,7 @@ pub struct Imported {
 /// Applies the shared rules to what a reader found: repeats reduced (by `--repeats`,
 /// else the log's own reducer), missing, duplicated and errored tasks refused or left
 /// out, scores mapped onto [0, 1] with higher better. Time: O(n log n). The rows are
-/// gathered here; an import too large to hold goes through [`plan::plan`] and
+/// gathered here; an import too large to hold goes through `plan::plan` and
 /// writes its rows as they are read.
 pub fn assemble(mut found: Found, rules: Rules) -> Result<Imported, ImportError> {
     let mut entries = sorted::Entries::new(crate::base::sorter::run_store());

@@ -145,8 +145,9 @@ fn open_outputs<'a>(
 }
 
 /// [`score_tasks`] for a verifier that grades each task against its own truth row
-/// (`numeric`, `choice`, `short`; `facts` with its kind's distinct answers): the three files are sorted by task id on disk and
-/// merged ([`crate::grading::joined`]), so nothing grows with the rows.
+/// (`numeric`, `choice`, `short`; `facts` with its kind's distinct answers): the three
+/// files are sorted by task id on disk and merged ([`crate::grading::joined`]), so
+/// nothing grows with the rows.
 fn score_joined<R: Read>(
     files: &ScoreFiles,
     rowwise: &dyn Rowwise,

@@ -104,20 +104,30 @@ impl RowLines {
     }
 }
 
+/// The truth's columns of rule `R` (`group`, `kind`, `question`, `answer`, and
+/// `options` when the rule has options) and where they are in the headers.
+type Columns = (Vec<&'static str>, Vec<usize>);
+
+/// The [`Columns`] of rule `R` in `headers`; a missing one is refused naming `source`.
+fn truth_columns<R: AnswerRule>(source: &str, headers: &[String]) -> Result<Columns, InputError> {
+    let mut columns = vec!["group", "kind", "question", "answer"];
+    if R::OPTIONS {
+        columns.push("options");
+    }
+    let at = columns
+        .iter()
+        .map(|name| require(source, headers, name))
+        .collect::<Result<_, _>>()?;
+    Ok((columns, at))
+}
+
 impl<R: AnswerRule + 'static> OneAnswer<R> {
     /// Reads the truth row by row for `purpose`: every field non-empty, each
     /// `group:kind` once, and every answer one the rule can read; errors name the file
     /// and row.
     pub(crate) fn read(mut rows: TruthRows<'_>, purpose: Use) -> Result<OneAnswer<R>, InputError> {
         let source = rows.source().to_string();
-        let mut columns = vec!["group", "kind", "question", "answer"];
-        if R::OPTIONS {
-            columns.push("options");
-        }
-        let at: Vec<usize> = columns
-            .iter()
-            .map(|name| require(&source, rows.headers(), name))
-            .collect::<Result<_, _>>()?;
+        let (columns, at) = truth_columns::<R>(&source, rows.headers())?;
         let mut verifier = OneAnswer {
             text: String::new(),
             tasks: Vec::new(),
@@ -356,15 +366,8 @@ impl<R: AnswerRule> Rowwise for Streamed<R> {
         each: &mut dyn FnMut(&TruthRow<'_>),
     ) -> Result<u64, BadRow> {
         let source = rows.source().to_string();
-        let mut columns = vec!["group", "kind", "question", "answer"];
-        if R::OPTIONS {
-            columns.push("options");
-        }
-        let at: Vec<usize> = columns
-            .iter()
-            .map(|name| require(&source, rows.headers(), name))
-            .collect::<Result<_, _>>()
-            .map_err(|error| BadRow {
+        let (columns, at) =
+            truth_columns::<R>(&source, rows.headers()).map_err(|error| BadRow {
                 line: 0,
                 error,
                 id: None,
