@@ -13,7 +13,7 @@
 
 use std::io::Read;
 
-use super::{MISSING_SHOWN, SCORE_COLUMNS, Summary, answer_text, grade_cells};
+use super::{MISSING_SHOWN, SCORE_COLUMNS, Summary, answer_text, extra_columns, grade_cells};
 use crate::base::csv::{Cell, CsvWriter};
 use crate::base::sorter::{Budget, RunStore, Sorted, Sorter};
 use crate::error::InputError;
@@ -21,7 +21,6 @@ use crate::outputs::OutputsReader;
 use crate::scores::ANSWERED_COLUMN;
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
-use crate::task::TASK_COLUMNS;
 use crate::verify::{BadRow, Rowwise, TruthRow};
 
 mod streams;
@@ -162,9 +161,7 @@ pub(crate) fn grade_joined<T: Read, O: Read>(
     let headers = tasks.headers().to_vec();
     let source = tasks.source().to_string();
     let id_column = column(&headers, "task_id");
-    let extra: Vec<usize> = (0..headers.len())
-        .filter(|&i| !TASK_COLUMNS.contains(&headers[i].as_str()))
-        .collect();
+    let extra = extra_columns(&headers);
     if answered && extra.iter().any(|&i| headers[i] == ANSWERED_COLUMN) {
         return Err(InputError::invalid(
             &source,

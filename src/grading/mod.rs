@@ -275,6 +275,14 @@ pub(crate) struct Summary {
 /// How many bytes of the scores CSV [`grade_tasks`] gathers before it hands them on.
 const HAND_ON_EVERY: usize = 1 << 20;
 
+/// The tasks file's columns beyond [`TASK_COLUMNS`], carried into the scores file
+/// after the grade's.
+fn extra_columns(headers: &[String]) -> Vec<usize> {
+    (0..headers.len())
+        .filter(|&i| !TASK_COLUMNS.contains(&headers[i].as_str()))
+        .collect()
+}
+
 /// The text to grade of a task's output (`(text, errored)`, or none), and why the
 /// task is unanswered when it is: an output carrying an error, or no output. An
 /// unanswered task is graded as an empty answer.
@@ -344,9 +352,7 @@ fn grade_tasks_handing_on<T: Read, O: Read>(
     let headers = tasks.headers().to_vec();
     let source = tasks.source().to_string();
     let id_column = column(&headers, "task_id");
-    let extra: Vec<usize> = (0..headers.len())
-        .filter(|&i| !TASK_COLUMNS.contains(&headers[i].as_str()))
-        .collect();
+    let extra = extra_columns(&headers);
     let (reader, failure) = match outputs {
         Ok(reader) => (Some(reader), None),
         Err(error) => (None, Some(error)),
