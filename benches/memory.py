@@ -38,15 +38,7 @@ import subprocess
 import sys
 import time
 
-
-def write_lines(path, header, rows):
-    """Writes `header` and `rows` to `path` unless it is there already."""
-    if os.path.exists(path):
-        return
-    with open(path + ".part", "w") as out:
-        out.write(header)
-        out.writelines(rows)
-    os.rename(path + ".part", path)
+from _common import write_lines
 
 
 def run(evogate, args, cwd):

@@ -33,14 +33,7 @@ import subprocess
 import sys
 import time
 
-
-def write_lines(path, header, rows):
-    if os.path.exists(path):
-        return
-    with open(path + ".part", "w") as out:
-        out.write(header)
-        out.writelines(rows)
-    os.rename(path + ".part", path)
+from _common import write_lines
 
 
 def facts_inputs(work, prefix, n, answer, output):
