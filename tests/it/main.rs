@@ -14,6 +14,7 @@ mod faults;
 mod grade;
 mod hostile;
 mod import;
+mod import_reducers;
 mod import_suites;
 mod layout;
 mod ledger;
