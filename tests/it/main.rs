@@ -18,6 +18,7 @@ mod import_reducers;
 mod import_suites;
 mod layout;
 mod ledger;
+mod ledger_report;
 mod pairs_csv;
 mod power;
 mod readme;
