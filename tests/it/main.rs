@@ -5,6 +5,7 @@ mod admit;
 mod alpha;
 mod answers;
 mod audit;
+mod bench_scripts;
 mod benchmarks;
 mod calibrate;
 mod cluster;
