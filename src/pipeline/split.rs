@@ -150,7 +150,8 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
             let parts = splits.parts.map(|part| {
                 part.iter()
                     .filter_map(|task| verifier.find_task(&task.task_id))
-                    .collect::<Vec<usize>>()
+                    .map(|index| index as u32)
+                    .collect::<Vec<u32>>()
             });
             (parts, compat.name().to_string(), leaks)
         }
@@ -232,7 +233,7 @@ pub(crate) fn streamed(
 /// task's id names another group than its own (a kind with a `:`) or two tasks share
 /// an id (the verifier finds an earlier task by a task's id: no copy of the ids is
 /// made to tell); then the splits are checked as any split is ([`find_leaks`]).
-fn own_leak(verifier: &dyn Verifier, parts: &[Vec<usize>; 3]) -> Option<Leak> {
+fn own_leak(verifier: &dyn Verifier, parts: &[Vec<u32>; 3]) -> Option<Leak> {
     let mut id = String::new();
     let suspect = (0..verifier.task_count()).any(|index| {
         let (group, kind) = verifier.task_names(index);
@@ -252,7 +253,7 @@ fn own_leak(verifier: &dyn Verifier, parts: &[Vec<usize>; 3]) -> Option<Leak> {
             let tasks = part
                 .iter()
                 .map(|&i| {
-                    let (group, kind) = verifier.task_names(i);
+                    let (group, kind) = verifier.task_names(i as usize);
                     Task::new(group, kind, String::new())
                 })
                 .collect();

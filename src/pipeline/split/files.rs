@@ -53,7 +53,7 @@ pub(crate) struct Dealt {
     /// The tasks: a verifier's, or a scores file's.
     pub tasks: Box<dyn Listed>,
     /// Each split's tasks, in the verifier's order.
-    pub parts: [Vec<usize>; 3],
+    pub parts: [Vec<u32>; 3],
     /// Each task's group number (first appearance order).
     pub group_of: Vec<u32>,
     /// How many groups there are.
@@ -72,6 +72,7 @@ impl Dealt {
             }
         };
         for &index in &self.parts[part] {
+            let index = index as usize;
             let (group, kind) = self.tasks.names(index);
             csv.row(&[
                 Cell::Trusted(&self.tasks.task_id(index)),
@@ -98,7 +99,7 @@ impl Dealt {
         let mut seen = vec![false; self.groups];
         let mut groups = Vec::new();
         for &index in &self.parts[part] {
-            let group = self.group_of[index] as usize;
+            let group = self.group_of[index as usize] as usize;
             if !std::mem::replace(&mut seen[group], true) {
                 groups.push(group as u32);
             }
@@ -111,7 +112,7 @@ impl Dealt {
     pub(crate) fn order_sha256(&self, part: usize) -> String {
         let mut hashing = HashingWriter::default();
         for (at, &index) in self.parts[part].iter().enumerate() {
-            let task_id = self.tasks.task_id(index);
+            let task_id = self.tasks.task_id(index as usize);
             let separator: &[u8] = if at == 0 { b"" } else { b"\n" };
             for bytes in [separator, task_id.as_bytes()] {
                 io::Write::write_all(&mut hashing, bytes).expect("hashing cannot fail");
@@ -219,6 +220,7 @@ impl Serialize for Groups<'_> {
         // Each group's name is that of its first task.
         let mut first = vec![usize::MAX; dealt.groups];
         for &index in &dealt.parts[self.0.part] {
+            let index = index as usize;
             let group = dealt.group_of[index] as usize;
             if first[group] == usize::MAX {
                 first[group] = index;
@@ -241,7 +243,7 @@ impl Serialize for TaskIds<'_> {
         let part = &dealt.parts[self.0.part];
         let mut seq = serializer.serialize_seq(Some(part.len()))?;
         for &index in part {
-            seq.serialize_element(&dealt.tasks.task_id(index))?;
+            seq.serialize_element(&dealt.tasks.task_id(index as usize))?;
         }
         seq.end()
     }
