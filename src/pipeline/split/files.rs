@@ -15,7 +15,7 @@ use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 use crate::base::csv::{Cell, CsvWriter};
 use crate::digest::HashingWriter;
 use crate::split::SPLIT_NAMES;
-use crate::split::manifest::{FileDigest, HoldoutPower, MANIFEST_SCHEMA};
+use crate::split::manifest::FileDigest;
 use crate::task::TASK_COLUMNS;
 use crate::verify::Verifier;
 
@@ -127,54 +127,29 @@ impl Dealt {
     }
 }
 
-/// What the manifest records of the split's making.
-pub(crate) struct About {
-    pub verifier: String,
-    pub truth: FileDigest,
-    pub seed: u64,
-    pub ratios: [u32; 3],
-    pub cases: String,
-    pub algorithm: String,
-}
-
-/// What the manifest records besides the splits' lists.
-pub(crate) struct Head {
-    pub about: About,
+/// The splits of a manifest, as [`SplitEntry`](crate::split::manifest::SplitEntry)s
+/// are serialised: each made from the tasks as written, with its CSV's SHA-256 and, for
+/// the holdout, its order digest.
+pub(crate) struct SplitsOf {
+    /// Each split's CSV's SHA-256.
     pub shas: [String; 3],
     /// The holdout's order digest.
     pub order: String,
-    pub holdout_power: HoldoutPower,
-}
-
-/// The manifest, serialised as [`Manifest`](crate::split::manifest::Manifest) is:
-/// the same fields in the same order, its lists made from the tasks as written.
-pub(crate) struct ManifestOf {
-    pub head: Head,
     pub dealt: Rc<Dealt>,
 }
 
-impl Serialize for ManifestOf {
+impl Serialize for SplitsOf {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let head = &self.head;
-        let mut manifest = serializer.serialize_struct("Manifest", 9)?;
-        manifest.serialize_field("schema", MANIFEST_SCHEMA)?;
-        manifest.serialize_field("verifier", &head.about.verifier)?;
-        manifest.serialize_field("truth", &head.about.truth)?;
-        manifest.serialize_field("seed", &head.about.seed)?;
-        manifest.serialize_field("ratios", &head.about.ratios)?;
-        manifest.serialize_field("cases", &head.about.cases)?;
-        manifest.serialize_field("algorithm", &head.about.algorithm)?;
-        let splits: Vec<SplitOf<'_>> = (0..3)
-            .map(|part| SplitOf {
+        let mut seq = serializer.serialize_seq(Some(3))?;
+        for part in 0..3 {
+            seq.serialize_element(&SplitOf {
                 part,
-                sha256: &head.shas[part],
-                order: (part == 2).then_some(head.order.as_str()),
+                sha256: &self.shas[part],
+                order: (part == 2).then_some(self.order.as_str()),
                 dealt: &self.dealt,
-            })
-            .collect();
-        manifest.serialize_field("splits", &splits)?;
-        manifest.serialize_field("holdout_power", &head.holdout_power)?;
-        manifest.end()
+            })?;
+        }
+        seq.end()
     }
 }
 
