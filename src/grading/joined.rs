@@ -432,3 +432,6 @@ impl Join<'_> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod arxiv_tests;

@@ -26,6 +26,7 @@
 pub(crate) mod authors;
 pub(crate) mod ids;
 pub(crate) mod mentions;
+pub(crate) mod rows;
 pub(crate) mod store;
 pub(crate) mod titles;
 pub mod truth;

@@ -260,6 +260,7 @@ impl Gathered {
         Ok(LoadedPapers {
             papers,
             by_id: self.by_id,
+            lines: self.lines,
         })
     }
 }
@@ -280,6 +281,9 @@ pub(crate) struct LoadedPapers {
     /// Each paper's position by the fingerprint of its arXiv ID (every ID once: the
     /// file is clean).
     pub by_id: HashIndex,
+    /// Each paper's row's line (one entry where every row is on the line after the
+    /// one before).
+    pub lines: RowLines,
 }
 
 /// [`load_papers`] of a truth file read row by row (its header read), with what
