@@ -14,7 +14,6 @@
 //! a byte of records, with the filter capped, so a table of 10^7 keys holds ~16 MB.
 //!
 //! Deterministic: no hashing is keyed and nothing depends on the order of a hash map.
-#![cfg_attr(not(test), allow(dead_code))] // Until the facts verifier's table uses it.
 
 use std::io::{self, Read};
 

@@ -2,8 +2,8 @@
 //! the scores CSV to a sink in chunks of whole rows. The benchmark verifiers (`numeric`,
 //! `choice`, `short`) grade a task from its own truth row, and `facts` from its own row
 //! and its kind's distinct answers, so the three files are sorted by task id on disk and
-//! merged, holding nothing that grows with the rows (for `facts`, nothing but the
-//! distinct answers); `arxiv` builds the verifier from the whole truth and holds it
+//! merged, holding nothing that grows with the rows (for `facts`, the distinct answers
+//! up to a few MB, then a table of them on disk); `arxiv` builds the verifier from the whole truth and holds it
 //! while the tasks and outputs stream.
 
 use std::io::Read;
