@@ -3,9 +3,10 @@
 //! answers when every task has its own). Records are gathered by the external sort
 //! ([`Sorter`]), written out in key order to one run of the process's [`RunStore`] (an
 //! anonymous temporary file in the binary) in blocks of about [`BLOCK`] bytes, and found
-//! again by a positioned read ([`Run::read_at`], `pread`: no memory map, whose pages
-//! would count as the process's own) of the one block a sparse index of each block's
-//! first key names.
+//! again by positioned reads ([`Run::read_at`], `pread`: no memory map, whose pages
+//! would count as the process's own) of the block a sparse index of each block's first
+//! key names, and of the next ones while they start with that key (a key of many
+//! records spans blocks, so a lookup holds one block whatever the key).
 //!
 //! A blocked Bloom filter ([`BITS_PER_KEY`] bits a key, at most [`MAX_FILTER_BYTES`])
 //! answers most lookups of absent keys without touching the disk, and tells apart the
@@ -14,14 +15,13 @@
 //! a byte of records, with the filter capped, so a table of 10^7 keys holds ~16 MB.
 //!
 //! Deterministic: no hashing is keyed and nothing depends on the order of a hash map.
-#![cfg_attr(not(test), allow(dead_code))] // Until the facts verifier's table uses it.
 
 use std::io::{self, Read};
 
 use super::sorter::{Budget, Run, RunStore, Sorter};
 
-/// About how many bytes a block holds: a new block starts at the first new key past
-/// this, so all the records of one key are in one block.
+/// About how many bytes a block holds: a new block starts at the first record past
+/// this.
 pub(crate) const BLOCK: usize = 4096;
 
 /// Bits of the Bloom filter a key (below the cap): ~1% of absent keys pass it.
@@ -36,6 +36,8 @@ pub(crate) struct DiskTableBuilder<'s> {
     store: &'s dyn RunStore,
     sorter: Sorter<'s>,
     sort_key: Vec<u8>,
+    /// About how many bytes a block holds ([`BLOCK`]; less in tests).
+    block: usize,
 }
 
 impl<'s> DiskTableBuilder<'s> {
@@ -46,6 +48,7 @@ impl<'s> DiskTableBuilder<'s> {
             store,
             sorter: Sorter::new(store, budget),
             sort_key: Vec::new(),
+            block: BLOCK,
         }
     }
 
@@ -87,13 +90,13 @@ impl<'s> DiskTableBuilder<'s> {
                 }
                 _ => {
                     keys += 1;
-                    if firsts.is_empty() || written - block_start >= BLOCK as u64 {
-                        firsts.push(key);
-                        starts.push(written);
-                        block_start = written;
-                    }
                     last = Some((key, value.to_vec()));
                 }
+            }
+            if firsts.is_empty() || written - block_start >= self.block as u64 {
+                firsts.push(key);
+                starts.push(written);
+                block_start = written;
             }
             let length = u32::try_from(value.len())
                 .map_err(|_| io::Error::other("a record of 4 GiB or more"))?;
@@ -154,9 +157,10 @@ impl DiskTable {
         self.filter.may_hold(key ^ SEVERAL)
     }
 
-    /// Hands every value of `key` to `each`, in the order kept, reading the one block
-    /// that may hold them into `block` (kept by the caller to be reused). Nothing is
-    /// read when the filter says the key is absent.
+    /// Hands every value of `key` to `each`, in the order kept, reading the blocks that
+    /// may hold them one at a time into `block` (kept by the caller to be reused):
+    /// the last block that starts before the key, and the next ones while they start
+    /// with it. Nothing is read when the filter says the key is absent.
     pub(crate) fn find(
         &self,
         key: u64,
@@ -166,23 +170,27 @@ impl DiskTable {
         if !self.may_hold(key) {
             return Ok(());
         }
-        let after = self.firsts.partition_point(|&first| first <= key);
-        let Some(at) = after.checked_sub(1) else {
-            return Ok(());
-        };
-        let start = self.starts[at];
-        let end = self.starts.get(after).copied().unwrap_or(self.end);
-        let length = usize::try_from(end - start).map_err(io::Error::other)?;
-        block.resize(length, 0);
-        self.run.read_at(start, block)?;
-        let mut records = Records { bytes: block };
-        while let Some((found, value)) = records.next_record()? {
-            if found > key {
-                break;
+        // Records of `key` may end the block before the first that starts with it.
+        let mut at = self
+            .firsts
+            .partition_point(|&first| first < key)
+            .saturating_sub(1);
+        while at < self.firsts.len() && self.firsts[at] <= key {
+            let start = self.starts[at];
+            let end = self.starts.get(at + 1).copied().unwrap_or(self.end);
+            let length = usize::try_from(end - start).map_err(io::Error::other)?;
+            block.resize(length, 0);
+            self.run.read_at(start, block)?;
+            let mut records = Records { bytes: block };
+            while let Some((found, value)) = records.next_record()? {
+                if found > key {
+                    return Ok(());
+                }
+                if found == key {
+                    each(value);
+                }
             }
-            if found == key {
-                each(value);
-            }
+            at += 1;
         }
         Ok(())
     }
@@ -322,6 +330,8 @@ mod tests {
                 per_record: 0,
             },
         );
+        // Blocks of a few records, so keys span them.
+        builder.block = 1 + least % 700;
         for (key, value) in records {
             builder.push(*key, value).unwrap();
         }
@@ -375,6 +385,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_key_of_a_megabyte_of_records_is_read_a_block_at_a_time() {
+        let mut builder = DiskTableBuilder::new(
+            &MemoryRuns,
+            Budget {
+                least: 1 << 16,
+                per_record: 0,
+            },
+        );
+        for i in 0..10_000_u32 {
+            builder.push(7, format!("{i:0100}").as_bytes()).unwrap();
+            builder.push(u64::from(i) << 8, b"other").unwrap();
+        }
+        let table = builder.finish(|a, b| a == b).unwrap();
+        let mut block = Vec::new();
+        let mut count = 0;
+        table.find(7, &mut block, &mut |_| count += 1).unwrap();
+        assert_eq!(count, 10_000);
+        assert!(
+            block.capacity() < 2 * BLOCK,
+            "{} bytes held",
+            block.capacity()
+        );
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! `choice`, `short`) grade a task from its own truth row, `facts` from its own row
 //! and its kind's distinct answers, and `arxiv` from its own paper and the paper
 //! corpus, so the three files are sorted by task id on disk and merged, holding nothing
-//! that grows with the rows but the distinct answers (`facts`) or the papers (`arxiv`).
-//! A verifier without a streamed form would be built from the whole truth and held
+//! that grows with the rows but the papers (`arxiv`; for `facts`, the distinct answers
+//! up to a few MB, then a table of them on disk). A verifier without a streamed form
+//! would be built from the whole truth and held
 //! while the tasks and outputs stream.
 
 use std::io::Read;
