@@ -93,7 +93,7 @@ pub struct Inputs<'a> {
 ///
 /// `report_dir` is the folder the run will write this attempt's report to: when an
 /// attempt is appended, the report there (of an earlier attempt) is taken out in the
-/// same step ([`Locked::append`]), so a run that dies before its own report is
+/// same gate section as the append is written, so a run that dies before its own report is
 /// written leaves no report older than the ledger.
 pub fn record_or_repeat<T>(
     path: &Path,
