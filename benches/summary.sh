@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Spark and DuckDB + `admit --summary` against `admit` on CSV (issues 22 and 34): the
+# Spark and DuckDB + `admit --summary` against `admit` on CSV: the
 # same pairs, as sharded Parquet for Spark (local mode) and DuckDB and as two CSV files
 # for admit, at each n given (default 10^6 and 10^7), time and peak memory from
 # /usr/bin/time -v, alternating the paths twice. Builds the release binary, sets up

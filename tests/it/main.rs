@@ -5,7 +5,6 @@ mod admit;
 mod alpha;
 mod answers;
 mod audit;
-mod bench_scripts;
 mod benchmarks;
 mod calibrate;
 mod cluster;
