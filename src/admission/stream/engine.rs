@@ -176,6 +176,24 @@ fn hand<'r>(
     attached: &'r mut [ScoreRow; 2],
 ) -> io::Result<()> {
     let print = fingerprint(task);
+    if let Some(presumed) = prints.presumed.as_mut() {
+        presumed.hand(task, &rows)?;
+        let (listed, held) = (presumed.listed(), presumed.held());
+        prints.task(print, mask(&rows));
+        let [list_row, holdout] = attached;
+        if listed {
+            list_row.line = 0;
+            list_row.task.clear();
+            list_row.task.push_str(task);
+            rows[LIST] = Some(list_row);
+        }
+        if held {
+            holdout.task.clear();
+            holdout.task.push_str(task);
+            rows[HOLD] = Some(holdout);
+        }
+        return sink.task(rows);
+    }
     let Some((index, at)) = prints
         .index
         .as_mut()
