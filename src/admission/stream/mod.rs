@@ -1,6 +1,7 @@
 //! `admit` on scores files without holding them: both scores files are read side by
 //! side and joined by task as they come ([`engine`]), the task list's and the
-//! manifest's holdout's tasks (when given) read first into a compact index
+//! manifest's holdout's tasks (when given) read first, presumed to be the scores
+//! files' tasks ([`presumed`]) and, when they are not, read again into a compact index
 //! ([`index`], [`listed`]); of each task only what the decision and the report need is
 //! kept ([`collect`]): the sufficient statistics, a few named tasks, and, for a report
 //! folder, the pairs sorted outside memory. Repeated tasks are found from fingerprints
