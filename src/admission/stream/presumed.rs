@@ -110,7 +110,8 @@ impl Presumed {
     }
 
     /// A task handed over with its rows: [`Unfounded`] when a scores file lacks it,
-    /// or when it is sampled and the list or the holdout lacks it.
+    /// when it is sampled and the list or the holdout lacks it, or when it is one more
+    /// than they name.
     pub(super) fn hand(&mut self, task: &str, rows: &[Option<&ScoreRow>; SIDES]) -> io::Result<()> {
         if rows[BASE].is_none() || rows[CAND].is_none() {
             return Err(io::Error::other(Unfounded));
@@ -122,8 +123,22 @@ impl Presumed {
             return Err(io::Error::other(Unfounded));
         }
         self.handed += 1;
+        if self.handed > self.expected() {
+            return Err(io::Error::other(Unfounded));
+        }
         self.handed_sum = self.handed_sum.wrapping_add(check);
         Ok(())
+    }
+
+    /// How many tasks the list and the holdout name (the fewer, when both are given):
+    /// how many the scores files hand over when the presumption holds.
+    pub(super) fn expected(&self) -> u64 {
+        [LIST, HOLD]
+            .into_iter()
+            .filter(|&side| self.given & 1 << side != 0)
+            .map(|side| self.counts[side])
+            .min()
+            .unwrap_or(0)
     }
 
     /// Once the join is done and no scores file repeated a task: whether the list and

@@ -66,6 +66,12 @@ pub(crate) struct Streams<'a> {
     pub tasks: Option<Stream<'a>>,
     /// The manifest.
     pub manifest: Option<Stream<'a>>,
+    /// Whether the task list and the holdout are first presumed to name the scores
+    /// files' tasks (read again with an index when they do not). `admit` presumes
+    /// without a report folder only: the memory the first reading's sort of the pairs
+    /// leaves with the allocator, beside the index's, would pass the bound on memory a
+    /// pair.
+    pub presume: bool,
 }
 
 /// Reads and pairs the files as streams, resolves the test and reads the manifest;
@@ -82,6 +88,7 @@ pub(crate) fn prepare_streamed<'a>(
         scores: [baseline, candidate],
         tasks,
         manifest,
+        presume,
     } = streams;
     // Only the columns read are handed on from the reading threads: not the baseline's
     // feedback without a report folder, nor any column a scores file has besides.
@@ -106,9 +113,9 @@ pub(crate) fn prepare_streamed<'a>(
     let manifest_path = manifest.as_ref().map(|m| m.path.clone());
     let manifest_reopen = manifest.as_ref().map(|m| m.reopen);
     let mut inputs = Some((baseline.input, candidate.input, tasks.map(|t| t.input)));
-    // First with the list and the holdout presumed to name the scores files' tasks;
-    // when they do not, every file again from its start, with the index.
-    let mut presume = true;
+    // First with the list and the holdout presumed to name the scores files' tasks
+    // (when asked); when they do not, every file again from its start, with the index.
+    let mut presume = presume;
     let (joined, base_rows, cand_rows, list_rows) = loop {
         let (base_input, cand_input, tasks_input) = match inputs.take() {
             Some(inputs) => inputs,

@@ -155,7 +155,8 @@ fn two_tasks() -> [Input; 2] {
     ]
 }
 
-/// The held reading's outputs and the streamed one's, with `tuning`.
+/// The held reading's outputs and the streamed one's, with `tuning` (the same with
+/// the list and the holdout presumed to be the scored tasks and without).
 fn both(
     files: &[Input; 2],
     tasks: Option<&Input>,
@@ -186,16 +187,25 @@ fn both(
         input: Box::new(Cursor::new(input.bytes.clone())),
         reopen: reopens[at].as_ref().expect("given"),
     };
-    let streams = Streams {
-        scores: [stream(&files[0], 0), stream(&files[1], 1)],
-        tasks: tasks.map(|t| stream(t, 2)),
-        manifest: manifest.map(|m| stream(m, 3)),
-    };
-    let streamed = prepare_streamed(streams, true, true, &unchecked, settings, tuning);
-    let streamed = match streamed {
-        Ok(Err(_)) => return (held.clone(), held),
-        Ok(Ok(prepared)) => outputs(Ok(prepared), settings.alpha),
-        Err(error) => Err(format!("{error:#}")),
+    // With the list and the holdout presumed to be the scored tasks, and read into the
+    // index at once: the two must agree.
+    let [presumed, indexed] = [true, false].map(|presume| {
+        let streams = Streams {
+            scores: [stream(&files[0], 0), stream(&files[1], 1)],
+            tasks: tasks.map(|t| stream(t, 2)),
+            manifest: manifest.map(|m| stream(m, 3)),
+            presume,
+        };
+        match prepare_streamed(streams, true, true, &unchecked, settings, tuning) {
+            Ok(Err(_)) => held.clone(),
+            Ok(Ok(prepared)) => outputs(Ok(prepared), settings.alpha),
+            Err(error) => Err(format!("{error:#}")),
+        }
+    });
+    let streamed = if presumed == indexed {
+        presumed
+    } else {
+        Err(format!("presumed {presumed:?}\nindexed {indexed:?}"))
     };
     (held, streamed)
 }
