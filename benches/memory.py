@@ -17,7 +17,9 @@ peak over the truth file's size.
 - score: a truth, tasks and outputs of N rows, one answer a task, `score --verifier short`
   (`score-numeric`: numbers for answers, `--verifier numeric`; `score-facts`: the same
   files as `score`, `--verifier facts`; `score-facts-shared`: facts with 256 answers
-  shared by the tasks);
+  shared by the tasks; `score-arxiv`: a paper list of N / 4 papers, its N tasks and N
+  outputs, `--verifier arxiv`, each output the right fact in a sentence, every seventh
+  another paper's and every eleventh a hedge of the right one and another's);
 - facts against short: N outputs of one kind sharing 256 answers, graded by each.
 
 - split of the other inputs: `split-numeric`, `split-short`, `split-choice` (the
@@ -31,6 +33,11 @@ score, ~1.7 GB for lm-eval, ~0.8 GB for openai-evals, 0.7 GB for the split truth
 files a command writes are deleted after it. With `--before`, each memory table runs
 OTHER (an older build) and EVOGATE one after the other at each size and shows both.
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 
 import os
 import shutil
@@ -180,6 +187,71 @@ def score_inputs(work, n, verifier="short", answers=None):
             "--out", f"scores_{verifier}_{tag}.csv"], f"{work}/outputs_{tag}.csv"
 
 
+# Words of the generated titles and syllables of the generated surnames: a paper's
+# number in base 64 picks four title words (distinct titles up to 64^4 papers), and in
+# base 16 the syllables of its first author's surname.
+TITLE_WORDS = ("deep learning neural graph sparse attention models language vision robust "
+               "scaling training networks transformer efficient residual generative adversarial "
+               "contrastive federated causal inference bayesian optimal transport diffusion policy "
+               "gradient reinforcement memory retrieval reasoning agents tokens speech audio video "
+               "semantic segmentation detection tracking pruning distillation quantized kernel "
+               "manifold spectral temporal convolution recurrent planning search curriculum "
+               "meta continual few zero shot self supervised unsupervised sequence alignment "
+               "embeddings").split()
+SYLLABLES = "ka lo mi ne ru sa te vi zo ha ji pu de fo gi bu".split()
+GIVEN = ("Alice", "Bohdan", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hiro")
+
+
+def arxiv_paper(i):
+    """Paper i of a generated arxiv truth: (id, title, given name, surname, year)."""
+    month = i // 99999
+    yymm = (15 + month // 12) * 100 + month % 12 + 1
+    digits = [(i >> shift) & 63 for shift in (0, 6, 12, 18)]
+    title = (f"{TITLE_WORDS[digits[0]].capitalize()} {TITLE_WORDS[digits[1]]} for "
+             f"{TITLE_WORDS[digits[2]]} {TITLE_WORDS[digits[3]]}")
+    syllables, rest = [], i
+    while True:
+        syllables.append(SYLLABLES[rest % 16])
+        rest //= 16
+        if rest == 0 and len(syllables) >= 3:
+            break
+    return (f"{yymm}.{i % 99999 + 1:05d}", title, GIVEN[i % len(GIVEN)],
+            "".join(syllables).capitalize(), 2000 + yymm // 100)
+
+
+def arxiv_fact(paper, kind):
+    """What an output says of `paper` for a task of `kind`."""
+    arxiv_id, title, given, surname, year = paper
+    return (f"arXiv {arxiv_id}", f'"{title}"', f"{given} {surname}", str(year))[kind]
+
+
+ARXIV_KINDS = ("id", "title", "first_author", "year")
+
+
+def score_arxiv_inputs(work, n):
+    """A paper list of n / 4 papers, its n tasks (four a paper) and n outputs: the right
+    fact in a sentence, every seventh another paper's, every eleventh a hedge of two."""
+    papers = max(2, n // 4)
+    truth, tasks, outputs = (f"{work}/arxiv_{name}_{n}.csv" for name in ("truth", "tasks", "outputs"))
+    write_lines(truth, "arxiv_id,title,first_author,year\n",
+                (f"{p[0]},{p[1]},{p[2]} {p[3]},{p[4]}\n" for p in map(arxiv_paper, range(papers))))
+    write_lines(tasks, "task_id,group,kind,prompt\n",
+                (f"{arxiv_paper(i // 4)[0]}:{ARXIV_KINDS[i % 4]},{arxiv_paper(i // 4)[0]},"
+                 f"{ARXIV_KINDS[i % 4]},question {i}\n" for i in range(4 * papers)))
+
+    def output(i):
+        paper, kind = i // 4, i % 4
+        own, other = arxiv_paper(paper), arxiv_paper((paper + 1 + i % 5) % papers)
+        said = arxiv_fact(other if i % 7 == 3 else own, kind)
+        if i % 11 == 5:
+            said = f"either {said} or {arxiv_fact(other, kind)}"
+        text = f"I believe the answer is {said}."
+        return f'{own[0]}:{ARXIV_KINDS[kind]},"{text.replace(chr(34), chr(34) * 2)}"\n'
+    write_lines(outputs, "task_id,output\n", (output(i) for i in range(4 * papers)))
+    return ["score", "--verifier", "arxiv", "--truth", truth, "--tasks", tasks,
+            "--outputs", outputs, "--out", f"scores_arxiv_{n}.csv"], outputs
+
+
 def mb(size):
     return f"{size / 1e6:,.1f}"
 
@@ -276,11 +348,14 @@ def main():
         elif name == "score-facts-shared":
             memory_table(evogate, work, "`score --verifier facts`, 256 answers shared by the tasks",
                          lambda w, n: score_inputs(w, n, "facts", 256), powers, before=before)
+        elif name == "score-arxiv":
+            memory_table(evogate, work, "`score --verifier arxiv`, N / 4 papers, N outputs",
+                         score_arxiv_inputs, powers, before=before)
         elif name == "facts":
             facts_table(evogate, work, powers)
         else:
             sys.exit(f"unknown workload {name}: use split, import, openai, score, "
-                     "score-numeric, score-facts, score-facts-shared or facts")
+                     "score-numeric, score-facts, score-facts-shared, score-arxiv or facts")
 
 
 if __name__ == "__main__":

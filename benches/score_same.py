@@ -1,6 +1,7 @@
 """Holds two evogate builds' `score` up against each other: on the shipped examples of the
 benchmark verifiers (data/numeric, data/choice, data/short; `facts` on the short and numeric
-truths) and on 60 variants of each,
+truths), `arxiv` on data/arxiv/papers.csv with each of the demo's three outputs files
+(data/demo/*.jsonl, their task ids as the tasks file) and on 60 variants of each,
 broken in the ways `score` checks (a repeat in each file, a missing output, a stray one,
 an unknown task, shuffled files, an empty answer, a bad JSON line, no task rows, a truth
 row that does not parse, a
@@ -10,7 +11,12 @@ count.
 
 Usage: score_same.py OLD_EVOGATE NEW_EVOGATE REPO_DIR
 """
-import os, random, subprocess, sys, tempfile
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+import json, os, random, subprocess, sys, tempfile
 if len(sys.argv) != 4:
     sys.exit(__doc__)
 before, after, repo = sys.argv[1:4]
@@ -24,14 +30,23 @@ def run(binary, args, cwd):
         if os.path.exists(path):
             out = open(path, "rb").read(); os.remove(path)
     return p.returncode, p.stdout, p.stderr, out
+def read_lines(*path):
+    return open(os.path.join(repo, *path)).read().splitlines(True)
+def arxiv_files(outputs):
+    """The shipped papers, a demo outputs file and its task ids as a tasks file."""
+    o = read_lines("data", "demo", outputs)
+    ids = [json.loads(line)["task_id"] for line in o]
+    k = ["task_id,group,kind,prompt\n"] + [f"{i},{i.rsplit(':', 1)[0]},{i.rsplit(':', 1)[1]},q\n" for i in ids]
+    return read_lines("data", "arxiv", "papers.csv"), k, o
 rng = random.Random(7)
 for name, data, truth in [("numeric", "numeric", "problems.csv"), ("choice", "choice", "questions.csv"),
                           ("short", "short", "questions.csv"), ("facts", "short", "questions.csv"),
-                          ("facts", "numeric", "problems.csv")]:
-    d = os.path.join(repo, "data", data)
-    t = open(os.path.join(d, truth)).read().splitlines(True)
-    k = open(os.path.join(d, "tasks.csv")).read().splitlines(True)
-    o = open(os.path.join(d, "outputs.jsonl")).read().splitlines(True)
+                          ("facts", "numeric", "problems.csv"), ("arxiv", "demo", "baseline.jsonl"),
+                          ("arxiv", "demo", "candidate.jsonl"), ("arxiv", "demo", "regressing.jsonl")]:
+    if name == "arxiv":
+        t, k, o = arxiv_files(truth)
+    else:
+        t, k, o = (read_lines("data", data, f) for f in (truth, "tasks.csv", "outputs.jsonl"))
     variants = [("plain", t, k, o)]
     for i in range(60):
         tt, kk, oo = list(t), list(k), list(o)

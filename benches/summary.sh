@@ -7,6 +7,10 @@
 # Java 17 or 21 on PATH), writes inputs under target/summary-bench (deleted after each
 # n), and replaces the part of reports/bench.md between the summary.sh markers. Run
 # from the repository root: benches/summary.sh [N ...]. Not part of CI.
+# Usage: benches/summary.sh [N ...]
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -21,7 +21,7 @@ pub(crate) use rustc_hash::FxHasher;
 /// 32-bit value is 24 and a table of a million words is a quarter smaller than with a
 /// `String`'s 24-byte key. Look one up by its bytes: `map.get(word.as_bytes())`.
 #[derive(Debug, Clone)]
-pub enum WordKey {
+pub(crate) enum WordKey {
     /// A word of at most [`WordKey::INLINE`] bytes.
     Inline {
         /// Its length.
@@ -35,10 +35,10 @@ pub enum WordKey {
 
 impl WordKey {
     /// The longest word kept inline: with its length and the variant's tag, 16 bytes.
-    pub const INLINE: usize = 14;
+    pub(crate) const INLINE: usize = 14;
 
     /// The key of `word`.
-    pub fn new(word: &str) -> WordKey {
+    pub(crate) fn new(word: &str) -> WordKey {
         let word = word.as_bytes();
         if word.len() <= WordKey::INLINE {
             let mut bytes = [0; WordKey::INLINE];

@@ -25,6 +25,9 @@ pub(crate) trait Run: Send + Sync {
     fn finish(&mut self) -> io::Result<()>;
     /// A reader from the run's start.
     fn reader(&self) -> io::Result<Box<dyn Read + Send + '_>>;
+    /// Fills `buffer` with the bytes from `offset` on, once the run is finished: a
+    /// positioned read, which moves no reader's place.
+    fn read_at(&self, offset: u64, buffer: &mut [u8]) -> io::Result<()>;
 }
 
 /// Runs held in memory: for tests, and where no other store was installed.
@@ -64,6 +67,16 @@ impl Run for Vec<u8> {
 
     fn reader(&self) -> io::Result<Box<dyn Read + Send + '_>> {
         Ok(Box::new(self.as_slice()))
+    }
+
+    fn read_at(&self, offset: u64, buffer: &mut [u8]) -> io::Result<()> {
+        let start = usize::try_from(offset).map_err(io::Error::other)?;
+        let bytes = start
+            .checked_add(buffer.len())
+            .and_then(|end| self.get(start..end))
+            .ok_or_else(truncated)?;
+        buffer.copy_from_slice(bytes);
+        Ok(())
     }
 }
 

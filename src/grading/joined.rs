@@ -1,6 +1,7 @@
 //! `score` for the benchmark verifiers (`numeric`, `choice`, `short`), whose every task
 //! is graded against its own truth row alone, and for `facts`, which grades it against
-//! its row and its kind's distinct answers (held, once each): a merge join on disk
+//! its row and its kind's distinct answers (held once each, or past a few MB looked up
+//! in a table on disk): a merge join on disk
 //! instead of a verifier held, in memory that does not grow with the rows.
 //!
 //! The truth, the tasks file and the outputs are each read once, in file order, into an
@@ -432,3 +433,6 @@ impl Join<'_> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod arxiv_tests;

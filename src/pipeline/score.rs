@@ -1,9 +1,11 @@
 //! The scoring use case: grade every task of a tasks file against its output, handing
 //! the scores CSV to a sink in chunks of whole rows. The benchmark verifiers (`numeric`,
-//! `choice`, `short`) grade a task from its own truth row, and `facts` from its own row
-//! and its kind's distinct answers, so the three files are sorted by task id on disk and
-//! merged, holding nothing that grows with the rows (for `facts`, nothing but the
-//! distinct answers); `arxiv` builds the verifier from the whole truth and holds it
+//! `choice`, `short`) grade a task from its own truth row, `facts` from its own row
+//! and its kind's distinct answers, and `arxiv` from its own paper and the paper
+//! corpus, so the three files are sorted by task id on disk and merged, holding nothing
+//! that grows with the rows but the papers (`arxiv`; for `facts`, the distinct answers
+//! up to a few MB, then a table of them on disk). A verifier without a streamed form
+//! would be built from the whole truth and held
 //! while the tasks and outputs stream.
 
 use std::io::Read;

@@ -20,6 +20,7 @@ use crate::base::index::HashIndex;
 use crate::error::InputError;
 use crate::table::{Table, require, trim_field};
 
+mod known;
 mod rows;
 
 pub(crate) use rows::FactsRows;
@@ -529,55 +530,101 @@ impl FactsVerifier {
     }
 }
 
-impl FactsVerifier {
-    /// The other answers of kind `kind` (by their display form, each once) present in
-    /// `answer` (normalised), the task's aliases being `aliases`: the task's own
-    /// answer, and every other task's that shares an alias with it, is no other answer.
-    fn known_others(&self, kind: u32, aliases: &[&str], answer: &str) -> Vec<&str> {
-        let mut others: Vec<&str> = Vec::new();
-        for other in self.present(kind, answer) {
-            let (other_shown, mut other_aliases) = self.answer(other);
-            let distinct = !other_aliases.any(|a| aliases.contains(&a));
-            if distinct && !others.contains(&other_shown) {
-                others.push(other_shown);
-            }
+/// The other answers (by their display form, each once) among `found`, the entries of
+/// the answers of the task's kind present in its output in the order of their first
+/// task, the task's aliases being `aliases`: the task's own answer, and every other
+/// task's that shares an alias with it, is no other answer.
+fn known_others<'a>(aliases: &[&str], found: &[&'a str]) -> Vec<&'a str> {
+    let mut others: Vec<&str> = Vec::new();
+    for other in found {
+        let mut parts = other.split('|');
+        let other_shown = parts.next().unwrap_or_default();
+        let distinct = !parts.any(|a| aliases.contains(&a));
+        if distinct && !others.contains(&other_shown) {
+            others.push(other_shown);
         }
-        others
     }
+    others
+}
 
-    /// The answers `output` offers beside the known answers of kind `kind` found in
-    /// it (`answer` is its normalised form, `aliases` the task's own): made-up names
-    /// among them, which the index cannot know ([`Offered`]), and numbers where the
-    /// task's answer is one. None when the task's answer is in the output but cannot
-    /// be placed among its words.
-    fn made_up(&self, kind: u32, aliases: &[&str], output: &str, answer: &str) -> Vec<String> {
-        let mut offered = Offered::new(output);
-        let mut placed = false;
-        for alias in aliases {
-            placed |= offered.mark(alias);
-        }
-        if !placed && aliases.iter().any(|alias| contains_words(answer, alias)) {
-            return Vec::new();
-        }
-        for other in self.present(kind, answer) {
-            for alias in self.answer(other).1 {
-                offered.mark(alias);
-            }
-        }
-        let number = |alias: &&str| {
-            alias
-                .split(' ')
-                .all(|w| w.bytes().all(|b| b.is_ascii_digit()))
-        };
-        offered.others(&Reader {
-            unit: 1,
-            et_al_names: false,
-            least_words: 1,
-            excluded: &|_| false,
-            short_needs: &|_| true,
-            numbers: aliases.iter().any(number),
-        })
+/// The answers `output` offers beside the known answers found in it (`found`, as
+/// [`known_others`] takes them; `answer` is its normalised form, `aliases` the task's
+/// own): made-up names among them, which the index cannot know ([`Offered`]), and
+/// numbers where the task's answer is one. None when the task's answer is in the output
+/// but cannot be placed among its words.
+fn made_up(aliases: &[&str], output: &str, answer: &str, found: &[&str]) -> Vec<String> {
+    let mut offered = Offered::new(output);
+    let mut placed = false;
+    for alias in aliases {
+        placed |= offered.mark(alias);
     }
+    if !placed && aliases.iter().any(|alias| contains_words(answer, alias)) {
+        return Vec::new();
+    }
+    for other in found {
+        for alias in other.split('|').skip(1) {
+            offered.mark(alias);
+        }
+    }
+    let number = |alias: &&str| {
+        alias
+            .split(' ')
+            .all(|w| w.bytes().all(|b| b.is_ascii_digit()))
+    };
+    offered.others(&Reader {
+        unit: 1,
+        et_al_names: false,
+        least_words: 1,
+        excluded: &|_| false,
+        short_needs: &|_| true,
+        numbers: aliases.iter().any(number),
+    })
+}
+
+/// The grade of `output` (normalised: `answer`) for a task whose answer's entry is
+/// `entry` ([`FactsVerifier::answer_entry`]), `found` being the entries of its kind's
+/// answers present in the output, in the order of their first task
+/// ([`FactsVerifier::present`]): the task's own, and those that share an alias with it,
+/// may be among them or not. The one grading of the verifier held whole and of the
+/// one whose answers wait on disk ([`rows::FactsRows`]).
+fn grade_found(entry: &str, output: &str, answer: &str, found: &[&str]) -> Grade {
+    let mut parts = entry.split('|');
+    let shown = parts.next().unwrap_or_default();
+    let aliases: Vec<&str> = parts.collect();
+    let expected = aliases.iter().any(|alias| contains_words(answer, alias));
+    let others = known_others(&aliases, found);
+    // The answers offered beside the known ones, made-up names included: asked for
+    // only where they change the outcome (a right answer, or none known).
+    let made_up: Vec<String> = if expected || others.is_empty() {
+        made_up(&aliases, output, answer, found)
+    } else {
+        Vec::new()
+    };
+    let mut offered: Vec<&str> = others.clone();
+    offered.extend(made_up.iter().map(String::as_str));
+    let (outcome, feedback) = match (expected, offered.is_empty()) {
+        (true, true) => (Outcome::Right, format!("correct answer {shown}")),
+        (true, false) => (
+            Outcome::Hedged(1 + offered.len()),
+            format!(
+                "hedged: {shown} among {shown}, {}; give one answer",
+                listed(&offered)
+            ),
+        ),
+        (false, false) if others.is_empty() && reading::refuses(output) => (
+            Outcome::Abstained,
+            format!("no accepted answer found; expected {shown}"),
+        ),
+        (false, false) => (
+            Outcome::Wrong,
+            format!("expected {shown}, response said {}", listed(&offered)),
+        ),
+        (false, true) => (
+            Outcome::nothing(output),
+            format!("no accepted answer found; expected {shown}"),
+        ),
+    };
+    shape(outcome, output, feedback)
 }
 
 /// At most this many offered answers are named in feedback; the rest are counted.
@@ -622,42 +669,12 @@ impl Verifier for FactsVerifier {
     fn grade(&self, index: usize, output: &str) -> Grade {
         let task = self.tasks[index];
         let answer = normalize(output);
-        let (shown, aliases) = self.answer(task.answer);
-        let aliases: Vec<&str> = aliases.collect();
-        let expected = aliases.iter().any(|alias| contains_words(&answer, alias));
-        let others = self.known_others(task.kind, &aliases, &answer);
-        // The answers offered beside the known ones, made-up names included: asked for
-        // only where they change the outcome (a right answer, or none known).
-        let made_up: Vec<String> = if expected || others.is_empty() {
-            self.made_up(task.kind, &aliases, output, &answer)
-        } else {
-            Vec::new()
-        };
-        let mut offered: Vec<&str> = others.clone();
-        offered.extend(made_up.iter().map(String::as_str));
-        let (outcome, feedback) = match (expected, offered.is_empty()) {
-            (true, true) => (Outcome::Right, format!("correct answer {shown}")),
-            (true, false) => (
-                Outcome::Hedged(1 + offered.len()),
-                format!(
-                    "hedged: {shown} among {shown}, {}; give one answer",
-                    listed(&offered)
-                ),
-            ),
-            (false, false) if others.is_empty() && reading::refuses(output) => (
-                Outcome::Abstained,
-                format!("no accepted answer found; expected {shown}"),
-            ),
-            (false, false) => (
-                Outcome::Wrong,
-                format!("expected {shown}, response said {}", listed(&offered)),
-            ),
-            (false, true) => (
-                Outcome::nothing(output),
-                format!("no accepted answer found; expected {shown}"),
-            ),
-        };
-        shape(outcome, output, feedback)
+        let found: Vec<&str> = self
+            .present(task.kind, &answer)
+            .into_iter()
+            .map(|other| self.answer_entry(other))
+            .collect();
+        grade_found(self.answer_entry(task.answer), output, &answer, &found)
     }
 }
 
@@ -825,7 +842,12 @@ mod tests {
     fn index_others(v: &FactsVerifier, index: usize, output: &str) -> Vec<String> {
         let task = v.tasks[index];
         let aliases: Vec<&str> = v.answer(task.answer).1.collect();
-        v.known_others(task.kind, &aliases, &normalize(output))
+        let found: Vec<&str> = v
+            .present(task.kind, &normalize(output))
+            .into_iter()
+            .map(|other| v.answer_entry(other))
+            .collect();
+        known_others(&aliases, &found)
             .into_iter()
             .map(str::to_string)
             .collect()

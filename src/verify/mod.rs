@@ -263,14 +263,16 @@ pub fn build_for<'a>(
 }
 
 /// The verifier registered as `name` in its streamed form, its truth not read yet, or
-/// `None` for one that grades a task against other tasks' rows (`arxiv`). `facts`
-/// holds its distinct answers once [`Rowwise::read`] has read them.
+/// `None` for a name not registered. `facts` holds its distinct answers once
+/// [`Rowwise::read`] has read them, and `arxiv` its paper corpus (a task is graded
+/// against the other papers' titles and first authors).
 pub(crate) fn rowwise(name: &str) -> Option<Box<dyn Rowwise>> {
     match name {
         "numeric" => Some(Box::new(Streamed::<numeric::Numeric>::RULE)),
         "choice" => Some(Box::new(Streamed::<choice::Choice>::RULE)),
         "short" => Some(Box::new(Streamed::<short::Short>::RULE)),
         "facts" => Some(Box::new(facts::FactsRows::new())),
+        "arxiv" => Some(Box::new(arxiv::rows::ArxivRows::new())),
         _ => None,
     }
 }

@@ -12,10 +12,10 @@ use super::*;
 use crate::base::sorter::MemoryRuns;
 use crate::verify::{build, read_rowwise, rowwise};
 
-type Scored = Result<(String, Summary), String>;
+pub(super) type Scored = Result<(String, Summary), String>;
 
 /// `score` with the verifier held.
-fn held(name: &str, truth: &str, tasks: &str, outputs: &str, answered: bool) -> Scored {
+pub(super) fn held(name: &str, truth: &str, tasks: &str, outputs: &str, answered: bool) -> Scored {
     let verifier = build(name, "truth.csv", truth.as_bytes()).map_err(|e| e.to_string())?;
     let tasks = RowScanner::new("tasks.csv", tasks.as_bytes()).map_err(|e| e.to_string())?;
     let outputs = OutputsReader::new("o.jsonl", outputs.as_bytes());
@@ -32,7 +32,7 @@ fn held(name: &str, truth: &str, tasks: &str, outputs: &str, answered: bool) -> 
 }
 
 /// `score` joined, each sort writing a run once `least` bytes wait.
-fn joined(
+pub(super) fn joined(
     name: &str,
     truth: &str,
     tasks: &str,

@@ -26,16 +26,22 @@
 pub(crate) mod authors;
 pub(crate) mod ids;
 pub(crate) mod mentions;
+pub(crate) mod rows;
+pub(crate) mod store;
 pub(crate) mod titles;
 pub mod truth;
 
+use std::sync::OnceLock;
+
 use authors::{AuthorName, SurnameIndex};
 use mentions::Candidate;
+use store::{PaperRef, PaperStore};
 use titles::TitleIndex;
 
 use super::offered::{Offered, Reader};
 use super::{Grade, Outcome, TruthRows, Verifier, shape};
-use crate::base::hash::{FastMap, WordKey};
+use crate::base::hash::fingerprint;
+use crate::base::index::HashIndex;
 use crate::error::InputError;
 use crate::verify::normalize::normalize;
 use truth::{LoadedPapers, Paper, load_truth};
@@ -44,13 +50,26 @@ use truth::{LoadedPapers, Paper, load_truth};
 pub const KINDS: [&str; 4] = ["id", "title", "first_author", "year"];
 
 /// The arxiv verifier over a set of papers.
+///
+/// Listing the tasks (`split`) needs the papers and their IDs only; the lookups that
+/// grading needs of the other papers (the title trie, the authors by surname) are
+/// built at the first grade, so a split never holds them.
 #[derive(Debug, Clone)]
 pub struct ArxivVerifier {
-    papers: Vec<Paper>,
-    /// Paper index by arXiv ID (the first paper where an ID repeats).
-    by_id: FastMap<WordKey, usize>,
+    /// The papers, their fields in one string.
+    papers: PaperStore,
+    /// Paper positions by the fingerprint of their arXiv ID (the first paper where an
+    /// ID repeats), checked against the ID itself.
+    by_id: HashIndex,
     /// Whether some ID repeats (never in a truth file, which refuses it).
     ids_repeat: bool,
+    /// The lookups of the other papers that grading needs, built at the first grade.
+    lookups: OnceLock<Lookups>,
+}
+
+/// What grading looks up among every paper.
+#[derive(Debug, Clone)]
+struct Lookups {
     titles: TitleIndex,
     /// First authors by surname. A name is parsed only when it is examined: holding
     /// every parse would cost more memory than the rest of the verifier.
@@ -59,67 +78,87 @@ pub struct ArxivVerifier {
 
 /// The prompt of `kind` about `paper`, exactly as `verifier-rules.md` words it.
 pub fn prompt(paper: &Paper, kind: &str) -> String {
+    prompt_of(&paper.arxiv_id, &paper.title, kind)
+}
+
+/// [`prompt`] of a paper given by its ID and title.
+fn prompt_of(arxiv_id: &str, title: &str, kind: &str) -> String {
     match kind {
-        "id" => format!("Find the arXiv ID of the paper titled \"{}\".", paper.title),
-        "title" => format!("What is the exact title of arXiv paper {}?", paper.arxiv_id),
-        "first_author" => format!(
-            "Who is the first author of the paper \"{}\" (arXiv {})?",
-            paper.title, paper.arxiv_id
-        ),
-        _ => format!(
-            "In which year was arXiv paper {} first submitted?",
-            paper.arxiv_id
-        ),
+        "id" => format!("Find the arXiv ID of the paper titled \"{title}\"."),
+        "title" => format!("What is the exact title of arXiv paper {arxiv_id}?"),
+        "first_author" => {
+            format!("Who is the first author of the paper \"{title}\" (arXiv {arxiv_id})?")
+        }
+        _ => format!("In which year was arXiv paper {arxiv_id} first submitted?"),
     }
 }
 
 impl ArxivVerifier {
     /// The verifier for `papers` (in truth-file order).
     pub fn new(papers: Vec<Paper>) -> ArxivVerifier {
-        let normalized_titles = papers.iter().map(|paper| normalize(&paper.title)).collect();
-        let mut by_id = FastMap::with_capacity_and_hasher(papers.len(), Default::default());
-        for (index, paper) in papers.iter().enumerate() {
-            by_id.entry(WordKey::new(&paper.arxiv_id)).or_insert(index);
+        let papers = truth::store_of(&papers);
+        let mut by_id = HashIndex::with_capacity(papers.len());
+        let mut ids_repeat = false;
+        for index in 0..papers.len() {
+            let id = papers.arxiv_id(index);
+            let print = fingerprint(id);
+            if by_id
+                .find(print, |first| papers.arxiv_id(first as usize) == id)
+                .is_some()
+            {
+                ids_repeat = true;
+            } else {
+                let position = u32::try_from(index)
+                    .ok()
+                    .filter(|&position| position < u32::MAX)
+                    .expect("fewer than 2^32 - 1 papers");
+                by_id.insert(print, position);
+            }
         }
-        ArxivVerifier::from_loaded(LoadedPapers {
+        ArxivVerifier {
             papers,
-            normalized_titles,
             by_id,
+            ids_repeat,
+            lookups: OnceLock::new(),
+        }
+    }
+
+    /// The verifier for papers loaded from a truth file, using the papers by ID that
+    /// checking them built (every ID once: the file is clean).
+    fn from_loaded(loaded: LoadedPapers) -> ArxivVerifier {
+        let LoadedPapers { papers, by_id, .. } = loaded;
+        ArxivVerifier {
+            papers,
+            by_id,
+            ids_repeat: false,
+            lookups: OnceLock::new(),
+        }
+    }
+
+    /// The lookups among every paper that grading needs, built at the first call.
+    fn lookups(&self) -> &Lookups {
+        self.lookups.get_or_init(|| Lookups {
+            titles: TitleIndex::with_normalized(
+                self.papers
+                    .iter()
+                    .map(|paper| (paper.title, normalize(paper.title))),
+            ),
+            surnames: SurnameIndex::from_cores(
+                self.papers
+                    .iter()
+                    .map(|paper| authors::surname_core(paper.first_author)),
+            ),
         })
     }
 
-    /// The verifier for papers loaded from a truth file, using what checking them
-    /// built: the normalised titles and the papers by ID (the first paper where an ID
-    /// repeats, as [`ArxivVerifier::new`] keeps them).
-    pub fn from_loaded(loaded: LoadedPapers) -> ArxivVerifier {
-        let LoadedPapers {
-            papers,
-            normalized_titles,
-            by_id,
-        } = loaded;
-        assert_eq!(
-            papers.len(),
-            normalized_titles.len(),
-            "one normalised title a paper"
-        );
-        let titles = TitleIndex::with_normalized(
-            papers
-                .iter()
-                .map(|paper| paper.title.as_str())
-                .zip(normalized_titles),
-        );
-        let surnames = SurnameIndex::from_cores(
-            papers
-                .iter()
-                .map(|paper| authors::surname_core(&paper.first_author)),
-        );
-        ArxivVerifier {
-            ids_repeat: by_id.len() < papers.len(),
-            papers,
-            by_id,
-            titles,
-            surnames,
-        }
+    /// The paper whose arXiv ID is `id` (the first, should two share it).
+    fn paper_of(&self, id: &str) -> Option<usize> {
+        let papers = &self.papers;
+        self.by_id
+            .find(fingerprint(id), |first| {
+                papers.arxiv_id(first as usize) == id
+            })
+            .map(|first| first as usize)
     }
 
     /// Loads the papers of a truth file read row by row (its header read) and builds
@@ -130,7 +169,7 @@ impl ArxivVerifier {
 
     /// The grade of `output` for the task of kind `KINDS[kind]` about `papers[index]`.
     fn grade_kind(&self, index: usize, kind: usize, output: &str) -> Grade {
-        let paper = &self.papers[index];
+        let paper = self.papers.get(index);
         let (result, feedback) = match kind {
             0 => self.grade_id(paper, output),
             1 => self.grade_title(index, output),
@@ -140,13 +179,13 @@ impl ArxivVerifier {
         shape(result.or_refusal(output), output, feedback)
     }
 
-    fn grade_id(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
+    fn grade_id(&self, paper: PaperRef<'_>, answer: &str) -> (Outcome, String) {
         let found = ids::find_ids(answer);
         let has_expected = found.iter().any(|id| *id == paper.arxiv_id);
-        outcome(&paper.arxiv_id, &found, has_expected, "ID", Shown::Plain)
+        outcome(paper.arxiv_id, &found, has_expected, "ID", Shown::Plain)
     }
 
-    fn grade_year(&self, paper: &Paper, answer: &str) -> (Outcome, String) {
+    fn grade_year(&self, paper: PaperRef<'_>, answer: &str) -> (Outcome, String) {
         let found: Vec<YearText> = ids::find_years(answer)
             .into_iter()
             .map(YearText::new)
@@ -163,16 +202,14 @@ impl ArxivVerifier {
     }
 
     fn grade_title(&self, index: usize, answer: &str) -> (Outcome, String) {
-        let paper = &self.papers[index];
+        let paper = self.papers.get(index);
+        let titles = &self.lookups().titles;
         let normalized = normalize(answer);
-        let words = self.titles.words(&normalized);
-        let present = self.titles.present_words(&normalized, &words);
-        let mut found: Vec<&str> = present
-            .iter()
-            .map(|&i| self.papers[i].title.as_str())
-            .collect();
+        let words = titles.words(&normalized);
+        let present = titles.present_words(&normalized, &words);
+        let mut found: Vec<&str> = present.iter().map(|&i| self.papers.get(i).title).collect();
         if found.is_empty()
-            && let Some((present, total)) = self.titles.word_share_words(index, &words)
+            && let Some((present, total)) = titles.word_share_words(index, &words)
             && 2 * present >= total
         {
             let share = present as f64 / total as f64;
@@ -182,7 +219,7 @@ impl ArxivVerifier {
             );
             return (Outcome::Partial(share), feedback);
         }
-        let has_expected = found.contains(&paper.title.as_str());
+        let has_expected = found.contains(&paper.title);
         // The titles offered beside the known ones, made-up ones included: asked for
         // only where they change the outcome (the right title, or none known).
         let made_up = if has_expected || found.is_empty() {
@@ -191,7 +228,7 @@ impl ArxivVerifier {
             Vec::new()
         };
         found.extend(made_up.iter().map(String::as_str));
-        outcome(&paper.title, &found, has_expected, "title", Shown::Quoted)
+        outcome(paper.title, &found, has_expected, "title", Shown::Quoted)
     }
 
     /// The title-like answers `answer` offers beside the known titles `present` in
@@ -200,7 +237,7 @@ impl ArxivVerifier {
     fn made_up_titles(&self, present: &[usize], answer: &str) -> Vec<String> {
         let mut offered = Offered::new(answer);
         for &paper in present {
-            for variant in self.titles.variants(paper) {
+            for variant in self.lookups().titles.variants(paper) {
                 offered.mark(variant);
             }
         }
@@ -215,11 +252,11 @@ impl ArxivVerifier {
     }
 
     fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
-        let author = |paper: usize| AuthorName::parse(&self.papers[paper].first_author);
-        let expected = &self.papers[index].first_author;
+        let author = |paper: usize| AuthorName::parse(self.papers.get(paper).first_author);
+        let expected = self.papers.get(index).first_author;
         let tokens = authors::tokens(answer);
         let excluded = |word: &str| self.is_title_word(word);
-        let said = mentions::mentions(&self.surnames, author, &tokens, &excluded);
+        let said = mentions::mentions(&self.lookups().surnames, author, &tokens, &excluded);
         if said.is_empty() {
             let found: Vec<String> = authors::other_name(&tokens, &excluded)
                 .into_iter()
@@ -299,9 +336,9 @@ impl ArxivVerifier {
             lower.copy_from_slice(word.as_bytes());
             lower.make_ascii_lowercase();
             let lower = std::str::from_utf8(lower).expect("ASCII is UTF-8");
-            return self.titles.is_title_word(lower);
+            return self.lookups().titles.is_title_word(lower);
         }
-        self.titles.is_title_word(&normalize(word))
+        self.lookups().titles.is_title_word(&normalize(word))
     }
 }
 
@@ -419,23 +456,21 @@ impl Verifier for ArxivVerifier {
 
     fn task_names(&self, index: usize) -> (&str, &str) {
         (
-            &self.papers[index / KINDS.len()].arxiv_id,
+            self.papers.arxiv_id(index / KINDS.len()),
             KINDS[index % KINDS.len()],
         )
     }
 
     fn prompt(&self, index: usize) -> String {
-        prompt(
-            &self.papers[index / KINDS.len()],
-            KINDS[index % KINDS.len()],
-        )
+        let paper = self.papers.get(index / KINDS.len());
+        prompt_of(paper.arxiv_id, paper.title, KINDS[index % KINDS.len()])
     }
 
     fn find_task(&self, task_id: &str) -> Option<usize> {
         // Kinds hold no colon, so the last one ends the arXiv ID, whatever the ID holds.
         let (group, kind) = task_id.rsplit_once(':')?;
         let kind = KINDS.iter().position(|known| *known == kind)?;
-        let paper = *self.by_id.get(group.as_bytes())?;
+        let paper = self.paper_of(group)?;
         Some(paper * KINDS.len() + kind)
     }
 
@@ -443,7 +478,9 @@ impl Verifier for ArxivVerifier {
         let mut paper = index / KINDS.len();
         if self.ids_repeat {
             // A task's id names its paper: the first paper holding that ID.
-            paper = self.by_id[self.papers[paper].arxiv_id.as_bytes()];
+            paper = self
+                .paper_of(self.papers.arxiv_id(paper))
+                .expect("every paper's ID is filed");
         }
         self.grade_kind(paper, index % KINDS.len(), output)
     }

@@ -367,3 +367,44 @@ fn feedback_quotes_names_with_their_accents() {
         "expected first author Xinlei Chen, response said Xï Chen"
     );
 }
+
+#[test]
+fn listing_the_tasks_builds_none_of_the_lookups_grading_needs_until_a_grade() {
+    let truth = crate::table::scan::RowScanner::new("papers.csv", SHIPPED)
+        .expect("the shipped truth has a header");
+    let verifier =
+        ArxivVerifier::from_loaded(load_truth(truth).expect("the shipped truth is clean"));
+    // What `split` asks: every task's names, id lookup and prompt.
+    for index in 0..verifier.task_count() {
+        let (group, kind) = verifier.task_names(index);
+        let id = crate::task::task_id(group, kind);
+        assert_eq!(verifier.find_task(&id), Some(index));
+        assert!(!verifier.prompt(index).is_empty());
+    }
+    assert!(verifier.lookups.get().is_none());
+    let index = verifier
+        .find_task("1706.03762:title")
+        .expect("a shipped task");
+    let grade = verifier.grade(index, "Attention Is All You Need");
+    assert!(grade.correct, "{grade:?}");
+    assert!(verifier.lookups.get().is_some());
+}
+
+#[test]
+fn a_verifier_of_papers_whose_ids_repeat_grades_each_task_by_the_first_paper_of_its_id() {
+    let paper = |id: &str, title: &str, author: &str| Paper {
+        arxiv_id: id.to_string(),
+        title: title.to_string(),
+        first_author: author.to_string(),
+        year: 2017,
+    };
+    let verifier = ArxivVerifier::new(vec![
+        paper("1706.03762", "Attention Is All You Need", "Ashish Vaswani"),
+        paper("1706.03762", "Another Paper Entirely", "Jacob Devlin"),
+    ]);
+    assert!(verifier.ids_repeat);
+    assert_eq!(verifier.find_task("1706.03762:title"), Some(1));
+    // Task 5 is the second paper's title task; its id names the first paper.
+    let grade = verifier.grade(5, "Attention Is All You Need");
+    assert!(grade.correct, "{grade:?}");
+}

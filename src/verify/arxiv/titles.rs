@@ -21,9 +21,13 @@ const ROOT: u32 = 0;
 /// starts), so a million titles take a few allocations rather than a few million.
 #[derive(Debug, Clone)]
 pub(crate) struct TitleIndex {
-    /// For each paper (by index): the normalised variants of its title, the normalised
-    /// title itself first.
-    variants: Vec<Vec<String>>,
+    /// Every paper's normalised title variants (the normalised title itself first), one
+    /// after the other: variant `v` ends at `variant_ends[v]`, and paper `p`'s are
+    /// variants `variant_start[p]..variant_start[p + 1]`. One string, not a `String`
+    /// a variant in a `Vec` a paper: two allocations a paper fewer.
+    variant_text: String,
+    variant_ends: Vec<usize>,
+    variant_start: Vec<usize>,
     /// The vocabulary ids of each paper's distinct normalised words of three or more
     /// letters: paper `p`'s are `content[content_start[p]..content_start[p + 1]]`.
     content: Vec<u32>,
@@ -106,7 +110,9 @@ impl TitleIndex {
         // Most titles end in a word of their own, so each adds about a word and a node.
         let papers = titles.len();
         let mut index = TitleIndex {
-            variants: Vec::with_capacity(papers),
+            variant_text: String::new(),
+            variant_ends: Vec::with_capacity(papers),
+            variant_start: Vec::with_capacity(papers + 1),
             content: Vec::with_capacity(4 * papers),
             content_start: Vec::with_capacity(papers + 1),
             vocabulary: FastMap::with_capacity_and_hasher(papers, Default::default()),
@@ -161,8 +167,15 @@ impl TitleIndex {
             ids.sort_unstable();
             ids.dedup();
             index.content.extend_from_slice(&ids);
-            index.variants.push(forms);
+            index.variant_start.push(index.variant_ends.len());
+            for form in &forms {
+                index.variant_text.push_str(form);
+                index.variant_ends.push(index.variant_text.len());
+            }
         }
+        index.variant_start.push(index.variant_ends.len());
+        index.variant_text.shrink_to_fit();
+        index.variant_ends.shrink_to_fit();
         index.content_start.push(index.content.len());
         // Each node's papers stay ascending, as they came.
         let (start, papers) = group_flat(last_end.len(), &ends);
@@ -193,8 +206,13 @@ impl TitleIndex {
 
     /// The normalised forms of `paper`'s title: the title itself, then its hyphen
     /// variants.
-    pub(crate) fn variants(&self, paper: usize) -> &[String] {
-        &self.variants[paper]
+    pub(crate) fn variants(&self, paper: usize) -> impl Iterator<Item = &str> {
+        (self.variant_start[paper]..self.variant_start[paper + 1]).map(move |variant| {
+            let start = variant
+                .checked_sub(1)
+                .map_or(0, |before| self.variant_ends[before]);
+            &self.variant_text[start..self.variant_ends[variant]]
+        })
     }
 
     /// The node after `node` and the word of vocabulary id `word`, if some variant
@@ -275,22 +293,19 @@ impl TitleIndex {
                 }
                 let mut rest = answer.to_string();
                 for long in longer {
-                    for variant in &self.variants[long] {
-                        rest = rest.replace(variant.as_str(), "~");
+                    for variant in self.variants(long) {
+                        rest = rest.replace(variant, "~");
                     }
                 }
-                self.variants[short]
-                    .iter()
-                    .any(|v| contains_words(&rest, v))
+                self.variants(short).any(|v| contains_words(&rest, v))
             })
             .collect()
     }
 
     /// Whether some variant of `long`'s title contains one of `short`'s as words.
     fn contains_title(&self, long: usize, short: usize) -> bool {
-        self.variants[short].iter().any(|s| {
-            self.variants[long]
-                .iter()
+        self.variants(short).any(|s| {
+            self.variants(long)
                 .any(|l| l.len() > s.len() && contains_words(l, s))
         })
     }
@@ -397,7 +412,7 @@ mod tests {
                 .join(" ");
             let answer = normalize(&answer);
             let reference: Vec<usize> = (0..titles.len())
-                .filter(|&paper| index.variants[paper].iter().any(|v| contains_words(&answer, v)))
+                .filter(|&paper| index.variants(paper).any(|v| contains_words(&answer, v)))
                 .collect();
             let words = index.words(&answer);
             let mut found = Vec::new();

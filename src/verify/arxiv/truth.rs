@@ -5,11 +5,14 @@
 use crate::error::InputError;
 use std::io::Read;
 
-use crate::base::hash::{FastMap, WordKey};
+use crate::base::hash::fingerprint;
+use crate::base::index::HashIndex;
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
 use crate::verify::arxiv::ids::is_valid_id;
+use crate::verify::arxiv::store::{PaperRef, PaperStore};
 use crate::verify::normalize::normalize;
+use crate::verify::one_answer::RowLines;
 
 /// The columns of an arxiv truth file.
 pub const PAPER_COLUMNS: [&str; 4] = ["arxiv_id", "title", "first_author", "year"];
@@ -25,6 +28,39 @@ pub struct Paper {
     pub first_author: String,
     /// The year of the first arXiv submission.
     pub year: u16,
+}
+
+impl From<PaperRef<'_>> for Paper {
+    fn from(paper: PaperRef<'_>) -> Paper {
+        Paper {
+            arxiv_id: paper.arxiv_id.to_string(),
+            title: paper.title.to_string(),
+            first_author: paper.first_author.to_string(),
+            year: paper.year,
+        }
+    }
+}
+
+/// The papers `papers`, in order, held flat.
+pub(crate) fn store_of(papers: &[Paper]) -> PaperStore {
+    let mut store = PaperStore::default();
+    for paper in papers {
+        store
+            .push(
+                &paper.arxiv_id,
+                &paper.title,
+                &paper.first_author,
+                paper.year,
+            )
+            .expect("a paper held in memory has fields below 4 GB");
+    }
+    store.shrink_to_fit();
+    store
+}
+
+/// Every paper of `store` as an owned [`Paper`], in order.
+pub(crate) fn papers_of(store: &PaperStore) -> Vec<Paper> {
+    store.iter().map(Paper::from).collect()
 }
 
 /// One problem found in a truth file.
@@ -67,21 +103,25 @@ pub fn check<R: Read>(mut rows: RowScanner<R>) -> Result<TruthCheck, InputError>
     require_columns(&rows)?;
     Ok(TruthCheck {
         rows: count,
-        problems: gathered.check().problems,
+        problems: gathered.problems,
     })
 }
 
-/// Reads a truth file's rows to the end, gathering each paper's fields, and counts
-/// them. Without every column the rows are only counted: the missing column is an
-/// error only after the whole file is known to parse.
+/// Reads a truth file's rows to the end, gathering each paper's fields and checking
+/// each row against the rows before it, and counts them. Without every column the
+/// rows are only counted: the missing column is an error only after the whole file is
+/// known to parse.
 fn gather<R: Read>(rows: &mut RowScanner<R>) -> Result<(Gathered, usize), InputError> {
     let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
+    let source = rows.source().to_string();
     let mut gathered = Gathered::default();
     let mut count = 0usize;
     while let Some(row) = rows.next_row()? {
         count += 1;
         if let [Some(id), Some(title), Some(author), Some(year)] = columns {
-            gathered.add(row.line, [id, title, author, year].map(|i| row.field(i)));
+            gathered
+                .add(row.line, [id, title, author, year].map(|i| row.field(i)))
+                .map_err(|message| InputError::invalid(&source, row.line, message))?;
         }
     }
     Ok((gathered, count))
@@ -95,105 +135,10 @@ fn require_columns<R: Read>(rows: &RowScanner<R>) -> Result<(), InputError> {
     Ok(())
 }
 
-/// What [`check`] finds, with what it builds on the way that the verifier needs again.
-struct Checked {
-    problems: Vec<Problem>,
-    /// Each row's [`normalize`]d title.
-    normalized_titles: Vec<String>,
-    /// The first row of each valid arXiv ID, by position.
-    by_id: FastMap<WordKey, usize>,
-}
-
-/// One row's facts as checking reads them: trimmed, and the year parsed or, where it
-/// does not parse as a whole number, its text (empty when the cell is).
-#[derive(Debug, Clone, Copy)]
-struct Fields<'a> {
-    line: u64,
-    arxiv_id: &'a str,
-    title: &'a str,
-    author: &'a str,
-    year: Result<u16, &'a str>,
-}
-
 /// A year cell, trimmed: its number, or its text when that is not a whole number.
 fn parse_year(text: &str) -> Result<u16, &str> {
     let text = trim_field(text);
     text.parse().map_err(|_| text)
-}
-
-/// Every problem of the `rows` rows that `row` gives by position, in row order.
-fn check_fields<'a>(rows: usize, row: impl Fn(usize) -> Fields<'a>) -> Checked {
-    let normalized: Vec<String> = (0..rows).map(|i| normalize(row(i).title)).collect();
-    let mut problems = Vec::new();
-    // Only asked whether a key was seen before, so order does not matter here; the
-    // keys are the truth's own, so the graders' fast hash serves (see `base::hash`).
-    let mut by_id: FastMap<WordKey, usize> =
-        FastMap::with_capacity_and_hasher(rows, Default::default());
-    let mut titles: FastMap<&str, u64> =
-        FastMap::with_capacity_and_hasher(rows, Default::default());
-    for (position, normalized) in normalized.iter().enumerate() {
-        let fields = row(position);
-        let mut problem = |message: String| {
-            problems.push(Problem {
-                line: fields.line,
-                message,
-            })
-        };
-        let empty = [
-            fields.arxiv_id.is_empty(),
-            fields.title.is_empty(),
-            fields.author.is_empty(),
-            fields.year == Err(""),
-        ];
-        for (empty, name) in empty.into_iter().zip(PAPER_COLUMNS) {
-            if empty {
-                problem(format!("`{name}` is empty; fill it in or remove the row"));
-            }
-        }
-        let (arxiv_id, title_text) = (fields.arxiv_id, fields.title);
-        let valid_id = is_valid_id(arxiv_id);
-        if !arxiv_id.is_empty() {
-            if !valid_id {
-                problem(format!(
-                    "`{arxiv_id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
-                ));
-            } else if let first = *by_id.entry(WordKey::new(arxiv_id)).or_insert(position)
-                && first != position
-            {
-                let first = row(first).line;
-                problem(format!(
-                    "ID {arxiv_id} appears again (first on row {first}); keep one row per paper"
-                ));
-            }
-        }
-        if !normalized.is_empty()
-            && let first = *titles.entry(normalized).or_insert(fields.line)
-            && first != fields.line
-        {
-            problem(format!(
-                "title \"{title_text}\" repeats the title on row {first}"
-            ));
-        }
-        match fields.year {
-            Err("") => {}
-            Err(year_text) => problem(format!("year `{year_text}` is not a whole number")),
-            Ok(value) => {
-                if valid_id
-                    && let Some(implied) = implied_year(arxiv_id)
-                    && implied != value
-                {
-                    problem(format!(
-                        "year {value} contradicts ID {arxiv_id}, which was first submitted in {implied}"
-                    ));
-                }
-            }
-        }
-    }
-    Checked {
-        problems,
-        normalized_titles: normalized,
-        by_id,
-    }
 }
 
 /// The error refusing a truth file (`source`) for its first problem.
@@ -208,67 +153,114 @@ fn refusal(source: &str, problem: &Problem) -> InputError {
     )
 }
 
-/// Papers gathered from a truth file's rows, each field trimmed, before they are
-/// checked: the rows' lines beside them, and the year cells that are not whole numbers
-/// (empty ones too) by paper, ascending.
+/// Papers gathered from a truth file's rows, each field trimmed, and every problem of
+/// them, found as each row is added: a row's problems depend only on the rows before
+/// it. What finding them needs is held by position (the rows' lines, the first paper
+/// of each valid ID and of each normalised title), so no row's fields are held twice.
 #[derive(Debug, Default)]
 struct Gathered {
-    papers: Vec<Paper>,
-    lines: Vec<u64>,
-    bad_years: Vec<(usize, String)>,
+    papers: PaperStore,
+    /// Each paper's row's line.
+    lines: RowLines,
+    /// The first paper of each valid arXiv ID, by the ID's fingerprint.
+    by_id: HashIndex,
+    /// The first paper of each non-empty normalised title, by its fingerprint.
+    titles: HashIndex,
+    /// Every problem, in row order.
+    problems: Vec<Problem>,
 }
 
 impl Gathered {
     /// Adds the row on `line` whose `arxiv_id`, `title`, `first_author` and `year`
-    /// cells are `cells`.
-    fn add(&mut self, line: u64, [id, title, author, year]: [&str; 4]) {
-        let year = parse_year(year).unwrap_or_else(|text| {
-            self.bad_years.push((self.papers.len(), text.to_string()));
-            0
-        });
-        self.lines.push(line);
-        self.papers.push(Paper {
-            arxiv_id: trim_field(id).to_string(),
-            title: trim_field(title).to_string(),
-            first_author: trim_field(author).to_string(),
-            year,
-        });
-    }
-
-    /// Every problem of the papers, with what checking built.
-    fn check(&self) -> Checked {
-        let Gathered {
-            papers,
-            lines,
-            bad_years,
-        } = self;
-        check_fields(papers.len(), |position| {
-            let paper = &papers[position];
-            let year = match bad_years.binary_search_by_key(&position, |(at, _)| *at) {
-                Ok(bad) => Err(bad_years[bad].1.as_str()),
-                Err(_) => Ok(paper.year),
-            };
-            Fields {
-                line: lines[position],
-                arxiv_id: &paper.arxiv_id,
-                title: &paper.title,
-                author: &paper.first_author,
-                year,
+    /// cells are `cells`, and files its problems; `Err` only for a row that cannot be
+    /// held (a field of 4 GB or more, more than 2^32 - 2 rows).
+    fn add(&mut self, line: u64, [id, title, author, year]: [&str; 4]) -> Result<(), String> {
+        let position = u32::try_from(self.papers.len())
+            .ok()
+            .filter(|&position| position < u32::MAX - 1)
+            .ok_or_else(|| "more papers than a truth may hold (2^32 - 2)".to_string())?;
+        let (arxiv_id, title, author) = (trim_field(id), trim_field(title), trim_field(author));
+        let year = parse_year(year);
+        self.papers
+            .push(arxiv_id, title, author, year.unwrap_or(0))
+            .map_err(|_| "a field is longer than 4 GB; shorten it".to_string())?;
+        self.lines.push(position, line);
+        let mut problem = |message: String| self.problems.push(Problem { line, message });
+        let empty = [
+            arxiv_id.is_empty(),
+            title.is_empty(),
+            author.is_empty(),
+            year == Err(""),
+        ];
+        for (empty, name) in empty.into_iter().zip(PAPER_COLUMNS) {
+            if empty {
+                problem(format!("`{name}` is empty; fill it in or remove the row"));
             }
-        })
+        }
+        let valid_id = is_valid_id(arxiv_id);
+        if !arxiv_id.is_empty() {
+            if !valid_id {
+                problem(format!(
+                    "`{arxiv_id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
+                ));
+            } else {
+                let papers = &self.papers;
+                let print = fingerprint(arxiv_id);
+                match self
+                    .by_id
+                    .find(print, |first| papers.arxiv_id(first as usize) == arxiv_id)
+                {
+                    Some(first) => problem(format!(
+                        "ID {arxiv_id} appears again (first on row {}); keep one row per paper",
+                        self.lines.of(first)
+                    )),
+                    None => self.by_id.insert(print, position),
+                }
+            }
+        }
+        let normalized = normalize(title);
+        if !normalized.is_empty() {
+            let papers = &self.papers;
+            let print = fingerprint(&normalized);
+            match self.titles.find(print, |first| {
+                normalize(papers.get(first as usize).title) == normalized
+            }) {
+                Some(first) => problem(format!(
+                    "title \"{title}\" repeats the title on row {}",
+                    self.lines.of(first)
+                )),
+                None => self.titles.insert(print, position),
+            }
+        }
+        match year {
+            Err("") => {}
+            Err(year_text) => problem(format!("year `{year_text}` is not a whole number")),
+            Ok(value) => {
+                if valid_id
+                    && let Some(implied) = implied_year(arxiv_id)
+                    && implied != value
+                {
+                    problem(format!(
+                        "year {value} contradicts ID {arxiv_id}, which was first submitted in {implied}"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
-    /// Checks the papers of `source` and keeps them if it finds no problem; the first
-    /// problem is the error otherwise.
+    /// Keeps the papers of `source` if no problem was found; the first problem is the
+    /// error otherwise.
     fn load(self, source: &str) -> Result<LoadedPapers, InputError> {
-        let checked = self.check();
-        if let Some(problem) = checked.problems.first() {
+        if let Some(problem) = self.problems.first() {
             return Err(refusal(source, problem));
         }
+        let mut papers = self.papers;
+        papers.shrink_to_fit();
         Ok(LoadedPapers {
-            papers: self.papers,
-            normalized_titles: checked.normalized_titles,
-            by_id: checked.by_id,
+            papers,
+            by_id: self.by_id,
+            lines: self.lines,
         })
     }
 }
@@ -276,25 +268,29 @@ impl Gathered {
 /// The papers of a clean truth file read from `input` (`source` names it in messages);
 /// the first problem, if any, is an error.
 pub fn load_papers(source: &str, input: impl Read) -> Result<Vec<Paper>, InputError> {
-    Ok(load_truth(RowScanner::new(source, input)?)?.papers)
+    Ok(papers_of(
+        &load_truth(RowScanner::new(source, input)?)?.papers,
+    ))
 }
 
 /// A clean truth file's papers, with what checking them built that the verifier needs.
 #[derive(Debug, Clone)]
-pub struct LoadedPapers {
+pub(crate) struct LoadedPapers {
     /// The papers, in file order.
-    pub papers: Vec<Paper>,
-    /// Each paper's [`normalize`]d title, in paper order.
-    pub normalized_titles: Vec<String>,
-    /// Each paper's position by its arXiv ID (every ID once: the file is clean).
-    pub by_id: FastMap<WordKey, usize>,
+    pub papers: PaperStore,
+    /// Each paper's position by the fingerprint of its arXiv ID (every ID once: the
+    /// file is clean).
+    pub by_id: HashIndex,
+    /// Each paper's row's line (one entry where every row is on the line after the
+    /// one before).
+    pub lines: RowLines,
 }
 
 /// [`load_papers`] of a truth file read row by row (its header read), with what
 /// checking the papers built; the file's rows are never held as a [`Table`](crate::table::Table). The
 /// errors are those of reading the file whole: a row the reader cannot read, no rows, a
 /// missing column, then the first problem [`check`] would list.
-pub fn load_truth<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
+pub(crate) fn load_truth<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
     let (gathered, count) = gather(&mut rows)?;
     // An empty file's error comes before a missing column's.
     if count == 0 {
@@ -407,14 +403,11 @@ mod tests {
     }
 
     #[test]
-    fn loading_gives_each_paper_its_normalised_title() {
+    fn loading_keeps_each_paper_trimmed_and_finds_it_by_its_id() {
         let text = "arxiv_id,title,first_author,year\n\
             1706.03762,  Attention Is All You Need ,Ashish Vaswani,2017\n\
             1810.04805,BERT: Pre-training of Déjà-vu,Jacob Devlin,2018\n";
         let loaded = load_truth(RowScanner::new("t.csv", text.as_bytes()).unwrap()).unwrap();
-        let expected: Vec<String> = loaded.papers.iter().map(|p| normalize(&p.title)).collect();
-        assert_eq!(loaded.normalized_titles, expected);
-        assert_eq!(loaded.normalized_titles[1], "bert pre training of deja vu");
         // Taken from the table without their surrounding spaces.
         let paper = |arxiv_id: &str, title: &str, first_author: &str, year| Paper {
             arxiv_id: arxiv_id.to_string(),
@@ -436,15 +429,44 @@ mod tests {
                 2018,
             ),
         ];
-        assert_eq!(loaded.papers, expected_papers);
+        assert_eq!(papers_of(&loaded.papers), expected_papers);
         assert_eq!(
             load_papers("t.csv", text.as_bytes()).unwrap(),
             expected_papers
         );
-        for (position, paper) in loaded.papers.iter().enumerate() {
-            assert_eq!(loaded.by_id[paper.arxiv_id.as_bytes()], position);
+        let papers = &loaded.papers;
+        for position in 0..papers.len() {
+            let id = papers.arxiv_id(position);
+            let found = loaded
+                .by_id
+                .find(fingerprint(id), |p| papers.arxiv_id(p as usize) == id);
+            assert_eq!(found, Some(position as u32));
         }
-        assert_eq!(loaded.by_id.len(), 2);
+        let unknown = loaded.by_id.find(fingerprint("2005.14165"), |p| {
+            papers.arxiv_id(p as usize) == "2005.14165"
+        });
+        assert_eq!(unknown, None);
+    }
+
+    #[test]
+    fn a_title_repeat_names_the_row_of_the_first_even_across_lines_a_row_spans() {
+        // The second row spans two lines: the rows' lines are not their positions + 2.
+        let text = "arxiv_id,title,first_author,year\n\
+            1706.03762,\"Attention,\nIs All\",A B,2017\n\
+            1810.04805,Other,C D,2018\n\
+            1512.03385,attention is all,E F,2015\n\
+            1512.03386,OTHER!,G H,2015\n";
+        let messages: Vec<String> = checked(text)
+            .into_iter()
+            .map(|p| format!("{} {}", p.line, p.message))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "5 title \"attention is all\" repeats the title on row 2",
+                "6 title \"OTHER!\" repeats the title on row 4",
+            ]
+        );
     }
 
     #[test]
@@ -546,7 +568,81 @@ mod tests {
             .collect())
     }
 
+    /// The oracle of [`check`]'s problems, worked out from the whole table with maps of
+    /// every ID and normalised title seen (as checking was written before rows were
+    /// checked as they are read): each row's empty cells, then its ID, its title and its
+    /// year, naming the first row of a repeated ID or title.
+    fn naive_problems(text: &str) -> Vec<(u64, String)> {
+        let table = crate::table::scan::scan_table("t.csv", text.as_bytes()).unwrap();
+        let mut ids: std::collections::BTreeMap<String, u64> = Default::default();
+        let mut titles: std::collections::BTreeMap<String, u64> = Default::default();
+        let mut problems = Vec::new();
+        for row in &table.rows {
+            let cell = |name: &str| row.fields[table.column(name).unwrap()].trim().to_string();
+            let [id, title, author, year] = PAPER_COLUMNS.map(cell);
+            let mut problem = |message: String| problems.push((row.line, message));
+            for (value, name) in [&id, &title, &author, &year].into_iter().zip(PAPER_COLUMNS) {
+                if value.is_empty() {
+                    problem(format!("`{name}` is empty; fill it in or remove the row"));
+                }
+            }
+            let valid = is_valid_id(&id);
+            if !id.is_empty() && !valid {
+                problem(format!(
+                    "`{id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
+                ));
+            } else if !id.is_empty() {
+                let first = *ids.entry(id.clone()).or_insert(row.line);
+                if first != row.line {
+                    problem(format!(
+                        "ID {id} appears again (first on row {first}); keep one row per paper"
+                    ));
+                }
+            }
+            let normalized = normalize(&title);
+            if !normalized.is_empty() {
+                let first = *titles.entry(normalized).or_insert(row.line);
+                if first != row.line {
+                    problem(format!(
+                        "title \"{title}\" repeats the title on row {first}"
+                    ));
+                }
+            }
+            match year.parse::<u16>() {
+                Ok(value) if valid => {
+                    let implied = implied_year(&id).unwrap();
+                    if implied != value {
+                        problem(format!(
+                            "year {value} contradicts ID {id}, which was first submitted in {implied}"
+                        ));
+                    }
+                }
+                Ok(_) => {}
+                Err(_) if year.is_empty() => {}
+                Err(_) => problem(format!("year `{year}` is not a whole number")),
+            }
+        }
+        problems
+    }
+
     proptest::proptest! {
+        #[test]
+        fn checking_row_by_row_finds_the_problems_a_check_of_the_whole_table_finds(
+            picks in proptest::collection::vec(0usize..12, 0..10),
+        ) {
+            // The one header with every column in its place, and one with them reordered.
+            for header in [0, 1] {
+                let text = drawn_truth(&picks, header);
+                let found: Vec<(u64, String)> = check(RowScanner::new("t.csv", text.as_bytes()).unwrap())
+                    .unwrap()
+                    .problems
+                    .into_iter()
+                    .map(|p| (p.line, p.message))
+                    .collect();
+                proptest::prop_assert_eq!(found, naive_problems(&text), "{}", text);
+            }
+        }
+
         #[test]
         fn truth_loads_row_by_row_as_checking_the_whole_table_says(
             picks in proptest::collection::vec(0usize..12, 0..8),
@@ -556,7 +652,7 @@ mod tests {
             let expected = naive_load(&text);
             let rows = RowScanner::new("t.csv", text.as_bytes())
                 .and_then(load_truth)
-                .map(|loaded| loaded.papers)
+                .map(|loaded| papers_of(&loaded.papers))
                 .map_err(|e| e.to_string());
             proptest::prop_assert_eq!(&rows, &expected, "{}", text);
         }
