@@ -499,17 +499,7 @@ impl FactsVerifier {
     fn present(&self, kind: u32, answer: &str) -> Vec<u32> {
         let grading = self.grading();
         let index = &grading.kinds[kind as usize];
-        let mut words = Vec::new();
-        let mut start = 0;
-        for (at, byte) in answer.bytes().enumerate() {
-            if byte == b' ' {
-                words.push((start, at));
-                start = at + 1;
-            }
-        }
-        if !answer.is_empty() {
-            words.push((start, answer.len()));
-        }
+        let words = word_spans(answer);
         let mut found = Vec::new();
         for first in 0..words.len() {
             for &length in &index.lengths {
@@ -528,6 +518,23 @@ impl FactsVerifier {
         found.dedup();
         found.into_iter().map(|(_, answer)| answer).collect()
     }
+}
+
+/// Where each word of `answer` (normalised: words separated by single spaces) starts
+/// and ends, in order: the runs of these words are what the alias lookups try.
+pub(super) fn word_spans(answer: &str) -> Vec<(usize, usize)> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    for (at, byte) in answer.bytes().enumerate() {
+        if byte == b' ' {
+            words.push((start, at));
+            start = at + 1;
+        }
+    }
+    if !answer.is_empty() {
+        words.push((start, answer.len()));
+    }
+    words
 }
 
 /// The other answers (by their display form, each once) among `found`, the entries of

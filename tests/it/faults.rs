@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::util::{papers, run};
+use crate::util::{papers, run, ten_tasks};
 
 /// What a target holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -340,17 +340,9 @@ fn split_out_holds_the_old_split_or_the_new_at_every_fault_and_the_next_check_cl
 
 /// Writes `b.csv`, `c1.csv` and `c2.csv`: two candidates on ten tasks, one admitted.
 fn admit_inputs(dir: &Path) {
-    let rows = |correct: &dyn Fn(usize) -> u8| {
-        let mut text = String::from("task_id,correct,score\n");
-        for task in 0..10 {
-            let c = correct(task);
-            text.push_str(&format!("t{task},{c},{c}\n"));
-        }
-        text
-    };
-    fs::write(dir.join("b.csv"), rows(&|_| 0)).unwrap();
-    fs::write(dir.join("c1.csv"), rows(&|t| u8::from(t < 2))).unwrap();
-    fs::write(dir.join("c2.csv"), rows(&|_| 1)).unwrap();
+    fs::write(dir.join("b.csv"), ten_tasks(&|_| 0)).unwrap();
+    fs::write(dir.join("c1.csv"), ten_tasks(&|t| u8::from(t < 2))).unwrap();
+    fs::write(dir.join("c2.csv"), ten_tasks(&|_| 1)).unwrap();
 }
 
 #[test]

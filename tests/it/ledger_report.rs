@@ -8,22 +8,14 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{run, write, write_manifest};
+use crate::util::{run, ten_tasks, write, write_manifest};
 
 /// `b.csv` (all wrong), `good.csv` (all right: admitted) and `poor.csv` (two right:
 /// refused) on tasks t0..t9, and a manifest holding them as the holdout.
 fn inputs(dir: &Path) {
-    let rows = |correct: &dyn Fn(usize) -> u8| {
-        let mut text = String::from("task_id,correct,score\n");
-        for task in 0..10 {
-            let c = correct(task);
-            text.push_str(&format!("t{task},{c},{c}\n"));
-        }
-        text
-    };
-    write(dir, "b.csv", &rows(&|_| 0));
-    write(dir, "good.csv", &rows(&|_| 1));
-    write(dir, "poor.csv", &rows(&|t| u8::from(t < 2)));
+    write(dir, "b.csv", &ten_tasks(&|_| 0));
+    write(dir, "good.csv", &ten_tasks(&|_| 1));
+    write(dir, "poor.csv", &ten_tasks(&|t| u8::from(t < 2)));
     write_manifest(dir, &(0..10).map(|t| format!("t{t}")).collect::<Vec<_>>());
 }
 

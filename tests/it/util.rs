@@ -56,6 +56,17 @@ pub(crate) fn put(path: &Path, contents: &str) {
     std::fs::write(path, contents).unwrap();
 }
 
+/// A scores file of tasks t0..t9, each task's `correct` and `score` being
+/// `correct(task)`.
+pub(crate) fn ten_tasks(correct: &dyn Fn(usize) -> u8) -> String {
+    let mut text = String::from("task_id,correct,score\n");
+    for task in 0..10 {
+        let c = correct(task);
+        text.push_str(&format!("t{task},{c},{c}\n"));
+    }
+    text
+}
+
 /// Writes `text` to `dir/name` and returns the name.
 pub(crate) fn write(dir: &Path, name: &str, text: &str) -> String {
     std::fs::write(dir.join(name), text).expect("the fixture is written");

@@ -19,7 +19,7 @@ use std::io;
 
 use super::super::Grade;
 use super::super::normalize::normalize;
-use super::grade_found;
+use super::{grade_found, word_spans};
 use crate::base::disk_table::{DiskTable, DiskTableBuilder};
 use crate::base::hash::fingerprint;
 use crate::base::sorter::{Budget, RunStore};
@@ -131,17 +131,7 @@ impl KnownAnswers {
     /// may another that shares an alias with it only where the filter says none does.
     fn present(&self, kind: &str, own: &[&str], answer: &str) -> io::Result<Vec<(u64, String)>> {
         let kind_print = fingerprint(kind);
-        let mut words = Vec::new();
-        let mut start = 0;
-        for (at, byte) in answer.bytes().enumerate() {
-            if byte == b' ' {
-                words.push((start, at));
-                start = at + 1;
-            }
-        }
-        if !answer.is_empty() {
-            words.push((start, answer.len()));
-        }
+        let words = word_spans(answer);
         let mut found: Vec<(u64, String)> = Vec::new();
         let mut block = Vec::new();
         for first in 0..words.len() {
