@@ -21,6 +21,7 @@
 use std::borrow::Cow;
 use std::io;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::authors::surname_core;
 use super::store::PaperStore;
@@ -42,6 +43,10 @@ const SORT_BUDGET: Budget = Budget {
     least: 8 << 20,
     per_record: 0,
 };
+
+/// How many keys of nodes that no paper ends at are remembered (a power of two, 512
+/// KB of them): the words that begin many titles are looked up again and again.
+const REMEMBERED_NODES: usize = 1 << 16;
 
 /// The first byte of a node's records.
 const NODE: u8 = b'n';
@@ -84,6 +89,10 @@ pub(crate) struct DiskLookups {
     empty_title: bool,
     /// The first error reading the table, said by the grade it spoiled.
     failure: Mutex<Option<String>>,
+    /// Keys of nodes found with no paper ending at them, each in the slot its low
+    /// bits name (0: none): such a key is a node without ends, as the table says,
+    /// without a read.
+    bare_nodes: Vec<AtomicU64>,
 }
 
 impl std::fmt::Debug for DiskLookups {
@@ -137,6 +146,7 @@ impl DiskLookups {
             table: table.finish(|kept, next| kept == next)?,
             empty_title,
             failure: Mutex::new(None),
+            bare_nodes: (0..REMEMBERED_NODES).map(|_| AtomicU64::new(0)).collect(),
         })
     }
 
@@ -183,18 +193,25 @@ impl DiskLookups {
                     sequence.push(' ');
                 }
                 sequence.push_str(word);
+                let node_key = key(NODE, &sequence);
+                let slot = &self.bare_nodes[node_key as usize & (REMEMBERED_NODES - 1)];
+                if node_key != 0 && slot.load(Ordering::Relaxed) == node_key {
+                    continue;
+                }
                 let mut node = false;
                 ends.clear();
-                self.table
-                    .find(key(NODE, &sequence), &mut block, &mut |value| {
-                        if value == [NODE] {
-                            node = true;
-                        } else if let Some(paper) = paper_of(NODE, value) {
-                            ends.push(paper);
-                        }
-                    })?;
+                self.table.find(node_key, &mut block, &mut |value| {
+                    if value == [NODE] {
+                        node = true;
+                    } else if let Some(paper) = paper_of(NODE, value) {
+                        ends.push(paper);
+                    }
+                })?;
                 if !node {
                     break;
+                }
+                if ends.is_empty() {
+                    slot.store(node_key, Ordering::Relaxed);
                 }
                 for &paper in &ends {
                     if paper < papers.len() && title_variants(papers, paper).contains(&sequence) {
