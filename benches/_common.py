@@ -1,11 +1,22 @@
-"""What several benches share: the Wilson interval their figures are given with, and
-input files written once and moved into place whole.
+"""What several benches share: the usage printed for -h and --help, the Wilson
+interval their figures are given with, and input files written once and moved into
+place whole.
 
 Imported by the benches beside it (`from _common import wilson`); not a bench itself.
 """
 
 import math
 import os
+import sys
+
+
+def usage_on_help(doc):
+    """Prints `doc` (a bench's docstring, which says its usage) and exits 0 when the
+    first argument is -h or --help. Called first in a bench's `__main__`, before its
+    other imports, so the usage shows even where numpy, scipy or pyspark are missing."""
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(doc.strip())
+        sys.exit(0)
 
 
 def wilson(k, n, z=1.959963984540054):

@@ -7,6 +7,9 @@
 # usage: benches/admit_memory.sh EVOGATE LABEL DIR N...
 # prints one line per run: label, pairs, configuration, user s, system s, peak RSS kB,
 # exit status. Memory per pair = (RSS at N - RSS at the smallest N) / (N - smallest N).
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -u
 BIN=$1; LABEL=$2; DIR=$3; shift 3
 REPORT=$(mktemp -d)

@@ -9,7 +9,14 @@ a loaded machine the wall time measures the other processes more than this one. 
 Run from the repository root after
 `cargo build --release --locked --bin evogate --example answer_workload --example outputs_floor`:
 `python3 benches/answer_verifiers.py [N]`.
+
+Usage: python3 benches/answer_verifiers.py [N]   (N outputs; 1000000)
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 
 import os
 import shutil

@@ -10,6 +10,11 @@ where INPUTS_DIR holds what `cargo run --release --example bench_inputs -- N DIR
 Standard library only.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import os
 import shutil
 import statistics

@@ -5,7 +5,14 @@ writes reports/bench-commands.md from this script's output. Each case runs REPEA
 times, alternating the two sides; a ratio is quoted as the median of per-run ratios
 with their min-max. Peak memory is ru_maxrss of the child (os.wait4), in KiB.
 Not part of CI.
+
+Usage: compare.py EVOGATE FLOOR EXACT INPUTS LOAD_NOTE   (as benches/compare.sh runs it)
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 
 import os
 import platform

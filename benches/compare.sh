@@ -5,6 +5,10 @@
 # writes seeded inputs under target/bench-inputs, and replaces the part of
 # reports/bench.md between the compare.sh markers. Run from the repository root, on one
 # machine in one go: benches/compare.sh ["note on the machine's load"]. Not part of CI.
+# Usage: benches/compare.sh ["note on the machine's load"]
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

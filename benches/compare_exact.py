@@ -6,6 +6,11 @@ scipy.stats.wilcoxon(d, method="exact") uses the null distribution of W+ without
 evogate's exact conditional one given the ties, and scipy warns about it.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import sys
 import time
 import warnings

@@ -11,6 +11,11 @@ normal approximation with continuity correction, as evogate's beyond 2,500.
 It prints the p-value and the mean difference.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import sys
 
 import pandas as pd

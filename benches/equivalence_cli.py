@@ -31,6 +31,11 @@ larger of the signed-rank and the betting p, both shown in margin_tests) and rou
 numbers to 12 significant digits.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import json
 import os
 import subprocess

@@ -36,6 +36,11 @@ Three tables, each computed without the Rust code's algorithms:
   at or below 1/sqrt(n), at mp.dps = 50, at m = -M and, on -d, for the other side.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import math
 import sys
 from fractions import Fraction

@@ -24,7 +24,14 @@ Criteria:
 
 Run: python3 benches/gepa_acceptance.py  (with the evogate package importable and its
 binary found; about a minute, most of it the admit calls for the non-inferiority rows)
+
+Usage: python3 benches/gepa_acceptance.py
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 
 from functools import lru_cache
 from math import comb, factorial

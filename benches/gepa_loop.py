@@ -32,6 +32,11 @@ Usage (gepa 0.1.4 and the evogate package installed, the evogate binary found):
 Prints progress on stderr and the tables of reports/bench.md on stdout.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import argparse
 import csv
 import hashlib

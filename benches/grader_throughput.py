@@ -5,7 +5,14 @@ Both grade the same demo outputs (the Grader with and without a timeout), altern
 machine weighs on both alike; prints outputs per second for each and their ratio.
 Run from the top folder with the evogate wheel installed:
 ``python benches/grader_throughput.py [ROUNDS]``.
+
+Usage: python3 benches/grader_throughput.py [ROUNDS]   (ROUNDS: 3)
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 
 import json
 import os

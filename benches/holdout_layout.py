@@ -3,6 +3,12 @@
 Writes split/holdout.csv and split/manifest.json for a bench_inputs folder as
 `split --ratios 0,0,1` lays them out (every task in the holdout, groups in a shuffled
 order), without split's memory: groups permuted by i -> i*7919 mod G."""
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import hashlib, json, sys, os
 folder = sys.argv[1]
 lines = open(os.path.join(folder, "tasks.csv"), encoding="utf-8").read().split("\n")

@@ -9,6 +9,9 @@
 # Usage: benches/import_inspect.sh [N] [BIN...]; N defaults to 85000 (about 1 GB of
 # JSON); each BIN is timed in turn (default: this tree's release build), e.g. main's
 # release binary for before/after.
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 N=${1:-85000}
 shift || true

@@ -8,6 +8,9 @@
 # medians and their ratio. Usage: benches/import_lm_eval.sh [N] [RUNS]; with
 # EVOGATE_BIN=path it times that binary (e.g. an earlier build, for before/after)
 # instead of building this tree.
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 N=${1:-1000000}
 RUNS=${2:-5}

@@ -34,6 +34,11 @@ files a command writes are deleted after it. With `--before`, each memory table 
 OTHER (an older build) and EVOGATE one after the other at each size and shows both.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import os
 import shutil
 import subprocess

@@ -9,6 +9,11 @@ where INPUTS_DIR holds baseline.csv and candidate.csv (`bench_inputs 1000000 DIR
 Python is benches/.venv's (compare.sh makes it, with pandas and scipy). Prints a Markdown table.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import os
 import statistics
 import sys

@@ -21,7 +21,14 @@ difficulty. No change means the two arms are exchangeable within every item:
 Every cell reports the share of runs admitted (exit 0) with its Wilson 95% interval,
 and in the repeats cells the share where admit warned that an arm's repeats agree on
 every item.
+
+Usage: python3 benches/repeats_false_admission.py EVOGATE [RUNS]   (RUNS a cell: 2000)
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 
 import math
 import os

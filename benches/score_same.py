@@ -11,6 +11,11 @@ count.
 
 Usage: score_same.py OLD_EVOGATE NEW_EVOGATE REPO_DIR
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 import json, os, random, subprocess, sys, tempfile
 if len(sys.argv) != 4:
     sys.exit(__doc__)

@@ -10,6 +10,11 @@ look), `binary` (0/1 `correct`, 30% discordant, the candidate a little better) o
 whose first pair is a loss and the rest ties: every look past the improvement's
 threshold asks whether a stratum is behind, the case that cost O(n) a look).
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 import random
 import sys
 

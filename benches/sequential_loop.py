@@ -29,6 +29,11 @@ Prints one Markdown table row a mode: loops, loops that admitted noise, the rate
 run of the binary) and the mode's wall time.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import concurrent.futures
 import json
 import os

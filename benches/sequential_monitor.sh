@@ -3,6 +3,9 @@
 # reports (and the e-value plot) must be the same bytes, and the time of each binary on
 # a large input where the hold is asked at every look (the case that was O(n²)).
 # Usage: benches/sequential_monitor.sh BEFORE AFTER [N]   (N pairs for the timing; 100000)
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 before=$1 after=$2 n=${3:-100000}
 here=$(cd "$(dirname "$0")" && pwd)

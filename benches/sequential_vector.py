@@ -3,7 +3,14 @@
 fixed sequences, for the Rust test `e_values_equal_the_python_reimplementation` and the
 Python test that recomputes them. Run from the repository's top folder:
 ``python3 benches/sequential_vector.py``.
+
+Usage: python3 benches/sequential_vector.py
 """
+
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
 
 import importlib.util
 import os

@@ -2,6 +2,9 @@
 # Time and peak memory of the signed-rank test at n = 2,500 to 100,000, one
 # process per row so that peak RSS (GNU time's %M) is the row's own.
 # Writes a Markdown table to stdout. Usage: benches/signed_rank_large.sh [RUNS]
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 runs=${1:-3}
 cargo build --release --locked --example signed_rank_large >&2

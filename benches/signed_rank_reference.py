@@ -38,6 +38,11 @@ An argument computes only one method's rows, or one method's rows of one label
 concatenated under the header.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import math
 import sys
 from fractions import Fraction

@@ -12,6 +12,11 @@ exits 1 unless its train.csv, val.csv and holdout.csv list exactly these ids in 
 order.
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import csv
 import os
 import struct

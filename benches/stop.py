@@ -24,6 +24,11 @@ Usage: stop.py latency EVOGATE WORK_DIR [RUNS] ; stop.py race EVOGATE WORK_DIR [
 Prints a Markdown table. WORK_DIR keeps the generated inputs between runs (about 1.5 GB).
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import os
 import random
 import shutil

@@ -10,6 +10,11 @@ as `admit` does. Prints a Markdown fragment.
 Usage: summary.py EVOGATE SQL_FILE WORK_DIR N [N ...]
 """
 
+if __name__ == "__main__":
+    from _common import usage_on_help
+
+    usage_on_help(__doc__)
+
 import json
 import os
 import platform

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Spark and DuckDB + `admit --summary` against `admit` on CSV (issues 22 and 34): the
+# Spark and DuckDB + `admit --summary` against `admit` on CSV: the
 # same pairs, as sharded Parquet for Spark (local mode) and DuckDB and as two CSV files
 # for admit, at each n given (default 10^6 and 10^7), time and peak memory from
 # /usr/bin/time -v, alternating the paths twice. Builds the release binary, sets up
@@ -7,6 +7,10 @@
 # Java 17 or 21 on PATH), writes inputs under target/summary-bench (deleted after each
 # n), and replaces the part of reports/bench.md between the summary.sh markers. Run
 # from the repository root: benches/summary.sh [N ...]. Not part of CI.
+# Usage: benches/summary.sh [N ...]
+case "${1:-}" in
+-h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

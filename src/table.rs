@@ -22,6 +22,7 @@ use crate::error::InputError;
 pub(crate) mod ahead;
 #[cfg(test)]
 pub(crate) mod chunks;
+mod lean;
 #[cfg(test)]
 pub(crate) mod naive;
 pub mod scan;

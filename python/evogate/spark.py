@@ -89,23 +89,47 @@ def _format(path: str) -> str:
 def _read(spark, path: str):
     """One arm's files. CSV is read with its header and every value as text, so a task
     id such as `0042` keeps its zeros, as evogate reads it; a quoted value may hold a
-    line break; and a quote inside a quoted value is written twice (RFC 4180, as
-    evogate, DuckDB and Python's csv module read and write it), not after a backslash."""
+    line break, kept as it is (a CR LF stays CR LF); and a quote inside a quoted value
+    is written twice (RFC 4180, as evogate, DuckDB and Python's csv module read and
+    write it), not after a backslash."""
     reader = _format(path)
     if reader == "csv":
         # multiLine: a quoted value may hold a line break, as evogate's reader allows.
         # escape '"': Spark's default escape is a backslash, which would read the id
         # `"q""uote"` as `q""uote` (quotes kept) where evogate reads `q"uote`, and so
         # give another holdout_sha256.
-        return (
+        # lineSep '\n': without it Spark detects the file's line end and turns a CR LF
+        # inside a quoted value into LF (univocity's normalizeLineEndingsWithinQuotes,
+        # which Spark turns off only when lineSep is given), so the id `"c\r\nd"` would
+        # be `c\nd` and holdout_sha256 another.
+        frame = (
             spark.read.option("header", "true")
             .option("multiLine", "true")
             .option("escape", '"')
+            .option("lineSep", "\n")
             .csv(path)
         )
+        return _without_row_end_cr(frame)
     if reader == "json":
         return spark.read.json(path)
     return spark.read.parquet(path)
+
+
+def _without_row_end_cr(frame):
+    """A CSV frame read with LF as the record end, with the CR of CR LF line ends taken
+    off: it ends each row's last value (and the header's last name), where evogate reads
+    it as part of the line end. An unquoted last value keeps no trailing CR, and one
+    that is only that CR (an empty cell) is NULL, as an empty cell is."""
+    from pyspark.sql import functions
+
+    if not frame.columns:
+        return frame
+    last = frame.columns[-1]
+    value = functions.col(f"`{last}`")
+    trimmed = functions.regexp_replace(value, "\r\\z", "")
+    return frame.withColumn(
+        last, functions.when(trimmed == "", None).otherwise(trimmed)
+    ).withColumnRenamed(last, last.rstrip("\r"))
 
 
 def _arm(frame, arm: str):

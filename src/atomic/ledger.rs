@@ -53,7 +53,7 @@ fn record_attempt_with<T>(
         .with_context(|| format!("`{}`", path.display()))?;
     let (decision, value) = decide(&attempt)?;
     let record = attempt.record(decision);
-    ledger.append(&records, &record, write)?;
+    ledger.append(&records, &record, None, write)?;
     Ok((record, value))
 }
 
@@ -90,8 +90,14 @@ pub struct Inputs<'a> {
 /// appended or spent. Otherwise (a first look, or the same files decided differently,
 /// e.g. under another test: a new look at the holdout) `decide` is called at the next
 /// attempt's alpha and that attempt is appended. All under one lock.
+///
+/// `report_dir` is the folder the run will write this attempt's report to: when an
+/// attempt is appended, the report there (of an earlier attempt) is taken out in the
+/// same gate section as the append is written, so a run that dies before its own report is
+/// written leaves no report older than the ledger.
 pub fn record_or_repeat<T>(
     path: &Path,
+    report_dir: Option<&Path>,
     holdout_sha256: &str,
     declared_alpha: f64,
     inputs: Inputs<'_>,
@@ -123,7 +129,9 @@ pub fn record_or_repeat<T>(
     }
     let (decision, value) = decide(attempt.alpha)?;
     let record = attempt.record(decision);
-    ledger.append(&records, &record, &mut |file, bytes| file.write_all(bytes))?;
+    ledger.append(&records, &record, report_dir, &mut |file, bytes| {
+        file.write_all(bytes)
+    })?;
     Ok(Entry {
         record,
         repeated: false,
@@ -148,9 +156,11 @@ pub struct Looked {
 /// (which decides where the look stands and returns the record it adds, if any: the
 /// attempt opened, a later look of it, or the look that decided it), checks that record
 /// against the ledger as read (the rules `ledger show` reads by) and appends it. When `look` fails
-/// nothing is written.
+/// nothing is written. `report_dir` is taken out with the append, as for
+/// [`record_or_repeat`].
 pub fn record_look(
     path: &Path,
+    report_dir: Option<&Path>,
     look: impl FnOnce(&[Record]) -> anyhow::Result<Option<Record>>,
 ) -> anyhow::Result<Looked> {
     let mut ledger = Locked::open(path)?;
@@ -162,7 +172,9 @@ pub fn record_look(
             warning,
         });
     };
-    ledger.append(&records, &record, &mut |file, bytes| file.write_all(bytes))?;
+    ledger.append(&records, &record, report_dir, &mut |file, bytes| {
+        file.write_all(bytes)
+    })?;
     Ok(Looked {
         appended: true,
         warning,
@@ -175,7 +187,9 @@ pub fn record_look(
 pub fn append(path: &Path, record: &Record) -> anyhow::Result<()> {
     let mut ledger = Locked::open(path)?;
     let records = ledger.read()?;
-    ledger.append(&records, record, &mut |file, bytes| file.write_all(bytes))
+    ledger.append(&records, record, None, &mut |file, bytes| {
+        file.write_all(bytes)
+    })
 }
 
 /// A ledger file held under an exclusive lock until dropped.
@@ -258,10 +272,19 @@ impl<'a> Locked<'a> {
     /// line of compact JSON, in one write, synced to disk.
     /// A torn last record is cut off first, and a whole last record without its `\n`
     /// gets it, so the new line starts a line of its own.
+    ///
+    /// The report folder `report_dir`, when it exists, holds an earlier attempt's report
+    /// that the new record makes stale: in the same section as the write it is renamed
+    /// aside (`.NAME.evogate-stale-PID`, [`super::settle`] removes it if a kill leaves
+    /// it) and, once the record is written, removed; a failed write puts it back. So a
+    /// run that dies after its append and before its own report leaves no report folder
+    /// rather than one whose attempt the ledger has passed; the same command run again
+    /// repeats the attempt and writes its report, spending nothing.
     fn append(
         &mut self,
         records: &[Record],
         record: &Record,
+        report_dir: Option<&Path>,
         write: &mut dyn FnMut(&mut File, &[u8]) -> io::Result<()>,
     ) -> anyhow::Result<()> {
         let refuse = |message: String| {
@@ -280,17 +303,44 @@ impl<'a> Locked<'a> {
         line.push('\n');
         let context = || format!("`{}`: cannot append to the ledger", self.path.display());
         // A SIGINT or SIGTERM waits for the append, so no signal tears a record.
-        let _section = super::gate::section();
-        if let Tail::Torn { start, .. } = self.tail {
-            self.file.set_len(start as u64).with_context(context)?;
+        let section = super::gate::section();
+        let stale = match report_dir {
+            Some(folder) => super::settle::set_aside_stale(folder).with_context(|| {
+                format!(
+                    "`{}`: cannot take out the earlier report before recording the attempt",
+                    folder.display()
+                )
+            })?,
+            None => None,
+        };
+        let written = (|| {
+            if let Tail::Torn { start, .. } = self.tail {
+                self.file.set_len(start as u64)?;
+            }
+            write(&mut self.file, line.as_bytes())?;
+            self.file.sync_data()
+        })();
+        if let (Err(_), Some((folder, aside))) = (&written, &stale) {
+            let _ = std::fs::rename(aside, folder);
         }
-        write(&mut self.file, line.as_bytes()).with_context(context)?;
-        self.file.sync_data().with_context(context)?;
-        super::gate::recorded(format!(
-            "attempt {} was recorded in `{}`",
-            record.attempt,
-            self.path.display()
-        ));
+        written.with_context(context)?;
+        super::gate::recorded(match (&stale, report_dir) {
+            (Some(_), Some(folder)) => format!(
+                "attempt {} was recorded in `{}` and the report of an earlier attempt taken out of `{}`",
+                record.attempt,
+                self.path.display(),
+                folder.display()
+            ),
+            _ => format!(
+                "attempt {} was recorded in `{}`",
+                record.attempt,
+                self.path.display()
+            ),
+        });
+        drop(section);
+        if let Some((_, aside)) = stale {
+            let _ = std::fs::remove_dir_all(aside);
+        }
         Ok(())
     }
 }
@@ -440,7 +490,7 @@ mod tests {
             candidate_sha256: &candidate,
         };
         let run = |p: f64, files: Inputs<'_>| {
-            record_or_repeat(&path, &holdout, 0.05, files, |alpha| {
+            record_or_repeat(&path, None, &holdout, 0.05, files, |alpha| {
                 let mut d = decision(p, Verdict::Refused);
                 d.baseline_sha256 = files.baseline_sha256.to_string();
                 d.candidate_sha256 = files.candidate_sha256.to_string();
@@ -486,7 +536,7 @@ mod tests {
             baseline_sha256: &baseline,
             candidate_sha256: &candidate,
         };
-        let entry = record_or_repeat(&path, &holdout, 0.05, files, |_| {
+        let entry = record_or_repeat(&path, None, &holdout, 0.05, files, |_| {
             Ok((decision(0.5, Verdict::Refused), ()))
         })
         .unwrap();

@@ -2,7 +2,8 @@
 //! or write: a commit record is completed ([`super::journal`]), a temporary file
 //! (`.NAME.PID.evogate-tmp`) or old file set aside (`.NAME.PID.evogate-old`) is
 //! removed, a new folder (`.NAME.evogate-new-PID-N`) is removed and an old folder set
-//! aside (`.NAME.evogate-old-PID-N`) is put back when `NAME` is missing, else removed.
+//! aside (`.NAME.evogate-old-PID-N`) is put back when `NAME` is missing, else removed;
+//! a report folder a ledger record made stale (`.NAME.evogate-stale-PID`) is removed.
 //! A leftover is touched only when the process that made it has ended (its PID names no
 //! live process), so a run never clears another's work in progress; the folders of a
 //! replacement are cleared again under its lock by the writer ([`clear_folders`]).
@@ -38,7 +39,11 @@ fn parse(file: &str) -> Option<(Leftover, Option<u32>)> {
             return Some((leftover, pid.parse().ok()));
         }
     }
-    for (marker, old) in [(".evogate-new-", false), (".evogate-old-", true)] {
+    for (marker, old) in [
+        (".evogate-new-", false),
+        (".evogate-old-", true),
+        (".evogate-stale-", false),
+    ] {
         if let Some(at) = rest.rfind(marker) {
             let (name, tail) = (&rest[..at], &rest[at + marker.len()..]);
             let pid = tail.split('-').next().and_then(|p| p.parse().ok());
@@ -149,9 +154,54 @@ fn clear(folder: &Path, mut names: BTreeSet<String>, locked: bool) {
     }
 }
 
+/// Renames the folder `folder`, when it is one, aside as `.NAME.evogate-stale-PID`
+/// (removed by the next run's [`settle`], never put back) and returns both paths.
+/// Used for a report folder that a new ledger record makes stale.
+pub(crate) fn set_aside_stale(folder: &Path) -> std::io::Result<Option<(PathBuf, PathBuf)>> {
+    if !fs::symlink_metadata(folder).is_ok_and(|meta| meta.is_dir()) {
+        return Ok(None);
+    }
+    let Some((parent, name)) = folder_and_name(folder) else {
+        return Ok(None);
+    };
+    let aside = parent.join(format!(".{name}.evogate-stale-{}", std::process::id()));
+    // One left under this PID can only be a dead process's: this one makes one per run.
+    let _ = fs::remove_dir_all(&aside);
+    fs::rename(folder, &aside)?;
+    Ok(Some((folder.to_path_buf(), aside)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stale_report_folder_is_read_as_one_to_remove_never_to_put_back() {
+        assert_eq!(
+            parse(".rep.evogate-stale-77"),
+            Some((
+                Leftover::Folder {
+                    name: "rep".into(),
+                    old: false
+                },
+                Some(77)
+            ))
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let rep = dir.path().join("rep");
+        fs::create_dir(&rep).unwrap();
+        fs::write(rep.join("admission.json"), "{}").unwrap();
+        let (folder, aside) = set_aside_stale(&rep).unwrap().unwrap();
+        assert_eq!(folder, rep);
+        assert!(!rep.exists() && aside.join("admission.json").exists());
+        // A dead process's stale folder is removed even though `rep` is missing.
+        let dead = dir.path().join(".rep.evogate-stale-2147483647");
+        fs::rename(&aside, &dead).unwrap();
+        settle([rep.as_path()]);
+        assert!(!dead.exists() && !rep.exists());
+        // Not a folder: nothing to set aside.
+        assert_eq!(set_aside_stale(&rep).unwrap(), None);
+    }
 
     #[test]
     fn leftover_names_are_read_with_their_pid() {

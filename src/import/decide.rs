@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::sorted::{Group, Held};
-use super::{ImportError, OnMissing, Repeats, Rules};
+use super::{ImportError, LogReducer, OnMissing, Repeats, Rules};
 
 /// One row to write.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,7 +34,7 @@ pub(crate) struct Decide<'p> {
     pub(crate) most: usize,
     pub(crate) expected: &'p BTreeMap<String, u64>,
     pub(crate) kinds: &'p [Arc<str>],
-    pub(crate) reducers: &'p BTreeMap<String, Repeats>,
+    pub(crate) reducers: &'p BTreeMap<String, LogReducer>,
 }
 
 /// What became of one kept task: its rows before the scale, or why its repeats
@@ -113,36 +113,13 @@ impl Decide<'_> {
         let first = &samples[0];
         let (rule, from_log) = match self.rules.repeats {
             Some(given) => (given, false),
-            None => match first
-                .kind
-                .and_then(|k| self.reducers.get(&*self.kinds[k as usize]))
-            {
-                Some(rule) => (*rule, true),
-                None => {
-                    let error = ImportError::Choice {
-                        option: "--repeats".to_string(),
-                        given: None,
-                        choices: [
-                            "mean",
-                            "majority",
-                            "first",
-                            "all",
-                            "median",
-                            "mode",
-                            "max",
-                            "pass_at_K",
-                            "at_least_K",
-                        ]
-                        .map(String::from)
-                        .to_vec(),
-                        why: format!(
-                            "items have up to {} repeats and the log names no reducer",
-                            self.most
-                        ),
-                    };
-                    return (Err(error), None);
+            None => {
+                let kind = first.kind.map(|k| &*self.kinds[k as usize]);
+                match kind.and_then(|k| self.reducers.get(k)) {
+                    Some(LogReducer::Known(rule)) => (*rule, true),
+                    said => return (Err(repeats_needed(self.most, kind, said)), None),
                 }
-            },
+            }
         };
         let used = Some(if from_log {
             format!("{} (the log's epochs_reducer)", rule.name())
@@ -185,4 +162,44 @@ impl Decide<'_> {
         }
         (Ok(vec![make(first, task.to_string(), score, None)]), used)
     }
+}
+
+/// The values `--repeats` takes, as a refusal lists them.
+const REPEATS_RULES: &str =
+    "`mean`, `majority`, `first`, `all`, `median`, `mode`, `max`, `pass_at_K`, `at_least_K`";
+
+/// Why repeated items of `kind` need `--repeats`: the log names no reducer, or names
+/// one evogate cannot apply (said with its scorer), or names several.
+fn repeats_needed(most: usize, kind: Option<&str>, said: Option<&LogReducer>) -> ImportError {
+    let quoted = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>();
+    let items = match kind {
+        Some(kind) if !kind.is_empty() => format!("items of task `{kind}`"),
+        _ => "items".to_string(),
+    };
+    ImportError::Refused(match said {
+        Some(LogReducer::Unusable { scorer, names }) if names.len() == 1 => format!(
+            "--repeats is needed: {items} have up to {most} repeats, and the log's \
+             epochs_reducer of scorer `{scorer}` is `{}`, which is not one of Inspect's \
+             built-in reducers (a reducer of the task's own: the log records its name, \
+             not its rule); give --repeats with the rule it stands for, one of {REPEATS_RULES} \
+             (`all` keeps every repeat as a row)",
+            names[0]
+        ),
+        Some(LogReducer::Unusable { scorer, names }) => {
+            let mut listed = quoted(names);
+            let last = listed.pop().unwrap_or_default();
+            format!(
+                "--repeats is needed: {items} have up to {most} repeats, and the log's \
+                 epochs_reducer of scorer `{scorer}` names {} reducers, {} and {last}, \
+                 which Inspect reports each on its own; choose one with --repeats, one of \
+                 {REPEATS_RULES}",
+                names.len(),
+                listed.join(", ")
+            )
+        }
+        _ => format!(
+            "--repeats is needed (items have up to {most} repeats and the log names no \
+             reducer); give one with --repeats, one of {REPEATS_RULES}"
+        ),
+    })
 }

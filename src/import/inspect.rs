@@ -22,7 +22,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::record::doc_key;
-use super::{Found, ImportError, Repeats, Sample, id_text};
+use super::{Found, ImportError, LogReducer, Repeats, Sample, id_text};
 
 /// The most a zip member may inflate to: as much as evogate reads of a whole file.
 pub(crate) const MAX_MEMBER_BYTES: u64 = crate::table::MAX_WHOLE_BYTES;
@@ -36,8 +36,9 @@ pub(crate) struct Log {
     pub task: String,
     /// `status`: `success`, `error`, `cancelled`, `started`.
     pub status: Option<String>,
-    /// `eval.config.epochs_reducer`, when it names one reducer.
-    pub reducer: Option<Repeats>,
+    /// `eval.config.epochs_reducer`: the names of the reducers, as Inspect logs them
+    /// (`mean`, `pass_at_2`, a custom `worst`); empty when it names none.
+    pub reducers: Vec<String>,
     /// `eval.config.epochs`: how many times each sample was to run.
     pub epochs: Option<u64>,
     /// `eval.dataset` as `name location (N samples)`.
@@ -215,12 +216,11 @@ fn from_parts(
     };
     let config = eval.config.unwrap_or_default();
     let epochs = config.epochs.as_ref().and_then(Value::as_u64);
-    let reducer = match config.epochs_reducer {
-        Some(Value::Array(names)) if names.len() == 1 => names[0].as_str().map(str::to_string),
-        Some(Value::String(name)) => Some(name),
-        _ => None,
-    }
-    .and_then(|name| Repeats::parse(&name).ok());
+    let reducers = match config.epochs_reducer {
+        Some(Value::Array(names)) => names.iter().map(id_text).collect(),
+        Some(Value::String(name)) => vec![name],
+        _ => Vec::new(),
+    };
     let dataset = eval.dataset.map(|d| {
         let field = |key: &str| d.get(key).map(id_text).unwrap_or_default();
         format!(
@@ -234,7 +234,7 @@ fn from_parts(
         file: file.to_string(),
         task,
         status,
-        reducer,
+        reducers,
         epochs,
         dataset,
         samples,
@@ -418,7 +418,7 @@ pub(crate) fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportErro
                 log.file
             )),
         }
-        if let Some(reducer) = log.reducer {
+        if let Some(reducer) = log_reducer(&log.reducers, scorer) {
             found.reducers.insert(log.task.clone(), reducer);
         }
         if let Some(epochs) = log.epochs {
@@ -464,6 +464,25 @@ pub(crate) fn read(logs: &[Log], scorers: &[String]) -> Result<Found, ImportErro
         .selectors
         .insert("scorer".to_string(), record.join(","));
     Ok(found)
+}
+
+/// What the log's `epochs_reducer` says for the repeats `scorer` scored: one reducer
+/// evogate knows, names it cannot apply (a custom reducer or several), or nothing.
+fn log_reducer(names: &[String], scorer: &str) -> Option<LogReducer> {
+    match names {
+        [] => None,
+        [name] => Some(match Repeats::parse(name) {
+            Ok(rule) => LogReducer::Known(rule),
+            Err(_) => LogReducer::Unusable {
+                scorer: scorer.to_string(),
+                names: names.to_vec(),
+            },
+        }),
+        _ => Some(LogReducer::Unusable {
+            scorer: scorer.to_string(),
+            names: names.to_vec(),
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -67,6 +67,23 @@ impl Format {
     }
 }
 
+/// The reducer a log names for the repeats of one `kind` (Inspect's
+/// `eval.config.epochs_reducer`, scored by one scorer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LogReducer {
+    /// One reducer evogate applies as the log's tool defines it: the default.
+    Known(Repeats),
+    /// Names evogate cannot apply: a reducer of the task's own (the log records its
+    /// name, not its rule) or several reducers (the tool reports each on its own).
+    /// Repeated items then need `--repeats`, and the refusal names these.
+    Unusable {
+        /// The scorer whose scores the import reads.
+        scorer: String,
+        /// The names as the log records them (`worst`, `my_evals/worst_of`).
+        names: Vec<String>,
+    },
+}
+
 /// How the repeats of one item (Inspect epochs, promptfoo `--repeat`, HELM train
 /// trials) become its score. `mean`, `majority`, `first` and `all` are evogate's; the
 /// others are Inspect's own reducers (`median`, `mode`, `max`, `pass_at_K`,
@@ -442,7 +459,7 @@ pub struct Found {
     /// Things the report should say (e.g. that a mean turned outcomes into scores).
     pub notes: Vec<String>,
     /// The log's own reducer of repeats, by `kind` (Inspect's `epochs_reducer`).
-    pub reducers: BTreeMap<String, Repeats>,
+    pub reducers: BTreeMap<String, LogReducer>,
     /// The repeats the log declares for each item, by `kind` (Inspect's `epochs`).
     pub declared_repeats: BTreeMap<String, u64>,
     /// The metric's direction when the log records it (`Some(true)`: lower is better).

@@ -14,7 +14,9 @@ use std::sync::Arc;
 use super::decide::{Decide, Kept, Row};
 use super::repeats::RepeatCheck;
 use super::sorted::{Entries, groups};
-use super::{Direction, Dropped, FIRST_IDS, Found, ImportError, OnMissing, Repeats, Rules, Tally};
+use super::{
+    Direction, Dropped, FIRST_IDS, Found, ImportError, LogReducer, OnMissing, Repeats, Rules, Tally,
+};
 use crate::base::sorter::Sorted;
 
 /// What the first pass finds: the most repeats of any item, and by kind.
@@ -27,7 +29,7 @@ struct Shape {
 pub(crate) struct Plan {
     sorted: Sorted,
     kinds: Vec<Arc<str>>,
-    reducers: BTreeMap<String, Repeats>,
+    reducers: BTreeMap<String, LogReducer>,
     rules: Rules,
     most: usize,
     expected: BTreeMap<String, u64>,

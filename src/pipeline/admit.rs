@@ -458,6 +458,7 @@ pub(crate) fn evaluate(
                         .zip(manifest_reopen.as_ref())
                         .map(|(m, r)| input_stream(m, r))
                         .transpose()?,
+                    presume: false,
                 };
                 let streamed = prepare_streamed(
                     streams,
@@ -586,6 +587,7 @@ fn prepare_files<'a>(
         scores: streams,
         tasks,
         manifest,
+        presume: !files.keep_feedback,
     };
     let streamed = prepare_streamed(
         streams,

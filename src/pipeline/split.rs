@@ -19,7 +19,9 @@ use crate::report::split::{SplitCheck, check_text, summary};
 use crate::split::Cases;
 use crate::split::build::split_tasks;
 use crate::split::hermes::Compat;
-use crate::split::manifest::{FileDigest, HoldoutPower, Made, SplitCounts};
+use crate::split::manifest::{
+    FileDigest, HoldoutPower, MANIFEST_SCHEMA, Made, Manifest, SplitCounts,
+};
 use crate::split::{Leak, SPLIT_NAMES, SplitError, SplitRequest, Splits, find_leaks};
 use crate::stats::power::{min_detectable_shift, min_discordant};
 use crate::task::Task;
@@ -150,7 +152,8 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
             let parts = splits.parts.map(|part| {
                 part.iter()
                     .filter_map(|task| verifier.find_task(&task.task_id))
-                    .collect::<Vec<usize>>()
+                    .map(|index| index as u32)
+                    .collect::<Vec<u32>>()
             });
             (parts, compat.name().to_string(), leaks)
         }
@@ -161,7 +164,9 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
         group_of: grouped.group_of,
         groups: grouped.groups,
     });
-    let about = files::About {
+    let power = holdout_power(dealt.parts[2].len(), settings.alpha.get())?;
+    let head = Manifest {
+        schema: MANIFEST_SCHEMA.to_string(),
         verifier: settings.verifier.clone(),
         truth: FileDigest {
             path: truth_path.display().to_string(),
@@ -171,9 +176,10 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
         ratios: request.ratios,
         cases: settings.cases.clone(),
         algorithm,
+        splits: (),
+        holdout_power: power,
     };
-    let power = holdout_power(dealt.parts[2].len(), settings.alpha.get())?;
-    let (made, files) = streamed(&dealt, about, power, out);
+    let (made, files) = streamed(&dealt, head, out);
     Ok(Built {
         made,
         files,
@@ -183,12 +189,11 @@ pub(crate) fn build(settings: &SplitSettings, out: &Path) -> anyhow::Result<Buil
 }
 
 /// The summary's counts of the splits `dealt` and their files for the folder `out`,
-/// `train.csv`, `val.csv`, `holdout.csv` and `manifest.json`, each made as it is
-/// written.
+/// `train.csv`, `val.csv`, `holdout.csv` and `manifest.json` (`head` with the splits),
+/// each made as it is written.
 pub(crate) fn streamed(
     dealt: &Rc<files::Dealt>,
-    about: files::About,
-    holdout_power: HoldoutPower,
+    head: Manifest<()>,
     out: &Path,
 ) -> (Made, Vec<StreamedFile>) {
     let shas: [String; 3] = std::array::from_fn(|part| dealt.csv_sha256(part));
@@ -196,19 +201,13 @@ pub(crate) fn streamed(
     let order = dealt.order_sha256(2);
     let group_counts = dealt.group_counts();
     let made = Made {
-        seed: about.seed,
+        seed: head.seed,
         splits: std::array::from_fn(|part| SplitCounts {
             name: SPLIT_NAMES[part],
             tasks: dealt.parts[part].len(),
             groups: group_counts[part],
         }),
-        holdout_power: holdout_power.clone(),
-    };
-    let head = files::Head {
-        about,
-        shas,
-        order,
-        holdout_power,
+        holdout_power: head.holdout_power.clone(),
     };
     let mut files: Vec<StreamedFile> = (0..3)
         .map(|part| {
@@ -218,10 +217,11 @@ pub(crate) fn streamed(
             })
         })
         .collect();
-    let manifest = files::ManifestOf {
-        head,
+    let manifest = head.with_splits(files::SplitsOf {
+        shas,
+        order,
         dealt: Rc::clone(dealt),
-    };
+    });
     files.push(StreamedFile::new(out.join("manifest.json"), move |out| {
         crate::report::json::document_to(&manifest, out)
     }));
@@ -232,7 +232,7 @@ pub(crate) fn streamed(
 /// task's id names another group than its own (a kind with a `:`) or two tasks share
 /// an id (the verifier finds an earlier task by a task's id: no copy of the ids is
 /// made to tell); then the splits are checked as any split is ([`find_leaks`]).
-fn own_leak(verifier: &dyn Verifier, parts: &[Vec<usize>; 3]) -> Option<Leak> {
+fn own_leak(verifier: &dyn Verifier, parts: &[Vec<u32>; 3]) -> Option<Leak> {
     let mut id = String::new();
     let suspect = (0..verifier.task_count()).any(|index| {
         let (group, kind) = verifier.task_names(index);
@@ -252,7 +252,7 @@ fn own_leak(verifier: &dyn Verifier, parts: &[Vec<usize>; 3]) -> Option<Leak> {
             let tasks = part
                 .iter()
                 .map(|&i| {
-                    let (group, kind) = verifier.task_names(i);
+                    let (group, kind) = verifier.task_names(i as usize);
                     Task::new(group, kind, String::new())
                 })
                 .collect();

@@ -18,12 +18,13 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use super::outcome::{CommandOutcome, Status, Write};
-use super::split::files::{About, Dealt, Listed};
+use super::split::files::{Dealt, Listed};
 use super::split::{holdout_power, streamed};
 use crate::alpha::Alpha;
 use crate::import::record::companion_path;
 use crate::report::split::summary;
 use crate::split::build::split_tasks;
+use crate::split::manifest::{MANIFEST_SCHEMA, Manifest};
 use crate::split::{SplitError, SplitRequest};
 use rows::ScoreRows;
 
@@ -63,7 +64,9 @@ pub(crate) fn run(settings: &ScoresSplit, out: &Path) -> anyhow::Result<CommandO
         group_of: dealt.group_of,
         groups: dealt.groups,
     });
-    let about = About {
+    let power = holdout_power(dealt.parts[2].len(), settings.alpha.get())?;
+    let head = Manifest {
+        schema: MANIFEST_SCHEMA.to_string(),
         verifier,
         truth: crate::split::manifest::FileDigest {
             path: source,
@@ -73,9 +76,10 @@ pub(crate) fn run(settings: &ScoresSplit, out: &Path) -> anyhow::Result<CommandO
         ratios: settings.request.ratios,
         cases: settings.cases.clone(),
         algorithm: "evogate".to_string(),
+        splits: (),
+        holdout_power: power,
     };
-    let power = holdout_power(dealt.parts[2].len(), settings.alpha.get())?;
-    let (made, files) = streamed(&dealt, about, power, out);
+    let (made, files) = streamed(&dealt, head, out);
     let mut outcome = CommandOutcome::new(Status::Success, summary(&made, out));
     if let Some(rows) = repeat_rows {
         outcome.notes.push(format!(

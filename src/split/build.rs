@@ -139,7 +139,7 @@ pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, Sp
     let dealt = split_tasks(tasks.len(), &|i| tasks[i].group.as_str(), request)?;
     let parts = dealt.parts.map(|part| {
         part.into_iter()
-            .map(|i| tasks[i].clone())
+            .map(|i| tasks[i as usize].clone())
             .collect::<Vec<_>>()
     });
     let splits = Splits { parts };
@@ -154,8 +154,9 @@ pub fn build_splits(tasks: &[Task], request: &SplitRequest) -> Result<Splits, Sp
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Dealt {
     /// Each split's tasks (numbers `0..n`): train and validation in the tasks' order,
-    /// the holdout in the order it is to be scored.
-    pub parts: [Vec<usize>; 3],
+    /// the holdout in the order it is to be scored. Numbers are `u32` (at most
+    /// `u32::MAX` tasks are dealt): half the memory of `usize`.
+    pub parts: [Vec<u32>; 3],
     /// Each task's group, numbered in order of first appearance.
     pub group_of: Vec<u32>,
     /// How many groups there are.
@@ -187,10 +188,10 @@ pub(crate) fn split_tasks<'a>(
     if u32::try_from(n).is_err() {
         return Err(SplitError::TooManyTasks(n));
     }
-    let (members, task_groups) = group_members(n, group_of);
+    let (task_groups, group_total) = group_numbers(n, group_of);
     // Groups by their first-appearance position; Fisher–Yates moves positions as it
     // would move the names.
-    let mut groups: Vec<usize> = (0..members.groups()).collect();
+    let mut groups: Vec<usize> = (0..group_total).collect();
     let mut stream = Random::keyed(request.seed);
     stream.shuffle(&mut groups);
     let group_counts = largest_remainder(groups.len(), request.ratios);
@@ -203,19 +204,46 @@ pub(crate) fn split_tasks<'a>(
             });
         }
     }
-    let mut pools: [Vec<usize>; 3] = Default::default();
-    let mut start = 0;
-    for (index, &count) in group_counts.iter().enumerate() {
-        let dealt = &groups[start..start + count];
-        let size = dealt.iter().map(|&group| members.of(group).len()).sum();
-        pools[index].reserve_exact(size);
-        for &group in dealt {
-            pools[index].extend(members.of(group).iter().map(|&task| task as usize));
+    let mut pools: [Vec<u32>; 3] = Default::default();
+    match request.cases {
+        // Each pool is sorted below, so it is filled straight in task order through a
+        // table of each group's split: no list of each group's tasks is built.
+        Cases::All => {
+            let mut split_of = vec![0_u8; group_total];
+            let mut start = 0;
+            for (index, &count) in group_counts.iter().enumerate() {
+                for &group in &groups[start..start + count] {
+                    split_of[group] = index as u8;
+                }
+                start += count;
+            }
+            let mut sizes = [0_usize; 3];
+            for &group in &task_groups {
+                sizes[split_of[group as usize] as usize] += 1;
+            }
+            for (pool, size) in pools.iter_mut().zip(sizes) {
+                pool.reserve_exact(size);
+            }
+            for (task, &group) in task_groups.iter().enumerate() {
+                pools[split_of[group as usize] as usize].push(task as u32);
+            }
         }
-        start += count;
+        // The sample below draws from each pool in the order the groups were dealt.
+        Cases::Exactly(_) => {
+            let members = group_members(group_total, &task_groups);
+            let mut start = 0;
+            for (index, &count) in group_counts.iter().enumerate() {
+                let dealt = &groups[start..start + count];
+                let size = dealt.iter().map(|&group| members.of(group).len()).sum();
+                pools[index].reserve_exact(size);
+                for &group in dealt {
+                    pools[index].extend_from_slice(members.of(group));
+                }
+                start += count;
+            }
+        }
     }
-    let group_total = members.groups();
-    drop((members, groups));
+    drop(groups);
     if let Cases::Exactly(total) = request.cases {
         let sizes = largest_remainder(total, request.ratios);
         for index in 0..3 {
@@ -285,18 +313,12 @@ impl Members {
     fn of(&self, group: usize) -> &[u32] {
         &self.tasks[self.start[group]..self.start[group + 1]]
     }
-
-    /// How many groups there are.
-    fn groups(&self) -> usize {
-        self.start.len() - 1
-    }
 }
 
-/// Each group's tasks and each task's group number, groups numbered in first-appearance
-/// order. The groups are found through a [`HashIndex`] of their first tasks and the
-/// members gathered by a counting sort: a few bytes a task and a group, where a list
-/// per group and a map of names took over a hundred a task.
-fn group_members<'a>(n: usize, group_of: &dyn Fn(usize) -> &'a str) -> (Members, Vec<u32>) {
+/// Each task's group number, groups numbered in first-appearance order, and how many
+/// groups there are. The groups are found through a [`HashIndex`] of their first tasks:
+/// a few bytes a task and a group, where a map of names took over a hundred a task.
+fn group_numbers<'a>(n: usize, group_of: &dyn Fn(usize) -> &'a str) -> (Vec<u32>, usize) {
     let mut task_groups = Vec::with_capacity(n);
     // Each group's first task, by the hash of its name.
     let mut firsts: Vec<u32> = Vec::new();
@@ -315,27 +337,30 @@ fn group_members<'a>(n: usize, group_of: &dyn Fn(usize) -> &'a str) -> (Members,
         };
         task_groups.push(group);
     }
-    drop(index);
-    let groups = firsts.len();
-    drop(firsts);
+    (task_groups, firsts.len())
+}
+
+/// Each group's tasks, gathered by a counting sort over `task_groups` (each task's
+/// group number, of `groups` groups).
+fn group_members(groups: usize, task_groups: &[u32]) -> Members {
     let mut start = vec![0usize; groups + 1];
-    for &group in &task_groups {
+    for &group in task_groups {
         start[group as usize + 1] += 1;
     }
     for group in 0..groups {
         start[group + 1] += start[group];
     }
     let mut next = start.clone();
-    let mut tasks = vec![0u32; n];
+    let mut tasks = vec![0u32; task_groups.len()];
     for (task, &group) in task_groups.iter().enumerate() {
         tasks[next[group as usize]] = task as u32;
         next[group as usize] += 1;
     }
-    (Members { start, tasks }, task_groups)
+    Members { start, tasks }
 }
 
 /// The largest total whose largest-remainder sizes fit every pool.
-fn max_cases(pools: &[Vec<usize>; 3], ratios: [u32; 3]) -> usize {
+fn max_cases(pools: &[Vec<u32>; 3], ratios: [u32; 3]) -> usize {
     let capacity: usize = pools.iter().map(Vec::len).sum();
     (0..=capacity)
         .rev()

@@ -7,9 +7,11 @@ use serde::{Deserialize, Serialize};
 /// The schema name written in every manifest.
 pub(crate) const MANIFEST_SCHEMA: &str = "evogate/manifest/v1";
 
-/// The whole manifest.
+/// The whole manifest. `split` fills in its head (every field but `splits`) before the
+/// splits' files exist, as a `Manifest<()>`, and writes it with the splits made as they
+/// are written ([`Manifest::with_splits`]); a manifest read back has its splits whole.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Manifest {
+pub(crate) struct Manifest<S = Vec<SplitEntry>> {
     /// Always [`MANIFEST_SCHEMA`].
     pub schema: String,
     /// The verifier that built the tasks.
@@ -25,9 +27,26 @@ pub(crate) struct Manifest {
     /// How the splits were sampled (`evogate` or a `--compat` name).
     pub algorithm: String,
     /// Train, validation and holdout, in that order.
-    pub splits: Vec<SplitEntry>,
+    pub splits: S,
     /// What the holdout can detect at all.
     pub holdout_power: HoldoutPower,
+}
+
+impl<S> Manifest<S> {
+    /// This manifest's head with `splits` as its splits.
+    pub(crate) fn with_splits<T>(self, splits: T) -> Manifest<T> {
+        Manifest {
+            schema: self.schema,
+            verifier: self.verifier,
+            truth: self.truth,
+            seed: self.seed,
+            ratios: self.ratios,
+            cases: self.cases,
+            algorithm: self.algorithm,
+            splits,
+            holdout_power: self.holdout_power,
+        }
+    }
 }
 
 /// A file and its SHA-256.

@@ -62,6 +62,18 @@ impl Batch {
         self.rows.push((row.line, self.text.len(), self.ends.len()));
     }
 
+    /// Adds a row of `fields` fields read with the text of field `kept` only (`text`):
+    /// what [`Batch::push`] adds for the whole row when only that field is kept.
+    fn push_kept(&mut self, line: u64, text: &str, kept: usize, fields: usize) {
+        for index in 0..fields {
+            if index == kept {
+                self.text.push_str(text);
+            }
+            self.ends.push(self.text.len());
+        }
+        self.rows.push((line, self.text.len(), self.ends.len()));
+    }
+
     fn row(&self, at: usize) -> ScannedRow<'_> {
         let ends_from = match at {
             0 => 0,
@@ -183,10 +195,22 @@ fn scan<R: Read>(
     reuse: &Receiver<Batch>,
     kept: &[bool],
 ) -> std::io::Result<String> {
+    let fields = scanner.headers().len();
+    // One column kept (a task list): its ordinary lines are read for that field only.
+    let one = match kept.iter().filter(|&&k| k).count() {
+        1 => kept.iter().position(|&k| k),
+        _ => None,
+    };
     loop {
         let mut batch = reuse.try_recv().unwrap_or_default();
         batch.clear();
         while batch.rows.len() < BATCH_ROWS && batch.end.is_none() {
+            if let Some(kept) = one
+                && let Some((line, text)) = scanner.next_kept(kept)
+            {
+                batch.push_kept(line, text, kept, fields);
+                continue;
+            }
             match scanner.next_row() {
                 Ok(Some(row)) => batch.push(&row, kept),
                 Ok(None) => batch.end = Some(Ok(())),
@@ -380,7 +404,93 @@ mod tests {
         b"1,2\n",
     ];
 
+    /// An input handed over at most `size` bytes a read, so that lines straddle the
+    /// scanner's reads.
+    struct Dribble(std::io::Cursor<Vec<u8>>, usize);
+
+    impl Read for Dribble {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let size = buf.len().min(self.1);
+            self.0.read(&mut buf[..size])
+        }
+    }
+
+    /// Holds the rows of `bytes` read ahead with only column `kept` of the header kept
+    /// (the ordinary lines found by the lean reading) to the scanner's: the same lines,
+    /// that column's text, every other field empty, the same error and digest.
+    fn assert_reads_one_column_as_the_scanner(
+        bytes: Vec<u8>,
+        kept: &str,
+        size: usize,
+    ) -> Result<(), TestCaseError> {
+        let expected = RowScanner::new("t.csv", bytes.as_slice())
+            .map(|mut scanner| read_all(&mut scanner))
+            .map_err(|e| e.to_string());
+        let input = Dribble(std::io::Cursor::new(bytes.clone()), size);
+        match RowsAhead::spawn_keeping("t.csv", input, &|column| column == kept) {
+            Ok(mut ahead) => {
+                let (headers, rows, error) = read_all(&mut ahead);
+                let (_, expected_rows, expected_error) = expected.expect("the header read");
+                let at = headers.iter().position(|h| h == kept);
+                prop_assert_eq!(rows.len(), expected_rows.len());
+                for ((line, fields), (expected_line, expected_fields)) in
+                    rows.iter().zip(&expected_rows)
+                {
+                    prop_assert_eq!(line, expected_line);
+                    let only: Vec<String> = (0..expected_fields.len())
+                        .map(|i| {
+                            if Some(i) == at {
+                                expected_fields[i].clone()
+                            } else {
+                                String::new()
+                            }
+                        })
+                        .collect();
+                    prop_assert_eq!(fields, &only);
+                }
+                prop_assert_eq!(error, expected_error);
+                prop_assert_eq!(ahead.finish(), Ok(sha256_hex(&bytes)));
+            }
+            Err(error) => prop_assert_eq!(Err(error.to_string()), expected.map(|_| ())),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_wide_file_read_for_one_column_gives_that_column_of_every_row() {
+        let mut bytes = b"task_id,group,prompt\n".to_vec();
+        for i in 0..3 * BATCH_ROWS {
+            bytes.extend(format!("t{i},g{},\"say \"\"{i}\"\", please\"\n", i / 4).bytes());
+        }
+        // Rows the lean reading leaves to the full one, among ordinary ones.
+        bytes.extend(b"\"t,x\",g,p\r\n\nt\xc3\xa9,g,\"a\nb\"\n\"t\"\"q\",g,p\n");
+        // A line end inside quotes counts a line: the rows after it are a line further.
+        bytes.extend(b"t5,g,\"a\rb\"\nt6,g,p\nt7,g,p\n");
+        // And the first error ends the rows.
+        bytes.extend(b"t\xff,g,p\nt8,g,p\n");
+        for size in [7, 1 << 16] {
+            assert_reads_one_column_as_the_scanner(bytes.clone(), "task_id", size).unwrap();
+            assert_reads_one_column_as_the_scanner(bytes.clone(), "prompt", size).unwrap();
+        }
+    }
+
     proptest! {
+        #[test]
+        fn reads_one_column_of_any_file_as_the_scanner_reads_it(
+            header in 0usize..3,
+            picks in proptest::collection::vec(0usize..PIECES.len() + 4, 0..80),
+            size in prop_oneof![1usize..9, Just(1 << 16)],
+        ) {
+            let headers: [&[u8]; 3] = [b"task_id\n", b"task_id,prompt\n", b"\xEF\xBB\xBFgroup,task_id,x\n"];
+            let mut bytes = headers[header].to_vec();
+            // The pieces, and whole ordinary rows.
+            let rows: [&[u8]; 4] = [b"t1,\"p, \"\"q\"\"\"\n", b"\"t2\",p,q\n", b"t3,,\n", b"t4,\"x\ry\",z\n"];
+            for &p in &picks {
+                bytes.extend_from_slice(PIECES.get(p).copied().unwrap_or_else(|| rows[p - PIECES.len()]));
+            }
+            assert_reads_one_column_as_the_scanner(bytes, "task_id", size)?;
+        }
+
         #[test]
         fn reads_any_file_as_the_scanner_reads_it(
             picks in proptest::collection::vec(0usize..PIECES.len(), 0..60),

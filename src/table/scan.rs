@@ -260,6 +260,28 @@ impl<R: Read> RowScanner<R> {
         ScannedRow::new(self.line, &self.text, &self.ends)
     }
 
+    /// The next row when it is an ordinary line (see [`super::lean`]), with the text of
+    /// field `kept` only: its line and that text, the row then read. `None` when
+    /// [`RowScanner::next_row`] must read it, which gives the same row (all its fields)
+    /// or its error. The row read here is not [`RowScanner::current`].
+    pub(crate) fn next_kept(&mut self, kept: usize) -> Option<(u64, &str)> {
+        if self.second_bom {
+            return None;
+        }
+        let rest = &self.buffer[self.start..self.filled];
+        let (length, text) = super::lean::kept_field(rest, self.headers.len(), kept)?;
+        // The cap on a record counts its bytes and one more per field: a line of half
+        // of it is never refused.
+        if length > MAX_ROW_BYTES / 2 {
+            return None;
+        }
+        self.line = self.line_ends + 1;
+        self.line_ends += 1;
+        self.after_cr = false;
+        self.start += length;
+        Some((self.line, text))
+    }
+
     /// The input, once read to its end (e.g. to finish a digest computed on the way).
     pub fn into_inner(self) -> R {
         self.input

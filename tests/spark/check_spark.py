@@ -9,7 +9,8 @@ clusters), and `admit --summary` on it must decide as `admit` does on the same p
 CSV: verdict, exit status, n, every p-value to 1e-12 relative, every stratum and the
 cluster view. Then: the CSV and JSON Lines readers and Spark-written shards give the
 same document; identifiers with whitespace at their ends are trimmed as evogate trims
-them; scores on half micro-units round as evogate rounds them (checked against
+them; quoted ids holding doubled quotes or line breaks (in a CR LF file) are read as
+RFC 4180 and evogate read them; scores on half micro-units round as evogate rounds them (checked against
 exact decimal arithmetic); unpaired arms and a stratum disagreement are counted as
 DuckDB counts them and refused with exit 2; inputs the reader refuses (and arms that
 hold repeats of items, which admit tests on items) stop with DuckDB's reason.
@@ -21,6 +22,7 @@ import csv
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 from decimal import ROUND_HALF_UP, Decimal
@@ -176,21 +178,24 @@ def main():
     passed(f"whitespace ids: Spark equals DuckDB, {account}; {summary['cluster']['clusters']} "
            "clusters, admit --summary equals admit")
 
-    # Identifiers holding quotes (written as RFC 4180 doubles them, `"q""uote"`), commas
-    # and backslashes, every field quoted: Spark reads them as evogate and DuckDB do, so
-    # the holdout digest is that of the ids evogate pairs (its pairs.csv).
+    # Identifiers holding quotes (written as RFC 4180 doubles them, `"q""uote"`), commas,
+    # backslashes and line breaks, every field quoted, in a file with CR LF line ends (as
+    # Python's csv module writes it): Spark reads them as evogate and DuckDB do, so the
+    # holdout digest is that of the ids evogate pairs (its pairs.csv). RFC 4180 keeps a
+    # quoted field's characters as they are: `"c\r\nd"` is c, CR, LF, d, never c LF d.
     folder = f"{work}/quotes"
     os.makedirs(folder, exist_ok=True)
     ids = ['q"uote', '"lead', 'trail"', 'two""quotes', "a,b", "back\\slash", "end\\",
-           '\\"mixed', "0042"] + [f"plain{i:02d}" for i in range(31)]
+           '\\"mixed', "0042", "c\r\nd", "e\nf", "g\rh"] + [f"plain{i:02d}" for i in range(28)]
     for arm, threshold in [("base", 30), ("cand", 70)]:
         with open(f"{folder}/{arm}.csv", "w", encoding="utf-8", newline="") as out:
-            writer = csv.writer(out, quoting=csv.QUOTE_ALL)
+            writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
             writer.writerow(["task_id", "kind", "correct", "score"])
             for i, task in enumerate(ids):
                 correct = int((i * 37) % 100 < threshold)
                 writer.writerow([task, f"k{i % 2}", correct, correct])
-    assert '"q""uote"' in open(f"{folder}/base.csv", encoding="utf-8").read()
+    written = open(f"{folder}/base.csv", encoding="utf-8", newline="").read()
+    assert '"q""uote"' in written and '"c\r\nd"' in written, written[:200]
     spark_doc, duck_doc, _ = both(spark, sql_file, f"{folder}/base.csv", f"{folder}/cand.csv", f"{folder}/summary")
     account = same_documents("quotes", spark_doc, duck_doc)
     assert spark_doc["overall"]["n"] == len(ids), spark_doc["overall"]
@@ -198,14 +203,18 @@ def main():
                                          f"{folder}/cand.csv", "--report-dir", f"{folder}/report"])
     assert status in (0, 1), err
     with open(f"{folder}/report/pairs.csv", encoding="utf-8", newline="") as pairs:
-        read_by_evogate = sorted(row["task_id"] for row in csv.DictReader(pairs))
+        # pairs.csv shows a control character as `\u{d}`; the ids are read back whole.
+        read_by_evogate = sorted(
+            re.sub(r"\\u\{([0-9a-f]+)\}", lambda m: chr(int(m.group(1), 16)), row["task_id"])
+            for row in csv.DictReader(pairs))
     assert read_by_evogate == sorted(ids), read_by_evogate
     digest = hashlib.sha256("\n".join(read_by_evogate).encode("utf-8")).hexdigest()
     assert spark_doc["holdout_sha256"] == digest == duck_doc["holdout_sha256"], (
         spark_doc["holdout_sha256"], digest, duck_doc["holdout_sha256"])
     duck.decides_as_admit(binary, "quotes", len(ids), f"{folder}/summary.spark.json",
                           folder, [])
-    passed(f"quoted ids (`\"q\"\"uote\"`, `a,b`, `end\\`): Spark equals DuckDB, {account}; "
+    passed(f"quoted ids (`\"q\"\"uote\"`, `a,b`, `end\\`, `\"c\\r\\nd\"` in a CR LF file): "
+           f"Spark equals DuckDB, {account}; "
            f"holdout_sha256 {digest[:12]}... is that of the ids evogate pairs; "
            "admit --summary equals admit")
 

@@ -11,6 +11,7 @@ use std::sync::mpsc::sync_channel;
 
 use super::engine::{self, Source, TaskSink, Tuning};
 use super::index::{IndexBuilder, TaskIndex};
+use super::presumed::Presumed;
 use super::sources::{HoldSource, ListSource};
 use super::unique::Fingerprints;
 use super::{BASE, CAND, HOLD, HOLD_AHEAD, LIST, Reopen, SIDES};
@@ -68,6 +69,25 @@ pub(super) fn read_index(
         (None, None) => {}
     }
     builder.finish()
+}
+
+/// The list's rows (`list`, when it decides the tasks) and the holdout's ids (`hold`),
+/// both read to their end, counted and summed for the presumption that they name the
+/// scores files' tasks.
+pub(super) fn read_presumed<'s>(
+    list: Option<&'s mut dyn Source>,
+    hold: Option<&'s mut dyn Source>,
+) -> Presumed {
+    let mut presumed = Presumed::new();
+    for (side, source) in [(LIST, list), (HOLD, hold)] {
+        if let Some(source) = source {
+            presumed.give(side);
+            while let Some(row) = source.next() {
+                presumed.read(side, &row.task);
+            }
+        }
+    }
+    presumed
 }
 
 /// Hands `sink` what is left of the tasks in `prints`' index (see
@@ -277,6 +297,7 @@ mod tests {
                     per_record: 0,
                 },
             },
+            presume: false,
         };
         let joined = read_streams(
             [
@@ -303,7 +324,8 @@ mod tests {
             }),
             request,
         )
-        .expect("no sort was needed");
+        .expect("no sort was needed")
+        .expect("no presumption to fail");
         let streamed = joined
             .pair(None, Some(499))
             .expect("the list's tasks are in both files");

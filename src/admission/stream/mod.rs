@@ -1,6 +1,7 @@
 //! `admit` on scores files without holding them: both scores files are read side by
 //! side and joined by task as they come ([`engine`]), the task list's and the
-//! manifest's holdout's tasks (when given) read first into a compact index
+//! manifest's holdout's tasks (when given) read first, presumed to be the scores
+//! files' tasks ([`presumed`]) and, when they are not, read again into a compact index
 //! ([`index`], [`listed`]); of each task only what the decision and the report need is
 //! kept ([`collect`]): the sufficient statistics, a few named tasks, and, for a report
 //! folder, the pairs sorted outside memory. Repeated tasks are found from fingerprints
@@ -15,6 +16,7 @@ mod decision;
 mod engine;
 mod index;
 mod listed;
+mod presumed;
 mod sources;
 mod unique;
 
@@ -26,6 +28,7 @@ pub(crate) use engine::Tuning;
 
 use self::collect::{Collector, First, Plan};
 use self::engine::Source;
+use self::presumed::Presumed;
 use self::sources::{HoldSource, ListSource};
 use self::unique::Fingerprints;
 use super::losses::Loss;
@@ -93,6 +96,9 @@ pub(crate) struct StreamRequest<'a> {
     pub store: &'static dyn RunStore,
     /// How long rows wait, and how much of a sort waits in memory.
     pub tuning: Tuning,
+    /// Whether the task list and the holdout are first presumed to name the scores
+    /// files' tasks ([`presumed`]); without, they are read into an index.
+    pub presume: bool,
 }
 
 /// Every file read and joined: each scores file's own verdict, and what the join kept.
@@ -135,14 +141,16 @@ struct Kept {
     rows: Option<SortedPairs>,
 }
 
-/// Reads every file and joins them. Errors here are failures to read a file again or
-/// to keep sorted runs; each file's own errors wait in [`StreamJoined`].
+/// Reads every file and joins them; `None` when `request.presume` was not borne out
+/// (the files are then to be read again without it). Errors here are failures to read
+/// a file again or to keep sorted runs; each file's own errors wait in
+/// [`StreamJoined`].
 pub(crate) fn read_streams(
     [base, cand]: [ScoresFile<'_>; 2],
     list: Option<ListFile<'_>>,
     manifest: Option<ManifestFile<'_>>,
     request: StreamRequest<'_>,
-) -> Result<StreamJoined, InputError> {
+) -> Result<Option<StreamJoined>, InputError> {
     let column = request.strata.map(|s| s.column.as_str());
     let mut b_stream = ScoreStream::new(base.source, base.rows, column, request.keep_rows);
     let mut c_stream = ScoreStream::new(cand.source, cand.rows, column, true);
@@ -207,7 +215,24 @@ pub(crate) fn read_streams(
                 None,
                 None,
             ];
-            engine::join(sources, &mut collector, &mut prints, store, request.tuning).map_err(spill)
+            engine::join(sources, &mut collector, &mut prints, store, request.tuning)
+                .map(|()| true)
+                .map_err(spill)
+        } else if request.presume {
+            prints.presumed = Some(listed::read_presumed(
+                list_rows.take(),
+                hold.as_mut().map(|h| h as &mut dyn Source),
+            ));
+            let sources = [
+                Some(&mut b_stream as &mut dyn Source),
+                Some(&mut c_stream),
+                None,
+                None,
+            ];
+            match engine::join(sources, &mut collector, &mut prints, store, request.tuning) {
+                Err(error) if presumed::unfounded(&error) => Ok(false),
+                joined => joined.map(|()| true).map_err(spill),
+            }
         } else if let Some(index) = listed::read_index(
             list_rows.take(),
             hold.as_mut().map(|h| h as &mut dyn Source),
@@ -230,6 +255,7 @@ pub(crate) fn read_streams(
                         &spill,
                     )
                 })
+                .map(|()| true)
         } else {
             listed::join_side_by_side(
                 [&mut b_stream, &mut c_stream],
@@ -239,6 +265,7 @@ pub(crate) fn read_streams(
                 (store, request.tuning),
                 &spill,
             )
+            .map(|()| true)
         };
         drop(hold);
         let recorded = reading.map(|thread| match thread {
@@ -252,8 +279,12 @@ pub(crate) fn read_streams(
         });
         (joined, recorded)
     });
-    joined?;
+    let borne = joined?;
     prints.settle();
+    let unfounded = |p: &Presumed| prints.suspects_any() || !p.holds();
+    if !borne || prints.presumed.as_ref().is_some_and(unfounded) {
+        return Ok(None);
+    }
     let mut rescan = None;
     let b_result = b_stream.finish(|failed| {
         repeat_of(
@@ -323,7 +354,7 @@ pub(crate) fn read_streams(
         recorded: recorded_count,
         rows: rows.map(PairSorter::finish),
     };
-    Ok(StreamJoined {
+    Ok(Some(StreamJoined {
         files: [b_result, c_result],
         list,
         recorded,
@@ -335,7 +366,7 @@ pub(crate) fn read_streams(
         has_outcome,
         repeats,
         kept,
-    })
+    }))
 }
 
 /// The earliest repeat of a file (`side`, its source, how to read it again), given its

@@ -9,6 +9,7 @@
 //! entry instead (see [`super::index`]).
 
 use super::index::TaskIndex;
+use super::presumed::Presumed;
 use super::{HOLD, SIDES};
 use crate::base::hash::{FastMap, FastSet, fingerprint};
 use crate::error::InputError;
@@ -33,6 +34,8 @@ pub(super) struct Fingerprints {
     holdout_repeats: bool,
     /// The task list's and the holdout's tasks, when read first.
     pub(super) index: Option<TaskIndex>,
+    /// Or the presumption that they are the scores files' tasks.
+    pub(super) presumed: Option<Presumed>,
 }
 
 impl Fingerprints {
@@ -71,6 +74,13 @@ impl Fingerprints {
             }
             at = end;
         }
+    }
+
+    /// Whether some scores file may repeat a task (a fingerprint seen twice from it, or
+    /// a row dropped for meeting a waiting row of its own file). Call
+    /// [`Fingerprints::settle`] first.
+    pub(super) fn suspects_any(&self) -> bool {
+        self.suspects.iter().any(|suspects| !suspects.is_empty())
     }
 
     /// Whether the holdout may name a task twice (then the holdout check is made again

@@ -17,6 +17,13 @@ impl Effects {
         self
     }
 
+    /// Names the report folder the run writes beside its ledger attempt, which the
+    /// attempt's append takes the earlier report out of ([`record_or_repeat`]).
+    pub(crate) fn report_dir_if(mut self, path: Option<&Path>) -> Effects {
+        self.report_dir = path.map(Path::to_path_buf);
+        self
+    }
+
     /// The ledger the use case records its attempt in, once its path has passed the
     /// guard against every input ([`Effects::plan`] asks the same before the use case
     /// runs).
@@ -25,7 +32,10 @@ impl Effects {
             return Ok(None);
         };
         refuse_overwriting_inputs([path.as_path()], &self.named_inputs())?;
-        Ok(Some(LockedLedger { path: path.clone() }))
+        Ok(Some(LockedLedger {
+            path: path.clone(),
+            report_dir: self.report_dir.clone(),
+        }))
     }
 }
 
@@ -36,6 +46,8 @@ impl Effects {
 #[derive(Debug)]
 pub(crate) struct LockedLedger {
     path: PathBuf,
+    /// The report folder of this run, if any.
+    report_dir: Option<PathBuf>,
 }
 
 impl AttemptLedger for LockedLedger {
@@ -51,6 +63,7 @@ impl AttemptLedger for LockedLedger {
         } = on;
         record_or_repeat(
             &self.path,
+            self.report_dir.as_deref(),
             holdout_sha256,
             declared_alpha,
             inputs,
@@ -59,6 +72,6 @@ impl AttemptLedger for LockedLedger {
     }
 
     fn take_look(&mut self, look: LookAt<'_>) -> anyhow::Result<Looked> {
-        record_look(&self.path, look)
+        record_look(&self.path, self.report_dir.as_deref(), look)
     }
 }

@@ -66,6 +66,12 @@ pub(crate) struct Streams<'a> {
     pub tasks: Option<Stream<'a>>,
     /// The manifest.
     pub manifest: Option<Stream<'a>>,
+    /// Whether the task list and the holdout are first presumed to name the scores
+    /// files' tasks (read again with an index when they do not). `admit` presumes
+    /// without a report folder only: the memory the first reading's sort of the pairs
+    /// leaves with the allocator, beside the index's, would pass the bound on memory a
+    /// pair.
+    pub presume: bool,
 }
 
 /// Reads and pairs the files as streams, resolves the test and reads the manifest;
@@ -82,6 +88,7 @@ pub(crate) fn prepare_streamed<'a>(
         scores: [baseline, candidate],
         tasks,
         manifest,
+        presume,
     } = streams;
     // Only the columns read are handed on from the reading threads: not the baseline's
     // feedback without a report folder, nor any column a scores file has besides.
@@ -101,56 +108,77 @@ pub(crate) fn prepare_streamed<'a>(
                 || (feedback && column == FEEDBACK_COLUMN)
         }
     };
-    let mut base_rows = RowsAhead::spawn_keeping(&baseline.path, baseline.input, &read(keep_rows))?;
-    let Ok(mut cand_rows) = RowsAhead::spawn_keeping(&candidate.path, candidate.input, &read(true))
-    else {
-        return Ok(Err(Fallback::CandidateHeader));
-    };
-    let (tasks_path, tasks_reopen, tasks_input) = match tasks {
-        Some(t) => (Some(t.path), Some(t.reopen), Some(t.input)),
-        None => (None, None, None),
-    };
-    let mut list_rows = tasks_input.zip(tasks_path.as_deref()).map(|(input, path)| {
-        RowsAhead::spawn_keeping(path, input, &|column| column == TASK_ID_COLUMN)
-    });
-    let list = match (&mut list_rows, tasks_path.as_deref(), tasks_reopen) {
-        (Some(rows), Some(source), Some(reopen)) => Some(ListFile {
-            source,
-            rows: rows.as_mut().map_err(|e| e.clone()),
-            reopen,
-        }),
-        _ => None,
-    };
+    let tasks_path = tasks.as_ref().map(|t| t.path.clone());
+    let tasks_reopen = tasks.as_ref().map(|t| t.reopen);
     let manifest_path = manifest.as_ref().map(|m| m.path.clone());
     let manifest_reopen = manifest.as_ref().map(|m| m.reopen);
-    let manifest_file = manifest.map(|m| ManifestFile {
-        source: manifest_path.as_deref().unwrap_or_default(),
-        reopen: m.reopen,
-        identity,
-    });
-    let request = StreamRequest {
-        strata: settings.strata.as_ref(),
-        keep_rows,
-        store: run_store(),
-        tuning,
+    let mut inputs = Some((baseline.input, candidate.input, tasks.map(|t| t.input)));
+    // First with the list and the holdout presumed to name the scores files' tasks
+    // (when asked); when they do not, every file again from its start, with the index.
+    let mut presume = presume;
+    let (joined, base_rows, cand_rows, list_rows) = loop {
+        let (base_input, cand_input, tasks_input) = match inputs.take() {
+            Some(inputs) => inputs,
+            None => (
+                again(&baseline.path, baseline.reopen)?,
+                again(&candidate.path, candidate.reopen)?,
+                tasks_path
+                    .as_deref()
+                    .zip(tasks_reopen)
+                    .map(|(path, reopen)| again(path, reopen))
+                    .transpose()?,
+            ),
+        };
+        let mut base_rows = RowsAhead::spawn_keeping(&baseline.path, base_input, &read(keep_rows))?;
+        let Ok(mut cand_rows) = RowsAhead::spawn_keeping(&candidate.path, cand_input, &read(true))
+        else {
+            return Ok(Err(Fallback::CandidateHeader));
+        };
+        let mut list_rows = tasks_input.zip(tasks_path.as_deref()).map(|(input, path)| {
+            RowsAhead::spawn_keeping(path, input, &|column| column == TASK_ID_COLUMN)
+        });
+        let list = match (&mut list_rows, tasks_path.as_deref(), tasks_reopen) {
+            (Some(rows), Some(source), Some(reopen)) => Some(ListFile {
+                source,
+                rows: rows.as_mut().map_err(|e| e.clone()),
+                reopen,
+            }),
+            _ => None,
+        };
+        let manifest_file = manifest_reopen.map(|reopen| ManifestFile {
+            source: manifest_path.as_deref().unwrap_or_default(),
+            reopen,
+            identity,
+        });
+        let request = StreamRequest {
+            strata: settings.strata.as_ref(),
+            keep_rows,
+            store: run_store(),
+            tuning,
+            presume,
+        };
+        let joined = read_streams(
+            [
+                ScoresFile {
+                    source: &baseline.path,
+                    rows: &mut base_rows,
+                    reopen: baseline.reopen,
+                },
+                ScoresFile {
+                    source: &candidate.path,
+                    rows: &mut cand_rows,
+                    reopen: candidate.reopen,
+                },
+            ],
+            list,
+            manifest_file,
+            request,
+        )?;
+        match joined {
+            Some(joined) => break (joined, base_rows, cand_rows, list_rows),
+            None => presume = false,
+        }
     };
-    let joined = read_streams(
-        [
-            ScoresFile {
-                source: &baseline.path,
-                rows: &mut base_rows,
-                reopen: baseline.reopen,
-            },
-            ScoresFile {
-                source: &candidate.path,
-                rows: &mut cand_rows,
-                reopen: candidate.reopen,
-            },
-        ],
-        list,
-        manifest_file,
-        request,
-    )?;
     let [base_shape, cand_shape] = &joined.files;
     base_shape.clone()?;
     let base_digest = digest("baseline", &baseline.path, base_rows)?;
@@ -231,6 +259,14 @@ fn held_error(path: &str, reopen: Reopen<'_>, streamed: InputError) -> InputErro
             .unwrap_or(streamed),
         Err(error) => error,
     }
+}
+
+/// A file (`path`) from its start again.
+fn again(path: &str, reopen: Reopen<'_>) -> Result<Box<dyn Read + Send>, InputError> {
+    reopen().map_err(|error| InputError::Io {
+        file: path.to_string(),
+        message: format!("reading it again: {error}"),
+    })
 }
 
 /// The SHA-256 of a file read through `rows`, with its role.

@@ -15,7 +15,7 @@ use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 use crate::base::csv::{Cell, CsvWriter};
 use crate::digest::HashingWriter;
 use crate::split::SPLIT_NAMES;
-use crate::split::manifest::{FileDigest, HoldoutPower, MANIFEST_SCHEMA};
+use crate::split::manifest::FileDigest;
 use crate::task::TASK_COLUMNS;
 use crate::verify::Verifier;
 
@@ -53,7 +53,7 @@ pub(crate) struct Dealt {
     /// The tasks: a verifier's, or a scores file's.
     pub tasks: Box<dyn Listed>,
     /// Each split's tasks, in the verifier's order.
-    pub parts: [Vec<usize>; 3],
+    pub parts: [Vec<u32>; 3],
     /// Each task's group number (first appearance order).
     pub group_of: Vec<u32>,
     /// How many groups there are.
@@ -72,6 +72,7 @@ impl Dealt {
             }
         };
         for &index in &self.parts[part] {
+            let index = index as usize;
             let (group, kind) = self.tasks.names(index);
             csv.row(&[
                 Cell::Trusted(&self.tasks.task_id(index)),
@@ -98,7 +99,7 @@ impl Dealt {
         let mut seen = vec![false; self.groups];
         let mut groups = Vec::new();
         for &index in &self.parts[part] {
-            let group = self.group_of[index] as usize;
+            let group = self.group_of[index as usize] as usize;
             if !std::mem::replace(&mut seen[group], true) {
                 groups.push(group as u32);
             }
@@ -111,7 +112,7 @@ impl Dealt {
     pub(crate) fn order_sha256(&self, part: usize) -> String {
         let mut hashing = HashingWriter::default();
         for (at, &index) in self.parts[part].iter().enumerate() {
-            let task_id = self.tasks.task_id(index);
+            let task_id = self.tasks.task_id(index as usize);
             let separator: &[u8] = if at == 0 { b"" } else { b"\n" };
             for bytes in [separator, task_id.as_bytes()] {
                 io::Write::write_all(&mut hashing, bytes).expect("hashing cannot fail");
@@ -126,54 +127,29 @@ impl Dealt {
     }
 }
 
-/// What the manifest records of the split's making.
-pub(crate) struct About {
-    pub verifier: String,
-    pub truth: FileDigest,
-    pub seed: u64,
-    pub ratios: [u32; 3],
-    pub cases: String,
-    pub algorithm: String,
-}
-
-/// What the manifest records besides the splits' lists.
-pub(crate) struct Head {
-    pub about: About,
+/// The splits of a manifest, as [`SplitEntry`](crate::split::manifest::SplitEntry)s
+/// are serialised: each made from the tasks as written, with its CSV's SHA-256 and, for
+/// the holdout, its order digest.
+pub(crate) struct SplitsOf {
+    /// Each split's CSV's SHA-256.
     pub shas: [String; 3],
     /// The holdout's order digest.
     pub order: String,
-    pub holdout_power: HoldoutPower,
-}
-
-/// The manifest, serialised as [`Manifest`](crate::split::manifest::Manifest) is:
-/// the same fields in the same order, its lists made from the tasks as written.
-pub(crate) struct ManifestOf {
-    pub head: Head,
     pub dealt: Rc<Dealt>,
 }
 
-impl Serialize for ManifestOf {
+impl Serialize for SplitsOf {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let head = &self.head;
-        let mut manifest = serializer.serialize_struct("Manifest", 9)?;
-        manifest.serialize_field("schema", MANIFEST_SCHEMA)?;
-        manifest.serialize_field("verifier", &head.about.verifier)?;
-        manifest.serialize_field("truth", &head.about.truth)?;
-        manifest.serialize_field("seed", &head.about.seed)?;
-        manifest.serialize_field("ratios", &head.about.ratios)?;
-        manifest.serialize_field("cases", &head.about.cases)?;
-        manifest.serialize_field("algorithm", &head.about.algorithm)?;
-        let splits: Vec<SplitOf<'_>> = (0..3)
-            .map(|part| SplitOf {
+        let mut seq = serializer.serialize_seq(Some(3))?;
+        for part in 0..3 {
+            seq.serialize_element(&SplitOf {
                 part,
-                sha256: &head.shas[part],
-                order: (part == 2).then_some(head.order.as_str()),
+                sha256: &self.shas[part],
+                order: (part == 2).then_some(self.order.as_str()),
                 dealt: &self.dealt,
-            })
-            .collect();
-        manifest.serialize_field("splits", &splits)?;
-        manifest.serialize_field("holdout_power", &head.holdout_power)?;
-        manifest.end()
+            })?;
+        }
+        seq.end()
     }
 }
 
@@ -219,6 +195,7 @@ impl Serialize for Groups<'_> {
         // Each group's name is that of its first task.
         let mut first = vec![usize::MAX; dealt.groups];
         for &index in &dealt.parts[self.0.part] {
+            let index = index as usize;
             let group = dealt.group_of[index] as usize;
             if first[group] == usize::MAX {
                 first[group] = index;
@@ -241,7 +218,7 @@ impl Serialize for TaskIds<'_> {
         let part = &dealt.parts[self.0.part];
         let mut seq = serializer.serialize_seq(Some(part.len()))?;
         for &index in part {
-            seq.serialize_element(&dealt.tasks.task_id(index))?;
+            seq.serialize_element(&dealt.tasks.task_id(index as usize))?;
         }
         seq.end()
     }

@@ -1,5 +1,6 @@
 //! The rows of a scores file as `split --from-scores` needs them, read as a stream: each
-//! row's task id and kind in one buffer with where each ends, its line, and whether it
+//! row's task id and kind in one buffer with each one's length, its line (held only
+//! where a row breaks the count), and whether it
 //! is a repeat of an item; then the tasks they make, checked in row order (a blank or
 //! repeated id, repeats of one item with two kinds, an item that is also a row of its
 //! own), with the messages and in the order the whole-table reading gave them: the
@@ -17,28 +18,95 @@ use crate::error::InputError;
 use crate::table::scan::RowScanner;
 use crate::table::{MAX_WHOLE_BYTES, column, open_input, require};
 
-/// Strings one after another, each found by where it ends.
+/// Strings one after another, each found by its length (one byte; the rare string of
+/// 255 bytes or more has its length in `long`) and where its block of
+/// [`STRINGS_BLOCK`] begins: 1.25 bytes a string where an end each took 4.
 #[derive(Default)]
 struct Strings {
     text: String,
-    ends: Vec<u32>,
+    /// Where each block of [`STRINGS_BLOCK`] strings begins in `text`.
+    starts: Vec<u32>,
+    /// Each string's length, 255 for one of 255 bytes or more.
+    lengths: Vec<u8>,
+    /// The lengths of the strings of 255 bytes or more, by index.
+    long: std::collections::BTreeMap<u32, u32>,
 }
+
+/// How many strings share a start in [`Strings`]: a lookup adds up at most this many
+/// lengths less one.
+const STRINGS_BLOCK: usize = 16;
 
 impl Strings {
     fn push(&mut self, text: &str) {
-        self.text.push_str(text);
         // The file is at most [`MAX_WHOLE_BYTES`], far below `u32::MAX`.
-        self.ends
-            .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
+        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let index = self.lengths.len();
+        if index.is_multiple_of(STRINGS_BLOCK) {
+            self.starts.push(at(self.text.len()));
+        }
+        self.text.push_str(text);
+        self.lengths
+            .push(u8::try_from(text.len()).unwrap_or(u8::MAX));
+        if text.len() >= usize::from(u8::MAX) {
+            self.long.insert(at(index), at(text.len()));
+        }
+    }
+
+    fn length(&self, index: usize) -> usize {
+        match self.lengths[index] {
+            u8::MAX => self.long[&u32::try_from(index).unwrap_or(u32::MAX)] as usize,
+            short => usize::from(short),
+        }
     }
 
     fn get(&self, index: usize) -> &str {
-        let start = if index == 0 {
-            0
-        } else {
-            self.ends[index - 1] as usize
-        };
-        &self.text[start..self.ends[index] as usize]
+        let block = index / STRINGS_BLOCK;
+        let start = self.starts[block] as usize
+            + (block * STRINGS_BLOCK..index)
+                .map(|i| self.length(i))
+                .sum::<usize>();
+        &self.text[start..start + self.length(index)]
+    }
+}
+
+/// The line each row starts on, held only once a row breaks the rule that row `i`
+/// starts on the first row's line plus `i` (a quoted value holding a line break):
+/// the common file costs nothing here.
+#[derive(Default)]
+struct Lines {
+    /// The first row's line.
+    first: u32,
+    /// Every row's line, once one broke the rule; else empty.
+    each: Vec<u32>,
+    /// The rows pushed.
+    len: usize,
+}
+
+impl Lines {
+    fn push(&mut self, line: u64) {
+        let line = u32::try_from(line).unwrap_or(u32::MAX);
+        if self.len == 0 {
+            self.first = line;
+        }
+        let ruled = u32::try_from(self.len)
+            .ok()
+            .and_then(|i| self.first.checked_add(i));
+        if self.each.is_empty() && ruled != Some(line) {
+            self.each = (0..self.len).map(|i| self.get(i)).collect();
+        }
+        if !self.each.is_empty() || ruled != Some(line) {
+            self.each.push(line);
+        }
+        self.len += 1;
+    }
+
+    fn get(&self, row: usize) -> u32 {
+        match self.each.get(row) {
+            Some(&line) => line,
+            None => self
+                .first
+                .saturating_add(u32::try_from(row).unwrap_or(u32::MAX)),
+        }
     }
 }
 
@@ -51,7 +119,7 @@ pub(super) struct ReadRows {
     /// has a `group` column.
     repeat: Vec<bool>,
     /// Each row's line.
-    lines: Vec<u32>,
+    lines: Lines,
 }
 
 /// The tasks of a scores file, in its row order, by number.
@@ -102,7 +170,7 @@ fn scan(source: &str, input: &mut impl Read) -> Result<ReadRows, InputError> {
         ids: Strings::default(),
         kinds: kind.map(|_| Strings::default()),
         repeat: Vec::new(),
-        lines: Vec::new(),
+        lines: Lines::default(),
     };
     let mut rows = 0_usize;
     while let Some(row) = scanner.next_row()? {
@@ -117,7 +185,7 @@ fn scan(source: &str, input: &mut impl Read) -> Result<ReadRows, InputError> {
             read.repeat
                 .push(repeat_in(task_id, Some(row.field(group).trim())).is_some());
         }
-        read.lines.push(u32::try_from(row.line).unwrap_or(u32::MAX));
+        read.lines.push(row.line);
     }
     id?;
     if rows == 0 {
@@ -143,12 +211,14 @@ pub(super) fn tasks_of(read: ReadRows, source: &str) -> anyhow::Result<ScoreRows
         repeat,
         lines,
     } = read;
-    let row_count = lines.len();
+    let row_count = lines.len;
     let mut tasks = ScoreRows {
         ids,
         kinds,
         repeat,
-        rows: Vec::with_capacity(row_count),
+        // Filled only from the first repeat on (every row before it is a task of its
+        // own): a file without repeats holds no list of rows.
+        rows: Vec::new(),
         row_count,
     };
     let mut first = HashIndex::with_capacity(row_count);
@@ -157,7 +227,7 @@ pub(super) fn tasks_of(read: ReadRows, source: &str) -> anyhow::Result<ScoreRows
     let mut any_item = false;
     for row in 0..row_count {
         let task_id = tasks.ids.get(row);
-        let at = |message: String| anyhow::anyhow!("`{source}` row {}: {message}", lines[row]);
+        let at = |message: String| anyhow::anyhow!("`{source}` row {}: {message}", lines.get(row));
         if task_id.is_empty() {
             return Err(at("the task id is blank".to_string()));
         }
@@ -165,13 +235,19 @@ pub(super) fn tasks_of(read: ReadRows, source: &str) -> anyhow::Result<ScoreRows
         if let Some(earlier) = first.find(hash, |r| tasks.ids.get(r as usize) == task_id) {
             return Err(at(format!(
                 "task `{task_id}` is listed twice (first on row {}); a holdout lists each task once: import with --repeats, or remove the repeat",
-                lines[earlier as usize]
+                lines.get(earlier as usize)
             )));
         }
         first.insert(hash, row as u32);
         if !tasks.is_repeat(row) {
-            tasks.rows.push(row as u32);
+            if any_item {
+                tasks.rows.push(row as u32);
+            }
             continue;
+        }
+        if !any_item {
+            tasks.rows = Vec::with_capacity(row_count);
+            tasks.rows.extend(0..row as u32);
         }
         any_item = true;
         let item = repeat_form(task_id).map_or(task_id, |(item, _)| item);
@@ -184,7 +260,7 @@ pub(super) fn tasks_of(read: ReadRows, source: &str) -> anyhow::Result<ScoreRows
                 if kind != row_kind {
                     return Err(at(format!(
                         "the repeats of item `{item}` have different kinds (`{kind}` on row {}, `{row_kind}` here): repeats of one item are one task; give them one kind",
-                        lines[item_row]
+                        lines.get(item_row)
                     )));
                 }
             }
@@ -211,12 +287,9 @@ pub(super) fn tasks_of(read: ReadRows, source: &str) -> anyhow::Result<ScoreRows
     if let Some((item, own, row)) = clash {
         anyhow::bail!(
             "`{source}` row {}: task `{item}` is a row of its own and also the item of the repeats `{item}#…` (row {}, their group): an item is either run once or repeated; rename one",
-            lines[own],
-            lines[row]
+            lines.get(own),
+            lines.get(row)
         );
-    }
-    if !any_item {
-        tasks.rows = Vec::new();
     }
     Ok(tasks)
 }
@@ -292,6 +365,45 @@ mod tests {
                 )
             })
             .collect())
+    }
+
+    #[test]
+    fn strings_of_any_length_are_found_again_across_blocks() {
+        let mut strings = Strings::default();
+        let texts: Vec<String> = (0..100)
+            .map(|i| match i % 7 {
+                0 => String::new(),
+                3 => "x".repeat(254 + i),
+                _ => format!("id{i}"),
+            })
+            .collect();
+        for text in &texts {
+            strings.push(text);
+        }
+        for (index, text) in texts.iter().enumerate() {
+            assert_eq!(strings.get(index), text, "string {index}");
+        }
+    }
+
+    #[test]
+    fn lines_are_held_only_once_a_row_breaks_the_rule() {
+        let mut lines = Lines::default();
+        for line in [2, 3, 4] {
+            lines.push(line);
+        }
+        assert!(lines.each.is_empty());
+        for line in [6, 7] {
+            lines.push(line);
+        }
+        assert_eq!(
+            (0..5).map(|row| lines.get(row)).collect::<Vec<_>>(),
+            [2, 3, 4, 6, 7]
+        );
+        let error = tasks("task_id,score\n\"a\nb\",1\nc,1\nc,1\n").unwrap_err();
+        assert!(
+            error.contains("row 5: task `c` is listed twice (first on row 4)"),
+            "{error}"
+        );
     }
 
     #[test]
