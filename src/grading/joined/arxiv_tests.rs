@@ -4,13 +4,32 @@
 //! fact, another paper's, a hedge of two, a surname alone, part of a title, unknown
 //! and repeated tasks, missing and failed outputs, a paper list with a problem),
 //! `sort_truth` and `grade_joined` give the scores CSV, the summary and the first error
-//! that `verify::build` and `grade_tasks` give.
+//! that `verify::build` and `grade_tasks` give, with the grading lookups held and on
+//! disk.
 
 use proptest::prelude::*;
 
-use super::tests::{held, joined};
+use super::tests::{held, joined, joined_by};
+use crate::base::sorter::MemoryRuns;
 use crate::verify::arxiv::KINDS;
+use crate::verify::arxiv::rows::ArxivRows;
 use crate::verify::arxiv::truth::{Paper, load_papers};
+
+static MEMORY: MemoryRuns = MemoryRuns;
+
+/// `score` joined with the arxiv lookups on disk from the first paper; `None` when
+/// they were not put there (a truth refused).
+fn joined_on_disk(
+    truth: &str,
+    tasks: &str,
+    outputs: &str,
+    answered: bool,
+    least: usize,
+) -> (super::tests::Scored, bool) {
+    let rows = ArxivRows::holding(0, &MEMORY);
+    let scored = joined_by(&rows, "arxiv", truth, tasks, outputs, answered, least);
+    (scored, rows.on_disk())
+}
 
 const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 
@@ -141,7 +160,10 @@ proptest! {
         }
         let expected = held("arxiv", &truth, &tasks_csv, &outputs_text, answered);
         let got = joined("arxiv", &truth, &tasks_csv, &outputs_text, answered, least);
-        prop_assert_eq!(got, expected, "truth {:?} tasks {:?} outputs {:?}", truth, tasks_csv, outputs_text);
+        prop_assert_eq!(&got, &expected, "truth {:?} tasks {:?} outputs {:?}", truth, tasks_csv, outputs_text);
+        let (on_disk, used) = joined_on_disk(&truth, &tasks_csv, &outputs_text, answered, least);
+        prop_assert_eq!(used, !repeat, "the lookups go to disk for every clean truth");
+        prop_assert_eq!(on_disk, expected, "on disk: truth {:?} tasks {:?} outputs {:?}", truth, tasks_csv, outputs_text);
     }
 }
 
@@ -169,5 +191,8 @@ fn every_shipped_task_graded_joined_grades_as_held() {
             joined("arxiv", &truth, &tasks, &outputs, false, least).unwrap(),
             expected
         );
+        let (on_disk, used) = joined_on_disk(&truth, &tasks, &outputs, false, least);
+        assert!(used);
+        assert_eq!(on_disk.unwrap(), expected);
     }
 }

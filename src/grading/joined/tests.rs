@@ -40,13 +40,33 @@ pub(super) fn joined(
     answered: bool,
     least: usize,
 ) -> Scored {
+    let verifier = rowwise(name).expect("a verifier read row by row");
+    joined_by(
+        verifier.as_ref(),
+        name,
+        truth,
+        tasks,
+        outputs,
+        answered,
+        least,
+    )
+}
+
+/// [`joined`] with the verifier `verifier` read row by row.
+pub(super) fn joined_by(
+    verifier: &dyn crate::verify::Rowwise,
+    name: &str,
+    truth: &str,
+    tasks: &str,
+    outputs: &str,
+    answered: bool,
+    least: usize,
+) -> Scored {
     let store = MemoryRuns;
     let budget = Budget {
         least,
         per_record: 0,
     };
-    let verifier = rowwise(name).expect("a verifier read row by row");
-    let verifier = verifier.as_ref();
     let sorted = sort_truth("truth.csv", &store, budget, |each| {
         read_rowwise(name, verifier, "truth.csv", truth.as_bytes(), each)
     })

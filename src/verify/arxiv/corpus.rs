@@ -176,3 +176,31 @@ fn every_corpus_answer_grades_as_pinned_on_every_shipped_task() {
         failures[0]
     );
 }
+
+#[test]
+fn every_corpus_answer_grades_the_same_with_the_lookups_on_disk() {
+    static MEMORY: crate::base::sorter::MemoryRuns = crate::base::sorter::MemoryRuns;
+    let papers = load_papers("papers.csv", SHIPPED).expect("the shipped truth is clean");
+    let held = ArxivVerifier::new(papers.clone());
+    let on_disk = ArxivVerifier::new(papers.clone());
+    on_disk.use_disk(
+        super::disk::DiskLookups::build(&on_disk.papers, &MEMORY).expect("a table in memory"),
+    );
+    assert!(matches!(
+        on_disk.lookups.get(),
+        Some(super::Lookups::OnDisk(_))
+    ));
+    let mut graded = 0;
+    for index in 0..held.task_count() {
+        for answer in answers(&papers, index / KINDS.len()) {
+            assert_eq!(
+                on_disk.grade(index, &answer),
+                held.grade(index, &answer),
+                "task {index}, answer {answer:?}"
+            );
+            graded += 1;
+        }
+    }
+    assert!(graded > 2000, "{graded}");
+    assert_eq!(on_disk.disk_failure(), None);
+}

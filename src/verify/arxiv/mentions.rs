@@ -6,9 +6,9 @@
 //! Song ... Song et al.` names one person). Each candidate keeps the answer's own
 //! words, so feedback quotes only what the answer said.
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 
-use super::authors::{AuthorName, Reading, SurnameIndex, Tokens, is_name_word};
+use super::authors::{AuthorName, Reading, Tokens, is_name_word};
 
 /// What the answer says at one known surname.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,10 +27,12 @@ pub(crate) struct Mention {
 }
 
 /// The mentions at the surnames of `tokens`, in answer order, examining only the
-/// names indexed under each word of the answer; `name` gives the name at a position
-/// and `excluded` the words that cannot be names (words of known titles).
-pub(crate) fn mentions<N: Borrow<AuthorName>>(
-    index: &SurnameIndex,
+/// names `named` gives under each word of the answer (those of a
+/// [`SurnameIndex`](super::authors::SurnameIndex),
+/// ascending); `name` gives the name at a position and `excluded` the words that
+/// cannot be names (words of known titles).
+pub(crate) fn mentions<'i, N: Borrow<AuthorName>>(
+    named: &dyn Fn(&str) -> Cow<'i, [u32]>,
     name: impl Fn(usize) -> N,
     tokens: &Tokens,
     excluded: &dyn Fn(&str) -> bool,
@@ -39,7 +41,7 @@ pub(crate) fn mentions<N: Borrow<AuthorName>>(
     let mut found = Vec::new();
     for i in 0..tokens.len() {
         let core = tokens.text(i).trim_end_matches('.');
-        let named = index.named(core);
+        let named = named(core);
         if named.is_empty() {
             continue;
         }
@@ -216,6 +218,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::verify::arxiv::authors::SurnameIndex;
     use crate::verify::arxiv::authors::tokens;
 
     const NAMES: [&str; 14] = [
@@ -243,7 +246,12 @@ mod tests {
         let names = names();
         let index = SurnameIndex::new(&names);
         let no_titles = |_: &str| false;
-        let found = mentions(&index, |i| &names[i], &tokens(answer), &no_titles);
+        let found = mentions(
+            &|core| Cow::Borrowed(index.named(core)),
+            |i| &names[i],
+            &tokens(answer),
+            &no_titles,
+        );
         let same = |a: usize, b: usize| names[a].person() == names[b].person();
         candidates(found, same)
             .into_iter()
@@ -378,8 +386,9 @@ mod tests {
                 .join(" ");
             let tokens = tokens(&answer);
             let no_titles = |_: &str| false;
+            let surnames = SurnameIndex::new(&names);
             prop_assert_eq!(
-                mentions(&SurnameIndex::new(&names), |i| &names[i], &tokens, &no_titles),
+                mentions(&|core| Cow::Borrowed(surnames.named(core)), |i| &names[i], &tokens, &no_titles),
                 mentions_examining_all(&names, &tokens, &no_titles)
             );
         }

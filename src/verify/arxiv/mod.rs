@@ -24,6 +24,7 @@
 //! hedge, when the expected author is among them, else wrong.
 
 pub(crate) mod authors;
+pub(crate) mod disk;
 pub(crate) mod ids;
 pub(crate) mod mentions;
 pub(crate) mod rows;
@@ -31,9 +32,11 @@ pub(crate) mod store;
 pub(crate) mod titles;
 pub mod truth;
 
-use std::sync::OnceLock;
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
 
 use authors::{AuthorName, SurnameIndex};
+use disk::DiskLookups;
 use mentions::Candidate;
 use store::{PaperRef, PaperStore};
 use titles::TitleIndex;
@@ -67,13 +70,19 @@ pub struct ArxivVerifier {
     lookups: OnceLock<Lookups>,
 }
 
-/// What grading looks up among every paper.
+/// What grading looks up among every paper: held in memory, or on disk for a truth
+/// of more papers than `score` holds them for ([`rows::ArxivRows`]).
+// One a verifier: the held variant's size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
-struct Lookups {
-    titles: TitleIndex,
-    /// First authors by surname. A name is parsed only when it is examined: holding
-    /// every parse would cost more memory than the rest of the verifier.
-    surnames: SurnameIndex,
+enum Lookups {
+    Held {
+        titles: TitleIndex,
+        /// First authors by surname. A name is parsed only when it is examined:
+        /// holding every parse would cost more memory than the rest of the verifier.
+        surnames: SurnameIndex,
+    },
+    OnDisk(Arc<DiskLookups>),
 }
 
 /// The prompt of `kind` about `paper`, exactly as `verifier-rules.md` words it.
@@ -137,7 +146,7 @@ impl ArxivVerifier {
 
     /// The lookups among every paper that grading needs, built at the first call.
     fn lookups(&self) -> &Lookups {
-        self.lookups.get_or_init(|| Lookups {
+        self.lookups.get_or_init(|| Lookups::Held {
             titles: TitleIndex::with_normalized(
                 self.papers
                     .iter()
@@ -149,6 +158,74 @@ impl ArxivVerifier {
                     .map(|paper| authors::surname_core(paper.first_author)),
             ),
         })
+    }
+
+    /// Grades from lookups on disk from now on, unless a grade built them in memory
+    /// already.
+    fn use_disk(&self, lookups: DiskLookups) {
+        let _ = self.lookups.set(Lookups::OnDisk(Arc::new(lookups)));
+    }
+
+    /// The first error reading the lookups on disk since the last call, taken.
+    fn disk_failure(&self) -> Option<String> {
+        match self.lookups.get() {
+            Some(Lookups::OnDisk(disk)) => disk.take_failure(),
+            _ => None,
+        }
+    }
+
+    /// The papers whose title is present in `answer` (normalised), ascending, and,
+    /// when none is, the share of `index`'s title words present
+    /// ([`TitleIndex::word_share_words`]).
+    fn titles_present(
+        &self,
+        index: usize,
+        normalized: &str,
+    ) -> (Vec<usize>, Option<(usize, usize)>) {
+        match self.lookups() {
+            Lookups::Held { titles, .. } => {
+                let words = titles.words(normalized);
+                let present = titles.present_words(normalized, &words);
+                let share = if present.is_empty() {
+                    titles.word_share_words(index, &words)
+                } else {
+                    None
+                };
+                (present, share)
+            }
+            Lookups::OnDisk(disk) => {
+                let found = disk.titles_in(&self.papers, normalized);
+                let present = titles::outside_longer(normalized, found, &|paper| {
+                    disk::title_variants(&self.papers, paper)
+                });
+                let share = if present.is_empty() {
+                    disk::word_share(&self.papers, index, normalized)
+                } else {
+                    None
+                };
+                (present, share)
+            }
+        }
+    }
+
+    /// The normalised forms of `paper`'s title: the title itself, then its hyphen
+    /// variants.
+    fn title_variants(&self, paper: usize) -> Vec<Cow<'_, str>> {
+        match self.lookups() {
+            Lookups::Held { titles, .. } => titles.variants(paper).map(Cow::Borrowed).collect(),
+            Lookups::OnDisk(_) => disk::title_variants(&self.papers, paper)
+                .into_iter()
+                .map(Cow::Owned)
+                .collect(),
+        }
+    }
+
+    /// The papers whose first author's surname core is `core`, ascending.
+    fn named(&self, core: &str) -> Cow<'_, [u32]> {
+        match self.lookups() {
+            Lookups::Held { surnames, .. } => Cow::Borrowed(surnames.named(core)),
+            Lookups::OnDisk(disk) => disk.named(&self.papers, core),
+        }
     }
 
     /// The paper whose arXiv ID is `id` (the first, should two share it).
@@ -203,13 +280,11 @@ impl ArxivVerifier {
 
     fn grade_title(&self, index: usize, answer: &str) -> (Outcome, String) {
         let paper = self.papers.get(index);
-        let titles = &self.lookups().titles;
         let normalized = normalize(answer);
-        let words = titles.words(&normalized);
-        let present = titles.present_words(&normalized, &words);
+        let (present, share) = self.titles_present(index, &normalized);
         let mut found: Vec<&str> = present.iter().map(|&i| self.papers.get(i).title).collect();
         if found.is_empty()
-            && let Some((present, total)) = titles.word_share_words(index, &words)
+            && let Some((present, total)) = share
             && 2 * present >= total
         {
             let share = present as f64 / total as f64;
@@ -237,8 +312,8 @@ impl ArxivVerifier {
     fn made_up_titles(&self, present: &[usize], answer: &str) -> Vec<String> {
         let mut offered = Offered::new(answer);
         for &paper in present {
-            for variant in self.lookups().titles.variants(paper) {
-                offered.mark(variant);
+            for variant in self.title_variants(paper) {
+                offered.mark(&variant);
             }
         }
         offered.others(&Reader {
@@ -256,7 +331,7 @@ impl ArxivVerifier {
         let expected = self.papers.get(index).first_author;
         let tokens = authors::tokens(answer);
         let excluded = |word: &str| self.is_title_word(word);
-        let said = mentions::mentions(&self.lookups().surnames, author, &tokens, &excluded);
+        let said = mentions::mentions(&|core| self.named(core), author, &tokens, &excluded);
         if said.is_empty() {
             let found: Vec<String> = authors::other_name(&tokens, &excluded)
                 .into_iter()
@@ -336,9 +411,17 @@ impl ArxivVerifier {
             lower.copy_from_slice(word.as_bytes());
             lower.make_ascii_lowercase();
             let lower = std::str::from_utf8(lower).expect("ASCII is UTF-8");
-            return self.lookups().titles.is_title_word(lower);
+            return self.is_normalized_title_word(lower);
         }
-        self.lookups().titles.is_title_word(&normalize(word))
+        self.is_normalized_title_word(&normalize(word))
+    }
+
+    /// Whether `word` (normalised) is a word of some known title's normalised form.
+    fn is_normalized_title_word(&self, word: &str) -> bool {
+        match self.lookups() {
+            Lookups::Held { titles, .. } => titles.is_title_word(word),
+            Lookups::OnDisk(disk) => disk.is_title_word(word),
+        }
     }
 }
 

@@ -4,24 +4,67 @@
 //! the outputs are sorted and joined on disk as for the other verifiers, and nothing
 //! but the corpus grows with the rows. Each task is graded by the verifier of the whole
 //! truth, so the grades are its grades.
+//!
+//! Past [`HELD_LOOKUP_BYTES`] of lookups (about 60,000 papers), the lookups grading
+//! does among every paper (the title trie, the title words, the authors by surname)
+//! are written to a table on disk once the truth is read ([`super::disk`]) instead of
+//! being built in memory at the first grade; the papers themselves stay held.
 
 use std::sync::OnceLock;
 
 use super::ArxivVerifier;
+use super::disk::{DiskLookups, HELD_BYTES_A_PAPER, HELD_LOOKUP_BYTES};
 use super::truth::load_truth;
+use crate::base::sorter::{RunStore, run_store};
+use crate::error::InputError;
 use crate::verify::{BadRow, Grade, Rowwise, TruthRow, TruthRows, Verifier};
 
 /// The arxiv verifier as a [`Rowwise`]: the verifier of the whole truth, held once the
-/// truth is read.
-#[derive(Default)]
+/// truth is read, its lookups on disk past a budget.
 pub(crate) struct ArxivRows {
     verifier: OnceLock<ArxivVerifier>,
+    /// How many bytes of lookups are held before they go to disk.
+    held: usize,
+    /// Where the table on disk is written.
+    store: &'static dyn RunStore,
 }
 
 impl ArxivRows {
     /// An arxiv verifier whose truth is not read yet.
     pub(crate) fn new() -> ArxivRows {
-        ArxivRows::default()
+        ArxivRows::holding(HELD_LOOKUP_BYTES, run_store())
+    }
+
+    /// [`ArxivRows::new`] holding at most about `held` bytes of lookups before they
+    /// go to `store`.
+    pub(crate) fn holding(held: usize, store: &'static dyn RunStore) -> ArxivRows {
+        ArxivRows {
+            verifier: OnceLock::new(),
+            held,
+            store,
+        }
+    }
+
+    /// Whether the lookups of the truth read are on disk.
+    #[cfg(test)]
+    pub(crate) fn on_disk(&self) -> bool {
+        self.verifier.get().is_some_and(|verifier| {
+            matches!(verifier.lookups.get(), Some(super::Lookups::OnDisk(_)))
+        })
+    }
+}
+
+/// Why the lookups could not be kept on disk.
+fn disk_error(error: std::io::Error) -> BadRow {
+    BadRow {
+        line: u64::MAX,
+        error: InputError::Io {
+            file: "the temporary folder (TMPDIR, else /tmp)".to_string(),
+            message: format!(
+                "{error}; the arxiv lookups are kept there: free space there, or set TMPDIR to a folder with room"
+            ),
+        },
+        id: None,
     }
 }
 
@@ -41,6 +84,10 @@ impl Rowwise for ArxivRows {
         })?;
         let lines = loaded.lines.clone();
         let verifier = ArxivVerifier::from_loaded(loaded);
+        if verifier.papers.len().saturating_mul(HELD_BYTES_A_PAPER) > self.held {
+            verifier
+                .use_disk(DiskLookups::build(&verifier.papers, self.store).map_err(disk_error)?);
+        }
         let tasks = verifier.task_count();
         for index in 0..tasks {
             let (group, kind) = verifier.task_names(index);
@@ -76,6 +123,12 @@ impl Rowwise for ArxivRows {
             .ok()
             .filter(|&index| index < verifier.task_count())
             .ok_or_else(|| format!("no arxiv task {distinct}"))?;
-        Ok(Verifier::grade(verifier, index, output))
+        let grade = Verifier::grade(verifier, index, output);
+        match verifier.disk_failure() {
+            Some(failure) => Err(format!(
+                "reading the arxiv lookups in the temporary folder (TMPDIR, else /tmp): {failure}"
+            )),
+            None => Ok(grade),
+        }
     }
 }

@@ -60,7 +60,7 @@ pub(crate) struct TitleIndex {
 /// The first variant (every hyphen a space) is `normalized` itself, since a hyphen and
 /// a space both separate words; there is none when it is empty, since the variants
 /// hold the same letters and digits.
-fn variants(title: &str, normalized: String) -> Vec<String> {
+pub(crate) fn variants(title: &str, normalized: String) -> Vec<String> {
     if !title.contains('-') {
         return if normalized.is_empty() {
             Vec::new()
@@ -277,36 +277,8 @@ impl TitleIndex {
         if found.len() < 2 {
             return found;
         }
-        // A title that is part of a longer title found in the same answer counts only
-        // where it occurs outside that longer title.
-        found
-            .iter()
-            .copied()
-            .filter(|&short| {
-                let longer: Vec<usize> = found
-                    .iter()
-                    .copied()
-                    .filter(|&long| long != short && self.contains_title(long, short))
-                    .collect();
-                if longer.is_empty() {
-                    return true;
-                }
-                let mut rest = answer.to_string();
-                for long in longer {
-                    for variant in self.variants(long) {
-                        rest = rest.replace(variant, "~");
-                    }
-                }
-                self.variants(short).any(|v| contains_words(&rest, v))
-            })
-            .collect()
-    }
-
-    /// Whether some variant of `long`'s title contains one of `short`'s as words.
-    fn contains_title(&self, long: usize, short: usize) -> bool {
-        self.variants(short).any(|s| {
-            self.variants(long)
-                .any(|l| l.len() > s.len() && contains_words(l, s))
+        outside_longer(answer, found, &|paper| {
+            self.variants(paper).map(str::to_string).collect()
         })
     }
 
@@ -326,6 +298,47 @@ impl TitleIndex {
         let present = ids.iter().filter(|id| words.contains(id)).count();
         Some((present, ids.len()))
     }
+}
+
+/// Of the papers `found` in `answer` (normalised; ascending), those whose title does
+/// not count only as part of a longer title found in the same answer: a title inside a
+/// longer one counts only where it occurs outside it. `variants` gives a paper's
+/// normalised title forms.
+pub(crate) fn outside_longer(
+    answer: &str,
+    found: Vec<usize>,
+    variants: &dyn Fn(usize) -> Vec<String>,
+) -> Vec<usize> {
+    if found.len() < 2 {
+        return found;
+    }
+    let forms: Vec<Vec<String>> = found.iter().map(|&paper| variants(paper)).collect();
+    // Whether some variant of `long`'s title contains one of `short`'s as words.
+    let contains_title = |long: usize, short: usize| {
+        forms[short].iter().any(|s| {
+            forms[long]
+                .iter()
+                .any(|l| l.len() > s.len() && contains_words(l, s))
+        })
+    };
+    (0..found.len())
+        .filter(|&short| {
+            let longer: Vec<usize> = (0..found.len())
+                .filter(|&long| long != short && contains_title(long, short))
+                .collect();
+            if longer.is_empty() {
+                return true;
+            }
+            let mut rest = answer.to_string();
+            for long in longer {
+                for variant in &forms[long] {
+                    rest = rest.replace(variant.as_str(), "~");
+                }
+            }
+            forms[short].iter().any(|v| contains_words(&rest, v))
+        })
+        .map(|at| found[at])
+        .collect()
 }
 
 #[cfg(test)]
