@@ -329,6 +329,23 @@ pub(crate) struct BadRow {
     pub id: Option<String>,
 }
 
+impl BadRow {
+    /// The temporary folder failed while `what` (a verifier's lookups past its memory
+    /// budget) were kept there: the error names TMPDIR and the fix.
+    pub(crate) fn kept_on_disk(what: &str, error: std::io::Error) -> BadRow {
+        BadRow {
+            line: u64::MAX,
+            error: InputError::Io {
+                file: "the temporary folder (TMPDIR, else /tmp)".to_string(),
+                message: format!(
+                    "{error}; {what} are kept there: free space there, or set TMPDIR to a folder with room"
+                ),
+            },
+            id: None,
+        }
+    }
+}
+
 /// A benchmark verifier streamed: its truth read row by row without being held, and
 /// each task graded from its own row alone. `score` sorts the rows by task id on disk
 /// and joins them to the tasks and outputs, so memory does not grow with the rows.

@@ -16,7 +16,6 @@ use super::ArxivVerifier;
 use super::disk::{DiskLookups, HELD_BYTES_A_PAPER, HELD_LOOKUP_BYTES};
 use super::truth::load_truth;
 use crate::base::sorter::{RunStore, run_store};
-use crate::error::InputError;
 use crate::verify::{BadRow, Grade, Rowwise, TruthRow, TruthRows, Verifier};
 
 /// The arxiv verifier as a [`Rowwise`]: the verifier of the whole truth, held once the
@@ -56,16 +55,7 @@ impl ArxivRows {
 
 /// Why the lookups could not be kept on disk.
 fn disk_error(error: std::io::Error) -> BadRow {
-    BadRow {
-        line: u64::MAX,
-        error: InputError::Io {
-            file: "the temporary folder (TMPDIR, else /tmp)".to_string(),
-            message: format!(
-                "{error}; the arxiv lookups are kept there: free space there, or set TMPDIR to a folder with room"
-            ),
-        },
-        id: None,
-    }
+    BadRow::kept_on_disk("the arxiv lookups", error)
 }
 
 impl Rowwise for ArxivRows {

@@ -19,7 +19,6 @@ use std::sync::OnceLock;
 use super::known::{KnownAnswers, KnownBuilder};
 use super::{FactsVerifier, FirstTasks, Reading, Refusal};
 use crate::base::sorter::{RunStore, run_store};
-use crate::error::InputError;
 use crate::verify::{BadRow, Grade, Rowwise, TruthRow, TruthRows, Verifier};
 
 /// How many bytes of distinct answers (their text, and about 64 bytes of indexes
@@ -66,16 +65,7 @@ fn held_bytes(reading: &Reading) -> usize {
 
 /// Why the answers could not be kept on disk.
 fn disk_error(error: std::io::Error) -> BadRow {
-    BadRow {
-        line: u64::MAX,
-        error: InputError::Io {
-            file: "the temporary folder (TMPDIR, else /tmp)".to_string(),
-            message: format!(
-                "{error}; the facts answers are kept there: free space there, or set TMPDIR to a folder with room"
-            ),
-        },
-        id: None,
-    }
+    BadRow::kept_on_disk("the facts answers", error)
 }
 
 /// Files every distinct (kind, answer) `verifier` holds in `known`, each under the
