@@ -208,13 +208,15 @@ pub(crate) fn read_streams(
             .as_mut()
             .filter(|_| plan.listed)
             .map(|(l, _)| l as &mut dyn Source);
+        // The scores files are the join's sources on every path: the list and the
+        // holdout are read before it (into the presumption or the index), not joined.
+        let sources = [
+            Some(&mut b_stream as &mut dyn Source),
+            Some(&mut c_stream),
+            None,
+            None,
+        ];
         let joined = if list_rows.is_none() && hold.is_none() {
-            let sources = [
-                Some(&mut b_stream as &mut dyn Source),
-                Some(&mut c_stream),
-                None,
-                None,
-            ];
             engine::join(sources, &mut collector, &mut prints, store, request.tuning)
                 .map(|()| true)
                 .map_err(spill)
@@ -223,12 +225,6 @@ pub(crate) fn read_streams(
                 list_rows.take(),
                 hold.as_mut().map(|h| h as &mut dyn Source),
             ));
-            let sources = [
-                Some(&mut b_stream as &mut dyn Source),
-                Some(&mut c_stream),
-                None,
-                None,
-            ];
             match engine::join(sources, &mut collector, &mut prints, store, request.tuning) {
                 Err(error) if presumed::unfounded(&error) => Ok(false),
                 joined => joined.map(|()| true).map_err(spill),
@@ -238,12 +234,6 @@ pub(crate) fn read_streams(
             hold.as_mut().map(|h| h as &mut dyn Source),
         ) {
             prints.index = Some(index);
-            let sources = [
-                Some(&mut b_stream as &mut dyn Source),
-                Some(&mut c_stream),
-                None,
-                None,
-            ];
             engine::join(sources, &mut collector, &mut prints, store, request.tuning)
                 .map_err(spill)
                 .and_then(|()| {
