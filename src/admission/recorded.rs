@@ -23,6 +23,40 @@ use crate::table::Reopen;
 /// Ids sent at a time.
 const BATCH: usize = 4096;
 
+/// Holdout ids sent on together, one after the other in one text: a batch costs two
+/// allocations, not one an id (the reader and the join run on two threads, and a
+/// string made on one and dropped on the other is the dearer kind to free).
+#[derive(Debug, Default)]
+pub(crate) struct IdBatch {
+    text: String,
+    /// Where each id ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl IdBatch {
+    fn push(&mut self, id: &str) {
+        self.text.push_str(id);
+        self.ends.push(self.text.len());
+    }
+
+    /// How many ids the batch holds.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the batch holds no id.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The id at `at` (`None` past the last).
+    pub(crate) fn get(&self, at: usize) -> Option<&str> {
+        let end = *self.ends.get(at)?;
+        let start = at.checked_sub(1).map_or(0, |before| self.ends[before]);
+        self.text.get(start..end)
+    }
+}
+
 /// What the holdout check needs of the manifest besides the ids.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Recorded {
@@ -38,10 +72,10 @@ pub(crate) struct Recorded {
 /// The state of one manifest's reading, for the field readers below (serde's derive
 /// gives a field's reader nothing but the field).
 struct Reading<'s> {
-    send: SyncSender<Vec<String>>,
+    send: SyncSender<IdBatch>,
     /// Ids a first, fast reading handed out already.
     skip: usize,
-    batch: Vec<String>,
+    batch: IdBatch,
     /// Whether a holdout split was read already (only the first counts).
     taken: bool,
     /// The name of the split being read, once read.
@@ -58,7 +92,7 @@ thread_local! {
 }
 
 impl Reading<'_> {
-    fn send(&mut self, id: String) {
+    fn send(&mut self, id: &str) {
         if self.skip > 0 {
             self.skip -= 1;
             return;
@@ -70,7 +104,11 @@ impl Reading<'_> {
         }
         self.batch.push(id);
         if self.batch.len() == BATCH {
-            let _ = self.send.send(std::mem::take(&mut self.batch));
+            let next = IdBatch {
+                text: String::with_capacity(self.batch.text.len()),
+                ends: Vec::with_capacity(BATCH),
+            };
+            let _ = self.send.send(std::mem::replace(&mut self.batch, next));
         }
     }
 }
@@ -149,7 +187,7 @@ fn groups<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(), D::Error> {
 fn task_ids<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(), D::Error> {
     strings(deserializer, |id| {
         with(|reading| match reading.name.as_deref() {
-            Some("holdout") if !reading.taken => reading.send(id),
+            Some("holdout") if !reading.taken => reading.send(&id),
             Some(_) => {}
             None => reading.held.push(id),
         });
@@ -179,7 +217,7 @@ fn splits<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, 
                     let held = std::mem::take(&mut reading.held);
                     if split.name == "holdout" && !reading.taken {
                         // Ids read before the split's name go on now.
-                        for id in held {
+                        for id in &held {
                             reading.send(id);
                         }
                         reading.taken = true;
@@ -201,7 +239,7 @@ fn splits<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, 
 pub(crate) fn read_recorded(
     source: &str,
     reopen: Reopen<'_>,
-    send: SyncSender<Vec<String>>,
+    send: SyncSender<IdBatch>,
     identity: Option<&'static dyn RunStore>,
 ) -> Result<Recorded, InputError> {
     let budget = Budget {
@@ -215,7 +253,7 @@ pub(crate) fn read_recorded(
     let mut reading = Reading {
         send,
         skip: 0,
-        batch: Vec::new(),
+        batch: IdBatch::default(),
         taken: false,
         name: None,
         held: Vec::new(),
@@ -223,8 +261,7 @@ pub(crate) fn read_recorded(
         failed: None,
     };
     let mut hashing = BufReader::with_capacity(1 << 16, HashingReader::new(reopen().map_err(io)?));
-    let skeleton =
-        read_skeleton(&mut hashing, &mut |id| reading.send(id.to_string())).map_err(io)?;
+    let skeleton = read_skeleton(&mut hashing, &mut |id| reading.send(id)).map_err(io)?;
     let (sha256, digest, reading) = match skeleton {
         Skeleton::Read(skeleton) => {
             let record = HoldoutRecord::from_manifest(source, &skeleton, None)?;

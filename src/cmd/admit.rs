@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 use super::Printout;
 use super::execute::Effects;
+use super::execute::step_summary;
 use crate::admission::{Margin, StrataRequest};
 use crate::alpha::Alpha;
-use crate::cli::AdmitArgs;
+use crate::cli::{AdmitArgs, ReportFormat};
 use crate::import::record::companion_path;
 use crate::pipeline::admit::{
     self, AdmitFiles, AdmitOn, AdmitRequest, AdmitSettings, report_names,
@@ -68,6 +69,13 @@ pub(crate) fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
             tasks: args.tasks.clone(),
             manifest: args.manifest.clone(),
             keep_feedback: args.report_dir.is_some(),
+            // The tasks file's SHA-256 is in the inputs that a report folder, the step
+            // summary, a JSON or Markdown report and a ledger record; the text report
+            // does not show it.
+            digest_tasks: args.report_dir.is_some()
+                || args.ledger.is_some()
+                || args.format != ReportFormat::Text
+                || step_summary().is_some(),
         }),
         _ => anyhow::bail!("admit needs --baseline and --candidate, or --summary"),
     };

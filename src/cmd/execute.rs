@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use self::writes::step_summary;
+pub(super) use self::writes::step_summary;
 use super::Printout;
 use crate::atomic::{Streamed, refuse_overwriting_inputs, settle};
 use crate::pipeline::outcome::{CommandOutcome, Write};

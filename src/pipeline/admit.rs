@@ -115,6 +115,10 @@ pub(crate) struct AdmitFiles {
     /// Whether `pairs.csv` will be written: the baseline's feedback and every pair's
     /// candidate feedback are then kept (otherwise only the losses' feedback).
     pub keep_feedback: bool,
+    /// Whether some output records the tasks file's SHA-256 (a report that lists the
+    /// inputs, a ledger, the manifest's check): otherwise a tasks file read as a
+    /// stream is not digested.
+    pub digest_tasks: bool,
 }
 
 /// What one `admit` decides on.
@@ -459,6 +463,7 @@ pub(crate) fn evaluate(
                         .map(|(m, r)| input_stream(m, r))
                         .transpose()?,
                     presume: false,
+                    digest_tasks: true,
                 };
                 let streamed = prepare_streamed(
                     streams,
@@ -588,6 +593,7 @@ fn prepare_files<'a>(
         tasks,
         manifest,
         presume: !files.keep_feedback,
+        digest_tasks: files.digest_tasks || files.manifest.is_some(),
     };
     let streamed = prepare_streamed(
         streams,
@@ -655,7 +661,7 @@ fn read_digested<T, R: std::io::Read + Send + 'static>(
     let digest = InputFile {
         role: role.to_string(),
         path: source,
-        sha256: rows.finish()?,
+        sha256: rows.digest()?,
     };
     Ok((value, digest))
 }

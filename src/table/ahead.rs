@@ -106,7 +106,8 @@ pub(crate) struct RowsAhead {
     at: usize,
     /// Whether the end (or an error) was handed out.
     ended: bool,
-    thread: JoinHandle<std::io::Result<String>>,
+    /// The thread, which ends with the SHA-256 of the input when it digests it.
+    thread: JoinHandle<std::io::Result<Option<String>>>,
 }
 
 impl RowsAhead {
@@ -129,6 +130,29 @@ impl RowsAhead {
         keep: &dyn Fn(&str) -> bool,
     ) -> Result<RowsAhead, InputError> {
         let scanner = RowScanner::new(source, HashingReader::new(input))?;
+        RowsAhead::start(source, scanner, keep, |input| input.finish().map(Some))
+    }
+
+    /// [`RowsAhead::spawn_keeping`] without the digest, for a file whose SHA-256 no
+    /// output records: the thread stops at the last row (or the first error) and
+    /// [`RowsAhead::finish`] gives `None`. The rows and the errors are the same.
+    pub(crate) fn spawn_undigested<R: Read + Send + 'static>(
+        source: &str,
+        input: R,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> Result<RowsAhead, InputError> {
+        let scanner = RowScanner::new(source, input)?;
+        RowsAhead::start(source, scanner, keep, |_| Ok(None))
+    }
+
+    /// Reads the rest of `scanner`'s input on a thread of its own; `end` gets the input
+    /// after the rows.
+    fn start<R: Read + Send + 'static>(
+        source: &str,
+        scanner: RowScanner<R>,
+        keep: &dyn Fn(&str) -> bool,
+        end: fn(R) -> std::io::Result<Option<String>>,
+    ) -> Result<RowsAhead, InputError> {
         let headers = scanner.headers().to_vec();
         let kept: Vec<bool> = headers.iter().map(|h| keep(h)).collect();
         let kept = if kept.iter().all(|&k| k) {
@@ -140,7 +164,7 @@ impl RowsAhead {
         let (spent, reuse) = sync_channel(AHEAD + 2);
         let thread = std::thread::Builder::new()
             .name("read-ahead".to_string())
-            .spawn(move || scan(scanner, &sender, &reuse, &kept))
+            .spawn(move || scan(scanner, &sender, &reuse, &kept).and_then(end))
             .map_err(|error| InputError::Io {
                 file: source.to_string(),
                 message: error.to_string(),
@@ -158,8 +182,8 @@ impl RowsAhead {
     }
 
     /// Lets the thread read to the end of the input, and returns the SHA-256 of all of
-    /// it in lowercase hex.
-    pub(crate) fn finish(self) -> Result<String, InputError> {
+    /// it in lowercase hex (`None` when spawned [undigested](RowsAhead::spawn_undigested)).
+    pub(crate) fn finish(self) -> Result<Option<String>, InputError> {
         let RowsAhead {
             source,
             batches,
@@ -178,6 +202,17 @@ impl RowsAhead {
     }
 }
 
+impl RowsAhead {
+    /// [`RowsAhead::finish`] for a reader spawned digesting: the SHA-256 of the input.
+    pub(crate) fn digest(self) -> Result<String, InputError> {
+        let source = self.source.clone();
+        self.finish()?.ok_or_else(|| InputError::Io {
+            file: source,
+            message: "the file was read without its digest".to_string(),
+        })
+    }
+}
+
 /// The error of a reading thread that ended before the input did (it panicked).
 fn stopped(source: &str) -> InputError {
     InputError::Io {
@@ -187,14 +222,13 @@ fn stopped(source: &str) -> InputError {
 }
 
 /// The thread: sends the scanner's rows in batches until the input ends or a row
-/// fails, then reads the rest of the input and returns its digest. Stops, with an
-/// error, when the consumer is gone.
+/// fails, then returns the input. Stops, with an error, when the consumer is gone.
 fn scan<R: Read>(
-    mut scanner: RowScanner<HashingReader<R>>,
+    mut scanner: RowScanner<R>,
     batches: &SyncSender<Batch>,
     reuse: &Receiver<Batch>,
     kept: &[bool],
-) -> std::io::Result<String> {
+) -> std::io::Result<R> {
     let fields = scanner.headers().len();
     // One column kept (a task list): its ordinary lines are read for that field only.
     let one = match kept.iter().filter(|&&k| k).count() {
@@ -222,7 +256,7 @@ fn scan<R: Read>(
             return Err(std::io::Error::other("nothing reads the rows any more"));
         }
         if ended {
-            return scanner.into_inner().finish();
+            return Ok(scanner.into_inner());
         }
     }
 }
@@ -295,7 +329,7 @@ mod tests {
                 // Asked again after the end, the reader stays ended.
                 prop_assert!(matches!(ahead.next_row(), Ok(None)));
                 prop_assert_eq!(Ok(got), expected);
-                prop_assert_eq!(ahead.finish(), Ok(sha256_hex(&bytes)));
+                prop_assert_eq!(ahead.finish(), Ok(Some(sha256_hex(&bytes))));
             }
             Err(error) => prop_assert_eq!(Err(error.to_string()), expected),
         }
@@ -358,7 +392,7 @@ mod tests {
         }
         let mut ahead = RowsAhead::spawn("t.csv", std::io::Cursor::new(bytes.clone())).unwrap();
         assert_eq!(ahead.next_row().unwrap().unwrap().field(0), "t0");
-        assert_eq!(ahead.finish(), Ok(sha256_hex(&bytes)));
+        assert_eq!(ahead.finish(), Ok(Some(sha256_hex(&bytes))));
     }
 
     #[test]
@@ -387,7 +421,7 @@ mod tests {
                 ]
             );
         }
-        assert_eq!(ahead.finish(), Ok(sha256_hex(&bytes)));
+        assert_eq!(ahead.finish(), Ok(Some(sha256_hex(&bytes))));
     }
 
     /// Pieces of CSV files, good and bad.
@@ -448,10 +482,25 @@ mod tests {
                         .collect();
                     prop_assert_eq!(fields, &only);
                 }
-                prop_assert_eq!(error, expected_error);
-                prop_assert_eq!(ahead.finish(), Ok(sha256_hex(&bytes)));
+                prop_assert_eq!(&error, &expected_error);
+                prop_assert_eq!(ahead.finish(), Ok(Some(sha256_hex(&bytes))));
+                // Undigested: the same rows and error, and no digest.
+                let input = Dribble(std::io::Cursor::new(bytes.clone()), size);
+                let mut plain =
+                    RowsAhead::spawn_undigested("t.csv", input, &|column| column == kept)
+                        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let (plain_headers, plain_rows, plain_error) = read_all(&mut plain);
+                prop_assert_eq!(plain_headers, headers);
+                prop_assert_eq!(plain_rows, rows);
+                prop_assert_eq!(plain_error, error);
+                prop_assert_eq!(plain.finish(), Ok(None));
             }
-            Err(error) => prop_assert_eq!(Err(error.to_string()), expected.map(|_| ())),
+            Err(error) => {
+                prop_assert_eq!(Err(error.to_string()), expected.clone().map(|_| ()));
+                let input = Dribble(std::io::Cursor::new(bytes.clone()), size);
+                let plain = RowsAhead::spawn_undigested("t.csv", input, &|column| column == kept);
+                prop_assert_eq!(plain.err().map(|e| e.to_string()), Some(error.to_string()));
+            }
         }
         Ok(())
     }

@@ -863,3 +863,54 @@ fn an_admission_beside_an_interval_holding_zero_says_why_the_test_and_the_interv
         clear.stdout
     );
 }
+
+/// The task list's line in a Markdown report's inputs table.
+fn tasks_row(markdown: &str) -> Option<&str> {
+    markdown
+        .lines()
+        .find(|l| l.starts_with("| tasks | t.csv |"))
+}
+
+#[test]
+fn the_task_list_s_digest_is_in_every_output_that_lists_the_inputs_and_text_reads_alike_without_it()
+{
+    let dir = tempfile::tempdir().unwrap();
+    scores(dir.path(), &[("id", 0, 1); 6], true);
+    let list: String = (0..6).map(|i| format!("p{i:02}:id,prompt {i}\n")).collect();
+    let list = format!("task_id,prompt\n{list}");
+    write(dir.path(), "t.csv", &list);
+    let sha = evogate::digest::sha256_hex(list.as_bytes());
+    let row = format!("| tasks | t.csv | `{sha}` |");
+    let listed = with(&["--tasks", "t.csv"]);
+    // JSON and Markdown on stdout.
+    let out = admit(
+        dir.path(),
+        &[listed.clone(), vec!["--format", "json"]].concat(),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report = json(&out);
+    assert_eq!(report["inputs"][2]["role"], "tasks");
+    assert_eq!(report["inputs"][2]["sha256"], sha.as_str());
+    let out = admit(
+        dir.path(),
+        &[listed.clone(), vec!["--format", "markdown"]].concat(),
+    );
+    assert_eq!(tasks_row(&out.stdout), Some(row.as_str()), "{}", out.stdout);
+    // The report folder and the step summary of a text run.
+    let out = admit(
+        dir.path(),
+        &[listed.clone(), vec!["--report-dir", "r"]].concat(),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let folder = fs::read_to_string(dir.path().join("r/admission.json")).unwrap();
+    assert!(folder.contains(&sha), "{folder}");
+    let summary = dir.path().join("summary.md");
+    let output = admit_into_step_summary(dir.path(), &listed, &summary);
+    assert_eq!(output.status.code(), Some(0));
+    let written = fs::read_to_string(&summary).unwrap();
+    assert_eq!(tasks_row(&written), Some(row.as_str()), "{written}");
+    // A text run without any of them prints what it prints with the step summary.
+    let plain = admit(dir.path(), &listed);
+    assert_eq!(plain.stdout, String::from_utf8_lossy(&output.stdout));
+    assert_eq!(plain.code, 0);
+}

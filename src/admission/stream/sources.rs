@@ -5,6 +5,7 @@
 use std::sync::mpsc::Receiver;
 
 use super::engine::Source;
+use crate::admission::recorded::IdBatch;
 use crate::error::InputError;
 use crate::scores::{ScoreRow, ScoreStream, TASK_ID_COLUMN};
 use crate::table::scan::Rows;
@@ -111,17 +112,20 @@ impl<R: Rows> Source for ListSource<'_, R> {
 /// The holdout's task ids, in the manifest's order, as its reader sends them in
 /// batches; the reader's verdict on the manifest comes separately.
 pub(crate) struct HoldSource {
-    batches: Receiver<Vec<String>>,
-    batch: std::vec::IntoIter<String>,
+    batches: Receiver<IdBatch>,
+    batch: IdBatch,
+    /// The next id of `batch` to hand out.
+    at: usize,
     row: ScoreRow,
 }
 
 impl HoldSource {
     /// The ids `batches` brings.
-    pub(crate) fn new(batches: Receiver<Vec<String>>) -> HoldSource {
+    pub(crate) fn new(batches: Receiver<IdBatch>) -> HoldSource {
         HoldSource {
             batches,
-            batch: Vec::new().into_iter(),
+            batch: IdBatch::default(),
+            at: 0,
             row: ScoreRow::default(),
         }
     }
@@ -130,11 +134,14 @@ impl HoldSource {
 impl Source for HoldSource {
     fn next(&mut self) -> Option<&ScoreRow> {
         loop {
-            if let Some(id) = self.batch.next() {
-                self.row.task = id;
+            if let Some(id) = self.batch.get(self.at) {
+                self.at += 1;
+                self.row.task.clear();
+                self.row.task.push_str(id);
                 return Some(&self.row);
             }
-            self.batch = self.batches.recv().ok()?.into_iter();
+            self.batch = self.batches.recv().ok()?;
+            self.at = 0;
         }
     }
 }

@@ -72,6 +72,9 @@ pub(crate) struct Streams<'a> {
     /// leaves with the allocator, beside the index's, would pass the bound on memory a
     /// pair.
     pub presume: bool,
+    /// Whether the task list's SHA-256 is wanted (see
+    /// [`AdmitFiles::digest_tasks`](super::AdmitFiles::digest_tasks)).
+    pub digest_tasks: bool,
 }
 
 /// Reads and pairs the files as streams, resolves the test and reads the manifest;
@@ -89,6 +92,7 @@ pub(crate) fn prepare_streamed<'a>(
         tasks,
         manifest,
         presume,
+        digest_tasks,
     } = streams;
     // Only the columns read are handed on from the reading threads: not the baseline's
     // feedback without a report folder, nor any column a scores file has besides.
@@ -135,7 +139,12 @@ pub(crate) fn prepare_streamed<'a>(
             return Ok(Err(Fallback::CandidateHeader));
         };
         let mut list_rows = tasks_input.zip(tasks_path.as_deref()).map(|(input, path)| {
-            RowsAhead::spawn_keeping(path, input, &|column| column == TASK_ID_COLUMN)
+            let id = |column: &str| column == TASK_ID_COLUMN;
+            if digest_tasks {
+                RowsAhead::spawn_keeping(path, input, &id)
+            } else {
+                RowsAhead::spawn_undigested(path, input, &id)
+            }
         });
         let list = match (&mut list_rows, tasks_path.as_deref(), tasks_reopen) {
             (Some(rows), Some(source), Some(reopen)) => Some(ListFile {
@@ -192,10 +201,18 @@ pub(crate) fn prepare_streamed<'a>(
     };
     let tasks_file = match (list_rows, tasks_path) {
         (Some(rows), Some(path)) => {
-            let file = digest("tasks", &path, rows.map_err(anyhow::Error::from)?)?;
-            let sha = file.sha256.clone();
-            inputs.push(file);
-            Some((path, sha))
+            let rows = rows.map_err(anyhow::Error::from)?;
+            match rows.finish()? {
+                Some(sha) => {
+                    inputs.push(InputFile {
+                        role: "tasks".to_string(),
+                        path: path.clone(),
+                        sha256: sha.clone(),
+                    });
+                    Some((path, sha))
+                }
+                None => None,
+            }
         }
         _ => None,
     };
@@ -274,7 +291,7 @@ fn digest(role: &str, path: &str, rows: RowsAhead) -> Result<InputFile, InputErr
     Ok(InputFile {
         role: role.to_string(),
         path: path.to_string(),
-        sha256: rows.finish()?,
+        sha256: rows.digest()?,
     })
 }
 

@@ -195,6 +195,7 @@ fn both(
             tasks: tasks.map(|t| stream(t, 2)),
             manifest: manifest.map(|m| stream(m, 3)),
             presume,
+            digest_tasks: true,
         };
         match prepare_streamed(streams, true, true, &unchecked, settings, tuning) {
             Ok(Err(_)) => held.clone(),
