@@ -36,7 +36,8 @@ fn hex(digest: &[u8]) -> String {
 /// digested in one pass without holding it.
 pub struct HashingReader<R> {
     inner: R,
-    hasher: Sha256,
+    /// `None` when nothing is hashed ([`HashingReader::plain`]).
+    hasher: Option<Sha256>,
 }
 
 impl<R: Read> HashingReader<R> {
@@ -44,22 +45,43 @@ impl<R: Read> HashingReader<R> {
     pub fn new(inner: R) -> HashingReader<R> {
         HashingReader {
             inner,
-            hasher: Sha256::new(),
+            hasher: Some(Sha256::new()),
+        }
+    }
+
+    /// Reads `inner` without hashing it, for a file whose digest no output records:
+    /// [`HashingReader::finish_if`] then gives `None`.
+    pub(crate) fn plain(inner: R) -> HashingReader<R> {
+        HashingReader {
+            inner,
+            hasher: None,
         }
     }
 
     /// Reads whatever the consumer left unread, and returns the SHA-256 of all of it in
-    /// lowercase hex.
-    pub fn finish(mut self) -> std::io::Result<String> {
-        std::io::copy(&mut self.inner, &mut HashSink(&mut self.hasher))?;
-        Ok(hex(&self.hasher.finalize()))
+    /// lowercase hex; an error for a [plain](HashingReader::plain) reader.
+    pub fn finish(self) -> std::io::Result<String> {
+        self.finish_if()?
+            .ok_or_else(|| std::io::Error::other("the file was read without its digest"))
+    }
+
+    /// [`HashingReader::finish`], or `None` (reading nothing more) for a
+    /// [plain](HashingReader::plain) reader.
+    pub(crate) fn finish_if(mut self) -> std::io::Result<Option<String>> {
+        let Some(mut hasher) = self.hasher.take() else {
+            return Ok(None);
+        };
+        std::io::copy(&mut self.inner, &mut HashSink(&mut hasher))?;
+        Ok(Some(hex(&hasher.finalize())))
     }
 }
 
 impl<R: Read> Read for HashingReader<R> {
     fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buffer)?;
-        self.hasher.update(&buffer[..n]);
+        if let Some(hasher) = &mut self.hasher {
+            hasher.update(&buffer[..n]);
+        }
         Ok(n)
     }
 }
@@ -121,5 +143,16 @@ mod tests {
             reader.finish().unwrap(),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[test]
+    fn a_plain_reader_reads_the_same_bytes_and_gives_no_digest() {
+        use std::io::Read;
+        let mut reader = super::HashingReader::plain(&b"abc"[..]);
+        let mut read = Vec::new();
+        reader.read_to_end(&mut read).unwrap();
+        assert_eq!(read, b"abc");
+        assert_eq!(reader.finish_if().unwrap(), None);
+        assert!(super::HashingReader::plain(&b"abc"[..]).finish().is_err());
     }
 }

@@ -62,8 +62,8 @@ impl IdBatch {
 pub(crate) struct Recorded {
     /// The recorded SHA-256 of `holdout.csv`.
     pub sha256: String,
-    /// The manifest's own SHA-256.
-    pub digest: String,
+    /// The manifest's own SHA-256, when asked for.
+    pub digest: Option<String>,
     /// The holdout's identity in the ledger (see
     /// [`holdout_identity`](super::holdout::holdout_identity)), when asked for.
     pub identity: Option<String>,
@@ -232,7 +232,8 @@ fn splits<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, 
 
 /// Reads the manifest (named `source`; `reopen` reads it from its start), sending the
 /// holdout's task ids to `send` in batches as they are read; with `identity`, also
-/// sorts them there for the holdout's identity. A manifest as `split` writes it is read
+/// sorts them there for the holdout's identity; with `digest`, digests the manifest. A
+/// manifest as `split` writes it is read
 /// a buffer at a time ([`read_skeleton`]); one the fast reading gives up on is read
 /// again by serde. On an error, the caller words it as
 /// [`HoldoutRecord::from_manifest`] does for the same bytes.
@@ -241,6 +242,7 @@ pub(crate) fn read_recorded(
     reopen: Reopen<'_>,
     send: SyncSender<IdBatch>,
     identity: Option<&'static dyn RunStore>,
+    digest: bool,
 ) -> Result<Recorded, InputError> {
     let budget = Budget {
         least: 4 << 20,
@@ -260,18 +262,23 @@ pub(crate) fn read_recorded(
         sorter: identity.map(|store| Sorter::new(store, budget)),
         failed: None,
     };
-    let mut hashing = BufReader::with_capacity(1 << 16, HashingReader::new(reopen().map_err(io)?));
+    let input = reopen().map_err(io)?;
+    let input = match digest {
+        true => HashingReader::new(input),
+        false => HashingReader::plain(input),
+    };
+    let mut hashing = BufReader::with_capacity(1 << 16, input);
     let skeleton = read_skeleton(&mut hashing, &mut |id| reading.send(id)).map_err(io)?;
     let (sha256, digest, reading) = match skeleton {
         Skeleton::Read(skeleton) => {
             let record = HoldoutRecord::from_manifest(source, &skeleton, None)?;
-            let digest = hashing.into_inner().finish().map_err(io)?;
+            let digest = hashing.into_inner().finish_if().map_err(io)?;
             (record.sha256, digest, reading)
         }
         Skeleton::GaveUp(handed) => {
             reading.skip = handed;
-            let (sha256, digest, reading) = read_by_serde(source, reopen, reading)?;
-            (sha256, digest, reading)
+            let (sha256, whole, reading) = read_by_serde(source, reopen, reading)?;
+            (sha256, Some(whole).filter(|_| digest), reading)
         }
     };
     let Reading {

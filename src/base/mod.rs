@@ -12,6 +12,7 @@ pub mod csv;
 pub(crate) mod disk_table;
 pub(crate) mod hash;
 pub(crate) mod index;
+pub(crate) mod keyed;
 pub mod numbers;
 pub mod random;
 pub(crate) mod sorter;

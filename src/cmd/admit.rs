@@ -69,10 +69,9 @@ pub(crate) fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
             tasks: args.tasks.clone(),
             manifest: args.manifest.clone(),
             keep_feedback: args.report_dir.is_some(),
-            // The tasks file's SHA-256 is in the inputs that a report folder, the step
-            // summary, a JSON or Markdown report and a ledger record; the text report
-            // does not show it.
-            digest_tasks: args.report_dir.is_some()
+            // The inputs' SHA-256 are in what a report folder, the step summary, a JSON
+            // or Markdown report and a ledger record; the text report does not show them.
+            digests_shown: args.report_dir.is_some()
                 || args.ledger.is_some()
                 || args.format != ReportFormat::Text
                 || step_summary().is_some(),

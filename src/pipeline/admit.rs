@@ -115,10 +115,10 @@ pub(crate) struct AdmitFiles {
     /// Whether `pairs.csv` will be written: the baseline's feedback and every pair's
     /// candidate feedback are then kept (otherwise only the losses' feedback).
     pub keep_feedback: bool,
-    /// Whether some output records the tasks file's SHA-256 (a report that lists the
-    /// inputs, a ledger, the manifest's check): otherwise a tasks file read as a
-    /// stream is not digested.
-    pub digest_tasks: bool,
+    /// Whether some output records the inputs' SHA-256 (a report that lists them, a
+    /// ledger): otherwise the tasks file (but with a manifest, whose check compares
+    /// its digest) and the manifest read as streams are not digested.
+    pub digests_shown: bool,
 }
 
 /// What one `admit` decides on.
@@ -464,6 +464,7 @@ pub(crate) fn evaluate(
                         .transpose()?,
                     presume: false,
                     digest_tasks: true,
+                    digest_manifest: true,
                 };
                 let streamed = prepare_streamed(
                     streams,
@@ -593,7 +594,8 @@ fn prepare_files<'a>(
         tasks,
         manifest,
         presume: !files.keep_feedback,
-        digest_tasks: files.digest_tasks || files.manifest.is_some(),
+        digest_tasks: files.digests_shown || files.manifest.is_some(),
+        digest_manifest: files.digests_shown,
     };
     let streamed = prepare_streamed(
         streams,

@@ -914,3 +914,37 @@ fn the_task_list_s_digest_is_in_every_output_that_lists_the_inputs_and_text_read
     assert_eq!(plain.stdout, String::from_utf8_lossy(&output.stdout));
     assert_eq!(plain.code, 0);
 }
+
+#[test]
+fn the_manifest_s_digest_is_in_the_json_report_and_the_step_summary_of_a_text_run() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::util::split_24(dir.path());
+    let ids = crate::util::first_column(&dir.path().join("s/holdout.csv"));
+    let mut base = "task_id,correct,score\n".to_string();
+    let mut cand = base.clone();
+    for id in &ids {
+        base.push_str(&format!("{id},0,0\n"));
+        cand.push_str(&format!("{id},1,1\n"));
+    }
+    write(dir.path(), "b.csv", &base);
+    write(dir.path(), "c.csv", &cand);
+    let manifest = fs::read(dir.path().join("s/manifest.json")).unwrap();
+    let sha = evogate::digest::sha256_hex(&manifest);
+    let pinned = with(&["--manifest", "s/manifest.json"]);
+    let out = admit(
+        dir.path(),
+        &[pinned.clone(), vec!["--format", "json"]].concat(),
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let report = json(&out);
+    assert_eq!(report["inputs"][2]["role"], "manifest");
+    assert_eq!(report["inputs"][2]["sha256"], sha.as_str());
+    let summary = dir.path().join("summary.md");
+    let output = admit_into_step_summary(dir.path(), &pinned, &summary);
+    assert_eq!(output.status.code(), Some(0));
+    let written = fs::read_to_string(&summary).unwrap();
+    let row = format!("| manifest | s/manifest.json | `{sha}` |");
+    assert!(written.lines().any(|l| l == row), "{written}");
+    let plain = admit(dir.path(), &pinned);
+    assert_eq!(plain.stdout, String::from_utf8_lossy(&output.stdout));
+}

@@ -24,7 +24,7 @@
 //!   entry: the same id gives the same hashes.
 //! - An id other than the entry's is taken for it only when both hashes agree. The
 //!   fingerprint is FxHash, which anyone can aim at; the second hash is SipHash-1-3
-//!   under keys drawn afresh for every run (std's `RandomState`), which nothing
+//!   under keys drawn afresh for every run ([`KeyedHash`]), which nothing
 //!   written before the run can aim at: two given different ids agree on it with
 //!   probability 2^-64. Each id looked up meets at most one entry with its
 //!   fingerprint, so the chance that any of n lookups is wrong is at most n·2^-64
@@ -36,10 +36,9 @@
 //! file twice, which makes its fingerprint a suspect, and the file is read again to
 //! compare whole ids.
 
-use std::hash::{BuildHasher, RandomState};
-
 use super::{BASE, CAND, HOLD, LIST};
 use crate::base::hash::fingerprint;
+use crate::base::keyed::KeyedHash;
 
 /// A fingerprint as kept: its top four bits dropped.
 fn canonical(print: u64) -> u64 {
@@ -79,14 +78,14 @@ impl Entry {
 #[derive(Debug)]
 pub(super) struct IndexBuilder {
     entries: Vec<Entry>,
-    keyed: RandomState,
+    keyed: KeyedHash,
 }
 
 impl IndexBuilder {
     pub(super) fn new() -> IndexBuilder {
         IndexBuilder {
             entries: Vec::new(),
-            keyed: RandomState::new(),
+            keyed: KeyedHash::new(),
         }
     }
 
@@ -94,14 +93,14 @@ impl IndexBuilder {
     /// same.
     pub(super) fn listed(&mut self, task: &str, held: bool) {
         let mask = 1 << LIST | u8::from(held) << HOLD;
-        let check = self.keyed.hash_one(task);
+        let check = self.keyed.hash(task);
         self.entries
             .push(Entry::new(canonical(fingerprint(task)), mask, check));
     }
 
     /// An id of the holdout the list beside it does not share (or without a list).
     pub(super) fn held(&mut self, task: &str) {
-        let check = self.keyed.hash_one(task);
+        let check = self.keyed.hash(task);
         self.entries
             .push(Entry::new(canonical(fingerprint(task)), 1 << HOLD, check));
     }
@@ -152,7 +151,7 @@ impl IndexBuilder {
 #[derive(Debug)]
 pub(super) struct TaskIndex {
     entries: Vec<Entry>,
-    keyed: RandomState,
+    keyed: KeyedHash,
     /// Where the entries whose fingerprint starts with each `bits` bits start (and,
     /// last, where they end).
     starts: Vec<u32>,
@@ -178,7 +177,7 @@ impl Held {
 }
 
 impl TaskIndex {
-    fn over(entries: Vec<Entry>, keyed: RandomState) -> TaskIndex {
+    fn over(entries: Vec<Entry>, keyed: KeyedHash) -> TaskIndex {
         // 16 to 32 entries a bucket (a table of a quarter of a byte a task): a guess
         // within a bucket lands within a few entries of the one looked for, in the
         // cache line fetched ahead or the next (a look into the entries is what costs:
@@ -266,7 +265,7 @@ impl TaskIndex {
     /// has it.
     pub(super) fn find(&self, print: u64, task: &str) -> Option<usize> {
         self.by_print(print)
-            .filter(|&at| self.entries[at].check() == self.keyed.hash_one(task))
+            .filter(|&at| self.entries[at].check() == self.keyed.hash(task))
     }
 
     /// What the list and the holdout hold of entry `at`.

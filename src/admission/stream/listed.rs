@@ -163,7 +163,7 @@ fn holdout_again(
         let reading = std::thread::Builder::new()
             .name("manifest".to_string())
             .spawn_scoped(scope, move || {
-                let _ = read_recorded(source, reopen, send, None);
+                let _ = read_recorded(source, reopen, send, None, false);
             })?;
         let mut hold = HoldSource::new(batches);
         let mut result = Ok(());
@@ -203,7 +203,7 @@ pub(super) fn join_side_by_side(
                 std::thread::Builder::new()
                     .name("manifest".to_string())
                     .spawn_scoped(scope, move || {
-                        let _ = read_recorded(source, reopen, send, None);
+                        let _ = read_recorded(source, reopen, send, None, false);
                     })
             })
             .transpose()
@@ -321,6 +321,7 @@ mod tests {
                 source: "manifest.json",
                 reopen: &opens[3],
                 identity: false,
+                digest: true,
             }),
             request,
         )

@@ -83,6 +83,8 @@ pub(crate) struct ManifestFile<'a> {
     pub reopen: Reopen<'a>,
     /// Whether the holdout's identity is wanted (a ledger).
     pub identity: bool,
+    /// Whether the manifest's own SHA-256 is wanted (an output records it).
+    pub digest: bool,
 }
 
 /// How to read.
@@ -195,12 +197,11 @@ pub(crate) fn read_streams(
         let (send, batches) = sync_channel(HOLD_AHEAD);
         let reading = manifest.map(|m| {
             let identity = m.identity.then_some(store);
-            let source = manifest_source.clone();
-            let reopen = m.reopen;
+            let (source, reopen, digest) = (manifest_source.clone(), m.reopen, m.digest);
             std::thread::Builder::new()
                 .name("manifest".to_string())
                 .spawn_scoped(scope, move || {
-                    read_recorded(&source, reopen, send, identity)
+                    read_recorded(&source, reopen, send, identity, digest)
                 })
         });
         let mut hold = reading.as_ref().map(|_| HoldSource::new(batches));

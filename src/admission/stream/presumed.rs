@@ -11,7 +11,7 @@
 //! those of the index's reading.
 //!
 //! Why agreeing sums mean the same tasks: the hash is SipHash-1-3 under keys drawn
-//! afresh for every run (std's `RandomState`). Two lists of ids whose multisets differ
+//! afresh for every run ([`KeyedHash`]). Two lists of ids whose multisets differ
 //! differ by some id `x` met `d` more times (0 < |d| <= n rows) in one: the sums then
 //! agree only when `d` times the hash of `x` meets one value modulo 2^64, which for a
 //! hash nothing written before the run can aim at happens with probability at most
@@ -24,7 +24,7 @@
 //! at): those of the list and the holdout are kept in a small table, so scores files
 //! with many tasks beyond the list stop the presumption within a few hundred tasks.
 
-use std::hash::{BuildHasher, RandomState};
+use crate::base::keyed::KeyedHash;
 use std::io;
 
 use super::{BASE, CAND, HOLD, LIST, SIDES};
@@ -37,7 +37,7 @@ const SAMPLE: u64 = 64;
 /// The presumption, while the scores files are joined.
 #[derive(Debug)]
 pub(super) struct Presumed {
-    keyed: RandomState,
+    keyed: KeyedHash,
     /// Whether the list ([`LIST`]) and the holdout ([`HOLD`]) are given, one bit each.
     given: u8,
     /// Ids read from the list and from the holdout, and the sums of their keyed hashes
@@ -73,7 +73,7 @@ impl Presumed {
     /// Nothing read yet.
     pub(super) fn new() -> Presumed {
         Presumed {
-            keyed: RandomState::new(),
+            keyed: KeyedHash::new(),
             given: 0,
             counts: [0; SIDES],
             sums: [0; SIDES],
@@ -91,7 +91,7 @@ impl Presumed {
 
     /// An id of the list or the holdout (`side`).
     pub(super) fn read(&mut self, side: usize, task: &str) {
-        let check = self.keyed.hash_one(task);
+        let check = self.keyed.hash(task);
         self.counts[side] += 1;
         self.sums[side] = self.sums[side].wrapping_add(check);
         if check.is_multiple_of(SAMPLE) {
@@ -116,7 +116,7 @@ impl Presumed {
         if rows[BASE].is_none() || rows[CAND].is_none() {
             return Err(io::Error::other(Unfounded));
         }
-        let check = self.keyed.hash_one(task);
+        let check = self.keyed.hash(task);
         if check.is_multiple_of(SAMPLE)
             && self.sampled.get(&check).copied().unwrap_or(0) != self.given
         {

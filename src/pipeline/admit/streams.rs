@@ -72,9 +72,12 @@ pub(crate) struct Streams<'a> {
     /// leaves with the allocator, beside the index's, would pass the bound on memory a
     /// pair.
     pub presume: bool,
-    /// Whether the task list's SHA-256 is wanted (see
-    /// [`AdmitFiles::digest_tasks`](super::AdmitFiles::digest_tasks)).
+    /// Whether the task list's SHA-256 is wanted: an output records it (see
+    /// [`AdmitFiles::digests_shown`](super::AdmitFiles::digests_shown)), or the
+    /// manifest's check compares it.
     pub digest_tasks: bool,
+    /// Whether the manifest's own SHA-256 is wanted: an output records it.
+    pub digest_manifest: bool,
 }
 
 /// Reads and pairs the files as streams, resolves the test and reads the manifest;
@@ -93,6 +96,7 @@ pub(crate) fn prepare_streamed<'a>(
         manifest,
         presume,
         digest_tasks,
+        digest_manifest,
     } = streams;
     // Only the columns read are handed on from the reading threads: not the baseline's
     // feedback without a report folder, nor any column a scores file has besides.
@@ -158,6 +162,7 @@ pub(crate) fn prepare_streamed<'a>(
             source: manifest_path.as_deref().unwrap_or_default(),
             reopen,
             identity,
+            digest: digest_manifest,
         });
         let request = StreamRequest {
             strata: settings.strata.as_ref(),
@@ -237,11 +242,13 @@ pub(crate) fn prepare_streamed<'a>(
     let recorded = match (recorded, manifest_path, manifest_reopen) {
         (Some(result), Some(path), Some(reopen)) => {
             let recorded = result.map_err(|streamed| held_error(&path, reopen, streamed))?;
-            inputs.push(InputFile {
-                role: "manifest".to_string(),
-                path: path.clone(),
-                sha256: recorded.digest.clone(),
-            });
+            if let Some(digest) = &recorded.digest {
+                inputs.push(InputFile {
+                    role: "manifest".to_string(),
+                    path: path.clone(),
+                    sha256: digest.clone(),
+                });
+            }
             Some((path, recorded))
         }
         _ => None,

@@ -196,6 +196,7 @@ fn both(
             manifest: manifest.map(|m| stream(m, 3)),
             presume,
             digest_tasks: true,
+            digest_manifest: true,
         };
         match prepare_streamed(streams, true, true, &unchecked, settings, tuning) {
             Ok(Err(_)) => held.clone(),
