@@ -16,7 +16,7 @@ use super::ArxivVerifier;
 use super::disk::{DiskLookups, HELD_BYTES_A_PAPER, HELD_LOOKUP_BYTES};
 use super::truth::load_truth;
 use crate::base::sorter::{RunStore, run_store};
-use crate::verify::{BadRow, Grade, Rowwise, TruthRow, TruthRows, Verifier};
+use crate::verify::{BadRow, Grade, NotGraded, Rowwise, TruthRow, TruthRows, Verifier};
 
 /// The arxiv verifier as a [`Rowwise`]: the verifier of the whole truth, held once the
 /// truth is read, its lookups on disk past a budget.
@@ -104,20 +104,21 @@ impl Rowwise for ArxivRows {
         _options: &str,
         distinct: u64,
         output: &str,
-    ) -> Result<Grade, String> {
+    ) -> Result<Grade, NotGraded> {
         let verifier = self
             .verifier
             .get()
-            .ok_or_else(|| "the arxiv truth was not read".to_string())?;
+            .ok_or_else(|| NotGraded::Unread("the arxiv truth was not read".to_string()))?;
         let index = usize::try_from(distinct)
             .ok()
             .filter(|&index| index < verifier.task_count())
-            .ok_or_else(|| format!("no arxiv task {distinct}"))?;
+            .ok_or_else(|| NotGraded::Unread(format!("no arxiv task {distinct}")))?;
         let grade = Verifier::grade(verifier, index, output);
         match verifier.disk_failure() {
-            Some(failure) => Err(format!(
-                "reading the arxiv lookups in the temporary folder (TMPDIR, else /tmp): {failure}"
-            )),
+            Some(error) => Err(NotGraded::KeptOnDisk {
+                what: "the arxiv lookups",
+                error,
+            }),
             None => Ok(grade),
         }
     }
