@@ -66,7 +66,7 @@ fn prepare(write: Write, stream: &mut Option<Streamed>) -> anyhow::Result<Prepar
 }
 
 /// The GitHub step summary's path, when the run has one.
-pub(in crate::cmd) fn step_summary() -> Option<PathBuf> {
+pub(crate) fn step_summary() -> Option<PathBuf> {
     std::env::var_os("GITHUB_STEP_SUMMARY")
         .filter(|s| !s.is_empty())
         .map(PathBuf::from)
