@@ -386,9 +386,7 @@ impl Join<'_> {
         let mut grade = self
             .verifier
             .grade(answer, options, distinct, text)
-            .map_err(|message| {
-                anyhow::anyhow!("a truth row read twice reads otherwise: {message}")
-            })?;
+            .map_err(|not_graded| anyhow::anyhow!("{not_graded}"))?;
         if let Some(why) = unanswered {
             grade.feedback = why.to_string();
             self.summary.missing += 1;

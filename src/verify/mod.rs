@@ -23,7 +23,7 @@ use std::io::Read;
 use crate::table::scan::RowScanner;
 use crate::task::Task;
 use one_answer::Streamed;
-pub(crate) use one_answer::{BadRow, Rowwise, TruthRow};
+pub(crate) use one_answer::{BadRow, NotGraded, Rowwise, TruthRow};
 
 /// The grade of one output.
 #[derive(Debug, Clone, PartialEq)]

@@ -358,14 +358,45 @@ pub(crate) trait Rowwise: Sync {
     -> Result<u64, BadRow>;
     /// Grades `output` against a row's `answer`, `options` and `distinct` as
     /// [`Rowwise::read`] handed them on, as the verifier built from the truth grades
-    /// that row's task; an error for a row it cannot read (never one it handed on).
+    /// that row's task; an error for a row it cannot read (never one it handed on) or
+    /// for lookups kept on disk that cannot be read back.
     fn grade(
         &self,
         answer: &str,
         options: &str,
         distinct: u64,
         output: &str,
-    ) -> Result<Grade, String>;
+    ) -> Result<Grade, NotGraded>;
+}
+
+/// Why [`Rowwise::grade`] gave no grade.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum NotGraded {
+    /// The row does not read as [`Rowwise::read`] handed it on: a fault of evogate's,
+    /// never of the input.
+    Unread(String),
+    /// What the verifier keeps in the temporary folder (`what`, e.g. "the facts
+    /// answers") could not be read back: `error` says why.
+    KeptOnDisk {
+        /// What was being read.
+        what: &'static str,
+        /// The error reading it.
+        error: String,
+    },
+}
+
+impl std::fmt::Display for NotGraded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotGraded::Unread(message) => {
+                write!(f, "a truth row read twice reads otherwise: {message}")
+            }
+            NotGraded::KeptOnDisk { what, error } => write!(
+                f,
+                "cannot read back {what} kept in the temporary folder (TMPDIR, else /tmp): {error}; run again with TMPDIR set to a folder that nothing cleans or fills while evogate runs"
+            ),
+        }
+    }
 }
 
 /// The rule `R` as a [`Rowwise`].
@@ -437,8 +468,9 @@ impl<R: AnswerRule> Rowwise for Streamed<R> {
         options: &str,
         _distinct: u64,
         output: &str,
-    ) -> Result<Grade, String> {
-        Ok(R::grade(&R::parse(answer, options)?, output))
+    ) -> Result<Grade, NotGraded> {
+        let truth = R::parse(answer, options).map_err(NotGraded::Unread)?;
+        Ok(R::grade(&truth, output))
     }
 }
 

@@ -21,7 +21,7 @@ use super::truth::{Loaded, NotLoaded, load_truth_spilling};
 use super::{ArxivVerifier, KINDS};
 use crate::base::sorter::{RunStore, run_store};
 use crate::verify::TruthRows;
-use crate::verify::{BadRow, Grade, Rowwise, TruthRow, Verifier};
+use crate::verify::{BadRow, Grade, NotGraded, Rowwise, TruthRow, Verifier};
 
 /// The arxiv verifier as a [`Rowwise`]: the verifier of the whole truth, held once the
 /// truth is read, or its papers and lookups on disk past a budget.
@@ -150,11 +150,11 @@ impl Rowwise for ArxivRows {
         _options: &str,
         distinct: u64,
         output: &str,
-    ) -> Result<Grade, String> {
+    ) -> Result<Grade, NotGraded> {
         let truth = self
             .truth
             .get()
-            .ok_or_else(|| "the arxiv truth was not read".to_string())?;
+            .ok_or_else(|| NotGraded::Unread("the arxiv truth was not read".to_string()))?;
         let tasks = match truth {
             Truth::Held(verifier) => verifier.task_count(),
             Truth::OnDisk { papers, .. } => papers.len() * KINDS.len(),
@@ -162,21 +162,29 @@ impl Rowwise for ArxivRows {
         let index = usize::try_from(distinct)
             .ok()
             .filter(|&index| index < tasks)
-            .ok_or_else(|| format!("no arxiv task {distinct}"))?;
+            .ok_or_else(|| NotGraded::Unread(format!("no arxiv task {distinct}")))?;
         let (grade, failure) = match truth {
             Truth::Held(verifier) => (
                 Verifier::grade(verifier, index, output),
-                verifier.disk_failure(),
+                verifier
+                    .disk_failure()
+                    .map(|error| ("the arxiv lookups", error)),
             ),
             Truth::OnDisk { verifier, papers } => {
                 let grade = verifier.grade_on_disk(papers, index, answer, output);
-                (grade, verifier.disk_failure().or(papers.take_failure()))
+                let failure = (verifier
+                    .disk_failure()
+                    .map(|error| ("the arxiv lookups", error)))
+                .or_else(|| {
+                    papers
+                        .take_failure()
+                        .map(|error| ("the arxiv papers", error))
+                });
+                (grade, failure)
             }
         };
         match failure {
-            Some(failure) => Err(format!(
-                "reading the arxiv lookups in the temporary folder (TMPDIR, else /tmp): {failure}"
-            )),
+            Some((what, error)) => Err(NotGraded::KeptOnDisk { what, error }),
             None => Ok(grade),
         }
     }

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use super::known::{KnownAnswers, KnownBuilder};
 use super::{FactsVerifier, FirstTasks, Reading, Refusal};
 use crate::base::sorter::{RunStore, run_store};
-use crate::verify::{BadRow, Grade, Rowwise, TruthRow, TruthRows, Verifier};
+use crate::verify::{BadRow, Grade, NotGraded, Rowwise, TruthRow, TruthRows, Verifier};
 
 /// How many bytes of distinct answers (their text, and about 64 bytes of indexes
 /// each) are held before the answers go to disk.
@@ -215,11 +215,12 @@ impl Rowwise for FactsRows {
         options: &str,
         distinct: u64,
         output: &str,
-    ) -> Result<Grade, String> {
+    ) -> Result<Grade, NotGraded> {
+        let unread = |message: String| NotGraded::Unread(message);
         let verifier = self
             .distinct
             .get()
-            .ok_or_else(|| "the facts truth was not read".to_string())?;
+            .ok_or_else(|| unread("the facts truth was not read".to_string()))?;
         if let Some(known) = self.known.get() {
             let (kind, entry) = if distinct == ON_DISK {
                 (options, answer)
@@ -227,20 +228,23 @@ impl Rowwise for FactsRows {
                 let task = usize::try_from(distinct)
                     .ok()
                     .and_then(|index| verifier.tasks.get(index))
-                    .ok_or_else(|| format!("no distinct answer {distinct}"))?;
+                    .ok_or_else(|| unread(format!("no distinct answer {distinct}")))?;
                 (
                     verifier.kinds[task.kind as usize].as_str(),
                     verifier.answer_entry(task.answer),
                 )
             };
-            return known.grade(kind, entry, output).map_err(|error| {
-                format!("the facts answers kept in the temporary folder cannot be read: {error}")
-            });
+            return known
+                .grade(kind, entry, output)
+                .map_err(|error| NotGraded::KeptOnDisk {
+                    what: "the facts answers",
+                    error: error.to_string(),
+                });
         }
         let index = usize::try_from(distinct)
             .ok()
             .filter(|&index| index < verifier.tasks.len())
-            .ok_or_else(|| format!("no distinct answer {distinct}"))?;
+            .ok_or_else(|| unread(format!("no distinct answer {distinct}")))?;
         Ok(Verifier::grade(verifier, index, output))
     }
 }
@@ -355,5 +359,56 @@ mod tests {
                 );
             }
         }
+    }
+    /// Runs written whole that cannot be read back by position, as when something
+    /// removes the temporary folder's files while evogate runs.
+    struct Unreadable;
+
+    struct UnreadableRun(Vec<u8>);
+
+    impl RunStore for Unreadable {
+        fn create(&self) -> std::io::Result<Box<dyn crate::base::sorter::Run>> {
+            Ok(Box::new(UnreadableRun(Vec::new())))
+        }
+    }
+
+    impl crate::base::sorter::Run for UnreadableRun {
+        fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+            self.0.extend_from_slice(bytes);
+            Ok(())
+        }
+        fn finish(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn reader(&self) -> std::io::Result<Box<dyn std::io::Read + Send + '_>> {
+            Ok(Box::new(&self.0[..]))
+        }
+        fn read_at(&self, _offset: u64, _buffer: &mut [u8]) -> std::io::Result<()> {
+            Err(std::io::Error::other("Stale file handle"))
+        }
+    }
+
+    static UNREADABLE: Unreadable = Unreadable;
+
+    #[test]
+    fn answers_on_disk_that_cannot_be_read_back_are_said_as_that_with_the_fix() {
+        let text = truth(&[vec!["Paris"], vec!["Berlin"]], &[0]);
+        let rows = FactsRows::holding(0, &UNREADABLE);
+        let handed = handed_on(&rows, &text);
+        let (answer, options, distinct) = &handed[0];
+        let not_graded = rows
+            .grade(answer, options, *distinct, "Paris or Berlin")
+            .expect_err("the other answers cannot be looked up");
+        assert_eq!(
+            not_graded,
+            NotGraded::KeptOnDisk {
+                what: "the facts answers",
+                error: "Stale file handle".to_string()
+            }
+        );
+        assert_eq!(
+            not_graded.to_string(),
+            "cannot read back the facts answers kept in the temporary folder (TMPDIR, else /tmp): Stale file handle; run again with TMPDIR set to a folder that nothing cleans or fills while evogate runs"
+        );
     }
 }
