@@ -5,11 +5,37 @@
 
 use super::ids::is_valid_id;
 use super::store::{PaperRef, PaperStore};
-use super::truth::{PAPER_COLUMNS, implied_year};
 use crate::base::hash::fingerprint;
 use crate::base::index::HashIndex;
 use crate::verify::normalize::normalize;
 use crate::verify::one_answer::RowLines;
+
+/// The columns of an arxiv truth file.
+pub const PAPER_COLUMNS: [&str; 4] = ["arxiv_id", "title", "first_author", "year"];
+
+/// One problem found in a truth file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The 1-based line of the row.
+    pub line: u64,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The year an arXiv ID implies: 2000 + YY for new-style IDs, 19YY or 20YY (from the
+/// YY of `YYMMNNN`, 91–99 meaning the 1990s) for old-style ones.
+pub fn implied_year(arxiv_id: &str) -> Option<u16> {
+    let digits = match arxiv_id.split_once('/') {
+        Some((_, number)) => number,
+        None => arxiv_id,
+    };
+    let yy: u16 = digits.get(..2)?.parse().ok()?;
+    match (arxiv_id.contains('/'), yy) {
+        (false, _) => Some(2000 + yy),
+        (true, 91..=99) => Some(1900 + yy),
+        (true, _) => Some(2000 + yy),
+    }
+}
 
 /// Where a problem stands among the problems of its row: the empty cells and a bad
 /// ID, then a repeated ID, a repeated title, then the year.

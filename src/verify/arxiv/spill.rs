@@ -15,9 +15,8 @@ use std::io;
 
 use super::disk::{DiskLookups, DiskLookupsBuilder, HELD_BYTES_A_PAPER};
 use super::paper_file::{DiskPapers, DiskPapersBuilder};
-use super::row_checks::{Repeats, Slot, id_repeat, row_problems, title_repeat};
+use super::row_checks::{Problem, Repeats, Slot, id_repeat, row_problems, title_repeat};
 use super::store::{PaperRef, PaperStore};
-use super::truth::Problem;
 use crate::base::hash::fingerprint;
 use crate::base::sorter::{Budget, RunStore, Sorted, Sorter};
 use crate::verify::normalize::normalize;

@@ -6,15 +6,13 @@ use crate::error::InputError;
 use std::io::Read;
 
 use super::row_checks::{Held, row_problems};
+pub use super::row_checks::{PAPER_COLUMNS, Problem, implied_year};
 use super::spill::{self, Spill, too_long};
 use crate::base::index::HashIndex;
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
 use crate::verify::arxiv::store::{PaperRef, PaperStore};
 use crate::verify::one_answer::RowLines;
-
-/// The columns of an arxiv truth file.
-pub const PAPER_COLUMNS: [&str; 4] = ["arxiv_id", "title", "first_author", "year"];
 
 /// One paper's facts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,30 +58,6 @@ pub(crate) fn store_of(papers: &[Paper]) -> PaperStore {
 /// Every paper of `store` as an owned [`Paper`], in order.
 pub(crate) fn papers_of(store: &PaperStore) -> Vec<Paper> {
     store.iter().map(Paper::from).collect()
-}
-
-/// One problem found in a truth file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// The 1-based line of the row.
-    pub line: u64,
-    /// What is wrong.
-    pub message: String,
-}
-
-/// The year an arXiv ID implies: 2000 + YY for new-style IDs, 19YY or 20YY (from the
-/// YY of `YYMMNNN`, 91–99 meaning the 1990s) for old-style ones.
-pub fn implied_year(arxiv_id: &str) -> Option<u16> {
-    let digits = match arxiv_id.split_once('/') {
-        Some((_, number)) => number,
-        None => arxiv_id,
-    };
-    let yy: u16 = digits.get(..2)?.parse().ok()?;
-    match (arxiv_id.contains('/'), yy) {
-        (false, _) => Some(2000 + yy),
-        (true, 91..=99) => Some(1900 + yy),
-        (true, _) => Some(2000 + yy),
-    }
 }
 
 /// What [`check`] found in a truth file.
