@@ -306,4 +306,86 @@ mod tests {
             }
         }
     }
+
+    /// Runs held in memory of which the first one made cannot be read back by
+    /// position, as when something removes that file from the temporary folder while
+    /// evogate runs: past the budget, the papers are the first run made.
+    #[derive(Default)]
+    struct FirstUnreadable(std::sync::atomic::AtomicUsize);
+
+    struct Kept {
+        bytes: Vec<u8>,
+        readable: bool,
+    }
+
+    impl RunStore for FirstUnreadable {
+        fn create(&self) -> std::io::Result<Box<dyn crate::base::sorter::Run>> {
+            let made = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(Box::new(Kept {
+                bytes: Vec::new(),
+                readable: made > 0,
+            }))
+        }
+    }
+
+    impl crate::base::sorter::Run for Kept {
+        fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+            self.bytes.extend_from_slice(bytes);
+            Ok(())
+        }
+        fn finish(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn reader(&self) -> std::io::Result<Box<dyn std::io::Read + Send + '_>> {
+            Ok(Box::new(&self.bytes[..]))
+        }
+        fn read_at(&self, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
+            if !self.readable {
+                return Err(std::io::Error::other("Stale file handle"));
+            }
+            crate::base::sorter::Run::read_at(&self.bytes, offset, buffer)
+        }
+    }
+
+    #[test]
+    fn papers_on_disk_that_cannot_be_read_back_are_said_as_that_with_the_fix() {
+        let all = load_papers("papers.csv", SHIPPED).unwrap();
+        let mut text = String::from("arxiv_id,title,first_author,year\n");
+        for paper in &all[..2] {
+            text.push_str(&format!(
+                "{},{},{},{}\n",
+                paper.arxiv_id,
+                quoted(&paper.title),
+                quoted(&paper.first_author),
+                paper.year
+            ));
+        }
+        let store: &'static FirstUnreadable = Box::leak(Box::default());
+        let rows = ArxivRows::holding(0, store);
+        let handed = handed(&rows, &text);
+        assert!(rows.on_disk());
+        // The title task of the first paper, answered with the second's title: the
+        // second paper's title is read back to check the find.
+        let (_, _, kind, answer, distinct) = &handed[1];
+        assert_eq!(kind, "title");
+        let output = format!("It is \"{}\".", all[1].title);
+        let not_graded = rows
+            .grade(answer, "", *distinct, &output)
+            .expect_err("the other paper cannot be read back");
+        assert_eq!(
+            not_graded,
+            NotGraded::KeptOnDisk {
+                what: "the arxiv papers",
+                error: "Stale file handle".to_string()
+            }
+        );
+        assert!(
+            not_graded
+                .to_string()
+                .starts_with("cannot read back the arxiv papers kept in the temporary folder")
+        );
+        // Its own title comes with its row: the right answer grades without a read.
+        let output = format!("It is \"{}\".", all[0].title);
+        assert!(rows.grade(answer, "", *distinct, &output).is_ok());
+    }
 }
