@@ -9,9 +9,9 @@
 //! among every paper (the title trie, the title words, the authors by surname), and
 //! the checks that no ID or title repeats (external sorts). Each task's row then
 //! carries the field of its paper that its kind asks for as its answer, so grading
-//! reads from disk only the other papers an output names,
-//! and nothing grows with the rows but the Bloom filter and sparse index of the table
-//! of lookups (capped) and 8 bytes for 32 papers.
+//! reads from disk only the other papers an output names, and what grows with the
+//! rows is only the table of lookups' Bloom filter (capped) and sparse index and 8
+//! bytes for 32 papers.
 
 use std::sync::OnceLock;
 
