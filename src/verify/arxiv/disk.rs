@@ -24,7 +24,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::authors::surname_core;
-use super::store::PaperStore;
+use super::store::PaperSource;
 use super::titles::variants;
 use crate::base::disk_table::{DiskTable, DiskTableBuilder};
 use crate::base::hash::fingerprint;
@@ -77,9 +77,79 @@ fn paper_of(tag: u8, value: &[u8]) -> Option<usize> {
 }
 
 /// The searchable forms of paper `position`'s title, as the trie holds them.
-pub(crate) fn title_variants(papers: &PaperStore, position: usize) -> Vec<String> {
-    let title = papers.get(position).title;
-    variants(title, normalize(title))
+pub(crate) fn title_variants(papers: &dyn PaperSource, position: usize) -> Vec<String> {
+    let title = papers.title(position);
+    variants(&title, normalize(&title))
+}
+
+/// The grading lookups of papers being added, one after the other.
+pub(crate) struct DiskLookupsBuilder<'s> {
+    table: DiskTableBuilder<'s>,
+    empty_title: bool,
+    value: Vec<u8>,
+    sequence: String,
+}
+
+impl<'s> DiskLookupsBuilder<'s> {
+    /// No papers yet; the table is written to `store`.
+    pub(crate) fn new(store: &'s dyn RunStore) -> DiskLookupsBuilder<'s> {
+        DiskLookupsBuilder {
+            table: DiskTableBuilder::new(store, SORT_BUDGET),
+            empty_title: false,
+            value: Vec::new(),
+            sequence: String::new(),
+        }
+    }
+
+    /// Adds the paper at `position` (the next one), of `title` and `first_author`.
+    pub(crate) fn add(
+        &mut self,
+        position: usize,
+        title: &str,
+        first_author: &str,
+    ) -> io::Result<()> {
+        let (table, value, sequence) = (&mut self.table, &mut self.value, &mut self.sequence);
+        let normalized = normalize(title);
+        self.empty_title |= normalized.is_empty();
+        let forms = variants(title, normalized);
+        for (number, form) in forms.iter().enumerate() {
+            sequence.clear();
+            for (at, word) in form.split(' ').enumerate() {
+                if at > 0 {
+                    sequence.push(' ');
+                }
+                sequence.push_str(word);
+                table.push(key(NODE, sequence), &[NODE])?;
+            }
+            table.push(key(NODE, sequence), &of_paper(NODE, position))?;
+            if number == 0 {
+                let mut words: Vec<&str> = form.split(' ').collect();
+                words.sort_unstable();
+                words.dedup();
+                for word in &words {
+                    value.clear();
+                    value.push(WORD);
+                    value.extend_from_slice(word.as_bytes());
+                    table.push(key(WORD, word), value)?;
+                }
+            }
+        }
+        let core = surname_core(first_author);
+        if !core.is_empty() {
+            table.push(key(SURNAME, &core), &of_paper(SURNAME, position))?;
+        }
+        Ok(())
+    }
+
+    /// The lookups of the papers added.
+    pub(crate) fn finish(self) -> io::Result<DiskLookups> {
+        Ok(DiskLookups {
+            table: self.table.finish(|kept, next| kept == next)?,
+            empty_title: self.empty_title,
+            failure: Mutex::new(None),
+            bare_nodes: (0..REMEMBERED_NODES).map(|_| AtomicU64::new(0)).collect(),
+        })
+    }
 }
 
 /// The grading lookups of every paper, on disk.
@@ -106,48 +176,16 @@ impl std::fmt::Debug for DiskLookups {
 
 impl DiskLookups {
     /// The lookups of `papers`, written to `store`.
-    pub(crate) fn build(papers: &PaperStore, store: &dyn RunStore) -> io::Result<DiskLookups> {
-        let mut table = DiskTableBuilder::new(store, SORT_BUDGET);
-        let mut empty_title = false;
-        let mut value: Vec<u8> = Vec::new();
-        let mut sequence = String::new();
+    #[cfg(test)]
+    pub(crate) fn build(
+        papers: &super::store::PaperStore,
+        store: &dyn RunStore,
+    ) -> io::Result<DiskLookups> {
+        let mut builder = DiskLookupsBuilder::new(store);
         for (position, paper) in papers.iter().enumerate() {
-            let normalized = normalize(paper.title);
-            empty_title |= normalized.is_empty();
-            let forms = variants(paper.title, normalized);
-            for (number, form) in forms.iter().enumerate() {
-                sequence.clear();
-                for (at, word) in form.split(' ').enumerate() {
-                    if at > 0 {
-                        sequence.push(' ');
-                    }
-                    sequence.push_str(word);
-                    table.push(key(NODE, &sequence), &[NODE])?;
-                }
-                table.push(key(NODE, &sequence), &of_paper(NODE, position))?;
-                if number == 0 {
-                    let mut words: Vec<&str> = form.split(' ').collect();
-                    words.sort_unstable();
-                    words.dedup();
-                    for word in &words {
-                        value.clear();
-                        value.push(WORD);
-                        value.extend_from_slice(word.as_bytes());
-                        table.push(key(WORD, word), &value)?;
-                    }
-                }
-            }
-            let core = surname_core(paper.first_author);
-            if !core.is_empty() {
-                table.push(key(SURNAME, &core), &of_paper(SURNAME, position))?;
-            }
+            builder.add(position, paper.title, paper.first_author)?;
         }
-        Ok(DiskLookups {
-            table: table.finish(|kept, next| kept == next)?,
-            empty_title,
-            failure: Mutex::new(None),
-            bare_nodes: (0..REMEMBERED_NODES).map(|_| AtomicU64::new(0)).collect(),
-        })
+        builder.finish()
     }
 
     /// Keeps `error` as the failure to report, the first one only.
@@ -170,14 +208,14 @@ impl DiskLookups {
     /// The papers whose title variant is a run of `answer`'s words (normalised),
     /// ascending, each once: what [`super::titles::TitleIndex`]'s walk finds before it
     /// sets aside titles inside longer ones.
-    pub(crate) fn titles_in(&self, papers: &PaperStore, answer: &str) -> Vec<usize> {
+    pub(crate) fn titles_in(&self, papers: &dyn PaperSource, answer: &str) -> Vec<usize> {
         self.titles_read(papers, answer).unwrap_or_else(|error| {
             self.failed(error);
             Vec::new()
         })
     }
 
-    fn titles_read(&self, papers: &PaperStore, answer: &str) -> io::Result<Vec<usize>> {
+    fn titles_read(&self, papers: &dyn PaperSource, answer: &str) -> io::Result<Vec<usize>> {
         let words: Vec<&str> = answer.split(' ').collect();
         let mut found: Vec<usize> = Vec::new();
         let mut block = Vec::new();
@@ -214,7 +252,7 @@ impl DiskLookups {
                     slot.store(node_key, Ordering::Relaxed);
                 }
                 for &paper in &ends {
-                    if paper < papers.len() && title_variants(papers, paper).contains(&sequence) {
+                    if paper < papers.count() && title_variants(papers, paper).contains(&sequence) {
                         found.push(paper);
                     }
                 }
@@ -242,7 +280,7 @@ impl DiskLookups {
     }
 
     /// The papers whose first author's surname core is `core`, ascending.
-    pub(crate) fn named(&self, papers: &PaperStore, core: &str) -> Cow<'static, [u32]> {
+    pub(crate) fn named(&self, papers: &dyn PaperSource, core: &str) -> Cow<'static, [u32]> {
         if core.is_empty() {
             return Cow::Borrowed(&[]);
         }
@@ -252,8 +290,8 @@ impl DiskLookups {
             .table
             .find(key(SURNAME, core), &mut block, &mut |value| {
                 if let Some(paper) = paper_of(SURNAME, value)
-                    && paper < papers.len()
-                    && surname_core(papers.get(paper).first_author) == core
+                    && paper < papers.count()
+                    && surname_core(&papers.first_author(paper)) == core
                 {
                     named.push(paper as u32);
                 }
@@ -270,7 +308,7 @@ impl DiskLookups {
 /// words of `answer` (normalised), with the counts, or `None` when it has no such
 /// words: [`super::titles::TitleIndex::word_share_words`] from the title itself.
 pub(crate) fn word_share(
-    papers: &PaperStore,
+    papers: &dyn PaperSource,
     position: usize,
     answer: &str,
 ) -> Option<(usize, usize)> {

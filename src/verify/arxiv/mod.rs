@@ -27,7 +27,10 @@ pub(crate) mod authors;
 pub(crate) mod disk;
 pub(crate) mod ids;
 pub(crate) mod mentions;
+pub(crate) mod paper_file;
+pub(crate) mod row_checks;
 pub(crate) mod rows;
+pub(crate) mod spill;
 pub(crate) mod store;
 pub(crate) mod titles;
 pub mod truth;
@@ -38,7 +41,8 @@ use std::sync::{Arc, OnceLock};
 use authors::{AuthorName, SurnameIndex};
 use disk::DiskLookups;
 use mentions::Candidate;
-use store::{PaperRef, PaperStore};
+use paper_file::{DiskPapers, Seen};
+use store::{PaperRef, PaperSource, PaperStore};
 use titles::TitleIndex;
 
 use super::offered::{Offered, Reader};
@@ -144,6 +148,19 @@ impl ArxivVerifier {
         }
     }
 
+    /// A verifier of papers kept on disk, grading from `lookups` on disk: its tasks
+    /// are graded by [`ArxivVerifier::grade_on_disk`] alone.
+    fn with_lookups_on_disk(lookups: DiskLookups) -> ArxivVerifier {
+        let verifier = ArxivVerifier {
+            papers: PaperStore::default(),
+            by_id: HashIndex::default(),
+            ids_repeat: false,
+            lookups: OnceLock::new(),
+        };
+        verifier.use_disk(lookups);
+        verifier
+    }
+
     /// The lookups among every paper that grading needs, built at the first call.
     fn lookups(&self) -> &Lookups {
         self.lookups.get_or_init(|| Lookups::Held {
@@ -179,6 +196,7 @@ impl ArxivVerifier {
     /// ([`TitleIndex::word_share_words`]).
     fn titles_present(
         &self,
+        papers: &dyn PaperSource,
         index: usize,
         normalized: &str,
     ) -> (Vec<usize>, Option<(usize, usize)>) {
@@ -194,12 +212,12 @@ impl ArxivVerifier {
                 (present, share)
             }
             Lookups::OnDisk(disk) => {
-                let found = disk.titles_in(&self.papers, normalized);
+                let found = disk.titles_in(papers, normalized);
                 let present = titles::outside_longer(normalized, found, &|paper| {
-                    disk::title_variants(&self.papers, paper)
+                    disk::title_variants(papers, paper)
                 });
                 let share = if present.is_empty() {
-                    disk::word_share(&self.papers, index, normalized)
+                    disk::word_share(papers, index, normalized)
                 } else {
                     None
                 };
@@ -210,10 +228,10 @@ impl ArxivVerifier {
 
     /// The normalised forms of `paper`'s title: the title itself, then its hyphen
     /// variants.
-    fn title_variants(&self, paper: usize) -> Vec<Cow<'_, str>> {
+    fn title_variants(&self, papers: &dyn PaperSource, paper: usize) -> Vec<Cow<'_, str>> {
         match self.lookups() {
             Lookups::Held { titles, .. } => titles.variants(paper).map(Cow::Borrowed).collect(),
-            Lookups::OnDisk(_) => disk::title_variants(&self.papers, paper)
+            Lookups::OnDisk(_) => disk::title_variants(papers, paper)
                 .into_iter()
                 .map(Cow::Owned)
                 .collect(),
@@ -221,10 +239,10 @@ impl ArxivVerifier {
     }
 
     /// The papers whose first author's surname core is `core`, ascending.
-    fn named(&self, core: &str) -> Cow<'_, [u32]> {
+    fn named(&self, papers: &dyn PaperSource, core: &str) -> Cow<'_, [u32]> {
         match self.lookups() {
             Lookups::Held { surnames, .. } => Cow::Borrowed(surnames.named(core)),
-            Lookups::OnDisk(disk) => disk.named(&self.papers, core),
+            Lookups::OnDisk(disk) => disk.named(papers, core),
         }
     }
 
@@ -244,16 +262,49 @@ impl ArxivVerifier {
         Ok(Box::new(ArxivVerifier::from_loaded(load_truth(rows)?)))
     }
 
-    /// The grade of `output` for the task of kind `KINDS[kind]` about `papers[index]`.
-    fn grade_kind(&self, index: usize, kind: usize, output: &str) -> Grade {
-        let paper = self.papers.get(index);
+    /// The grade of `output` for the task of kind `KINDS[kind]` about paper `index`,
+    /// `paper`, of `papers` (of `paper`, a kind reads only its own field).
+    fn grade_kind(
+        &self,
+        papers: &dyn PaperSource,
+        index: usize,
+        paper: PaperRef<'_>,
+        kind: usize,
+        output: &str,
+    ) -> Grade {
         let (result, feedback) = match kind {
             0 => self.grade_id(paper, output),
-            1 => self.grade_title(index, output),
-            2 => self.grade_author(index, output),
+            1 => self.grade_title(papers, index, paper.title, output),
+            2 => self.grade_author(papers, index, paper.first_author, output),
             _ => self.grade_year(paper, output),
         };
         shape(result.or_refusal(output), output, feedback)
+    }
+
+    /// The grade of `output` for task `task` of papers kept on disk, `field` being
+    /// the field of its paper that its kind asks for (the year in decimal digits), as
+    /// the task's row carries it ([`rows::ArxivRows`]).
+    fn grade_on_disk(&self, papers: &DiskPapers, task: usize, field: &str, output: &str) -> Grade {
+        let (index, kind) = (task / KINDS.len(), task % KINDS.len());
+        let mut paper = PaperRef {
+            arxiv_id: "",
+            title: "",
+            first_author: "",
+            year: 0,
+        };
+        match kind {
+            0 => paper.arxiv_id = field,
+            1 => paper.title = field,
+            2 => paper.first_author = field,
+            _ => paper.year = field.parse().unwrap_or(0),
+        }
+        let seen = Seen::new(
+            papers,
+            index,
+            Some(paper.title).filter(|_| kind == 1),
+            Some(paper.first_author).filter(|_| kind == 2),
+        );
+        self.grade_kind(&seen, index, paper, kind, output)
     }
 
     fn grade_id(&self, paper: PaperRef<'_>, answer: &str) -> (Outcome, String) {
@@ -278,41 +329,52 @@ impl ArxivVerifier {
         )
     }
 
-    fn grade_title(&self, index: usize, answer: &str) -> (Outcome, String) {
-        let paper = self.papers.get(index);
+    fn grade_title(
+        &self,
+        papers: &dyn PaperSource,
+        index: usize,
+        title: &str,
+        answer: &str,
+    ) -> (Outcome, String) {
         let normalized = normalize(answer);
-        let (present, share) = self.titles_present(index, &normalized);
-        let mut found: Vec<&str> = present.iter().map(|&i| self.papers.get(i).title).collect();
+        let (present, share) = self.titles_present(papers, index, &normalized);
+        let mut found: Vec<Cow<'_, str>> = present.iter().map(|&i| papers.title(i)).collect();
         if found.is_empty()
             && let Some((present, total)) = share
             && 2 * present >= total
         {
             let share = present as f64 / total as f64;
-            let feedback = format!(
-                "partial title ({present}/{total} words); expected \"{}\"",
-                paper.title
-            );
+            let feedback = format!("partial title ({present}/{total} words); expected \"{title}\"");
             return (Outcome::Partial(share), feedback);
         }
-        let has_expected = found.contains(&paper.title);
+        let has_expected = found.iter().any(|found| found == title);
         // The titles offered beside the known ones, made-up ones included: asked for
         // only where they change the outcome (the right title, or none known).
         let made_up = if has_expected || found.is_empty() {
-            self.made_up_titles(&present, answer)
+            self.made_up_titles(papers, &present, answer)
         } else {
             Vec::new()
         };
-        found.extend(made_up.iter().map(String::as_str));
-        outcome(paper.title, &found, has_expected, "title", Shown::Quoted)
+        found.extend(
+            made_up
+                .iter()
+                .map(|made_up| Cow::Borrowed(made_up.as_str())),
+        );
+        outcome(title, &found, has_expected, "title", Shown::Quoted)
     }
 
     /// The title-like answers `answer` offers beside the known titles `present` in
     /// it: two or more name-like words, each two beside a known title one answer
     /// ([`Offered`]).
-    fn made_up_titles(&self, present: &[usize], answer: &str) -> Vec<String> {
+    fn made_up_titles(
+        &self,
+        papers: &dyn PaperSource,
+        present: &[usize],
+        answer: &str,
+    ) -> Vec<String> {
         let mut offered = Offered::new(answer);
         for &paper in present {
-            for variant in self.title_variants(paper) {
+            for variant in self.title_variants(papers, paper) {
                 offered.mark(&variant);
             }
         }
@@ -326,12 +388,17 @@ impl ArxivVerifier {
         })
     }
 
-    fn grade_author(&self, index: usize, answer: &str) -> (Outcome, String) {
-        let author = |paper: usize| AuthorName::parse(self.papers.get(paper).first_author);
-        let expected = self.papers.get(index).first_author;
+    fn grade_author(
+        &self,
+        papers: &dyn PaperSource,
+        index: usize,
+        expected: &str,
+        answer: &str,
+    ) -> (Outcome, String) {
+        let author = |paper: usize| AuthorName::parse(&papers.first_author(paper));
         let tokens = authors::tokens(answer);
         let excluded = |word: &str| self.is_title_word(word);
-        let said = mentions::mentions(&|core| self.named(core), author, &tokens, &excluded);
+        let said = mentions::mentions(&|core| self.named(papers, core), author, &tokens, &excluded);
         if said.is_empty() {
             let found: Vec<String> = authors::other_name(&tokens, &excluded)
                 .into_iter()
@@ -565,7 +632,13 @@ impl Verifier for ArxivVerifier {
                 .paper_of(self.papers.arxiv_id(paper))
                 .expect("every paper's ID is filed");
         }
-        self.grade_kind(paper, index % KINDS.len(), output)
+        self.grade_kind(
+            &self.papers,
+            paper,
+            self.papers.get(paper),
+            index % KINDS.len(),
+            output,
+        )
     }
 
     fn find_task_near(&self, task_id: &str, likely: usize) -> Option<usize> {

@@ -4,6 +4,8 @@
 //! `Vec` of papers of three `String`s each takes three (and their allocator headers) a
 //! paper.
 
+use std::borrow::Cow;
+
 /// Where one paper's fields are: its ID, title and first author one after the other
 /// from `start`, the author up to where the next paper starts.
 #[derive(Debug, Clone, Copy)]
@@ -27,6 +29,31 @@ pub(crate) struct PaperRef<'a> {
     pub first_author: &'a str,
     /// The year of the first arXiv submission.
     pub year: u16,
+}
+
+/// What grading reads of papers other than the one graded, by position: held
+/// ([`PaperStore`]) or read from disk ([`super::paper_file::Seen`]).
+pub(crate) trait PaperSource {
+    /// How many papers there are.
+    fn count(&self) -> usize;
+    /// Paper `index`'s exact title (`index` below [`PaperSource::count`]).
+    fn title(&self, index: usize) -> Cow<'_, str>;
+    /// Paper `index`'s first author as the paper gives it.
+    fn first_author(&self, index: usize) -> Cow<'_, str>;
+}
+
+impl PaperSource for PaperStore {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn title(&self, index: usize) -> Cow<'_, str> {
+        Cow::Borrowed(self.get(index).title)
+    }
+
+    fn first_author(&self, index: usize) -> Cow<'_, str> {
+        Cow::Borrowed(self.get(index).first_author)
+    }
 }
 
 /// Papers by position, their fields in one string.

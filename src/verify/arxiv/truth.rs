@@ -5,17 +5,14 @@
 use crate::error::InputError;
 use std::io::Read;
 
-use crate::base::hash::fingerprint;
+use super::row_checks::{Held, row_problems};
+pub use super::row_checks::{PAPER_COLUMNS, Problem, implied_year};
+use super::spill::{self, Spill, too_long};
 use crate::base::index::HashIndex;
 use crate::table::scan::RowScanner;
 use crate::table::{column, require, trim_field};
-use crate::verify::arxiv::ids::is_valid_id;
 use crate::verify::arxiv::store::{PaperRef, PaperStore};
-use crate::verify::normalize::normalize;
 use crate::verify::one_answer::RowLines;
-
-/// The columns of an arxiv truth file.
-pub const PAPER_COLUMNS: [&str; 4] = ["arxiv_id", "title", "first_author", "year"];
 
 /// One paper's facts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,30 +60,6 @@ pub(crate) fn papers_of(store: &PaperStore) -> Vec<Paper> {
     store.iter().map(Paper::from).collect()
 }
 
-/// One problem found in a truth file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// The 1-based line of the row.
-    pub line: u64,
-    /// What is wrong.
-    pub message: String,
-}
-
-/// The year an arXiv ID implies: 2000 + YY for new-style IDs, 19YY or 20YY (from the
-/// YY of `YYMMNNN`, 91–99 meaning the 1990s) for old-style ones.
-pub fn implied_year(arxiv_id: &str) -> Option<u16> {
-    let digits = match arxiv_id.split_once('/') {
-        Some((_, number)) => number,
-        None => arxiv_id,
-    };
-    let yy: u16 = digits.get(..2)?.parse().ok()?;
-    match (arxiv_id.contains('/'), yy) {
-        (false, _) => Some(2000 + yy),
-        (true, 91..=99) => Some(1900 + yy),
-        (true, _) => Some(2000 + yy),
-    }
-}
-
 /// What [`check`] found in a truth file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TruthCheck {
@@ -99,7 +72,7 @@ pub struct TruthCheck {
 /// Every problem of a truth file read row by row (its header read), in row order, as
 /// loading finds them; `Err` only when a row cannot be read or a column is missing.
 pub fn check<R: Read>(mut rows: RowScanner<R>) -> Result<TruthCheck, InputError> {
-    let (gathered, count) = gather(&mut rows)?;
+    let (gathered, count) = gather(&mut rows, Gathered::default())?;
     require_columns(&rows)?;
     Ok(TruthCheck {
         rows: count,
@@ -111,10 +84,12 @@ pub fn check<R: Read>(mut rows: RowScanner<R>) -> Result<TruthCheck, InputError>
 /// each row against the rows before it, and counts them. Without every column the
 /// rows are only counted: the missing column is an error only after the whole file is
 /// known to parse.
-fn gather<R: Read>(rows: &mut RowScanner<R>) -> Result<(Gathered, usize), InputError> {
+fn gather<R: Read>(
+    rows: &mut RowScanner<R>,
+    mut gathered: Gathered,
+) -> Result<(Gathered, usize), InputError> {
     let columns = PAPER_COLUMNS.map(|name| column(rows.headers(), name));
     let source = rows.source().to_string();
-    let mut gathered = Gathered::default();
     let mut count = 0usize;
     while let Some(row) = rows.next_row()? {
         count += 1;
@@ -142,7 +117,7 @@ fn parse_year(text: &str) -> Result<u16, &str> {
 }
 
 /// The error refusing a truth file (`source`) for its first problem.
-fn refusal(source: &str, problem: &Problem) -> InputError {
+pub(crate) fn refusal(source: &str, problem: &Problem) -> InputError {
     InputError::invalid(
         source,
         problem.line,
@@ -157,17 +132,23 @@ fn refusal(source: &str, problem: &Problem) -> InputError {
 /// them, found as each row is added: a row's problems depend only on the rows before
 /// it. What finding them needs is held by position (the rows' lines, the first paper
 /// of each valid ID and of each normalised title), so no row's fields are held twice.
-#[derive(Debug, Default)]
+/// Past a budget (`score`'s), the papers and the repeat checks go to disk instead
+/// ([`Spill`]).
+#[derive(Default)]
 struct Gathered {
     papers: PaperStore,
+    /// How many rows were added.
+    count: usize,
     /// Each paper's row's line.
     lines: RowLines,
     /// The first paper of each valid arXiv ID, by the ID's fingerprint.
     by_id: HashIndex,
     /// The first paper of each non-empty normalised title, by its fingerprint.
     titles: HashIndex,
-    /// Every problem, in row order.
+    /// Every problem, in row order (of the rows held).
     problems: Vec<Problem>,
+    /// Where the papers go past the budget, and once they are there, what is on disk.
+    spill: Option<Spill>,
 }
 
 impl Gathered {
@@ -175,76 +156,55 @@ impl Gathered {
     /// cells are `cells`, and files its problems; `Err` only for a row that cannot be
     /// held (a field of 4 GB or more, more than 2^32 - 2 rows).
     fn add(&mut self, line: u64, [id, title, author, year]: [&str; 4]) -> Result<(), String> {
-        let position = u32::try_from(self.papers.len())
+        let position = u32::try_from(self.count)
             .ok()
             .filter(|&position| position < u32::MAX - 1)
             .ok_or_else(|| "more papers than a truth may hold (2^32 - 2)".to_string())?;
         let (arxiv_id, title, author) = (trim_field(id), trim_field(title), trim_field(author));
         let year = parse_year(year);
-        self.papers
-            .push(arxiv_id, title, author, year.unwrap_or(0))
-            .map_err(|_| "a field is longer than 4 GB; shorten it".to_string())?;
+        let paper = PaperRef {
+            arxiv_id,
+            title,
+            first_author: author,
+            year: year.unwrap_or(0),
+        };
+        self.count += 1;
         self.lines.push(position, line);
-        let mut problem = |message: String| self.problems.push(Problem { line, message });
-        let empty = [
-            arxiv_id.is_empty(),
-            title.is_empty(),
-            author.is_empty(),
-            year == Err(""),
-        ];
-        for (empty, name) in empty.into_iter().zip(PAPER_COLUMNS) {
-            if empty {
-                problem(format!("`{name}` is empty; fill it in or remove the row"));
+        if let Some(spill) = &mut self.spill {
+            if !self.problems.is_empty() {
+                // The first problem is among the rows held: the rest are only read.
+                return Ok(());
+            }
+            if let Some(added) = spill.add(position, line, paper, year) {
+                return added;
             }
         }
-        let valid_id = is_valid_id(arxiv_id);
-        if !arxiv_id.is_empty() {
-            if !valid_id {
-                problem(format!(
-                    "`{arxiv_id}` is not an arXiv ID (YYMM.NNNN to 1412, YYMM.NNNNN from 1501, or archive/YYMMNNN, without version)"
-                ));
-            } else {
-                let papers = &self.papers;
-                let print = fingerprint(arxiv_id);
-                match self
-                    .by_id
-                    .find(print, |first| papers.arxiv_id(first as usize) == arxiv_id)
-                {
-                    Some(first) => problem(format!(
-                        "ID {arxiv_id} appears again (first on row {}); keep one row per paper",
-                        self.lines.of(first)
-                    )),
-                    None => self.by_id.insert(print, position),
-                }
-            }
-        }
-        let normalized = normalize(title);
-        if !normalized.is_empty() {
-            let papers = &self.papers;
-            let print = fingerprint(&normalized);
-            match self.titles.find(print, |first| {
-                normalize(papers.get(first as usize).title) == normalized
-            }) {
-                Some(first) => problem(format!(
-                    "title \"{title}\" repeats the title on row {}",
-                    self.lines.of(first)
-                )),
-                None => self.titles.insert(print, position),
-            }
-        }
-        match year {
-            Err("") => {}
-            Err(year_text) => problem(format!("year `{year_text}` is not a whole number")),
-            Ok(value) => {
-                if valid_id
-                    && let Some(implied) = implied_year(arxiv_id)
-                    && implied != value
-                {
-                    problem(format!(
-                        "year {value} contradicts ID {arxiv_id}, which was first submitted in {implied}"
-                    ));
-                }
-            }
+        self.papers
+            .push(arxiv_id, title, author, paper.year)
+            .map_err(|_| too_long())?;
+        let Gathered {
+            papers,
+            lines,
+            by_id,
+            titles,
+            problems,
+            ..
+        } = self;
+        let mut held = Held {
+            papers,
+            lines,
+            by_id,
+            titles,
+        };
+        row_problems(position, paper, year, &mut held, &mut |_, message| {
+            problems.push(Problem { line, message })
+        });
+        if let Some(spill) = &mut self.spill
+            && self.problems.is_empty()
+            && spill.moved(&mut self.papers)
+        {
+            self.by_id = HashIndex::default();
+            self.titles = HashIndex::default();
         }
         Ok(())
     }
@@ -291,7 +251,7 @@ pub(crate) struct LoadedPapers {
 /// errors are those of reading the file whole: a row the reader cannot read, no rows, a
 /// missing column, then the first problem [`check`] would list.
 pub(crate) fn load_truth<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPapers, InputError> {
-    let (gathered, count) = gather(&mut rows)?;
+    let (gathered, count) = gather(&mut rows, Gathered::default())?;
     // An empty file's error comes before a missing column's.
     if count == 0 {
         return Err(InputError::NoRows {
@@ -302,9 +262,63 @@ pub(crate) fn load_truth<R: Read>(mut rows: RowScanner<R>) -> Result<LoadedPaper
     gathered.load(rows.source())
 }
 
+/// A clean truth file's papers, held, or on disk past the budget.
+pub(crate) enum Loaded {
+    /// Held, as [`load_truth`] loads them.
+    Held(LoadedPapers),
+    /// On disk, with the grading lookups of every paper.
+    OnDisk(spill::OnDiskTruth),
+}
+
+/// Why a truth was not loaded: a problem of the file, or the temporary folder failing
+/// to keep its papers.
+#[derive(Debug)]
+pub(crate) enum NotLoaded {
+    Input(InputError),
+    Disk(std::io::Error),
+}
+
+/// [`load_truth`], the papers, their grading lookups and the repeat checks going to
+/// `store` once the papers held would take more than about `budget` bytes of lookups
+/// ([`HELD_BYTES_A_PAPER`](super::disk::HELD_BYTES_A_PAPER) a paper): the same papers,
+/// and the same first error, in file order and word for word.
+pub(crate) fn load_truth_spilling<R: Read>(
+    mut rows: RowScanner<R>,
+    budget: usize,
+    store: &'static dyn crate::base::sorter::RunStore,
+) -> Result<Loaded, NotLoaded> {
+    let spilling = Gathered {
+        spill: Some(Spill::new(budget, store)),
+        ..Gathered::default()
+    };
+    let (mut gathered, count) = gather(&mut rows, spilling).map_err(NotLoaded::Input)?;
+    if count == 0 {
+        return Err(NotLoaded::Input(InputError::NoRows {
+            file: rows.source().to_string(),
+        }));
+    }
+    require_columns(&rows).map_err(NotLoaded::Input)?;
+    let source = rows.source();
+    match gathered.spill.take() {
+        Some(spill) if gathered.problems.is_empty() && spill.is_on_disk() => {
+            match spill.finish(&gathered.lines).map_err(NotLoaded::Disk)? {
+                Ok(truth) => Ok(Loaded::OnDisk(truth)),
+                Err(problem) => Err(NotLoaded::Input(refusal(source, &problem))),
+            }
+        }
+        _ => gathered
+            .load(source)
+            .map(Loaded::Held)
+            .map_err(NotLoaded::Input),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::hash::fingerprint;
+    use crate::verify::arxiv::ids::is_valid_id;
+    use crate::verify::normalize::normalize;
 
     const SHIPPED: &[u8] = include_bytes!("../../../data/arxiv/papers.csv");
 
