@@ -13,7 +13,7 @@ use super::tests::{held, joined, joined_by};
 use crate::base::sorter::MemoryRuns;
 use crate::verify::arxiv::KINDS;
 use crate::verify::arxiv::rows::ArxivRows;
-use crate::verify::arxiv::truth::{Paper, load_papers};
+use crate::verify::arxiv::truth::{Paper, load_papers, papers_csv};
 
 static MEMORY: MemoryRuns = MemoryRuns;
 
@@ -44,16 +44,7 @@ fn quoted(text: &str) -> String {
 
 /// The paper list of `papers`, with a row repeating the first paper's ID when `repeat`.
 fn truth_text(papers: &[&Paper], repeat: bool) -> String {
-    let mut text = String::from("arxiv_id,title,first_author,year\n");
-    for paper in papers {
-        text.push_str(&format!(
-            "{},{},{},{}\n",
-            paper.arxiv_id,
-            quoted(&paper.title),
-            quoted(&paper.first_author),
-            paper.year
-        ));
-    }
+    let mut text = papers_csv(papers.iter().copied());
     if repeat && let Some(first) = papers.first() {
         text.push_str(&format!(
             "{},Another Title,Some One,{}\n",

@@ -146,9 +146,30 @@ impl<'s> DiskLookupsBuilder<'s> {
         Ok(DiskLookups {
             table: self.table.finish(|kept, next| kept == next)?,
             empty_title: self.empty_title,
-            failure: Mutex::new(None),
+            failure: FirstFailure::default(),
             bare_nodes: (0..REMEMBERED_NODES).map(|_| AtomicU64::new(0)).collect(),
         })
+    }
+}
+
+/// The first error of reads on disk made where none can be returned (a walk of the
+/// lookups, a paper read while grading), kept for the grade it spoiled to say.
+#[derive(Debug, Default)]
+pub(crate) struct FirstFailure(Mutex<Option<String>>);
+
+impl FirstFailure {
+    /// Keeps `error`, unless an earlier one is kept.
+    pub(crate) fn keep(&self, error: io::Error) {
+        let mut failure = self.0.lock().unwrap_or_else(|poison| poison.into_inner());
+        failure.get_or_insert_with(|| error.to_string());
+    }
+
+    /// The error kept since the last call, taken.
+    pub(crate) fn take(&self) -> Option<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .take()
     }
 }
 
@@ -158,7 +179,7 @@ pub(crate) struct DiskLookups {
     /// Whether some title normalises to nothing (whose one word is the empty one).
     empty_title: bool,
     /// The first error reading the table, said by the grade it spoiled.
-    failure: Mutex<Option<String>>,
+    failure: FirstFailure,
     /// Keys of nodes found with no paper ending at them, each in the slot its low
     /// bits name (0: none): such a key is a node without ends, as the table says,
     /// without a read.
@@ -188,21 +209,9 @@ impl DiskLookups {
         builder.finish()
     }
 
-    /// Keeps `error` as the failure to report, the first one only.
-    fn failed(&self, error: io::Error) {
-        let mut failure = self
-            .failure
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        failure.get_or_insert_with(|| error.to_string());
-    }
-
     /// The first error reading the table since the last call, taken.
     pub(crate) fn take_failure(&self) -> Option<String> {
-        self.failure
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-            .take()
+        self.failure.take()
     }
 
     /// The papers whose title variant is a run of `answer`'s words (normalised),
@@ -210,7 +219,7 @@ impl DiskLookups {
     /// sets aside titles inside longer ones.
     pub(crate) fn titles_in(&self, papers: &dyn PaperSource, answer: &str) -> Vec<usize> {
         self.titles_read(papers, answer).unwrap_or_else(|error| {
-            self.failed(error);
+            self.failure.keep(error);
             Vec::new()
         })
     }
@@ -274,7 +283,7 @@ impl DiskLookups {
             found |= value.first() == Some(&WORD) && &value[1..] == word.as_bytes();
         });
         if let Err(error) = read {
-            self.failed(error);
+            self.failure.keep(error);
         }
         found
     }
@@ -297,7 +306,7 @@ impl DiskLookups {
                 }
             });
         if let Err(error) = read {
-            self.failed(error);
+            self.failure.keep(error);
             named.clear();
         }
         Cow::Owned(named)

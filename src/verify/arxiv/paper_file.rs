@@ -5,10 +5,10 @@
 //! papers. A paper is read by position (one positioned read of its stride), and all of
 //! them in order once, to hand the tasks on.
 
+use super::disk::FirstFailure;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::{self, BufReader, Read};
-use std::sync::Mutex;
 
 use super::store::{PaperRef, PaperSource};
 use crate::base::sorter::{Run, RunStore};
@@ -75,7 +75,7 @@ impl DiskPapersBuilder {
             starts: self.starts,
             end: self.written,
             count: self.count,
-            failure: Mutex::new(None),
+            failure: FirstFailure::default(),
         })
     }
 }
@@ -89,7 +89,7 @@ pub(crate) struct DiskPapers {
     end: u64,
     count: usize,
     /// The first error reading a paper, said by the grade it spoiled.
-    failure: Mutex<Option<String>>,
+    failure: FirstFailure,
 }
 
 impl std::fmt::Debug for DiskPapers {
@@ -200,21 +200,9 @@ impl DiskPapers {
         Ok(())
     }
 
-    /// Keeps `error` as the failure to report, the first one only.
-    fn failed(&self, error: io::Error) {
-        let mut failure = self
-            .failure
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        failure.get_or_insert_with(|| error.to_string());
-    }
-
     /// The first error reading a paper since the last call, taken.
     pub(crate) fn take_failure(&self) -> Option<String> {
-        self.failure
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-            .take()
+        self.failure.take()
     }
 }
 
@@ -264,7 +252,7 @@ impl<'a> Seen<'a> {
                 value
             }
             Err(error) => {
-                self.papers.failed(error);
+                self.papers.failure.keep(error);
                 String::new()
             }
         }

@@ -196,7 +196,7 @@ mod tests {
     use crate::base::sorter::MemoryRuns;
     use crate::table::scan::RowScanner;
     use crate::verify::arxiv::disk::HELD_BYTES_A_PAPER;
-    use crate::verify::arxiv::truth::{Paper, load_papers};
+    use crate::verify::arxiv::truth::{Paper, load_papers, papers_csv};
     use proptest::prelude::*;
 
     static MEMORY: MemoryRuns = MemoryRuns;
@@ -221,11 +221,6 @@ mod tests {
         })
         .unwrap();
         handed
-    }
-
-    /// A CSV cell, quoted.
-    fn quoted(text: &str) -> String {
-        format!("\"{}\"", text.replace('"', "\"\""))
     }
 
     /// What an output says of `paper` for a task of kind `kind`, in the form `form`.
@@ -259,16 +254,7 @@ mod tests {
         ) {
             let all = load_papers("papers.csv", SHIPPED).unwrap();
             let papers: Vec<Paper> = chosen.iter().map(|&i| all[i].clone()).collect();
-            let mut text = String::from("arxiv_id,title,first_author,year\n");
-            for paper in &papers {
-                text.push_str(&format!(
-                    "{},{},{},{}\n",
-                    paper.arxiv_id,
-                    quoted(&paper.title),
-                    quoted(&paper.first_author),
-                    paper.year
-                ));
-            }
+            let text = papers_csv(&papers);
             let held = ArxivRows::holding(usize::MAX, &MEMORY);
             let on_disk = ArxivRows::holding(spill_after * HELD_BYTES_A_PAPER, &MEMORY);
             let held_rows = handed(&held, &text);
@@ -350,16 +336,7 @@ mod tests {
     #[test]
     fn papers_on_disk_that_cannot_be_read_back_are_said_as_that_with_the_fix() {
         let all = load_papers("papers.csv", SHIPPED).unwrap();
-        let mut text = String::from("arxiv_id,title,first_author,year\n");
-        for paper in &all[..2] {
-            text.push_str(&format!(
-                "{},{},{},{}\n",
-                paper.arxiv_id,
-                quoted(&paper.title),
-                quoted(&paper.first_author),
-                paper.year
-            ));
-        }
+        let text = papers_csv(&all[..2]);
         let store: &'static FirstUnreadable = Box::leak(Box::default());
         let rows = ArxivRows::holding(0, store);
         let handed = handed(&rows, &text);

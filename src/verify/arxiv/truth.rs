@@ -313,6 +313,23 @@ pub(crate) fn load_truth_spilling<R: Read>(
     }
 }
 
+/// The paper list of `papers` as a truth file, every title and first author quoted.
+#[cfg(test)]
+pub(crate) fn papers_csv<'a>(papers: impl IntoIterator<Item = &'a Paper>) -> String {
+    let quoted = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
+    let mut text = String::from("arxiv_id,title,first_author,year\n");
+    for paper in papers {
+        text.push_str(&format!(
+            "{},{},{},{}\n",
+            paper.arxiv_id,
+            quoted(&paper.title),
+            quoted(&paper.first_author),
+            paper.year
+        ));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
