@@ -59,7 +59,7 @@ impl<R: Read> HashingReader<R> {
     }
 
     /// Reads whatever the consumer left unread, and returns the SHA-256 of all of it in
-    /// lowercase hex; an error for a [plain](HashingReader::plain) reader.
+    /// lowercase hex; an error for a reader made not to hash (inside the crate only).
     pub fn finish(self) -> std::io::Result<String> {
         self.finish_if()?
             .ok_or_else(|| std::io::Error::other("the file was read without its digest"))
