@@ -100,7 +100,7 @@ impl<'s> PairSorter<'s> {
     /// No pairs yet; runs go to `store` once more than `budget` waits.
     pub(crate) fn new(store: &'s dyn RunStore, budget: Budget) -> PairSorter<'s> {
         PairSorter {
-            sorter: Sorter::reserved(store, budget),
+            sorter: Sorter::new(store, budget),
             payload: Vec::new(),
         }
     }

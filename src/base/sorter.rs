@@ -201,10 +201,6 @@ fn decode(bytes: &[u8]) -> ((&[u8], &[u8]), usize) {
     ((key, payload), at)
 }
 
-/// Bytes above glibc's largest dynamic threshold for serving an allocation from a
-/// mapping of its own (32 MiB on 64-bit systems).
-pub(crate) const MAPPED: usize = (32 << 20) + (1 << 20);
-
 /// Records being gathered for an external sort.
 pub(crate) struct Sorter<'s> {
     store: &'s dyn RunStore,
@@ -224,22 +220,6 @@ impl<'s> Sorter<'s> {
             runs: Vec::new(),
             pushed: 0,
         }
-    }
-
-    /// An empty sorter as [`Sorter::new`] gives, its buffers set aside at once in
-    /// blocks larger than the C allocator's largest threshold for mapping memory
-    /// afresh ([`MAPPED`]): pages count only once written, and freeing the buffers
-    /// neither raises that threshold (which would leave later allocations on the
-    /// heap, where freed memory stays) nor keeps them on the heap.
-    pub(crate) fn reserved(store: &'s dyn RunStore, budget: Budget) -> Sorter<'s> {
-        let mut sorter = Sorter::new(store, budget);
-        sorter.buffer.bytes.reserve_exact(MAPPED);
-        sorter.buffer.keys.reserve_exact(MAPPED / size_of::<u128>());
-        sorter
-            .buffer
-            .starts
-            .reserve_exact(MAPPED / size_of::<usize>());
-        sorter
     }
 
     /// Adds a record. Time: amortised O(its length), plus a sort now and then.

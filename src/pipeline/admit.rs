@@ -593,7 +593,7 @@ fn prepare_files<'a>(
         scores: streams,
         tasks,
         manifest,
-        presume: true,
+        presume: !files.keep_feedback,
         digest_tasks: files.digests_shown || files.manifest.is_some(),
         digest_manifest: files.digests_shown,
     };

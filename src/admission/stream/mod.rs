@@ -177,7 +177,7 @@ pub(crate) fn read_streams(
         .keep_rows
         .then(|| PairSorter::new(store, request.tuning.sort));
     let mut collector = Collector::new(plan, rows);
-    let mut prints = Fingerprints::reserved();
+    let mut prints = Fingerprints::default();
     let manifest_source = manifest
         .as_ref()
         .map_or_else(String::new, |m| m.source.to_string());

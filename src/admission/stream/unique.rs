@@ -12,7 +12,6 @@ use super::index::TaskIndex;
 use super::presumed::Presumed;
 use super::{HOLD, SIDES};
 use crate::base::hash::{FastMap, FastSet, fingerprint};
-use crate::base::sorter::MAPPED;
 use crate::error::InputError;
 use crate::scores::{Repeat, TASK_ID_COLUMN, trim};
 use crate::table::scan::RowScanner;
@@ -40,17 +39,6 @@ pub(super) struct Fingerprints {
 }
 
 impl Fingerprints {
-    /// None yet; the tasks' fingerprints set aside a block larger than the C
-    /// allocator's largest threshold for mapping memory afresh (see
-    /// [`Sorter::reserved`](crate::base::sorter::Sorter::reserved)): its pages count
-    /// only once written, and a reading given up for a failed presumption frees it
-    /// without leaving the next reading's memory on the heap.
-    pub(super) fn reserved() -> Fingerprints {
-        let mut prints = Fingerprints::default();
-        prints.tasks.reserve_exact(MAPPED / size_of::<u64>());
-        prints
-    }
-
     /// A task handed over, with the files it was in (one bit each).
     pub(super) fn task(&mut self, print: u64, mask: u8) {
         self.tasks.push(print << 4 | u64::from(mask));

@@ -6,7 +6,6 @@
 
 use super::{Cluster, Outcomes, Set, micros};
 use crate::base::hash::FastMap;
-use crate::base::sorter::MAPPED;
 
 /// Distinct differences a set counts in a short list before a hash map: graded scores
 /// take a handful of values (quarters differ in nine ways), and looking through a few
@@ -69,7 +68,7 @@ struct Clusters {
     names: Vec<u8>,
     /// Each entry: where its name starts and ends in `names`, its pairs, its
     /// difference sum.
-    entries: Vec<ClusterEntry>,
+    entries: Vec<(u32, u32, u64, i64)>,
     /// Entries after the last merge.
     merged: usize,
 }
@@ -77,24 +76,7 @@ struct Clusters {
 /// Entries the first merge waits for.
 const FIRST_MERGE: usize = 1 << 16;
 
-/// An entry of [`Clusters`]: where its name starts and ends, its pairs, its difference
-/// sum.
-type ClusterEntry = (u32, u32, u64, i64);
-
 impl Clusters {
-    /// None yet, the buffers set aside in blocks larger than the C allocator's largest
-    /// threshold for mapping memory afresh (see
-    /// [`Sorter::reserved`](crate::base::sorter::Sorter::reserved)): pages count only
-    /// once written, and the buffers a merge or the end frees leave no later
-    /// allocation on the heap.
-    fn reserved() -> Clusters {
-        Clusters {
-            names: Vec::with_capacity(MAPPED),
-            entries: Vec::with_capacity(MAPPED / size_of::<ClusterEntry>()),
-            merged: 0,
-        }
-    }
-
     fn name(&self, entry: usize) -> &[u8] {
         let (start, end, _, _) = self.entries[entry];
         &self.names[start as usize..end as usize]
@@ -122,25 +104,24 @@ impl Clusters {
     /// Sorts the entries by name (on each name's first twelve bytes beside its number,
     /// then by whole names where those are equal) and merges those of one name.
     fn merge(&mut self) {
-        let mut order: Vec<u128> =
-            Vec::with_capacity(self.entries.len().max(MAPPED / size_of::<u128>()));
-        order.extend((0..self.entries.len()).map(|at| {
-            let name = self.name(at);
-            let mut key = [0_u8; 16];
-            let head = &name[..name.len().min(12)];
-            key[..head.len()].copy_from_slice(head);
-            key[12..].copy_from_slice(&(at as u32).to_be_bytes());
-            u128::from_be_bytes(key)
-        }));
+        let mut order: Vec<u128> = (0..self.entries.len())
+            .map(|at| {
+                let name = self.name(at);
+                let mut key = [0_u8; 16];
+                let head = &name[..name.len().min(12)];
+                key[..head.len()].copy_from_slice(head);
+                key[12..].copy_from_slice(&(at as u32).to_be_bytes());
+                u128::from_be_bytes(key)
+            })
+            .collect();
         order.sort_unstable_by(|&x, &y| {
             (x >> 32).cmp(&(y >> 32)).then_with(|| {
                 let (a, b) = (x as u32 as usize, y as u32 as usize);
                 self.name(a).cmp(self.name(b))
             })
         });
-        let mut names = Vec::with_capacity(self.names.len().max(MAPPED));
-        let mut entries: Vec<ClusterEntry> =
-            Vec::with_capacity(self.entries.len().max(MAPPED / size_of::<ClusterEntry>()));
+        let mut names = Vec::with_capacity(self.names.len());
+        let mut entries: Vec<(u32, u32, u64, i64)> = Vec::with_capacity(self.entries.len());
         for key in order {
             let at = key as u32 as usize;
             let (_, _, n, sum) = self.entries[at];
@@ -207,7 +188,7 @@ impl Accumulator {
             strata: Vec::new(),
             by_value: FastMap::default(),
             last: 0,
-            clusters: Some(Clusters::reserved()),
+            clusters: Some(Clusters::default()),
             pairs: 0,
         }
     }

@@ -67,10 +67,10 @@ pub(crate) struct Streams<'a> {
     /// The manifest.
     pub manifest: Option<Stream<'a>>,
     /// Whether the task list and the holdout are first presumed to name the scores
-    /// files' tasks (read again with an index when they do not). `admit` presumes,
-    /// with a report folder too: the first reading's large buffers (the pairs' sort,
-    /// the fingerprints, the clusters) are set aside in blocks the allocator maps
-    /// afresh, so freeing them leaves the second reading's memory off the heap.
+    /// files' tasks (read again with an index when they do not). `admit` presumes
+    /// without a report folder only: the memory the first reading's sort of the pairs
+    /// leaves with the allocator, beside the index's, would pass the bound on memory a
+    /// pair.
     pub presume: bool,
     /// Whether the task list's SHA-256 is wanted: an output records it (see
     /// [`AdmitFiles::digests_shown`](super::AdmitFiles::digests_shown)), or the
