@@ -136,12 +136,15 @@ impl Spill {
                 disk.papers.push(paper)?;
                 disk.lookups
                     .add(position as usize, paper.title, paper.first_author)?;
-                if super::ids::is_valid_id(paper.arxiv_id) {
-                    Filed::file(&mut disk.ids, position, paper.arxiv_id)?;
-                }
-                let normalized = normalize(paper.title);
-                if !normalized.is_empty() {
-                    Filed::file(&mut disk.titles, position, &normalized)?;
+                // Filed as a row read on disk files them; the rows held had no problem.
+                let mut filed = Filed {
+                    ids: &mut disk.ids,
+                    titles: &mut disk.titles,
+                    failure: None,
+                };
+                row_problems(position, paper, Ok(paper.year), &mut filed, &mut |_, _| {});
+                if let Some(error) = filed.failure {
+                    return Err(error);
                 }
             }
             Ok(())
