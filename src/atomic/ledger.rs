@@ -9,7 +9,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
@@ -53,7 +53,7 @@ fn record_attempt_with<T>(
         .with_context(|| format!("`{}`", path.display()))?;
     let (decision, value) = decide(&attempt)?;
     let record = attempt.record(decision);
-    ledger.append(&records, &record, None, write)?;
+    ledger.append(&records, &record, &[], write)?;
     Ok((record, value))
 }
 
@@ -91,13 +91,13 @@ pub struct Inputs<'a> {
 /// e.g. under another test: a new look at the holdout) `decide` is called at the next
 /// attempt's alpha and that attempt is appended. All under one lock.
 ///
-/// `report_dir` is the folder the run will write this attempt's report to: when an
-/// attempt is appended, the report there (of an earlier attempt) is taken out in the
+/// `report` is the files of the report the run will write for this attempt: when an
+/// attempt is appended, those there (of an earlier attempt) are taken out in the
 /// same gate section as the append is written, so a run that dies before its own report is
 /// written leaves no report older than the ledger.
 pub fn record_or_repeat<T>(
     path: &Path,
-    report_dir: Option<&Path>,
+    report: &[PathBuf],
     holdout_sha256: &str,
     declared_alpha: f64,
     inputs: Inputs<'_>,
@@ -129,7 +129,7 @@ pub fn record_or_repeat<T>(
     }
     let (decision, value) = decide(attempt.alpha)?;
     let record = attempt.record(decision);
-    ledger.append(&records, &record, report_dir, &mut |file, bytes| {
+    ledger.append(&records, &record, report, &mut |file, bytes| {
         file.write_all(bytes)
     })?;
     Ok(Entry {
@@ -156,11 +156,11 @@ pub struct Looked {
 /// (which decides where the look stands and returns the record it adds, if any: the
 /// attempt opened, a later look of it, or the look that decided it), checks that record
 /// against the ledger as read (the rules `ledger show` reads by) and appends it. When `look` fails
-/// nothing is written. `report_dir` is taken out with the append, as for
+/// nothing is written. `report` is taken out with the append, as for
 /// [`record_or_repeat`].
 pub fn record_look(
     path: &Path,
-    report_dir: Option<&Path>,
+    report: &[PathBuf],
     look: impl FnOnce(&[Record]) -> anyhow::Result<Option<Record>>,
 ) -> anyhow::Result<Looked> {
     let mut ledger = Locked::open(path)?;
@@ -172,7 +172,7 @@ pub fn record_look(
             warning,
         });
     };
-    ledger.append(&records, &record, report_dir, &mut |file, bytes| {
+    ledger.append(&records, &record, report, &mut |file, bytes| {
         file.write_all(bytes)
     })?;
     Ok(Looked {
@@ -187,7 +187,7 @@ pub fn record_look(
 pub fn append(path: &Path, record: &Record) -> anyhow::Result<()> {
     let mut ledger = Locked::open(path)?;
     let records = ledger.read()?;
-    ledger.append(&records, record, None, &mut |file, bytes| {
+    ledger.append(&records, record, &[], &mut |file, bytes| {
         file.write_all(bytes)
     })
 }
@@ -273,9 +273,10 @@ impl<'a> Locked<'a> {
     /// A torn last record is cut off first, and a whole last record without its `\n`
     /// gets it, so the new line starts a line of its own.
     ///
-    /// The report folder `report_dir`, when it exists, holds an earlier attempt's report
-    /// that the new record makes stale: in the same section as the write it is renamed
-    /// aside (`.NAME.evogate-stale-PID`, [`super::settle`] removes it if a kill leaves
+    /// The report files `report` that exist are an earlier attempt's report that the
+    /// new record makes stale: in the same section as the write they are moved aside
+    /// (`.NAME.evogate-stale-PID` beside their folder `NAME`, whose other files stay;
+    /// [`super::settle`] removes it if a kill leaves
     /// it) and, once the record is written, removed; a failed write puts it back. So a
     /// run that dies after its append and before its own report leaves no report folder
     /// rather than one whose attempt the ledger has passed; the same command run again
@@ -284,7 +285,7 @@ impl<'a> Locked<'a> {
         &mut self,
         records: &[Record],
         record: &Record,
-        report_dir: Option<&Path>,
+        report: &[PathBuf],
         write: &mut dyn FnMut(&mut File, &[u8]) -> io::Result<()>,
     ) -> anyhow::Result<()> {
         let refuse = |message: String| {
@@ -304,15 +305,13 @@ impl<'a> Locked<'a> {
         let context = || format!("`{}`: cannot append to the ledger", self.path.display());
         // A SIGINT or SIGTERM waits for the append, so no signal tears a record.
         let section = super::gate::section();
-        let stale = match report_dir {
-            Some(folder) => super::settle::set_aside_stale(folder).with_context(|| {
-                format!(
-                    "`{}`: cannot take out the earlier report before recording the attempt",
-                    folder.display()
-                )
-            })?,
-            None => None,
-        };
+        let folder = report.first().and_then(|file| file.parent());
+        let stale = super::settle::set_aside_stale(report).with_context(|| {
+            format!(
+                "`{}`: cannot take out the earlier report before recording the attempt",
+                folder.unwrap_or(Path::new(".")).display()
+            )
+        })?;
         let written = (|| {
             if let Tail::Torn { start, .. } = self.tail {
                 self.file.set_len(start as u64)?;
@@ -320,11 +319,11 @@ impl<'a> Locked<'a> {
             write(&mut self.file, line.as_bytes())?;
             self.file.sync_data()
         })();
-        if let (Err(_), Some((folder, aside))) = (&written, &stale) {
-            let _ = std::fs::rename(aside, folder);
+        if let (Err(_), Some(stale)) = (&written, &stale) {
+            stale.put_back();
         }
         written.with_context(context)?;
-        super::gate::recorded(match (&stale, report_dir) {
+        super::gate::recorded(match (&stale, folder) {
             (Some(_), Some(folder)) => format!(
                 "attempt {} was recorded in `{}` and the report of an earlier attempt taken out of `{}`",
                 record.attempt,
@@ -338,8 +337,8 @@ impl<'a> Locked<'a> {
             ),
         });
         drop(section);
-        if let Some((_, aside)) = stale {
-            let _ = std::fs::remove_dir_all(aside);
+        if let Some(stale) = stale {
+            let _ = std::fs::remove_dir_all(&stale.aside);
         }
         Ok(())
     }
@@ -490,7 +489,7 @@ mod tests {
             candidate_sha256: &candidate,
         };
         let run = |p: f64, files: Inputs<'_>| {
-            record_or_repeat(&path, None, &holdout, 0.05, files, |alpha| {
+            record_or_repeat(&path, &[], &holdout, 0.05, files, |alpha| {
                 let mut d = decision(p, Verdict::Refused);
                 d.baseline_sha256 = files.baseline_sha256.to_string();
                 d.candidate_sha256 = files.candidate_sha256.to_string();
@@ -536,7 +535,7 @@ mod tests {
             baseline_sha256: &baseline,
             candidate_sha256: &candidate,
         };
-        let entry = record_or_repeat(&path, None, &holdout, 0.05, files, |_| {
+        let entry = record_or_repeat(&path, &[], &holdout, 0.05, files, |_| {
             Ok((decision(0.5, Verdict::Refused), ()))
         })
         .unwrap();

@@ -154,21 +154,61 @@ fn clear(folder: &Path, mut names: BTreeSet<String>, locked: bool) {
     }
 }
 
-/// Renames the folder `folder`, when it is one, aside as `.NAME.evogate-stale-PID`
-/// (removed by the next run's [`settle`], never put back) and returns both paths.
-/// Used for a report folder that a new ledger record makes stale.
-pub(crate) fn set_aside_stale(folder: &Path) -> std::io::Result<Option<(PathBuf, PathBuf)>> {
-    if !fs::symlink_metadata(folder).is_ok_and(|meta| meta.is_dir()) {
-        return Ok(None);
+/// The files of an earlier report moved aside by [`set_aside_stale`].
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Stale {
+    /// The folder `.NAME.evogate-stale-PID` beside the report folder `NAME`.
+    pub(crate) aside: PathBuf,
+    /// Each file moved, from where to where.
+    moved: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Stale {
+    /// Moves the files back where they were and removes the folder aside.
+    pub(crate) fn put_back(&self) {
+        for (from, to) in &self.moved {
+            let _ = fs::rename(to, from);
+        }
+        let _ = fs::remove_dir(&self.aside);
     }
+}
+
+/// Moves the report files `files` (all in one report folder `NAME`) that exist into a
+/// new folder `.NAME.evogate-stale-PID` beside it (removed by the next run's
+/// [`settle`], never put back), leaving every other file of the folder where it is (a
+/// ledger, an input, a file of the user's). `None` when none of them exists. Used for
+/// the report that a new ledger record makes stale.
+pub(crate) fn set_aside_stale(files: &[PathBuf]) -> std::io::Result<Option<Stale>> {
+    let present: Vec<&PathBuf> = files
+        .iter()
+        .filter(|file| fs::symlink_metadata(file).is_ok())
+        .collect();
+    let Some(folder) = present.first().and_then(|file| file.parent()) else {
+        return Ok(None);
+    };
     let Some((parent, name)) = folder_and_name(folder) else {
         return Ok(None);
     };
     let aside = parent.join(format!(".{name}.evogate-stale-{}", std::process::id()));
     // One left under this PID can only be a dead process's: this one makes one per run.
     let _ = fs::remove_dir_all(&aside);
-    fs::rename(folder, &aside)?;
-    Ok(Some((folder.to_path_buf(), aside)))
+    fs::create_dir(&aside)?;
+    let mut stale = Stale {
+        aside,
+        moved: Vec::new(),
+    };
+    for file in present {
+        let Some(file_name) = file.file_name() else {
+            continue;
+        };
+        let to = stale.aside.join(file_name);
+        if let Err(error) = fs::rename(file, &to) {
+            stale.put_back();
+            return Err(error);
+        }
+        stale.moved.push((file.clone(), to));
+    }
+    Ok(Some(stale))
 }
 
 #[cfg(test)]
@@ -191,16 +231,38 @@ mod tests {
         let rep = dir.path().join("rep");
         fs::create_dir(&rep).unwrap();
         fs::write(rep.join("admission.json"), "{}").unwrap();
-        let (folder, aside) = set_aside_stale(&rep).unwrap().unwrap();
-        assert_eq!(folder, rep);
-        assert!(!rep.exists() && aside.join("admission.json").exists());
-        // A dead process's stale folder is removed even though `rep` is missing.
+        let files = [rep.join("admission.json"), rep.join("pairs.csv")];
+        let stale = set_aside_stale(&files).unwrap().unwrap();
+        assert_eq!(
+            stale.aside,
+            dir.path()
+                .join(format!(".rep.evogate-stale-{}", std::process::id()))
+        );
+        assert!(!files[0].exists() && stale.aside.join("admission.json").exists());
+        // A dead process's stale folder is removed.
         let dead = dir.path().join(".rep.evogate-stale-2147483647");
-        fs::rename(&aside, &dead).unwrap();
+        fs::rename(&stale.aside, &dead).unwrap();
         settle([rep.as_path()]);
-        assert!(!dead.exists() && !rep.exists());
-        // Not a folder: nothing to set aside.
-        assert_eq!(set_aside_stale(&rep).unwrap(), None);
+        assert!(!dead.exists());
+        // No report file: nothing to set aside.
+        assert_eq!(set_aside_stale(&files).unwrap(), None);
+    }
+
+    #[test]
+    fn setting_a_stale_report_aside_leaves_the_folders_other_files_in_place() {
+        // Regression: the whole folder was set aside and removed, with a ledger or an
+        // input kept in it.
+        let dir = tempfile::tempdir().unwrap();
+        let rep = dir.path().join("rep");
+        fs::create_dir(&rep).unwrap();
+        fs::write(rep.join("admission.json"), "{}").unwrap();
+        fs::write(rep.join("ledger.jsonl"), "{}\n").unwrap();
+        let stale = set_aside_stale(&[rep.join("admission.json")])
+            .unwrap()
+            .unwrap();
+        assert!(rep.join("ledger.jsonl").exists() && !rep.join("admission.json").exists());
+        stale.put_back();
+        assert!(rep.join("admission.json").exists() && !stale.aside.exists());
     }
 
     #[test]

@@ -54,9 +54,9 @@ pub(crate) fn run(args: AdmitArgs) -> anyhow::Result<Printout> {
         .input_if("--candidate's import record", candidate_record.as_deref())
         .input_if("--tasks", args.tasks.as_deref())
         .input_if("--manifest", args.manifest.as_deref())
-        .ledger_if(args.ledger.as_deref())
-        .report_dir_if(args.report_dir.as_deref());
+        .ledger_if(args.ledger.as_deref());
     let planned = args.report_dir.as_deref().map(report_names);
+    let effects = effects.report_files(planned.as_deref().unwrap_or_default());
     effects.plan(planned.iter().flatten().map(PathBuf::as_path), true)?;
     let evidence = match (&args.summary, &args.baseline, &args.candidate) {
         (Some(summary), _, _) => AdmitOn::Summary {

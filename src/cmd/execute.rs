@@ -26,8 +26,8 @@ use crate::pipeline::outcome::{CommandOutcome, Write};
 pub(super) struct Effects {
     inputs: Vec<(&'static str, PathBuf)>,
     ledger: Option<PathBuf>,
-    /// The report folder written beside the ledger's attempt, if any.
-    report_dir: Option<PathBuf>,
+    /// The report files written beside the ledger's attempt, if any.
+    report: Vec<PathBuf>,
     stream: Option<Streamed>,
 }
 

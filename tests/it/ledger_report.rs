@@ -162,3 +162,35 @@ fn a_stop_after_the_append_says_the_earlier_report_was_taken_out() {
     assert_eq!(report(dir.path()), None);
     assert_eq!(leftovers(dir.path()), Vec::<String>::new());
 }
+
+#[test]
+fn a_new_attempt_takes_out_only_the_earlier_reports_files_not_a_ledger_or_other_files_in_its_folder()
+ {
+    // Regression: the whole report folder was set aside and removed with the append,
+    // the ledger kept in it and every other file of the user's with it.
+    let dir = tempfile::tempdir().unwrap();
+    inputs(dir.path());
+    fs::create_dir(dir.path().join("rep")).unwrap();
+    write(dir.path(), "rep/notes.txt", "kept\n");
+    let args = |candidate: &str| {
+        admit(candidate, false)
+            .into_iter()
+            .map(|arg| match arg.as_str() {
+                "l.jsonl" => "rep/l.jsonl".to_string(),
+                _ => arg,
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = run(dir.path(), &args("good.csv"));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let second = run(dir.path(), &args("poor.csv"));
+    assert_eq!(second.code, 1, "{}", second.stderr);
+    let ledger = fs::read_to_string(dir.path().join("rep/l.jsonl")).unwrap();
+    assert_eq!(ledger.lines().count(), 2);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("rep/notes.txt")).unwrap(),
+        "kept\n"
+    );
+    assert_eq!(report(dir.path()), Some((2, "inconclusive".to_string())));
+    assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+}

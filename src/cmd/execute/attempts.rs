@@ -17,10 +17,10 @@ impl Effects {
         self
     }
 
-    /// Names the report folder the run writes beside its ledger attempt, which the
-    /// attempt's append takes the earlier report out of ([`record_or_repeat`]).
-    pub(crate) fn report_dir_if(mut self, path: Option<&Path>) -> Effects {
-        self.report_dir = path.map(Path::to_path_buf);
+    /// Names the report files the run writes beside its ledger attempt, which the
+    /// attempt's append takes an earlier report's out of ([`record_or_repeat`]).
+    pub(crate) fn report_files(mut self, files: &[PathBuf]) -> Effects {
+        self.report = files.to_vec();
         self
     }
 
@@ -34,7 +34,7 @@ impl Effects {
         refuse_overwriting_inputs([path.as_path()], &self.named_inputs())?;
         Ok(Some(LockedLedger {
             path: path.clone(),
-            report_dir: self.report_dir.clone(),
+            report: self.report.clone(),
         }))
     }
 }
@@ -46,8 +46,8 @@ impl Effects {
 #[derive(Debug)]
 pub(crate) struct LockedLedger {
     path: PathBuf,
-    /// The report folder of this run, if any.
-    report_dir: Option<PathBuf>,
+    /// The report files of this run, if any.
+    report: Vec<PathBuf>,
 }
 
 impl AttemptLedger for LockedLedger {
@@ -63,7 +63,7 @@ impl AttemptLedger for LockedLedger {
         } = on;
         record_or_repeat(
             &self.path,
-            self.report_dir.as_deref(),
+            &self.report,
             holdout_sha256,
             declared_alpha,
             inputs,
@@ -72,6 +72,6 @@ impl AttemptLedger for LockedLedger {
     }
 
     fn take_look(&mut self, look: LookAt<'_>) -> anyhow::Result<Looked> {
-        record_look(&self.path, self.report_dir.as_deref(), look)
+        record_look(&self.path, &self.report, look)
     }
 }

@@ -359,7 +359,7 @@ mod tests {
         ) -> anyhow::Result<Entry<()>> {
             record_or_repeat(
                 &self.0,
-                None,
+                &[],
                 on.holdout_sha256,
                 on.declared_alpha,
                 on.inputs,
@@ -368,7 +368,7 @@ mod tests {
         }
 
         fn take_look(&mut self, look: LookAt<'_>) -> anyhow::Result<Looked> {
-            record_look(&self.0, None, look)
+            record_look(&self.0, &[], look)
         }
     }
 
