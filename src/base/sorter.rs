@@ -464,6 +464,65 @@ impl Merged<'_> {
     }
 }
 
+/// Runs held in memory of which the first `unreadable` made cannot be read back by
+/// position ("Stale file handle"), as when something removes the temporary folder's
+/// files while evogate runs: for the tests of lookups kept on disk.
+#[cfg(test)]
+#[derive(Debug)]
+pub(crate) struct UnreadableRuns {
+    unreadable: usize,
+    made: std::sync::atomic::AtomicUsize,
+}
+
+#[cfg(test)]
+impl UnreadableRuns {
+    /// A store whose first `unreadable` runs cannot be read by position.
+    pub(crate) const fn first(unreadable: usize) -> UnreadableRuns {
+        UnreadableRuns {
+            unreadable,
+            made: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+}
+
+#[cfg(test)]
+impl RunStore for UnreadableRuns {
+    fn create(&self) -> io::Result<Box<dyn Run>> {
+        let made = self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(Box::new(MaybeUnreadable {
+            bytes: Vec::new(),
+            readable: made >= self.unreadable,
+        }))
+    }
+}
+
+/// One run of [`UnreadableRuns`].
+#[cfg(test)]
+struct MaybeUnreadable {
+    bytes: Vec<u8>,
+    readable: bool,
+}
+
+#[cfg(test)]
+impl Run for MaybeUnreadable {
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.bytes.extend_from_slice(bytes);
+        Ok(())
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+    fn reader(&self) -> io::Result<Box<dyn Read + Send + '_>> {
+        Ok(Box::new(&self.bytes[..]))
+    }
+    fn read_at(&self, offset: u64, buffer: &mut [u8]) -> io::Result<()> {
+        if !self.readable {
+            return Err(io::Error::other("Stale file handle"));
+        }
+        self.bytes.read_at(offset, buffer)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

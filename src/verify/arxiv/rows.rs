@@ -193,7 +193,7 @@ impl Rowwise for ArxivRows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::sorter::MemoryRuns;
+    use crate::base::sorter::{MemoryRuns, UnreadableRuns};
     use crate::table::scan::RowScanner;
     use crate::verify::arxiv::disk::HELD_BYTES_A_PAPER;
     use crate::verify::arxiv::truth::{Paper, load_papers, papers_csv};
@@ -293,51 +293,12 @@ mod tests {
         }
     }
 
-    /// Runs held in memory of which the first one made cannot be read back by
-    /// position, as when something removes that file from the temporary folder while
-    /// evogate runs: past the budget, the papers are the first run made.
-    #[derive(Default)]
-    struct FirstUnreadable(std::sync::atomic::AtomicUsize);
-
-    struct Kept {
-        bytes: Vec<u8>,
-        readable: bool,
-    }
-
-    impl RunStore for FirstUnreadable {
-        fn create(&self) -> std::io::Result<Box<dyn crate::base::sorter::Run>> {
-            let made = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            Ok(Box::new(Kept {
-                bytes: Vec::new(),
-                readable: made > 0,
-            }))
-        }
-    }
-
-    impl crate::base::sorter::Run for Kept {
-        fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-            self.bytes.extend_from_slice(bytes);
-            Ok(())
-        }
-        fn finish(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn reader(&self) -> std::io::Result<Box<dyn std::io::Read + Send + '_>> {
-            Ok(Box::new(&self.bytes[..]))
-        }
-        fn read_at(&self, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
-            if !self.readable {
-                return Err(std::io::Error::other("Stale file handle"));
-            }
-            crate::base::sorter::Run::read_at(&self.bytes, offset, buffer)
-        }
-    }
-
     #[test]
     fn papers_on_disk_that_cannot_be_read_back_are_said_as_that_with_the_fix() {
         let all = load_papers("papers.csv", SHIPPED).unwrap();
         let text = papers_csv(&all[..2]);
-        let store: &'static FirstUnreadable = Box::leak(Box::default());
+        // Past the budget, the papers are the first run made.
+        let store: &'static UnreadableRuns = Box::leak(Box::new(UnreadableRuns::first(1)));
         let rows = ArxivRows::holding(0, store);
         let handed = handed(&rows, &text);
         assert!(rows.on_disk());

@@ -252,7 +252,7 @@ impl Rowwise for FactsRows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::sorter::MemoryRuns;
+    use crate::base::sorter::{MemoryRuns, UnreadableRuns};
     use crate::table::Table;
 
     static MEMORY: MemoryRuns = MemoryRuns;
@@ -360,35 +360,7 @@ mod tests {
             }
         }
     }
-    /// Runs written whole that cannot be read back by position, as when something
-    /// removes the temporary folder's files while evogate runs.
-    struct Unreadable;
-
-    struct UnreadableRun(Vec<u8>);
-
-    impl RunStore for Unreadable {
-        fn create(&self) -> std::io::Result<Box<dyn crate::base::sorter::Run>> {
-            Ok(Box::new(UnreadableRun(Vec::new())))
-        }
-    }
-
-    impl crate::base::sorter::Run for UnreadableRun {
-        fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-            self.0.extend_from_slice(bytes);
-            Ok(())
-        }
-        fn finish(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn reader(&self) -> std::io::Result<Box<dyn std::io::Read + Send + '_>> {
-            Ok(Box::new(&self.0[..]))
-        }
-        fn read_at(&self, _offset: u64, _buffer: &mut [u8]) -> std::io::Result<()> {
-            Err(std::io::Error::other("Stale file handle"))
-        }
-    }
-
-    static UNREADABLE: Unreadable = Unreadable;
+    static UNREADABLE: UnreadableRuns = UnreadableRuns::first(usize::MAX);
 
     #[test]
     fn answers_on_disk_that_cannot_be_read_back_are_said_as_that_with_the_fix() {
